@@ -1,0 +1,142 @@
+/**
+ * The normalised model every wire dialect (A2A 0.1, 0.2, 0.3, 1.0; JSON-RPC and
+ * HTTP+JSON) is decoded into. Pure data: no OpenTelemetry, no I/O.
+ *
+ * Decoders are total: they accept any value JSON can hold (and `undefined`) and never
+ * throw. What they cannot make sense of is said in `problem`, never guessed.
+ */
+
+/** A2A operations, always by their 1.0 name. */
+export type OperationName =
+  | 'SendMessage'
+  | 'SendStreamingMessage'
+  | 'GetTask'
+  | 'CancelTask'
+  | 'SubscribeToTask'
+  | 'ListTasks'
+  | 'GetExtendedAgentCard'
+  | 'CreateTaskPushNotificationConfig'
+  | 'GetTaskPushNotificationConfig'
+  | 'ListTaskPushNotificationConfigs'
+  | 'DeleteTaskPushNotificationConfig';
+
+export type Binding = 'jsonrpc' | 'http+json';
+
+/** Where a request's skill id came from. `application` = declared by the app (withSkill). */
+export type SkillIdSource = string;
+
+/** One A2A request as seen on the wire. */
+export interface DecodedRequest {
+  operation: OperationName;
+  /** The method as the peer spoke it: `tasks/send`, `message/send`, `SendMessage`, `POST /v1/message:send`. */
+  wireMethod: string;
+  binding: Binding;
+  /** `0.1`, `0.2`, `0.3` or `1.0` when the request tells it (method name, part shape, header, path). */
+  protocolVersion?: string;
+  /** True for SendStreamingMessage and SubscribeToTask (the response is an SSE stream). */
+  streaming: boolean;
+  rpcId?: string | number;
+  taskId?: string;
+  contextId?: string;
+  messageId?: string;
+  skillId?: string;
+  /** The configured location the skill id was found at, e.g. `params.skillId`. */
+  skillIdSource?: SkillIdSource;
+}
+
+/** Task states, always in their 1.0 spelling. */
+export type TaskState =
+  | 'TASK_STATE_SUBMITTED'
+  | 'TASK_STATE_WORKING'
+  | 'TASK_STATE_INPUT_REQUIRED'
+  | 'TASK_STATE_COMPLETED'
+  | 'TASK_STATE_CANCELED'
+  | 'TASK_STATE_FAILED'
+  | 'TASK_STATE_REJECTED'
+  | 'TASK_STATE_AUTH_REQUIRED'
+  | 'TASK_STATE_UNSPECIFIED';
+
+export type PartKind = 'text' | 'file' | 'data' | 'unknown';
+
+export interface DecodedPart {
+  kind: PartKind;
+  /** The explicit media type: 1.0 `mediaType`, or a file's `mimeType` (0.1–0.3). */
+  mediaType?: string;
+}
+
+export interface DecodedArtifact {
+  artifactId?: string;
+  parts: DecodedPart[];
+}
+
+export interface RpcError {
+  code?: number;
+  message?: string;
+  /** Kept for the judge only (e.g. to see a skill id named in it); never exported. */
+  data?: unknown;
+}
+
+export type ResultKind =
+  | 'task'
+  | 'message'
+  | 'status-update'
+  | 'artifact-update'
+  | 'task-list'
+  | 'error'
+  | 'other';
+
+/** One response body, or one stream event. */
+export interface DecodedResult {
+  kind: ResultKind;
+  error?: RpcError;
+  taskId?: string;
+  contextId?: string;
+  state?: TaskState;
+  /**
+   * The text of the status message's text parts, joined by a space, capped in length.
+   * Only the judge reads it (failure patterns); it is never exported.
+   */
+  statusText?: string;
+  artifacts: DecodedArtifact[];
+  /** Stream: this event ends the stream (0.2–0.3 `final`, or a terminal state). */
+  final?: boolean;
+  /** Inferred from the shape where the request did not tell. */
+  protocolVersion?: string;
+  /** Why this could not be decoded (or only partly). Present => the judge will not claim drift from what is missing. */
+  problem?: string;
+}
+
+export interface AgentEndpoint {
+  url: string;
+  /** `JSONRPC`, `HTTP+JSON`, `GRPC`, ... as the card says. */
+  binding?: string;
+  protocolVersion?: string;
+}
+
+export interface SkillInfo {
+  id: string;
+  /** Effective modes: the skill's own, or the card's defaults when the skill has none. */
+  inputModes: string[];
+  outputModes: string[];
+}
+
+export interface DecodedCard {
+  name?: string;
+  version?: string;
+  description?: string;
+  protocolVersion?: string;
+  endpoints: AgentEndpoint[];
+  streaming: boolean;
+  pushNotifications: boolean;
+  defaultInputModes: string[];
+  defaultOutputModes: string[];
+  skills: SkillInfo[];
+  problem?: string;
+}
+
+/** What an HTTP request is, as far as A2A goes. */
+export type Classification =
+  | { type: 'card'; extended: boolean }
+  | { type: 'operation'; request: DecodedRequest }
+  | { type: 'maybe-operation' } // a POST whose body is not known yet (streamed body)
+  | undefined;

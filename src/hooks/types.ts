@@ -1,0 +1,42 @@
+/**
+ * The contract between the hooks (which only move bytes) and the instrumentation.
+ * Hooks call these synchronously as bytes pass; every call is made inside a try/catch
+ * by the hook, so a throwing observer can never reach the application.
+ */
+
+/** What is known of an undici request when it is created. */
+export interface WireRequestInfo {
+  /** `GET`, `POST`, ... */
+  method: string;
+  /** `http://127.0.0.1:1234` */
+  origin: string;
+  /** Path and query, e.g. `/a2a?x=1`. */
+  path: string;
+  /** The request body when undici holds it whole at creation (string or bytes); undefined when streamed or absent. */
+  body?: Uint8Array | string;
+  /** Request header value by lower-case name (only what was set on the request). */
+  header(name: string): string | undefined;
+}
+
+/** Per-exchange observer. Each hop of a redirect is its own undici request and gets its own onCreate. */
+export interface WireObserver {
+  /** A chunk of the request body as it is sent (only when the body was not whole at creation). */
+  onRequestBody?(chunk: Uint8Array): void;
+  /** Response status and headers (names lower-case; repeated headers joined with `, `). */
+  onResponseHeaders?(statusCode: number, headers: Record<string, string>): void;
+  /** A chunk of the raw response body as received (transfer encoding removed, content encoding not). */
+  onResponseBody?(chunk: Uint8Array): void;
+  /** The response ended normally (undici `trailers`). */
+  onComplete?(): void;
+  /** The request failed or was aborted (undici `error`). */
+  onError?(error: unknown): void;
+}
+
+export interface WireTapDelegate {
+  /**
+   * Called synchronously when undici creates a request (inside the caller's `fetch()` /
+   * `request()` call, so the caller's async context is active). Return an observer to
+   * follow this request, or undefined to ignore it at no further cost.
+   */
+  onCreate(info: WireRequestInfo): WireObserver | undefined;
+}

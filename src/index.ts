@@ -1,0 +1,2 @@
+// Public exports: the telemetry contract's list.
+export {};

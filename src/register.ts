@@ -1,0 +1,2 @@
+// The --require / --import entry (built in a later step).
+export {};
