@@ -1,2 +1,9 @@
-// Public exports: the telemetry contract's list.
-export {};
+// Public exports: the telemetry contract's list, and the configuration types.
+export { A2AInstrumentation } from './instrumentation';
+export type { A2AInstrumentationConfig, A2ARequestInfo, A2AResponseInfo } from './config';
+export { skillFingerprint } from './core/fingerprint';
+export { StaleAgentCardError, ArtifactSchemaDriftError } from './core/errors';
+export type { DriftEvent } from './core/judge';
+export type { DriftKind } from './core/drift-kinds';
+export { onAgentCardDrift } from './telemetry/drift-events';
+export { withSkill } from './telemetry/skill-context';

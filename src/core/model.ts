@@ -42,6 +42,8 @@ export interface DecodedRequest {
   skillId?: string;
   /** The configured location the skill id was found at, e.g. `params.skillId`. */
   skillIdSource?: SkillIdSource;
+  /** 1.0 `tenant` as sent in the request params / REST body (never taken from the URL path). */
+  tenant?: string;
 }
 
 /** Task states, always in their 1.0 spelling. */
@@ -74,6 +76,12 @@ export interface RpcError {
   message?: string;
   /** Kept for the judge only (e.g. to see a skill id named in it); never exported. */
   data?: unknown;
+  /**
+   * A symbolic reason when the peer gave one: the `reason` of a `google.rpc.ErrorInfo` in
+   * `data` / `details` (1.0, e.g. `TASK_NOT_FOUND`), else a REST error's `status` name
+   * (e.g. `NOT_FOUND`).
+   */
+  reason?: string;
 }
 
 export type ResultKind =
@@ -98,6 +106,11 @@ export interface DecodedResult {
    */
   statusText?: string;
   artifacts: DecodedArtifact[];
+  /**
+   * The parts of a Message result (kind `message`): an agent's direct reply, which is
+   * output just as artifacts are. Absent for other kinds.
+   */
+  messageParts?: DecodedPart[];
   /** Stream: this event ends the stream (0.2–0.3 `final`, or a terminal state). */
   final?: boolean;
   /** Inferred from the shape where the request did not tell. */
@@ -111,6 +124,8 @@ export interface AgentEndpoint {
   /** `JSONRPC`, `HTTP+JSON`, `GRPC`, ... as the card says. */
   binding?: string;
   protocolVersion?: string;
+  /** 1.0 `supportedInterfaces[].tenant`. */
+  tenant?: string;
 }
 
 export interface SkillInfo {

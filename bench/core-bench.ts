@@ -1,0 +1,86 @@
+/**
+ * Core hot-path timings (prints figures, asserts nothing):
+ *   cd /work/main && node --import tsx bench/core-bench.ts
+ * Other benches add their lines with `measure()` from ./measure.
+ */
+import { skillFingerprint } from '../src/core/fingerprint';
+import { NegotiationRegistry, type Negotiation } from '../src/core/registry';
+import { measure } from './measure';
+
+/** A realistic raw Agent Card (wire JSON) with `n` skills. */
+export function realisticCard(n = 20): Record<string, unknown> {
+  const modes = [
+    ['text/plain'],
+    ['text/plain', 'application/json'],
+    ['application/json', 'text/markdown', 'text/plain'],
+    ['image/png', 'text/plain'],
+  ];
+  return {
+    protocolVersion: '0.3.0',
+    name: 'Fleet worker — résumé & translation agent',
+    description: 'Summarises, translates and classifies documents for the fleet.',
+    url: 'https://peer-a.example.com/a2a/v1',
+    preferredTransport: 'JSONRPC',
+    additionalInterfaces: [
+      { url: 'https://peer-a.example.com/a2a/v1', transport: 'JSONRPC' },
+      { url: 'https://peer-a.example.com/a2a/rest', transport: 'HTTP+JSON' },
+    ],
+    provider: { organization: 'Example Corp', url: 'https://example.com' },
+    version: '1.0',
+    capabilities: { streaming: true, pushNotifications: false, stateTransitionHistory: true },
+    defaultInputModes: ['text/plain'],
+    defaultOutputModes: ['text/plain', 'application/json'],
+    skills: Array.from({ length: n }, (_, i) => ({
+      // not in id order, so the sort does real work
+      id: `skill-${(i * 7) % n}-${['summarize', 'translate', 'classify', 'extract'][i % 4]}-v${(i % 3) + 1}`,
+      name: `Skill ${i}: ${['Summarise', 'Translate', 'Classify', 'Extract'][i % 4]} documents`,
+      description:
+        'Takes a document and produces a result suitable for downstream indexing. ' +
+        'Handles long inputs by chunking; keeps citations. Ünïcödé-safe.',
+      tags: ['documents', 'nlp', `tier-${i % 3}`],
+      examples: [`Please process document #${i}`, 'Summarise this in three bullet points'],
+      inputModes: modes[i % 4],
+      outputModes: modes[(i + 1) % 4].slice().reverse(),
+    })),
+  };
+}
+
+console.log(`node ${process.version}, ${process.platform}/${process.arch}`);
+
+const card20 = realisticCard(20);
+const fingerprint20 = measure('skillFingerprint (20-skill card)', () => skillFingerprint(card20));
+const card1 = realisticCard(1);
+measure('skillFingerprint (1-skill card)', () => skillFingerprint(card1));
+
+// NegotiationRegistry: steady state at its cap (10 000 entries), as under sustained load.
+const negotiations = new NegotiationRegistry();
+const N = 10_000;
+const pool: Negotiation[] = Array.from({ length: 4 * N }, (_, i) => ({
+  taskId: `task-${i.toString(36)}-0b6c4e1a-9f0d-4c4e-8d7e`,
+  skillId: 'skill-3-translate-v1',
+  cardUrl: 'https://peer-a.example.com/.well-known/agent-card.json',
+  fingerprint: fingerprint20.name,
+  agentName: 'peer-a',
+  agentVersion: '1.0',
+  outputModes: ['text/plain'],
+  skillInCard: true,
+  createdAt: 0,
+}));
+for (let i = 0; i < N; i++) negotiations.put(pool[i]);
+let putI = N;
+let t = 1;
+measure(
+  'NegotiationRegistry.put (at 10k cap)',
+  () => {
+    const n = pool[putI++ % pool.length];
+    n.createdAt = t++;
+    negotiations.put(n);
+  },
+  { batch: 10 },
+);
+let getI = 0;
+measure(
+  'NegotiationRegistry.get (hit or miss, 10k held)',
+  () => negotiations.get(pool[getI++ % pool.length].taskId, t),
+  { batch: 10 },
+);

@@ -1,0 +1,170 @@
+/**
+ * The configuration of A2AInstrumentation: its type, defaults, and validation.
+ * A bad value gets one clear diag warning and the default, never an exception.
+ */
+import { diag, type Span } from '@opentelemetry/api';
+import type { InstrumentationConfig } from '@opentelemetry/instrumentation';
+import type { DriftEvent } from './core/judge';
+import { compilePatterns, type TextMatcher } from './core/judge';
+import type { DecodedRequest, DecodedResult } from './core/model';
+import { DEFAULT_SKILL_ID_PATHS } from './core/protocol/jsonrpc';
+
+export type { DriftEvent };
+
+/** What requestHook sees: the decoded request (no bodies, no headers). */
+export interface A2ARequestInfo {
+  /** `GetAgentCard` or the operation's 1.0 name. */
+  operation: string;
+  url: string;
+  request?: DecodedRequest;
+}
+
+/** What responseHook sees when the exchange ends. */
+export interface A2AResponseInfo extends A2ARequestInfo {
+  statusCode?: number;
+  /** The last decoded result (response body or stream event); its texts are for reading, not for export. */
+  result?: DecodedResult;
+  drift?: DriftEvent;
+}
+
+export interface A2AInstrumentationConfig extends InstrumentationConfig {
+  /** Failure patterns meaning "unknown skill" (strings: case-insensitive substring; RegExp: made case-insensitive). Default `['unknown skill']`. */
+  unknownSkillPatterns?: Array<string | RegExp>;
+  /** Failure patterns meaning "unsupported mode". Default `['unsupported mode']`. */
+  unsupportedModePatterns?: Array<string | RegExp>;
+  /** Dotted paths in a JSON-RPC request where the skill id is looked for, first found wins. Default `params.skillId`, `params.metadata.skillId`, `params.message.metadata.skillId`. */
+  skillIdPaths?: string[];
+  /** Pre-1.0 text parts carry no media type: by default they match any `text/*` output mode; true makes them strictly `text/plain` (the seed's reading). */
+  strictTextParts?: boolean;
+  /** Response bytes inspected per exchange (after decompression); past this the span says it could not judge. Default 4 MiB. */
+  maxInspectBytes?: number;
+  /** Request body bytes inspected to recognise an A2A call. Default 1 MiB. */
+  maxRequestBodyBytes?: number;
+  /** URLs never inspected (string: prefix of `origin + path`; RegExp: tested on it). */
+  ignoreUrls?: Array<string | RegExp>;
+  /** Called for every drift (debounced per card and fingerprint). Runs after the request, off its path; throwing or rejecting changes nothing. */
+  onDrift?: (event: DriftEvent) => void | Promise<void>;
+  /** Minimum time between two callback calls for the same card URL and fingerprint. Default 10 s. */
+  driftCallbackDebounceMs?: number;
+  /** Called when an A2A span starts. */
+  requestHook?: (span: Span, info: A2ARequestInfo) => void;
+  /** Called before an A2A span ends. */
+  responseHook?: (span: Span, info: A2AResponseInfo) => void;
+  /** Negotiated tasks remembered for lifecycle correlation. Default 10,000 entries, 1 hour. */
+  maxTrackedTasks?: number;
+  taskTtlMs?: number;
+  /** Agent Cards remembered. Default 1,000. */
+  maxCards?: number;
+  /** A span whose response is never finished (abandoned body) is ended after this long. Default 5 minutes. */
+  maxSpanDurationMs?: number;
+}
+
+export interface ResolvedConfig {
+  unknownSkillPatterns: TextMatcher[];
+  unsupportedModePatterns: TextMatcher[];
+  skillIdPaths: string[];
+  strictTextParts: boolean;
+  maxInspectBytes: number;
+  maxRequestBodyBytes: number;
+  ignoreUrls: Array<string | RegExp>;
+  driftCallbackDebounceMs: number;
+  maxTrackedTasks: number;
+  taskTtlMs: number;
+  maxCards: number;
+  maxSpanDurationMs: number;
+}
+
+export const DEFAULTS = {
+  unknownSkillPatterns: ['unknown skill'],
+  unsupportedModePatterns: ['unsupported mode'],
+  skillIdPaths: DEFAULT_SKILL_ID_PATHS as readonly string[],
+  strictTextParts: false,
+  maxInspectBytes: 4 * 1024 * 1024,
+  maxRequestBodyBytes: 1024 * 1024,
+  driftCallbackDebounceMs: 10_000,
+  maxTrackedTasks: 10_000,
+  taskTtlMs: 60 * 60 * 1000,
+  maxCards: 1_000,
+  maxSpanDurationMs: 5 * 60 * 1000,
+} as const;
+
+function warn(option: string, value: unknown, fallback: unknown): void {
+  let shown: string;
+  try {
+    shown = typeof value === 'string' ? JSON.stringify(value) : String(value);
+  } catch {
+    shown = typeof value;
+  }
+  diag.warn(`opentelemetry-instrumentation-a2a: invalid ${option} ${shown.slice(0, 100)}; using ${JSON.stringify(fallback)}`);
+}
+
+function positiveInt(option: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value === 'number' && Number.isFinite(value) && value > 0) return Math.floor(value);
+  warn(option, value, fallback);
+  return fallback;
+}
+
+function nonNegativeInt(option: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return Math.floor(value);
+  warn(option, value, fallback);
+  return fallback;
+}
+
+function patternList(option: string, value: unknown, fallback: readonly string[]): Array<string | RegExp> {
+  if (value === undefined) return [...fallback];
+  if (Array.isArray(value) && value.every((p) => (typeof p === 'string' && p.length > 0) || p instanceof RegExp)) {
+    return value as Array<string | RegExp>;
+  }
+  warn(option, value, fallback);
+  return [...fallback];
+}
+
+function stringList(option: string, value: unknown, fallback: readonly string[]): string[] {
+  if (value === undefined) return [...fallback];
+  if (Array.isArray(value) && value.every((p) => typeof p === 'string' && p.length > 0)) return value as string[];
+  warn(option, value, fallback);
+  return [...fallback];
+}
+
+/** Validate a user config; every invalid value is warned about once and replaced by its default. */
+export function resolveConfig(config: A2AInstrumentationConfig): ResolvedConfig {
+  const strict = config.strictTextParts;
+  let strictTextParts: boolean = DEFAULTS.strictTextParts;
+  if (typeof strict === 'boolean') strictTextParts = strict;
+  else if (strict !== undefined) warn('strictTextParts', strict, DEFAULTS.strictTextParts);
+
+  let ignoreUrls: Array<string | RegExp> = [];
+  if (config.ignoreUrls !== undefined) {
+    if (Array.isArray(config.ignoreUrls) && config.ignoreUrls.every((p) => typeof p === 'string' || p instanceof RegExp)) {
+      ignoreUrls = config.ignoreUrls;
+    } else warn('ignoreUrls', config.ignoreUrls, []);
+  }
+
+  return {
+    unknownSkillPatterns: compilePatterns(patternList('unknownSkillPatterns', config.unknownSkillPatterns, DEFAULTS.unknownSkillPatterns)),
+    unsupportedModePatterns: compilePatterns(patternList('unsupportedModePatterns', config.unsupportedModePatterns, DEFAULTS.unsupportedModePatterns)),
+    skillIdPaths: stringList('skillIdPaths', config.skillIdPaths, DEFAULTS.skillIdPaths),
+    strictTextParts,
+    maxInspectBytes: positiveInt('maxInspectBytes', config.maxInspectBytes, DEFAULTS.maxInspectBytes),
+    maxRequestBodyBytes: positiveInt('maxRequestBodyBytes', config.maxRequestBodyBytes, DEFAULTS.maxRequestBodyBytes),
+    ignoreUrls,
+    driftCallbackDebounceMs: nonNegativeInt('driftCallbackDebounceMs', config.driftCallbackDebounceMs, DEFAULTS.driftCallbackDebounceMs),
+    maxTrackedTasks: positiveInt('maxTrackedTasks', config.maxTrackedTasks, DEFAULTS.maxTrackedTasks),
+    taskTtlMs: positiveInt('taskTtlMs', config.taskTtlMs, DEFAULTS.taskTtlMs),
+    maxCards: positiveInt('maxCards', config.maxCards, DEFAULTS.maxCards),
+    maxSpanDurationMs: positiveInt('maxSpanDurationMs', config.maxSpanDurationMs, DEFAULTS.maxSpanDurationMs),
+  };
+}
+
+export function isIgnoredUrl(url: string, ignore: ReadonlyArray<string | RegExp>): boolean {
+  for (const p of ignore) {
+    try {
+      if (typeof p === 'string' ? url.startsWith(p) : p.test(url)) return true;
+    } catch {
+      // a throwing user pattern ignores nothing
+    }
+  }
+  return false;
+}

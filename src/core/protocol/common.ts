@@ -1,0 +1,90 @@
+/**
+ * Shared request-side helpers for the JSON-RPC and HTTP+JSON dialects.
+ * Pure and total; see model.ts.
+ */
+import { getPath, isRecord, nonEmptyStr, own, splitPath } from '../json-path';
+import type { OperationName } from '../model';
+
+/**
+ * Where a skill id is looked for by default, first string wins. Paths are written against
+ * the JSON-RPC request object; for HTTP+JSON the body is the params, so a leading
+ * `params.` is stripped.
+ */
+export const DEFAULT_SKILL_ID_PATHS: readonly string[] = Object.freeze([
+  'params.skillId',
+  'params.metadata.skillId',
+  'params.message.metadata.skillId',
+]);
+
+const MAX_SKILL_PATHS = 64;
+
+/**
+ * Looks the configured paths up and returns the first non-empty string found, with the
+ * path (as configured) it was found at.
+ * `root` is the JSON-RPC request object; for HTTP+JSON pass `restBody` instead and paths
+ * starting with `params.` are looked up on the body with that prefix removed (other paths
+ * are looked up on the body as written).
+ */
+export function findSkillId(
+  root: unknown,
+  paths: readonly string[] | undefined,
+  restBody: boolean,
+): { skillId: string; skillIdSource: string } | undefined {
+  const list = Array.isArray(paths) ? paths : DEFAULT_SKILL_ID_PATHS;
+  const n = Math.min(list.length, MAX_SKILL_PATHS);
+  for (let i = 0; i < n; i++) {
+    const p: unknown = list[i];
+    if (typeof p !== 'string') continue;
+    const segs = splitPath(p);
+    if (segs === null) continue;
+    let v: unknown;
+    if (restBody && segs[0] === 'params') {
+      if (segs.length < 2) continue;
+      v = getPath(root, segs.slice(1));
+    } else {
+      v = getPath(root, segs);
+    }
+    const s = nonEmptyStr(v);
+    if (s !== undefined) return { skillId: s, skillIdSource: p };
+  }
+  return undefined;
+}
+
+/**
+ * `major.minor` from an `A2A-Version` header value (`1.0`, ` 0.3.0 `), else undefined.
+ * Only digits and dots are accepted.
+ */
+export function normaliseVersion(v: unknown): string | undefined {
+  if (typeof v !== 'string') return undefined;
+  const t = v.trim();
+  if (t.length === 0 || t.length > 16) return undefined;
+  const m = /^(\d{1,3})\.(\d{1,3})(?:\.\d{1,5})?$/.exec(t);
+  if (m === null) return undefined;
+  return `${Number(m[1])}.${Number(m[2])}`;
+}
+
+/** Major version number of a normalised `major.minor` string. */
+export function majorOf(v: string): string {
+  const i = v.indexOf('.');
+  return i < 0 ? v : v.slice(0, i);
+}
+
+/** True for the operations whose response is an SSE stream. */
+export function isStreamingOperation(op: OperationName): boolean {
+  return op === 'SendStreamingMessage' || op === 'SubscribeToTask';
+}
+
+/** The `message` member of send params (record) or undefined. */
+export function paramsMessage(params: unknown): Record<string, unknown> | undefined {
+  const m = own(params, 'message');
+  return isRecord(m) ? m : undefined;
+}
+
+/** Extracts the task id from a 1.0 resource name `tasks/{id}` or `tasks/{id}/...`. */
+export function taskIdFromName(name: unknown): string | undefined {
+  if (typeof name !== 'string' || !name.startsWith('tasks/')) return undefined;
+  const rest = name.slice(6);
+  const slash = rest.indexOf('/');
+  const id = slash < 0 ? rest : rest.slice(0, slash);
+  return id.length > 0 ? id : undefined;
+}

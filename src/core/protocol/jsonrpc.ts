@@ -1,0 +1,229 @@
+/**
+ * The JSON-RPC binding, every version: request decoding.
+ *
+ * Method names of every version map to the 1.0 operation name:
+ * - 0.1: `tasks/send`, `tasks/sendSubscribe`, `tasks/pushNotification/set|get`
+ *   (protocolVersion `0.1`); `tasks/get`, `tasks/cancel`, `tasks/resubscribe` are shared
+ *   by 0.1–0.3 (version not told by the name);
+ * - 0.2/0.3: `message/send`, `message/stream`, `tasks/pushNotificationConfig/set|get|list|delete`
+ *   (0.2 and 0.3 cannot be told apart: version not set from the name);
+ *   `agent/getAuthenticatedExtendedCard` appeared in 0.3.0 → `0.3`; `tasks/list` (0.4 draft) → ListTasks;
+ * - 1.0: the PascalCase names (`SendMessage`, ...) → `1.0`, plus the push-config aliases
+ *   seen in 1.0 drafts and docs (`SetTaskPushNotificationConfig`,
+ *   `ListTaskPushNotificationConfig`, `CreatePushNotificationConfig`, ...).
+ * An `A2A-Version` header refines the version when its major version agrees with the
+ * method's family, and supplies it when the method does not tell.
+ */
+import { isRecord, nonEmptyStr, own, own2 } from '../json-path';
+import type { DecodedRequest, OperationName } from '../model';
+import {
+  DEFAULT_SKILL_ID_PATHS,
+  findSkillId,
+  isStreamingOperation,
+  majorOf,
+  normaliseVersion,
+  paramsMessage,
+  taskIdFromName,
+} from './common';
+
+export { DEFAULT_SKILL_ID_PATHS } from './common';
+
+/** `0` = a 0.x method name, `1` = a 1.x method name. */
+type Family = '0' | '1';
+
+interface MethodInfo {
+  op: OperationName;
+  family: Family;
+  /** The version the name alone proves, if any. */
+  version?: string;
+}
+
+const METHODS = new Map<string, MethodInfo>([
+  // 0.1 only
+  ['tasks/send', { op: 'SendMessage', family: '0', version: '0.1' }],
+  ['tasks/sendSubscribe', { op: 'SendStreamingMessage', family: '0', version: '0.1' }],
+  ['tasks/pushNotification/set', { op: 'CreateTaskPushNotificationConfig', family: '0', version: '0.1' }],
+  ['tasks/pushNotification/get', { op: 'GetTaskPushNotificationConfig', family: '0', version: '0.1' }],
+  // 0.1–0.3
+  ['tasks/get', { op: 'GetTask', family: '0' }],
+  ['tasks/cancel', { op: 'CancelTask', family: '0' }],
+  ['tasks/resubscribe', { op: 'SubscribeToTask', family: '0' }],
+  // 0.2–0.3
+  ['message/send', { op: 'SendMessage', family: '0' }],
+  ['message/stream', { op: 'SendStreamingMessage', family: '0' }],
+  ['tasks/pushNotificationConfig/set', { op: 'CreateTaskPushNotificationConfig', family: '0' }],
+  ['tasks/pushNotificationConfig/get', { op: 'GetTaskPushNotificationConfig', family: '0' }],
+  ['tasks/pushNotificationConfig/list', { op: 'ListTaskPushNotificationConfigs', family: '0' }],
+  ['tasks/pushNotificationConfig/delete', { op: 'DeleteTaskPushNotificationConfig', family: '0' }],
+  ['tasks/list', { op: 'ListTasks', family: '0' }],
+  // 0.3 only
+  ['agent/getAuthenticatedExtendedCard', { op: 'GetExtendedAgentCard', family: '0', version: '0.3' }],
+  // 1.0
+  ['SendMessage', { op: 'SendMessage', family: '1', version: '1.0' }],
+  ['SendStreamingMessage', { op: 'SendStreamingMessage', family: '1', version: '1.0' }],
+  ['GetTask', { op: 'GetTask', family: '1', version: '1.0' }],
+  ['CancelTask', { op: 'CancelTask', family: '1', version: '1.0' }],
+  ['SubscribeToTask', { op: 'SubscribeToTask', family: '1', version: '1.0' }],
+  ['ListTasks', { op: 'ListTasks', family: '1', version: '1.0' }],
+  ['GetExtendedAgentCard', { op: 'GetExtendedAgentCard', family: '1', version: '1.0' }],
+  ['CreateTaskPushNotificationConfig', { op: 'CreateTaskPushNotificationConfig', family: '1', version: '1.0' }],
+  ['GetTaskPushNotificationConfig', { op: 'GetTaskPushNotificationConfig', family: '1', version: '1.0' }],
+  ['ListTaskPushNotificationConfigs', { op: 'ListTaskPushNotificationConfigs', family: '1', version: '1.0' }],
+  ['DeleteTaskPushNotificationConfig', { op: 'DeleteTaskPushNotificationConfig', family: '1', version: '1.0' }],
+  // 1.0 aliases from drafts / docs
+  ['SetTaskPushNotificationConfig', { op: 'CreateTaskPushNotificationConfig', family: '1', version: '1.0' }],
+  ['ListTaskPushNotificationConfig', { op: 'ListTaskPushNotificationConfigs', family: '1', version: '1.0' }],
+  ['CreatePushNotificationConfig', { op: 'CreateTaskPushNotificationConfig', family: '1', version: '1.0' }],
+  ['GetPushNotificationConfig', { op: 'GetTaskPushNotificationConfig', family: '1', version: '1.0' }],
+  ['ListPushNotificationConfigs', { op: 'ListTaskPushNotificationConfigs', family: '1', version: '1.0' }],
+  ['DeletePushNotificationConfig', { op: 'DeleteTaskPushNotificationConfig', family: '1', version: '1.0' }],
+]);
+
+const V01_03: readonly string[] = ['0.1', '0.2', '0.3'];
+const V02_03: readonly string[] = ['0.2', '0.3'];
+
+/**
+ * The version a request speaks: the name's own version, refined by the header only within
+ * 1.x (a 1.1 header on `SendMessage` gives `1.1`); when the name does not tell, the header
+ * is used if the method exists in that version. A header contradicting the name is ignored.
+ */
+function versionFor(info: MethodInfo, header: unknown): string | undefined {
+  const h = normaliseVersion(header);
+  if (info.family === '1') return h !== undefined && majorOf(h) === '1' ? h : info.version;
+  if (info.version !== undefined || h === undefined) return info.version;
+  const allowed = info.op === 'GetTask' || info.op === 'CancelTask' || info.op === 'SubscribeToTask' ? V01_03 : V02_03;
+  return allowed.includes(h) ? h : undefined;
+}
+
+/** The operation a JSON-RPC method name stands for, or undefined when it is not an A2A method. */
+export function operationForMethod(method: unknown): OperationName | undefined {
+  if (typeof method !== 'string' || method.length > 64) return undefined;
+  const info = METHODS.get(method);
+  return info === undefined ? undefined : info.op;
+}
+
+/** A JSON-RPC id usable as an attribute: a string or a finite number. */
+export function rpcIdOf(v: unknown): string | number | undefined {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  return undefined;
+}
+
+/**
+ * Decodes a parsed JSON-RPC request body into a DecodedRequest, or undefined when the
+ * value is not an A2A JSON-RPC request (not an object, no A2A method name, `jsonrpc`
+ * present but not `"2.0"`, or a batch). Never throws.
+ *
+ * @param body the `JSON.parse`d request body
+ * @param skillIdPaths dotted paths (against the whole request, e.g. `params.metadata.skillId`);
+ *   default DEFAULT_SKILL_ID_PATHS
+ * @param a2aVersionHeader the `A2A-Version` request header, if any
+ */
+export function decodeJsonRpcRequest(
+  body: unknown,
+  skillIdPaths: readonly string[] = DEFAULT_SKILL_ID_PATHS,
+  a2aVersionHeader?: string,
+): DecodedRequest | undefined {
+  try {
+    return decode(body, skillIdPaths, a2aVersionHeader);
+  } catch {
+    return undefined;
+  }
+}
+
+function decode(body: unknown, skillIdPaths: readonly string[], header: unknown): DecodedRequest | undefined {
+  if (!isRecord(body)) return undefined;
+  const method = own(body, 'method');
+  if (typeof method !== 'string' || method.length > 64) return undefined;
+  const info = METHODS.get(method);
+  if (info === undefined) return undefined;
+  const jsonrpc = own(body, 'jsonrpc');
+  if (jsonrpc !== undefined && jsonrpc !== '2.0') return undefined;
+
+  const op = info.op;
+  const req: DecodedRequest = {
+    operation: op,
+    wireMethod: method,
+    binding: 'jsonrpc',
+    streaming: isStreamingOperation(op),
+  };
+
+  const version = versionFor(info, header);
+  if (version !== undefined) req.protocolVersion = version;
+
+  const rpcId = rpcIdOf(own(body, 'id'));
+  if (rpcId !== undefined) req.rpcId = rpcId;
+
+  const params = own(body, 'params');
+  if (isRecord(params)) {
+    fillIds(req, params, info);
+    const tenant = nonEmptyStr(own(params, 'tenant'));
+    if (tenant !== undefined) req.tenant = tenant;
+  }
+
+  const skill = findSkillId(body, skillIdPaths, false);
+  if (skill !== undefined) {
+    req.skillId = skill.skillId;
+    req.skillIdSource = skill.skillIdSource;
+  }
+  return req;
+}
+
+/** Ids from params, per operation and method family (shared with nothing else). */
+function fillIds(req: DecodedRequest, params: Record<string, unknown>, info: MethodInfo): void {
+  const v1 = info.family === '1';
+  const is01 = info.version === '0.1';
+  let taskId: string | undefined;
+  let contextId: string | undefined;
+  switch (info.op) {
+    case 'SendMessage':
+    case 'SendStreamingMessage': {
+      const msg = paramsMessage(params);
+      if (msg !== undefined) {
+        taskId = nonEmptyStr(v1 ? own2(msg, 'taskId', 'task_id') : own(msg, 'taskId'));
+        contextId = nonEmptyStr(v1 ? own2(msg, 'contextId', 'context_id') : own(msg, 'contextId'));
+        const messageId = nonEmptyStr(v1 ? own2(msg, 'messageId', 'message_id') : own(msg, 'messageId'));
+        if (messageId !== undefined) req.messageId = messageId;
+      }
+      if (is01) {
+        // 0.1 TaskSendParams: the client names the task (`id`) and the session.
+        taskId = taskId ?? nonEmptyStr(own(params, 'id'));
+        contextId = contextId ?? nonEmptyStr(own(params, 'sessionId'));
+      } else {
+        taskId = taskId ?? nonEmptyStr(own(params, 'taskId'));
+      }
+      break;
+    }
+    case 'GetTask':
+    case 'CancelTask':
+    case 'SubscribeToTask':
+      taskId = nonEmptyStr(own(params, 'id'));
+      if (taskId === undefined && v1) taskId = taskIdFromName(own(params, 'name'));
+      break;
+    case 'CreateTaskPushNotificationConfig':
+      if (is01) taskId = nonEmptyStr(own(params, 'id'));
+      else if (v1) taskId = nonEmptyStr(own2(params, 'taskId', 'task_id')) ?? taskIdFromName(own(params, 'parent'));
+      else taskId = nonEmptyStr(own(params, 'taskId'));
+      break;
+    case 'GetTaskPushNotificationConfig':
+    case 'ListTaskPushNotificationConfigs':
+    case 'DeleteTaskPushNotificationConfig':
+      // 0.x: `id` is the task id; 1.0: `id` is the CONFIG id and the task is `taskId`.
+      if (v1) {
+        taskId =
+          nonEmptyStr(own2(params, 'taskId', 'task_id')) ??
+          taskIdFromName(own(params, 'name')) ??
+          taskIdFromName(own(params, 'parent'));
+      } else {
+        taskId = nonEmptyStr(own(params, 'id'));
+      }
+      break;
+    case 'ListTasks':
+      contextId = nonEmptyStr(v1 ? own2(params, 'contextId', 'context_id') : own(params, 'contextId'));
+      break;
+    default:
+      break;
+  }
+  if (taskId !== undefined) req.taskId = taskId;
+  if (contextId !== undefined) req.contextId = contextId;
+}

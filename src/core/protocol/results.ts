@@ -1,0 +1,692 @@
+/**
+ * Response bodies and stream events, every version and binding → DecodedResult.
+ *
+ * Envelopes:
+ * - JSON-RPC: `{jsonrpc, id, result}` / `{jsonrpc, id, error: {code, message, data}}`; the
+ *   same envelope wraps each SSE event of a JSON-RPC stream.
+ * - HTTP+JSON: bare bodies and bare SSE events. Errors: 1.0 `{error: {code, status, message,
+ *   details}}` (google.rpc.Status style, `code` = HTTP status as the SDK sends it), 0.3
+ *   `{code, message, data?}` (JSON-RPC error object, HTTP status ≥ 400), RFC 9457
+ *   `{type, title, status, detail}`; an SSE `event: error` carries one of them.
+ *
+ * Payload shapes, one section per dialect below:
+ * - 0.1:  bare Task (`sessionId`, lowercase states, parts `{type}`); stream events
+ *         `{id, status, final}` / `{id, artifact}` without a discriminator.
+ * - 0.2/0.3 JSON-RPC: Task | Message | status-update | artifact-update told apart by `kind`;
+ *         parts `{kind}`; `final` on status updates.
+ * - 0.3 HTTP+JSON (proto JSON): wrappers `{task}|{message}|{statusUpdate}|{artifactUpdate}`,
+ *         `TASK_STATE_*` (with `TASK_STATE_CANCELLED`), Message `content` instead of `parts`,
+ *         parts `{text}` | `{file: {fileWithUri|fileWithBytes, mimeType}}` | `{data: {data}}`.
+ * - 1.0:  wrappers as above (`SendMessage`: task|message; streams: all four), bare Task for
+ *         GetTask / CancelTask, `{tasks: [...]}` for ListTasks, `TASK_STATE_*`, parts
+ *         `{text|raw|url|data, mediaType?}`; no `final` (the stream ends at a terminal state).
+ *
+ * protocolVersion is set only when the shape alone pins one version (see `Versions`).
+ * Pure, total, bounded: at most MAX_ARTIFACTS artifacts × MAX_PARTS parts are read and the
+ * status text is capped at MAX_STATUS_TEXT characters.
+ */
+import { arr, int, isRecord, nonEmptyStr, own, own2, str } from '../json-path';
+import type {
+  Binding,
+  DecodedArtifact,
+  DecodedPart,
+  DecodedRequest,
+  DecodedResult,
+  OperationName,
+  RpcError,
+  TaskState,
+} from '../model';
+
+export const MAX_ARTIFACTS = 1000;
+export const MAX_PARTS = 1000;
+export const MAX_STATUS_TEXT = 4096;
+const MAX_PROBLEMS = 6;
+const MAX_ERROR_DETAILS = 16;
+
+// ---------------------------------------------------------------------------------------
+// Task states
+// ---------------------------------------------------------------------------------------
+
+const STATES = new Map<string, TaskState>([
+  ['submitted', 'TASK_STATE_SUBMITTED'],
+  ['working', 'TASK_STATE_WORKING'],
+  ['input-required', 'TASK_STATE_INPUT_REQUIRED'],
+  ['completed', 'TASK_STATE_COMPLETED'],
+  ['canceled', 'TASK_STATE_CANCELED'],
+  ['cancelled', 'TASK_STATE_CANCELED'],
+  ['failed', 'TASK_STATE_FAILED'],
+  ['rejected', 'TASK_STATE_REJECTED'],
+  ['auth-required', 'TASK_STATE_AUTH_REQUIRED'],
+  ['unknown', 'TASK_STATE_UNSPECIFIED'],
+  ['unspecified', 'TASK_STATE_UNSPECIFIED'],
+]);
+
+/** Proto enum numbers (0.3 and 1.0 `TaskState`; proto3 JSON parsers accept them). */
+const PROTO_STATES: readonly TaskState[] = [
+  'TASK_STATE_UNSPECIFIED',
+  'TASK_STATE_SUBMITTED',
+  'TASK_STATE_WORKING',
+  'TASK_STATE_COMPLETED',
+  'TASK_STATE_FAILED',
+  'TASK_STATE_CANCELED',
+  'TASK_STATE_INPUT_REQUIRED',
+  'TASK_STATE_REJECTED',
+  'TASK_STATE_AUTH_REQUIRED',
+];
+
+/**
+ * Any version's task state → the 1.0 spelling: lowercase / kebab-case 0.x names
+ * (`input-required`, `canceled`/`cancelled`, `unknown` → UNSPECIFIED), 1.0 and 0.3-proto
+ * `TASK_STATE_*` strings (any case, `_` or `-`), and the proto enum integers 0–8.
+ * Anything else (including `UNRECOGNIZED`, other numbers) → undefined.
+ */
+export function normaliseTaskState(v: unknown): TaskState | undefined {
+  if (typeof v === 'number') {
+    return Number.isInteger(v) && v >= 0 && v < PROTO_STATES.length ? PROTO_STATES[v] : undefined;
+  }
+  if (typeof v !== 'string' || v.length === 0 || v.length > 40) return undefined;
+  let s = v.trim().toLowerCase();
+  if (s.indexOf('_') >= 0) s = s.replace(/_/g, '-');
+  if (s.startsWith('task-state-')) s = s.slice(11);
+  return STATES.get(s);
+}
+
+/** completed, failed, canceled, rejected. */
+export function isTerminalState(s: TaskState | undefined): boolean {
+  return (
+    s === 'TASK_STATE_COMPLETED' ||
+    s === 'TASK_STATE_FAILED' ||
+    s === 'TASK_STATE_CANCELED' ||
+    s === 'TASK_STATE_REJECTED'
+  );
+}
+
+// ---------------------------------------------------------------------------------------
+// Version evidence: a set of candidate versions narrowed by each shape seen.
+// ---------------------------------------------------------------------------------------
+
+const B01 = 1;
+const B02 = 2;
+const B03 = 4;
+const B10 = 8;
+const B0X = B01 | B02 | B03;
+const B023 = B02 | B03;
+const B03_10 = B03 | B10;
+
+class Ctx {
+  /** Candidate versions still possible (bit set); meaningful only when `seen`. */
+  versions = B0X | B10;
+  seen = false;
+  problems: string[] | undefined = undefined;
+  constructor(readonly binding: Binding | undefined) {}
+  hint(bits: number): void {
+    this.seen = true;
+    this.versions &= bits;
+  }
+  problem(p: string): void {
+    if (this.problems === undefined) this.problems = [p];
+    else if (this.problems.length < MAX_PROBLEMS && !this.problems.includes(p)) this.problems.push(p);
+  }
+  version(): string | undefined {
+    if (!this.seen) return undefined;
+    switch (this.versions) {
+      case B01:
+        return '0.1';
+      case B02:
+        return '0.2';
+      case B03:
+        return '0.3';
+      case B10:
+        return '1.0';
+      default:
+        return undefined;
+    }
+  }
+  /** Wrapper objects / TASK_STATE_ strings: 1.0 on JSON-RPC (0.3 JSON-RPC used `kind`), 0.3 or 1.0 on REST. */
+  protoJsonHint(): void {
+    this.hint(this.binding === 'jsonrpc' ? B10 : B03_10);
+  }
+  finish(r: DecodedResult): DecodedResult {
+    const v = this.version();
+    if (v !== undefined) r.protocolVersion = v;
+    if (this.problems !== undefined) r.problem = this.problems.join('; ');
+    return r;
+  }
+}
+
+function stateHint(raw: unknown, ctx: Ctx): void {
+  if (typeof raw !== 'string') return;
+  const c = raw.charCodeAt(0);
+  if (c >= 97 && c <= 122) {
+    // lowercase 0.x spelling; rejected / auth-required appeared in 0.2
+    ctx.hint(raw === 'rejected' || raw === 'auth-required' ? B023 : B0X);
+  } else if (raw === 'TASK_STATE_CANCELLED') {
+    ctx.hint(B03); // 0.3 proto spelling
+  } else if (raw === 'TASK_STATE_CANCELED') {
+    ctx.hint(B10);
+  } else if (raw.startsWith('TASK_STATE_')) {
+    ctx.protoJsonHint();
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Parts, artifacts, status text (all versions)
+// ---------------------------------------------------------------------------------------
+
+/**
+ * One part of any version:
+ * - 0.1 `{type: 'text'|'file'|'data'}`, 0.2/0.3 `{kind: ...}`; file media type in `file.mimeType`;
+ * - 0.3 proto JSON `{text}` | `{file: {fileWithUri|fileWithBytes, mimeType}}` | `{data: {data}}`;
+ * - 1.0 `{text}` | `{raw}` | `{url}` | `{data}`, `mediaType` on any part.
+ * An explicit `mediaType` (1.0, any part) wins over `file.mimeType`.
+ */
+export function decodePart(p: unknown): DecodedPart {
+  try {
+    return part(p, new Ctx(undefined));
+  } catch {
+    return { kind: 'unknown' };
+  }
+}
+
+function part(p: unknown, ctx: Ctx): DecodedPart {
+  if (!isRecord(p)) return { kind: 'unknown' };
+  let mediaType = nonEmptyStr(own2(p, 'mediaType', 'media_type'));
+  if (mediaType !== undefined) ctx.hint(B10);
+  let disc = own(p, 'kind');
+  if (typeof disc === 'string') {
+    ctx.hint(B023);
+  } else {
+    disc = own(p, 'type');
+    if (typeof disc === 'string') ctx.hint(B01);
+    else disc = undefined;
+  }
+  let kind: DecodedPart['kind'];
+  if (disc !== undefined) {
+    kind = disc === 'text' ? 'text' : disc === 'file' ? 'file' : disc === 'data' ? 'data' : 'unknown';
+    if (kind === 'file' && mediaType === undefined) {
+      const f = own(p, 'file');
+      mediaType = nonEmptyStr(own(f, 'mimeType')) ?? nonEmptyStr(own(f, 'mediaType'));
+    }
+  } else if (typeof own(p, 'text') === 'string') {
+    kind = 'text';
+  } else if (own(p, 'raw') !== undefined || own(p, 'url') !== undefined) {
+    kind = 'file';
+    ctx.hint(B10);
+  } else if (isRecord(own(p, 'file'))) {
+    kind = 'file';
+    ctx.hint(B03);
+    if (mediaType === undefined) {
+      const f = own(p, 'file');
+      mediaType = nonEmptyStr(own(f, 'mimeType')) ?? nonEmptyStr(own2(f, 'mediaType', 'mime_type'));
+    }
+  } else if (own(p, 'data') !== undefined) {
+    kind = 'data';
+  } else {
+    kind = 'unknown';
+  }
+  return mediaType === undefined ? { kind } : { kind, mediaType };
+}
+
+function parts(list: unknown, ctx: Ctx, what: string): DecodedPart[] {
+  const a = arr(list);
+  if (a === undefined) {
+    if (list !== undefined && list !== null) ctx.problem(`${what} parts is not an array`);
+    return [];
+  }
+  const n = a.length > MAX_PARTS ? MAX_PARTS : a.length;
+  if (a.length > MAX_PARTS) ctx.problem(`only the first ${MAX_PARTS} parts of ${what} were read`);
+  const out: DecodedPart[] = new Array<DecodedPart>(n);
+  for (let i = 0; i < n; i++) out[i] = part(a[i], ctx);
+  return out;
+}
+
+function artifact(a: unknown, ctx: Ctx): DecodedArtifact | undefined {
+  if (!isRecord(a)) {
+    ctx.problem('artifact is not an object');
+    return undefined;
+  }
+  const id = nonEmptyStr(own2(a, 'artifactId', 'artifact_id'));
+  const ps = parts(own(a, 'parts'), ctx, 'an artifact');
+  return id === undefined ? { parts: ps } : { artifactId: id, parts: ps };
+}
+
+function artifacts(list: unknown, ctx: Ctx): DecodedArtifact[] {
+  const a = arr(list);
+  if (a === undefined) {
+    if (list !== undefined && list !== null) ctx.problem('artifacts is not an array');
+    return [];
+  }
+  const n = a.length > MAX_ARTIFACTS ? MAX_ARTIFACTS : a.length;
+  if (a.length > MAX_ARTIFACTS) ctx.problem(`only the first ${MAX_ARTIFACTS} artifacts were read`);
+  const out: DecodedArtifact[] = [];
+  for (let i = 0; i < n; i++) {
+    const d = artifact(a[i], ctx);
+    if (d !== undefined) out.push(d);
+  }
+  return out;
+}
+
+/** Message parts: `parts` (JSON-RPC, 1.0), or `content` (0.3 proto JSON). */
+function messageParts(msg: Record<string, unknown>, ctx: Ctx): unknown {
+  const p = own(msg, 'parts');
+  if (p !== undefined) return p;
+  const c = own(msg, 'content');
+  if (c !== undefined) ctx.hint(B03);
+  return c;
+}
+
+/** Text of the text parts of a status message, joined by ' ', capped. */
+function statusText(msg: unknown, ctx: Ctx): string | undefined {
+  if (!isRecord(msg)) return undefined;
+  const a = arr(messageParts(msg, ctx));
+  if (a === undefined) return undefined;
+  const n = a.length > MAX_PARTS ? MAX_PARTS : a.length;
+  let out: string | undefined;
+  for (let i = 0; i < n; i++) {
+    const p = a[i];
+    if (!isRecord(p)) continue;
+    const text = own(p, 'text');
+    if (typeof text !== 'string') continue;
+    const k = own(p, 'kind');
+    const t = own(p, 'type');
+    const disc = typeof k === 'string' ? k : typeof t === 'string' ? t : undefined;
+    if (disc !== undefined && disc !== 'text') continue;
+    out = out === undefined ? text : `${out} ${text}`;
+    if (out.length >= MAX_STATUS_TEXT) return out.slice(0, MAX_STATUS_TEXT);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------
+// Task, Message, events
+// ---------------------------------------------------------------------------------------
+
+function base(kind: DecodedResult['kind']): DecodedResult {
+  return { kind, artifacts: [] };
+}
+
+function applyStatus(r: DecodedResult, status: unknown, ctx: Ctx): void {
+  if (status === undefined || status === null) {
+    ctx.problem('no status');
+    return;
+  }
+  if (!isRecord(status)) {
+    ctx.problem('status is not an object');
+    return;
+  }
+  const raw = own(status, 'state');
+  const state = normaliseTaskState(raw);
+  if (state === undefined) {
+    ctx.problem(raw === undefined ? 'status has no state' : 'unrecognised task state');
+  } else {
+    r.state = state;
+    stateHint(raw, ctx);
+  }
+  const text = statusText(own(status, 'message'), ctx);
+  if (text !== undefined) r.statusText = text;
+}
+
+/** Task of any version (0.1 `sessionId`; 0.2/0.3 `kind: 'task'`; 1.0/0.3-proto bare or wrapped). */
+function task(t: Record<string, unknown>, ctx: Ctx, stream: boolean): DecodedResult {
+  const r = base('task');
+  const id = nonEmptyStr(own(t, 'id'));
+  if (id !== undefined) r.taskId = id;
+  let ctxId = nonEmptyStr(own2(t, 'contextId', 'context_id'));
+  if (ctxId === undefined) {
+    ctxId = nonEmptyStr(own(t, 'sessionId'));
+    if (ctxId !== undefined) ctx.hint(B01);
+  }
+  if (ctxId !== undefined) r.contextId = ctxId;
+  applyStatus(r, own(t, 'status'), ctx);
+  r.artifacts = artifacts(own(t, 'artifacts'), ctx);
+  if (stream && isTerminalState(r.state)) r.final = true;
+  return r;
+}
+
+/** Message (0.2/0.3 `kind: 'message'`, 1.0/0.3-proto wrapped). In a stream a Message ends it. */
+function message(m: Record<string, unknown>, ctx: Ctx, stream: boolean): DecodedResult {
+  const r = base('message');
+  const tid = nonEmptyStr(own2(m, 'taskId', 'task_id'));
+  if (tid !== undefined) r.taskId = tid;
+  const cid = nonEmptyStr(own2(m, 'contextId', 'context_id'));
+  if (cid !== undefined) r.contextId = cid;
+  r.messageParts = parts(messageParts(m, ctx), ctx, 'the message');
+  if (stream) r.final = true;
+  return r;
+}
+
+/** Status update: 0.1 `{id, status, final}`, 0.2/0.3 `{kind:'status-update', taskId, status, final}`, 1.0 `statusUpdate`. */
+function statusUpdate(e: Record<string, unknown>, ctx: Ctx, legacyId: boolean): DecodedResult {
+  const r = base('status-update');
+  let tid = nonEmptyStr(own2(e, 'taskId', 'task_id'));
+  if (tid === undefined && legacyId) tid = nonEmptyStr(own(e, 'id'));
+  if (tid !== undefined) r.taskId = tid;
+  const cid = nonEmptyStr(own2(e, 'contextId', 'context_id'));
+  if (cid !== undefined) r.contextId = cid;
+  applyStatus(r, own(e, 'status'), ctx);
+  if (own(e, 'final') === true || isTerminalState(r.state)) r.final = true;
+  return r;
+}
+
+/** Artifact update: 0.1 `{id, artifact}`, 0.2/0.3 `{kind:'artifact-update', taskId, artifact}`, 1.0 `artifactUpdate`. */
+function artifactUpdate(e: Record<string, unknown>, ctx: Ctx, legacyId: boolean): DecodedResult {
+  const r = base('artifact-update');
+  let tid = nonEmptyStr(own2(e, 'taskId', 'task_id'));
+  if (tid === undefined && legacyId) tid = nonEmptyStr(own(e, 'id'));
+  if (tid !== undefined) r.taskId = tid;
+  const cid = nonEmptyStr(own2(e, 'contextId', 'context_id'));
+  if (cid !== undefined) r.contextId = cid;
+  const a = own(e, 'artifact');
+  if (a === undefined || a === null) ctx.problem('artifact update without an artifact');
+  else {
+    const d = artifact(a, ctx);
+    if (d !== undefined) r.artifacts = [d];
+  }
+  if (own(e, 'final') === true) r.final = true;
+  return r;
+}
+
+/** 1.0 ListTasks result `{tasks: [...], nextPageToken, ...}` (tasks are not decoded one by one). */
+function taskList(v: Record<string, unknown>, ctx: Ctx): DecodedResult {
+  const r = base('task-list');
+  const t = own(v, 'tasks');
+  if (t !== undefined && !Array.isArray(t)) ctx.problem('tasks is not an array');
+  return r;
+}
+
+const WRAPPERS: readonly string[] = ['task', 'message', 'msg', 'statusUpdate', 'status_update', 'artifactUpdate', 'artifact_update'];
+
+/** Operations whose result is not a task/message/event (a card, push configs, nothing). */
+function isOpaqueOperation(op: OperationName | undefined): boolean {
+  return (
+    op === 'GetExtendedAgentCard' ||
+    op === 'CreateTaskPushNotificationConfig' ||
+    op === 'GetTaskPushNotificationConfig' ||
+    op === 'ListTaskPushNotificationConfigs' ||
+    op === 'DeleteTaskPushNotificationConfig'
+  );
+}
+
+function payload(v: unknown, req: DecodedRequest | undefined, stream: boolean, ctx: Ctx): DecodedResult {
+  const op = req !== undefined && req !== null ? req.operation : undefined;
+  if (isOpaqueOperation(op)) return base('other');
+  if (!isRecord(v)) {
+    ctx.problem(v === null ? 'result is null' : 'result is not an object');
+    return base('other');
+  }
+  if (op === 'ListTasks') return taskList(v, ctx);
+
+  // 1.0 (any binding) / 0.3 proto JSON (REST): one payload member
+  let found: string | undefined;
+  for (let i = 0; i < WRAPPERS.length; i++) {
+    const k = WRAPPERS[i];
+    if (own(v, k) !== undefined) {
+      if (found === undefined) found = k;
+      else {
+        ctx.problem('several payload members');
+        break;
+      }
+    }
+  }
+  if (found !== undefined) {
+    ctx.protoJsonHint();
+    const inner = own(v, found);
+    if (!isRecord(inner)) {
+      ctx.problem(`${found} is not an object`);
+      return base('other');
+    }
+    switch (found) {
+      case 'task':
+        return task(inner, ctx, stream);
+      case 'message':
+      case 'msg':
+        return message(inner, ctx, stream);
+      case 'statusUpdate':
+      case 'status_update':
+        if (typeof own(inner, 'final') === 'boolean') ctx.hint(B03); // removed in 1.0
+        return statusUpdate(inner, ctx, false);
+      default:
+        return artifactUpdate(inner, ctx, false);
+    }
+  }
+
+  // 0.2 / 0.3 JSON-RPC: `kind` discriminator
+  const kind = own(v, 'kind');
+  if (kind !== undefined) {
+    ctx.hint(B023);
+    switch (kind) {
+      case 'task':
+        return task(v, ctx, stream);
+      case 'message':
+        return message(v, ctx, stream);
+      case 'status-update':
+        return statusUpdate(v, ctx, false);
+      case 'artifact-update':
+        return artifactUpdate(v, ctx, false);
+      default:
+        ctx.problem('unknown result kind');
+        return base('other');
+    }
+  }
+
+  // Bare objects: 1.0 / 0.3-proto Task (GetTask, CancelTask), 0.1 Task and 0.1 stream events.
+  const hasStatus = own(v, 'status') !== undefined;
+  if (!hasStatus && own(v, 'artifact') !== undefined) {
+    const r = artifactUpdate(v, ctx, true);
+    if (r.taskId !== undefined && own2(v, 'taskId', 'task_id') === undefined) ctx.hint(B01);
+    return r;
+  }
+  if (hasStatus) {
+    if (stream && typeof own(v, 'final') === 'boolean' && own(v, 'artifacts') === undefined) {
+      ctx.hint(B01); // 0.1 TaskStatusUpdateEvent
+      return statusUpdate(v, ctx, true);
+    }
+    return task(v, ctx, stream);
+  }
+  if (op === 'GetTask' || op === 'CancelTask') return task(v, ctx, stream); // a Task by contract
+  if (op === undefined && Array.isArray(own(v, 'tasks'))) return taskList(v, ctx);
+  if (Array.isArray(own(v, 'parts')) && own(v, 'role') !== undefined) return message(v, ctx, stream);
+  ctx.problem('unrecognised result shape');
+  return base('other');
+}
+
+// ---------------------------------------------------------------------------------------
+// Errors
+// ---------------------------------------------------------------------------------------
+
+function reasonOf(details: unknown): string | undefined {
+  if (isRecord(details)) return nonEmptyStr(own(details, 'reason'));
+  const a = arr(details);
+  if (a === undefined) return undefined;
+  const n = a.length > MAX_ERROR_DETAILS ? MAX_ERROR_DETAILS : a.length;
+  for (let i = 0; i < n; i++) {
+    const r = nonEmptyStr(own(a[i], 'reason'));
+    if (r !== undefined) return r;
+  }
+  return undefined;
+}
+
+/** JSON-RPC error object `{code, message, data}` (also the 0.3 REST error body). */
+function rpcError(e: Record<string, unknown>): RpcError {
+  const out: RpcError = {};
+  const code = int(own(e, 'code'));
+  if (code !== undefined) out.code = code;
+  const msg = str(own(e, 'message'));
+  if (msg !== undefined) out.message = msg;
+  const data = own(e, 'data');
+  if (data !== undefined) {
+    out.data = data;
+    const reason = reasonOf(data);
+    if (reason !== undefined) out.reason = reason;
+  }
+  return out;
+}
+
+/** google.rpc.Status-style REST error `{code, status, message, details}`. */
+function statusError(e: Record<string, unknown>): RpcError {
+  const out: RpcError = {};
+  const code = int(own(e, 'code'));
+  if (code !== undefined) out.code = code;
+  const msg = str(own(e, 'message'));
+  if (msg !== undefined) out.message = msg;
+  const details = own(e, 'details');
+  if (details !== undefined) out.data = details;
+  const reason = reasonOf(details) ?? nonEmptyStr(own(e, 'status'));
+  if (reason !== undefined) out.reason = reason;
+  return out;
+}
+
+function errorResult(error: RpcError, ctx: Ctx): DecodedResult {
+  const r = base('error');
+  r.error = error;
+  return ctx.finish(r);
+}
+
+/**
+ * A REST (or unknown-binding) error body, or undefined when `v` is not one.
+ * `strong`: the HTTP status or SSE event name already says it is an error.
+ */
+function restError(v: unknown, strong: boolean, httpStatus: number | undefined, ctx: Ctx): DecodedResult | undefined {
+  if (isRecord(v)) {
+    const e = own(v, 'error');
+    if (isRecord(e)) {
+      const hasDetails = own(e, 'details') !== undefined || typeof own(e, 'status') === 'string';
+      return errorResult(hasDetails ? statusError(e) : rpcError(e), ctx);
+    }
+    const code = own(v, 'code');
+    const message = own(v, 'message');
+    if (typeof code === 'number' && typeof message === 'string' && (strong || own(v, 'status') === undefined)) {
+      return errorResult(rpcError(v), ctx); // 0.3 REST
+    }
+    if (strong && (own(v, 'title') !== undefined || own(v, 'detail') !== undefined)) {
+      // RFC 9457 problem details
+      const out: RpcError = {};
+      const c = int(own(v, 'status')) ?? httpStatus;
+      if (c !== undefined) out.code = c;
+      const m = str(own(v, 'detail')) ?? str(own(v, 'title'));
+      if (m !== undefined) out.message = m;
+      return errorResult(out, ctx);
+    }
+  }
+  if (strong) {
+    ctx.problem('unrecognised error body');
+    return errorResult(httpStatus !== undefined ? { code: httpStatus } : {}, ctx);
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------
+// Entry points
+// ---------------------------------------------------------------------------------------
+
+function isEnvelope(v: unknown): v is Record<string, unknown> {
+  return (
+    isRecord(v) && (own(v, 'jsonrpc') !== undefined || own(v, 'result') !== undefined ||
+      (own(v, 'error') !== undefined && own(v, 'id') !== undefined))
+  );
+}
+
+function httpError(s: unknown): number | undefined {
+  return typeof s === 'number' && Number.isInteger(s) && s >= 400 && s <= 599 ? s : undefined;
+}
+
+function jsonRpc(body: unknown, req: DecodedRequest | undefined, stream: boolean, status: number | undefined, ctx: Ctx): DecodedResult {
+  if (!isRecord(body)) {
+    ctx.problem('not a JSON-RPC response object');
+    return status !== undefined ? errorResult({}, ctx) : ctx.finish(base('other'));
+  }
+  const err = own(body, 'error');
+  if (err !== undefined && err !== null) {
+    if (!isRecord(err)) {
+      ctx.problem('malformed JSON-RPC error');
+      return errorResult({}, ctx);
+    }
+    return errorResult(rpcError(err), ctx);
+  }
+  if (own(body, 'result') === undefined) {
+    if (status !== undefined) {
+      const rest = restError(body, true, status, ctx); // some gateways answer JSON-RPC calls with REST-style errors
+      if (rest !== undefined) return rest;
+    }
+    ctx.problem('JSON-RPC response without result or error');
+    return ctx.finish(base('other'));
+  }
+  return ctx.finish(payload(own(body, 'result'), req, stream, ctx));
+}
+
+function bindingOf(req: DecodedRequest | undefined, body: unknown): Binding | undefined {
+  if (req !== undefined && req !== null && (req.binding === 'jsonrpc' || req.binding === 'http+json')) return req.binding;
+  return isEnvelope(body) ? 'jsonrpc' : undefined;
+}
+
+function internal(): DecodedResult {
+  return { kind: 'other', artifacts: [], problem: 'internal decoder error' };
+}
+
+/**
+ * Decodes one (non-stream) response body.
+ *
+ * @param body the parsed JSON body (anything)
+ * @param req the decoded request (its binding says whether a JSON-RPC envelope is expected,
+ *   its operation which result shape); without it the binding and shape are told from the body
+ * @param httpStatus the HTTP status; ≥ 400 makes a non-envelope body an error
+ */
+export function decodeResponse(body: unknown, req?: DecodedRequest, httpStatus?: number): DecodedResult {
+  try {
+    const status = httpError(httpStatus);
+    const binding = bindingOf(req, body);
+    const ctx = new Ctx(binding);
+    if (binding === 'jsonrpc') return jsonRpc(body, req, false, status, ctx);
+    const err = restError(body, status !== undefined, status, ctx);
+    if (err !== undefined) return err;
+    return ctx.finish(payload(body, req, false, ctx));
+  } catch {
+    return internal();
+  }
+}
+
+/**
+ * Decodes one SSE event's data (parsed JSON) of a streaming response.
+ *
+ * @param data the parsed `data:` of the event
+ * @param req the decoded request (binding: envelope or bare)
+ * @param eventName the SSE `event:` field; `error` marks a REST error event
+ */
+export function decodeStreamEvent(data: unknown, req?: DecodedRequest, eventName?: string): DecodedResult {
+  try {
+    const binding = bindingOf(req, data);
+    const ctx = new Ctx(binding);
+    if (binding === 'jsonrpc') return jsonRpc(data, req, true, undefined, ctx);
+    const err = restError(data, eventName === 'error', undefined, ctx);
+    if (err !== undefined) return err;
+    return ctx.finish(payload(data, req, true, ctx));
+  } catch {
+    return internal();
+  }
+}
+
+/**
+ * The result payload of a response: the JSON-RPC `result` member, or the bare REST body.
+ * For operations whose result this module does not decode (GetExtendedAgentCard: hand the
+ * value to `decodeCard`).
+ */
+export function resultPayload(
+  body: unknown,
+  binding: Binding | undefined,
+): { ok: true; value: unknown } | { ok: false; problem: string } {
+  try {
+    const b = binding ?? (isEnvelope(body) ? 'jsonrpc' : 'http+json');
+    if (b === 'http+json') {
+      if (isRecord(body) && isRecord(own(body, 'error'))) return { ok: false, problem: 'error response' };
+      return { ok: true, value: body };
+    }
+    if (!isRecord(body)) return { ok: false, problem: 'not a JSON-RPC response object' };
+    const err = own(body, 'error');
+    if (err !== undefined && err !== null) return { ok: false, problem: 'JSON-RPC error' };
+    const result = own(body, 'result');
+    if (result === undefined) return { ok: false, problem: 'JSON-RPC response without result' };
+    return { ok: true, value: result };
+  } catch {
+    return { ok: false, problem: 'internal decoder error' };
+  }
+}

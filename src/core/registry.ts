@@ -1,0 +1,454 @@
+/**
+ * Bounded, pure registries: the Agent Cards seen on the wire (with their fingerprint
+ * history) and the task negotiations awaiting judgement.
+ *
+ * Pure data structures: no timers, no I/O, no OpenTelemetry; time is passed in (`now`,
+ * ms). Memory is bounded by the caps whatever the traffic: Maps keep insertion order and
+ * the oldest (least recently put/used) entries are dropped first. Every method is total:
+ * odd input is ignored or treated as documented, never thrown on.
+ */
+import type { DecodedCard, SkillInfo } from './model';
+import { normaliseUrl, originOfNormalised } from './url';
+
+export interface CardEntry {
+  /** The card URL as passed to `put`. */
+  cardUrl: string;
+  card: DecodedCard;
+  fingerprint: string;
+  version?: string;
+  fetchedAt: number;
+  suspect: boolean;
+  /** The card's skills by id (for duplicate ids the last one wins, as a Python dict would). */
+  skills: Map<string, SkillInfo>;
+}
+
+export interface CardUpdate {
+  entry: CardEntry;
+  previousFingerprint?: string;
+  previousVersion?: string;
+  /** fingerprint differs from the last one recorded for this card URL while version is the same */
+  changed: boolean;
+  /** version differs from the last one recorded (fingerprint equal or not) */
+  versionChanged: boolean;
+}
+
+export interface CardRegistryOptions {
+  /** Cards held (least recently put/used dropped first). Default 1000. */
+  maxCards?: number;
+  /** Fingerprint history entries, one per card URL, oldest dropped first. Default 10000. */
+  maxHistory?: number;
+}
+
+/** Endpoints of one card that are indexed (of at most 16x as many list items read); more are ignored: bounds a hostile card. */
+const MAX_ENDPOINTS_PER_CARD = 64;
+
+interface HistoryRecord {
+  fingerprint: string;
+  version: string | undefined;
+}
+
+interface Indexed {
+  endpoints: string[];
+  origins: string[];
+}
+
+function intOption(v: unknown, def: number, min: number): number {
+  return typeof v === 'number' && Number.isFinite(v) && v >= min ? Math.floor(v) : def;
+}
+
+function readOption(opts: unknown, name: string): unknown {
+  try {
+    return typeof opts === 'object' && opts !== null ? (opts as Record<string, unknown>)[name] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The key a card URL is held under: the WHATWG-parsed href without its fragment (so
+ * scheme/host case and default ports do not matter, but the query does: two tenants'
+ * cards behind `?tenant=` stay apart); an unparsable string is its own key.
+ */
+function cardKey(cardUrl: unknown): string {
+  if (typeof cardUrl !== 'string') return '';
+  try {
+    const u = new URL(cardUrl);
+    u.hash = '';
+    return u.href;
+  } catch {
+    return cardUrl;
+  }
+}
+
+/**
+ * A Map that keeps its own order in a doubly linked list: moving an entry to the newest
+ * end and dropping the oldest are O(1). (Using a Map's insertion order as a queue, i.e.
+ * delete + re-set and `keys().next()`, is O(size) per operation in V8 once deleted slots
+ * pile up at the front.)
+ */
+class LinkedMap<K, V> {
+  private readonly map = new Map<K, LinkNode<K, V>>();
+  private oldest: LinkNode<K, V> | undefined;
+  private newest: LinkNode<K, V> | undefined;
+
+  get size(): number {
+    return this.map.size;
+  }
+
+  get(k: K): V | undefined {
+    return this.map.get(k)?.v;
+  }
+
+  /** Sets the value and makes the entry the newest. */
+  set(k: K, v: V): void {
+    const node = this.map.get(k);
+    if (node) {
+      node.v = v;
+      this.moveToNewest(node);
+      return;
+    }
+    const created: LinkNode<K, V> = { k, v, older: this.newest, newer: undefined };
+    if (this.newest) this.newest.newer = created;
+    else this.oldest = created;
+    this.newest = created;
+    this.map.set(k, created);
+  }
+
+  /** Makes an existing entry the newest. */
+  touch(k: K): void {
+    const node = this.map.get(k);
+    if (node) this.moveToNewest(node);
+  }
+
+  delete(k: K): boolean {
+    const node = this.map.get(k);
+    if (!node) return false;
+    this.map.delete(k);
+    this.unlink(node);
+    return true;
+  }
+
+  oldestKey(): K | undefined {
+    return this.oldest?.k;
+  }
+
+  newestKey(): K | undefined {
+    return this.newest?.k;
+  }
+
+  clear(): void {
+    this.map.clear();
+    this.oldest = this.newest = undefined;
+  }
+
+  private moveToNewest(node: LinkNode<K, V>): void {
+    if (this.newest === node) return;
+    this.unlink(node);
+    node.older = this.newest;
+    node.newer = undefined;
+    if (this.newest) this.newest.newer = node;
+    else this.oldest = node;
+    this.newest = node;
+  }
+
+  private unlink(node: LinkNode<K, V>): void {
+    if (node.older) node.older.newer = node.newer;
+    else this.oldest = node.newer;
+    if (node.newer) node.newer.older = node.older;
+    else this.newest = node.older;
+    node.older = node.newer = undefined;
+  }
+}
+
+interface LinkNode<K, V> {
+  k: K;
+  v: V;
+  older: LinkNode<K, V> | undefined;
+  newer: LinkNode<K, V> | undefined;
+}
+
+/** Adds `key` as the most recent member of `index[k]`. */
+function addToIndex(index: Map<string, LinkedMap<string, true>>, k: string, key: string): void {
+  let members = index.get(k);
+  if (!members) index.set(k, (members = new LinkedMap()));
+  members.set(key, true);
+}
+
+function removeFromIndex(index: Map<string, LinkedMap<string, true>>, k: string, key: string): void {
+  const members = index.get(k);
+  if (!members) return;
+  members.delete(key);
+  if (members.size === 0) index.delete(k);
+}
+
+export class CardRegistry {
+  private readonly maxCards: number;
+  private readonly maxHistory: number;
+  /** card key → entry; least recently put/used first. */
+  private readonly cards = new LinkedMap<string, CardEntry>();
+  /** card key → what it put into the indexes (to remove exactly that). */
+  private readonly indexed = new Map<string, Indexed>();
+  /** normalised endpoint URL → card keys, most recently put newest. */
+  private readonly byEndpoint = new Map<string, LinkedMap<string, true>>();
+  /** origin → card keys, most recently put newest. */
+  private readonly byOrigin = new Map<string, LinkedMap<string, true>>();
+  /** card key → last fingerprint/version; outlives eviction; least recently put first. */
+  private readonly history = new LinkedMap<string, HistoryRecord>();
+
+  constructor(opts?: CardRegistryOptions) {
+    this.maxCards = intOption(readOption(opts, 'maxCards'), 1000, 1);
+    this.maxHistory = intOption(readOption(opts, 'maxHistory'), 10000, 1);
+  }
+
+  get size(): number {
+    return this.cards.size;
+  }
+
+  /**
+   * Records a freshly fetched card (it replaces any card held under the same URL and is
+   * no longer suspect), indexes its endpoints (resolved against the card URL) and its
+   * origins (the card URL's and its endpoints'), and compares it with the last
+   * fingerprint/version recorded for the URL, even if that card was evicted since.
+   */
+  put(cardUrl: string, card: DecodedCard, fingerprint: string, now: number): CardUpdate {
+    const key = cardKey(cardUrl);
+    const fp = typeof fingerprint === 'string' ? fingerprint : '';
+    const c = (typeof card === 'object' && card !== null ? card : {}) as Partial<DecodedCard>;
+    const version = safe(() => (typeof c.version === 'string' ? c.version : undefined), undefined);
+    const entry: CardEntry = {
+      cardUrl: typeof cardUrl === 'string' ? cardUrl : '',
+      card,
+      fingerprint: fp,
+      version,
+      fetchedAt: typeof now === 'number' && Number.isFinite(now) ? now : 0,
+      suspect: false,
+      skills: skillMap(c),
+    };
+
+    this.remove(key);
+    this.cards.set(key, entry);
+    this.index(key, entry.cardUrl, c);
+    while (this.cards.size > this.maxCards) this.remove(this.cards.oldestKey() as string);
+
+    const prev = this.history.get(key);
+    this.history.set(key, { fingerprint: fp, version });
+    while (this.history.size > this.maxHistory) this.history.delete(this.history.oldestKey() as string);
+
+    const update: CardUpdate = {
+      entry,
+      changed: prev !== undefined && prev.fingerprint !== fp && prev.version === version,
+      versionChanged: prev !== undefined && prev.version !== version,
+    };
+    if (prev !== undefined) {
+      update.previousFingerprint = prev.fingerprint;
+      if (prev.version !== undefined) update.previousVersion = prev.version;
+    }
+    return update;
+  }
+
+  /** The card held for this card URL (marks it recently used). */
+  get(cardUrl: string): CardEntry | undefined {
+    const key = cardKey(cardUrl);
+    const entry = this.cards.get(key);
+    if (entry) this.cards.touch(key);
+    return entry;
+  }
+
+  /**
+   * The card that leads to this request URL: an endpoint equal to it (after
+   * normalisation: no query, fragment, userinfo, trailing slash), else the endpoint that
+   * is its longest prefix at a path-segment boundary (`/a2a` matches `/a2a/message:send`
+   * but not `/a2ab`), else the most recently put card whose card URL or one of whose
+   * endpoints has the request's origin. Among cards sharing an endpoint the most recently
+   * put wins. Marks the card recently used.
+   */
+  forRequestUrl(url: string): CardEntry | undefined {
+    const n = normaliseUrl(url);
+    if (n === undefined) return undefined;
+    let key = this.byEndpoint.get(n)?.newestKey();
+    const origin = originOfNormalised(n);
+    if (key === undefined && origin !== undefined) {
+      let p = n;
+      while (key === undefined && p.length > origin.length) {
+        const i = p.lastIndexOf('/');
+        if (i < origin.length) break;
+        p = p.slice(0, i);
+        key = this.byEndpoint.get(p)?.newestKey();
+      }
+      if (key === undefined) key = this.byOrigin.get(origin)?.newestKey();
+    }
+    if (key === undefined) return undefined;
+    const entry = this.cards.get(key);
+    if (entry) this.cards.touch(key);
+    return entry;
+  }
+
+  markSuspect(cardUrl: string): void {
+    const entry = this.cards.get(cardKey(cardUrl));
+    if (entry) entry.suspect = true;
+  }
+
+  /** Drops the card (its endpoints stop resolving to it); its fingerprint history stays. */
+  evict(cardUrl: string): void {
+    this.remove(cardKey(cardUrl));
+  }
+
+  /** Forgets everything, history included. */
+  clear(): void {
+    this.cards.clear();
+    this.indexed.clear();
+    this.byEndpoint.clear();
+    this.byOrigin.clear();
+    this.history.clear();
+  }
+
+  private remove(key: string): void {
+    if (!this.cards.delete(key)) return;
+    const ix = this.indexed.get(key);
+    if (!ix) return;
+    this.indexed.delete(key);
+    for (const e of ix.endpoints) removeFromIndex(this.byEndpoint, e, key);
+    for (const o of ix.origins) removeFromIndex(this.byOrigin, o, key);
+  }
+
+  private index(key: string, cardUrl: string, card: Partial<DecodedCard>): void {
+    const endpoints: string[] = [];
+    const origins: string[] = [];
+    const normalisedCardUrl = normaliseUrl(cardUrl);
+    const base = normalisedCardUrl !== undefined ? cardUrl : undefined;
+    const addOrigin = (n: string): void => {
+      const o = originOfNormalised(n);
+      if (o !== undefined && !origins.includes(o)) origins.push(o);
+    };
+    if (normalisedCardUrl !== undefined) addOrigin(normalisedCardUrl);
+    try {
+      const list: unknown = card.endpoints;
+      if (Array.isArray(list)) {
+        const scan = Math.min(list.length, 16 * MAX_ENDPOINTS_PER_CARD);
+        for (let i = 0; i < scan && endpoints.length < MAX_ENDPOINTS_PER_CARD; i++) {
+          const ep: unknown = list[i];
+          const url = typeof ep === 'object' && ep !== null ? (ep as { url?: unknown }).url : undefined;
+          if (typeof url !== 'string') continue;
+          const n = normaliseUrl(url, base);
+          if (n === undefined || endpoints.includes(n)) continue;
+          endpoints.push(n);
+          addOrigin(n);
+        }
+      }
+    } catch {
+      // a hostile endpoints list: keep what was read
+    }
+    for (const e of endpoints) addToIndex(this.byEndpoint, e, key);
+    for (const o of origins) addToIndex(this.byOrigin, o, key);
+    this.indexed.set(key, { endpoints, origins });
+  }
+}
+
+function safe<T>(f: () => T, fallback: T): T {
+  try {
+    return f();
+  } catch {
+    return fallback;
+  }
+}
+
+function skillMap(card: Partial<DecodedCard>): Map<string, SkillInfo> {
+  const map = new Map<string, SkillInfo>();
+  safe(() => {
+    const skills = card.skills;
+    if (!Array.isArray(skills)) return;
+    for (const s of skills) {
+      if (typeof s === 'object' && s !== null && typeof s.id === 'string') map.set(s.id, s);
+    }
+  }, undefined);
+  return map;
+}
+
+// ---------------------------------------------------------------------------------------
+
+export interface Negotiation {
+  taskId: string;
+  skillId?: string;
+  skillIdSource?: string;
+  cardUrl?: string;
+  fingerprint?: string;
+  agentName?: string;
+  agentVersion?: string;
+  /** the skill's effective outputModes in the card at negotiation time; undefined if skill unknown */
+  outputModes?: string[];
+  skillInCard?: boolean;
+  /** opaque (a span context) */
+  link?: unknown;
+  createdAt: number;
+}
+
+export interface NegotiationRegistryOptions {
+  /** Entries held; the oldest put is dropped first. Default 10000. */
+  maxEntries?: number;
+  /** An entry older than this (now - createdAt > maxAgeMs) is gone. Default 3 600 000 (1 h). */
+  maxAgeMs?: number;
+}
+
+export class NegotiationRegistry {
+  private readonly maxEntries: number;
+  private readonly maxAgeMs: number;
+  /** taskId → negotiation and its createdAt as read at put; oldest put first. */
+  private readonly entries = new LinkedMap<string, { n: Negotiation; t: number }>();
+
+  constructor(opts?: NegotiationRegistryOptions) {
+    this.maxEntries = intOption(readOption(opts, 'maxEntries'), 10000, 1);
+    const age = readOption(opts, 'maxAgeMs');
+    this.maxAgeMs = typeof age === 'number' && age >= 0 && !Number.isNaN(age) ? age : 3_600_000;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /**
+   * Holds `n` (by reference) under its taskId, replacing any earlier one for that task
+   * (which then counts as the newest). Drops expired entries from the old end and the
+   * oldest past maxEntries. Ignored unless `n` is an object with a string `taskId` and a
+   * finite `createdAt`.
+   */
+  put(n: Negotiation): void {
+    let taskId: unknown;
+    let createdAt: unknown;
+    try {
+      if (typeof n !== 'object' || n === null) return;
+      taskId = n.taskId;
+      createdAt = n.createdAt;
+    } catch {
+      return;
+    }
+    if (typeof taskId !== 'string' || typeof createdAt !== 'number' || !Number.isFinite(createdAt)) return;
+    this.entries.set(taskId, { n, t: createdAt });
+    // Expired entries at the old end go now (amortised O(1)), so memory follows the age cap too.
+    for (let id = this.entries.oldestKey(); id !== undefined && id !== taskId; id = this.entries.oldestKey()) {
+      const e = this.entries.get(id) as { t: number };
+      if (!(createdAt - e.t > this.maxAgeMs)) break;
+      this.entries.delete(id);
+    }
+    while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.oldestKey() as string);
+  }
+
+  /**
+   * The negotiation for this task, unless it has expired (now - createdAt > maxAgeMs),
+   * in which case it is removed and undefined returned. A non-finite `now` cannot judge
+   * age: the entry is returned as is.
+   */
+  get(taskId: string, now: number): Negotiation | undefined {
+    if (typeof taskId !== 'string') return undefined;
+    const e = this.entries.get(taskId);
+    if (e === undefined) return undefined;
+    if (typeof now === 'number' && Number.isFinite(now) && now - e.t > this.maxAgeMs) {
+      this.entries.delete(taskId);
+      return undefined;
+    }
+    return e.n;
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}

@@ -1,0 +1,277 @@
+/**
+ * Incremental `text/event-stream` parser (WHATWG HTML "Server-sent events", §9.2.6),
+ * string in, events out. The byte → string decoding is the caller's (a streaming
+ * `TextDecoder`); sizes here are counted in UTF-16 code units of that text.
+ *
+ * - Line ends: CRLF, LF, CR, in any mix; a CR ending one chunk and an LF starting the next
+ *   are ONE line break. A single leading BOM is dropped.
+ * - Fields: `data` (lines joined with `\n`), `event`, `id` (ignored when it contains NUL),
+ *   `retry` (digits only; exposed as `retry`), others ignored; `:` lines are comments; a
+ *   line without a colon is a field with an empty value; one space after the colon dropped.
+ * - An event is dispatched at a blank line, only if it had at least one `data` line
+ *   (per spec: `data:` with an empty value still dispatches, with data `''`).
+ * - EOF: per spec, an event not ended by a blank line is discarded. `end()` does that and
+ *   reports it in `truncated` / `discardedTrailingChars`.
+ * - Cap: an event whose field lines exceed `maxEventBytes` is dropped and counted in
+ *   `oversizedEvents`; while skipping it, nothing more than the current bounded line
+ *   prefix is buffered (memory stays O(maxEventBytes)).
+ *
+ * `SseEvent.id` is the `id` field of THAT event when it had one (the spec's "last event
+ * ID" carried across events is exposed as `lastEventId`).
+ */
+
+export interface SseEvent {
+  /** The `event:` field when set and non-empty (absent means the default `message`). */
+  event?: string;
+  data: string;
+  /** The `id:` field of this event, when it had one. */
+  id?: string;
+}
+
+export interface SseParserOptions {
+  /** Maximum size of one event (sum of its field lines), default 1 MiB. */
+  maxEventBytes?: number;
+  /** Alias of maxEventBytes. */
+  maxEventSize?: number;
+}
+
+export const DEFAULT_MAX_EVENT_BYTES = 1024 * 1024;
+
+const LF = 10;
+const CR = 13;
+
+function validCap(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isFinite(v) && v >= 1 ? Math.floor(v) : undefined;
+}
+
+export class SseParser {
+  /** Events dropped for exceeding the size cap. */
+  oversizedEvents = 0;
+  /** Set by `end()`: an event (field lines, or a partial non-comment line) was pending at EOF. */
+  truncated = false;
+  /** Set by `end()`: characters after the last event boundary that were discarded. */
+  discardedTrailingChars = 0;
+  /** The spec's last event ID buffer (persists across events). */
+  lastEventId = '';
+  /** Last valid `retry:` value (ms), if any. */
+  retry: number | undefined = undefined;
+
+  private readonly max: number;
+  // current (incomplete) line
+  private line = '';
+  private lineLen = 0;
+  /** The current line grew past the cap: its rest is not buffered. */
+  private lineSkipping = false;
+  /** The skipped line is a comment (so it does not spoil the event). */
+  private lineIsComment = false;
+  private pendingCR = false;
+  private started = false;
+  private ended = false;
+  // current event
+  private data: string[] = [];
+  private hasData = false;
+  private eventType = '';
+  private eventId: string | undefined = undefined;
+  private eventSize = 0;
+  private hasFields = false;
+  private oversized = false;
+  /** Characters consumed since the last blank line (for discardedTrailingChars). */
+  private blockChars = 0;
+
+  constructor(opts?: SseParserOptions) {
+    let max: number | undefined;
+    try {
+      max = validCap(opts?.maxEventBytes) ?? validCap(opts?.maxEventSize);
+    } catch {
+      max = undefined;
+    }
+    this.max = max ?? DEFAULT_MAX_EVENT_BYTES;
+  }
+
+  /** Feeds a chunk of decoded text; returns the events completed by it. Never throws. */
+  push(chunk: string): SseEvent[] {
+    const out: SseEvent[] = [];
+    if (this.ended || typeof chunk !== 'string' || chunk.length === 0) return out;
+    try {
+      this.consume(chunk, out);
+    } catch {
+      // Defensive: a bug here must not reach the caller; drop the current event.
+      this.resetEvent();
+      this.resetLine();
+    }
+    return out;
+  }
+
+  /** End of stream: discards an unterminated trailing event (per spec). Returns no events. */
+  end(): SseEvent[] {
+    if (this.ended) return [];
+    this.ended = true;
+    const partial = this.lineLen > 0 || this.lineSkipping;
+    const partialIsField = partial && !(this.lineSkipping ? this.lineIsComment : this.line.charCodeAt(0) === 58);
+    this.truncated = this.hasFields || partialIsField;
+    this.discardedTrailingChars = this.blockChars; // includes the partial line
+    this.resetEvent();
+    this.resetLine();
+    return [];
+  }
+
+  private consume(chunk: string, out: SseEvent[]): void {
+    let pos = 0;
+    const len = chunk.length;
+    if (!this.started) {
+      this.started = true;
+      if (chunk.charCodeAt(0) === 0xfeff) pos = 1;
+    }
+    if (this.pendingCR) {
+      this.pendingCR = false;
+      // The LF completing a CRLF split across chunks (the line was already ended at the CR).
+      if (chunk.charCodeAt(pos) === LF) pos++;
+    }
+    let nextCR = chunk.indexOf('\r', pos);
+    let nextLF = chunk.indexOf('\n', pos);
+    while (pos < len) {
+      if (nextCR >= 0 && nextCR < pos) nextCR = chunk.indexOf('\r', pos);
+      if (nextLF >= 0 && nextLF < pos) nextLF = chunk.indexOf('\n', pos);
+      let eol: number;
+      if (nextCR < 0) eol = nextLF;
+      else if (nextLF < 0) eol = nextCR;
+      else eol = nextCR < nextLF ? nextCR : nextLF;
+      if (eol < 0) {
+        this.appendToLine(chunk, pos, len);
+        return;
+      }
+      this.appendToLine(chunk, pos, eol);
+      let next = eol + 1;
+      if (chunk.charCodeAt(eol) === CR) {
+        if (next < len) {
+          if (chunk.charCodeAt(next) === LF) next++;
+        } else {
+          this.pendingCR = true;
+        }
+      }
+      this.blockChars += next - eol;
+      this.endLine(out);
+      pos = next;
+    }
+  }
+
+  private appendToLine(chunk: string, from: number, to: number): void {
+    const n = to - from;
+    if (n <= 0) return;
+    this.blockChars += n;
+    if (this.lineSkipping) {
+      this.lineLen += n;
+      return;
+    }
+    if (this.oversized) {
+      // The event is already dropped: skip its remaining lines without buffering them.
+      this.lineSkipping = true;
+      this.lineIsComment = false;
+      this.line = '';
+      this.lineLen += n;
+      return;
+    }
+    // The event (field lines so far + this line) may never hold more than `max` characters.
+    if (this.lineLen + n > this.max - this.eventSize) {
+      // Too long to be part of any acceptable event: stop buffering this line.
+      const first = this.lineLen > 0 ? this.line.charCodeAt(0) : chunk.charCodeAt(from);
+      this.lineIsComment = first === 58;
+      this.lineSkipping = true;
+      this.line = '';
+      this.lineLen += n;
+      if (!this.lineIsComment) this.markOversized();
+      return;
+    }
+    this.line = this.lineLen === 0 ? chunk.slice(from, to) : this.line + chunk.slice(from, to);
+    this.lineLen += n;
+  }
+
+  private markOversized(): void {
+    this.oversized = true;
+    this.hasFields = true;
+    this.data = [];
+    this.hasData = false;
+  }
+
+  private resetLine(): void {
+    this.line = '';
+    this.lineLen = 0;
+    this.lineSkipping = false;
+    this.lineIsComment = false;
+  }
+
+  private resetEvent(): void {
+    this.data = [];
+    this.hasData = false;
+    this.eventType = '';
+    this.eventId = undefined;
+    this.eventSize = 0;
+    this.hasFields = false;
+    this.oversized = false;
+    this.blockChars = 0;
+  }
+
+  private endLine(out: SseEvent[]): void {
+    const skipped = this.lineSkipping;
+    const line = this.line;
+    const len = this.lineLen;
+    this.resetLine();
+    if (skipped) return; // already accounted (oversized event, or an ignored comment)
+    if (len === 0) {
+      this.dispatch(out);
+      return;
+    }
+    if (line.charCodeAt(0) === 58) return; // comment
+    this.hasFields = true;
+    if (this.oversized) return;
+    this.eventSize += len + 1;
+    if (this.eventSize > this.max) {
+      this.markOversized();
+      return;
+    }
+    const colon = line.indexOf(':');
+    let name: string;
+    let value: string;
+    if (colon < 0) {
+      name = line;
+      value = '';
+    } else {
+      name = line.slice(0, colon);
+      let v = colon + 1;
+      if (line.charCodeAt(v) === 32) v++;
+      value = line.slice(v);
+    }
+    switch (name) {
+      case 'data':
+        this.data.push(value);
+        this.hasData = true;
+        break;
+      case 'event':
+        this.eventType = value;
+        break;
+      case 'id':
+        if (value.indexOf('\0') < 0) {
+          this.eventId = value;
+          this.lastEventId = value;
+        }
+        break;
+      case 'retry':
+        if (value.length > 0 && value.length <= 15 && /^[0-9]+$/.test(value)) this.retry = Number(value);
+        break;
+      default:
+        break;
+    }
+  }
+
+  private dispatch(out: SseEvent[]): void {
+    if (this.oversized) {
+      this.oversizedEvents++;
+    } else if (this.hasData) {
+      const ev: SseEvent = { data: this.data.length === 1 ? this.data[0] : this.data.join('\n') };
+      if (this.eventType.length > 0) ev.event = this.eventType;
+      if (this.eventId !== undefined) ev.id = this.eventId;
+      out.push(ev);
+    }
+    this.resetEvent();
+  }
+}

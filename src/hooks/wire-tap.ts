@@ -1,0 +1,486 @@
+/**
+ * WireTap: sees the bytes of every undici request in the process (Node's global `fetch`,
+ * which is a bundled undici, and any number of npm `undici` copies) through
+ * `node:diagnostics_channel`, without patching anything global.
+ *
+ * How it works
+ * - `undici:request:create` is published synchronously from undici's `Request`
+ *   constructor. We build a {@link WireRequestInfo} over the request object and ask the
+ *   delegate whether to follow it. Non-followed requests cost one `onCreate` call (plus a
+ *   `WeakMap` miss on each later channel message of that request).
+ * - `undici:request:headers` / `:trailers` / `:error` exist in every undici version we care
+ *   about (5, 6, 7) and report status + headers, completion and failure.
+ * - Body chunks: undici >= 7.11 publishes `undici:request:bodyChunkSent` /
+ *   `undici:request:bodyChunkReceived`; older copies (Node 20/22's bundled undici 6) do not.
+ *   For those, we wrap the followed request object's OWN `onBodySent` and `onData`
+ *   (`onResponseData` where a version names it so) at create: the wrapper reports the chunk
+ *   then calls the original unchanged and returns its return value (undici's
+ *   backpressure: `onData() === false` pauses the socket). Only that one request object is
+ *   touched, never a prototype.
+ *
+ * Which path is used is decided per undici copy (keyed by `request.constructor`, i.e. that
+ * copy's `Request` class) by observation, not by version sniffing: a new copy starts in
+ * "wrap" mode; when a body channel message is published *while our wrapper of that same
+ * request is on the stack*, that copy is proven to publish the channel from inside the
+ * method, and requests created from then on use the channel only (no wrapping). Each
+ * request's mode is fixed at create and the channel handler ignores requests in wrap mode,
+ * so the two paths can never both report one chunk. Response and request body directions
+ * are learnt separately.
+ *
+ * Notes
+ * - The `Request` class, hence the copy (and path) used, is the DISPATCHER's, not the API's:
+ *   Node's global `fetch` on an npm undici `Agent` (explicit `dispatcher`, or after
+ *   `setGlobalDispatcher`) creates npm undici `Request`s, and npm `undici.request()` on the
+ *   global dispatcher creates the bundled copy's `Request`s when Node's undici was loaded
+ *   first. Whichever copy loads first installs its `Agent` as the process-global dispatcher
+ *   (`Symbol.for('undici.globalDispatcher.1')`), so this depends on load order.
+ * - Chunks handed to the observer are the very Buffers undici holds (no copy); observers
+ *   must NOT mutate them (the application reads the same memory). Copy if kept.
+ * - Bytes are raw wire bytes: transfer-encoding (chunked) removed, content-encoding
+ *   (gzip/deflate/br) NOT decoded.
+ * - Request body chunks are reported only when the body was not whole at create
+ *   (`info.body === undefined`), e.g. `fetch()` bodies, which undici turns into streams.
+ * - Redirects: each hop is its own undici request with its own create (fetch's
+ *   `redirect: 'follow'` and undici's redirect interceptor alike) and gets its own
+ *   `onCreate`; nothing links the hops here.
+ * - `onCreate` runs inside the caller's async context (e.g. inside `fetch()`), EXCEPT when a
+ *   connection-limited `Pool`/`Agent` queues the dispatch: the `Request` object (and so
+ *   `create`) is then built later, when a connection frees up, in whatever async context
+ *   that is. All later callbacks (headers, chunks, completion) run in the socket's async
+ *   context, so capture what you need from the active context in `onCreate`.
+ * - Every delegate / observer call is wrapped in try/catch and reported via
+ *   `onInternalError(where, err)`; nothing thrown by them reaches undici or the app.
+ * - `disable()` unsubscribes and forgets all followed requests; wrappers already installed
+ *   on in-flight request objects become pure pass-throughs.
+ */
+
+import * as diagnosticsChannel from 'node:diagnostics_channel';
+import type { WireObserver, WireRequestInfo, WireTapDelegate } from './types';
+
+/** Channels the tap subscribes to. */
+export const UNDICI_CHANNELS = {
+  create: 'undici:request:create',
+  headers: 'undici:request:headers',
+  trailers: 'undici:request:trailers',
+  error: 'undici:request:error',
+  bodyChunkSent: 'undici:request:bodyChunkSent',
+  bodyChunkReceived: 'undici:request:bodyChunkReceived',
+} as const;
+
+/** The subset of undici's (any version) `Request` object we read. */
+interface UndiciRequestLike {
+  method?: unknown;
+  origin?: unknown;
+  path?: unknown;
+  body?: unknown;
+  headers?: unknown;
+  host?: unknown;
+  contentLength?: unknown;
+  constructor?: unknown;
+  [method: string]: unknown;
+}
+
+/** What we learnt about one undici copy (one `Request` class). */
+interface CopyInfo {
+  /** `bodyChunkReceived` is published from inside the request's data method. */
+  recvChannel: boolean;
+  /** `bodyChunkSent` is published from inside the request's `onBodySent`. */
+  sentChannel: boolean;
+}
+
+const MODE_NONE = 0; // direction not reported for this request
+const MODE_WRAP = 1; // reported by our wrapper of the request's own method
+const MODE_CHANNEL = 2; // reported from the body channel
+
+interface RequestState {
+  readonly observer: WireObserver;
+  readonly copy: CopyInfo;
+  recvMode: number;
+  sentMode: number;
+  /** Our response-data wrapper is on the stack (probe + reentrancy guard). */
+  inRecv: boolean;
+  /** Our request-body wrapper is on the stack. */
+  inSent: boolean;
+}
+
+type Listener = (message: unknown, name: string | symbol) => void;
+
+const RESPONSE_DATA_METHODS = ['onData', 'onResponseData'] as const;
+const REQUEST_BODY_METHODS = ['onBodySent'] as const;
+
+function isBytes(v: unknown): v is Uint8Array {
+  return v instanceof Uint8Array; // Buffer included
+}
+
+function toBytes(chunk: unknown): Uint8Array | undefined {
+  if (chunk instanceof Uint8Array) return chunk;
+  if (typeof chunk === 'string') return Buffer.from(chunk);
+  if (ArrayBuffer.isView(chunk)) return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  if (chunk instanceof ArrayBuffer) return new Uint8Array(chunk);
+  return undefined;
+}
+
+function originString(origin: unknown): string {
+  if (typeof origin === 'string') {
+    // undici passes `url.origin`-like strings; tolerate a trailing slash.
+    return origin.length > 1 && origin.endsWith('/') ? origin.slice(0, -1) : origin;
+  }
+  if (origin && typeof origin === 'object') {
+    const o = (origin as { origin?: unknown }).origin;
+    if (typeof o === 'string') return o;
+    return String(origin);
+  }
+  return '';
+}
+
+function headerText(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (v instanceof Uint8Array) return Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('latin1');
+  if (Array.isArray(v)) return v.map(headerText).join(', ');
+  return v == null ? '' : String(v);
+}
+
+/**
+ * Looks up a request header (lower-case `name`) in any of undici's representations:
+ * undici <= 5 string `"name: value\r\n..."`, undici 6/7 flat array `[k, v, k, v]` (v may be
+ * an array), undici 5 H2 object. `host` and `content-length` are kept apart by undici.
+ */
+export function lookupRequestHeader(request: UndiciRequestLike, name: string): string | undefined {
+  const lname = name.toLowerCase();
+  if (lname === 'host' && typeof request.host === 'string') return request.host;
+  if (lname === 'content-length' && typeof request.contentLength === 'number') return String(request.contentLength);
+  const h = request.headers;
+  const found: string[] = [];
+  if (typeof h === 'string') {
+    for (const line of h.split('\r\n')) {
+      const i = line.indexOf(':');
+      if (i > 0 && line.slice(0, i).trim().toLowerCase() === lname) found.push(line.slice(i + 1).trim());
+    }
+  } else if (Array.isArray(h)) {
+    if (h.length > 0 && Array.isArray(h[0])) {
+      // [[k, v], ...]
+      for (const pair of h as unknown[][]) {
+        if (headerText(pair[0]).toLowerCase() === lname) found.push(headerText(pair[1]));
+      }
+    } else {
+      for (let i = 0; i + 1 < h.length; i += 2) {
+        if (headerText(h[i]).toLowerCase() === lname) found.push(headerText(h[i + 1]));
+      }
+    }
+  } else if (h && typeof h === 'object') {
+    for (const k of Object.keys(h)) {
+      if (k.toLowerCase() === lname) found.push(headerText((h as Record<string, unknown>)[k]));
+    }
+  }
+  return found.length ? found.join(', ') : undefined;
+}
+
+/** Response headers (undici's flat `[name, value, ...]` of Buffers or strings) as a lower-case record. */
+export function responseHeaderRecord(raw: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!Array.isArray(raw)) {
+    if (raw && typeof raw === 'object') {
+      for (const k of Object.keys(raw)) setHeader(out, k.toLowerCase(), headerText((raw as Record<string, unknown>)[k]));
+    }
+    return out;
+  }
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    setHeader(out, headerText(raw[i]).toLowerCase(), headerText(raw[i + 1]));
+  }
+  return out;
+}
+
+function setHeader(out: Record<string, string>, key: string, value: string): void {
+  if (Object.prototype.hasOwnProperty.call(out, key)) {
+    out[key] = `${out[key]}, ${value}`;
+  } else if (key === '__proto__') {
+    Object.defineProperty(out, key, { value, enumerable: true, configurable: true, writable: true });
+  } else {
+    out[key] = value;
+  }
+}
+
+class RequestInfo implements WireRequestInfo {
+  readonly method: string;
+  readonly origin: string;
+  readonly path: string;
+  readonly body?: Uint8Array | string;
+  readonly #request: UndiciRequestLike;
+
+  constructor(request: UndiciRequestLike) {
+    this.#request = request;
+    this.method = typeof request.method === 'string' ? request.method : String(request.method ?? '');
+    this.origin = originString(request.origin);
+    this.path = typeof request.path === 'string' ? request.path : String(request.path ?? '');
+    const body = request.body;
+    if (typeof body === 'string' || isBytes(body)) this.body = body;
+  }
+
+  header(name: string): string | undefined {
+    return lookupRequestHeader(this.#request, name);
+  }
+}
+
+export class WireTap {
+  readonly #delegate: WireTapDelegate;
+  readonly #onInternalError: (where: string, err: unknown) => void;
+  #enabled = false;
+  #states: WeakMap<object, RequestState> = new WeakMap();
+  /** Per undici copy (its `Request` class); survives disable/enable. */
+  readonly #copies: WeakMap<object, CopyInfo> = new WeakMap();
+  #subscriptions: Array<[string, Listener]> = [];
+
+  constructor(delegate: WireTapDelegate, onInternalError: (where: string, err: unknown) => void) {
+    this.#delegate = delegate;
+    this.#onInternalError = onInternalError;
+  }
+
+  get enabled(): boolean {
+    return this.#enabled;
+  }
+
+  enable(): void {
+    if (this.#enabled) return;
+    this.#enabled = true;
+    this.#states = new WeakMap();
+    const subs: Array<[string, Listener]> = [
+      [UNDICI_CHANNELS.create, (m) => this.#onCreateMessage(m)],
+      [UNDICI_CHANNELS.headers, (m) => this.#onHeadersMessage(m)],
+      [UNDICI_CHANNELS.trailers, (m) => this.#onTrailersMessage(m)],
+      [UNDICI_CHANNELS.error, (m) => this.#onErrorMessage(m)],
+      [UNDICI_CHANNELS.bodyChunkSent, (m) => this.#onBodyChunkSentMessage(m)],
+      [UNDICI_CHANNELS.bodyChunkReceived, (m) => this.#onBodyChunkReceivedMessage(m)],
+    ];
+    for (const [name, fn] of subs) {
+      diagnosticsChannel.subscribe(name, fn);
+    }
+    this.#subscriptions = subs;
+  }
+
+  disable(): void {
+    if (!this.#enabled) return;
+    this.#enabled = false;
+    for (const [name, fn] of this.#subscriptions) {
+      try {
+        diagnosticsChannel.unsubscribe(name, fn);
+      } catch (err) {
+        this.#internalError('unsubscribe', err);
+      }
+    }
+    this.#subscriptions = [];
+    // Forget in-flight requests: their wrappers (if any) find no state and pass through.
+    this.#states = new WeakMap();
+  }
+
+  // ---------------------------------------------------------------- channel handlers
+
+  #onCreateMessage(message: unknown): void {
+    const request = (message as { request?: UndiciRequestLike } | undefined)?.request;
+    if (!request || typeof request !== 'object') return;
+    let observer: WireObserver | undefined;
+    let info: RequestInfo;
+    try {
+      info = new RequestInfo(request);
+    } catch (err) {
+      this.#internalError('create', err);
+      return;
+    }
+    try {
+      observer = this.#delegate.onCreate(info);
+    } catch (err) {
+      this.#internalError('onCreate', err);
+      return;
+    }
+    if (!observer) return;
+    try {
+      this.#follow(request, observer, info.body === undefined);
+    } catch (err) {
+      this.#internalError('create', err);
+    }
+  }
+
+  #follow(request: UndiciRequestLike, observer: WireObserver, streamedBody: boolean): void {
+    const copy = this.#copyInfo(request);
+    const state: RequestState = {
+      observer,
+      copy,
+      recvMode: MODE_NONE,
+      sentMode: MODE_NONE,
+      inRecv: false,
+      inSent: false,
+    };
+    const states = this.#states;
+    states.set(request, state);
+
+    if (copy.recvChannel) {
+      state.recvMode = MODE_CHANNEL;
+    } else if (this.#wrapResponseData(request, state, states)) {
+      state.recvMode = MODE_WRAP;
+    }
+
+    if (streamedBody && request.body != null) {
+      if (copy.sentChannel) {
+        state.sentMode = MODE_CHANNEL;
+      } else if (this.#wrapRequestBody(request, state, states)) {
+        state.sentMode = MODE_WRAP;
+      }
+    }
+  }
+
+  #copyInfo(request: UndiciRequestLike): CopyInfo {
+    const ctor = request.constructor;
+    const key = (typeof ctor === 'function' ? ctor : Object.getPrototypeOf(request)) as object | null;
+    if (!key) return { recvChannel: false, sentChannel: false };
+    let copy = this.#copies.get(key);
+    if (!copy) {
+      copy = { recvChannel: false, sentChannel: false };
+      this.#copies.set(key, copy);
+    }
+    return copy;
+  }
+
+  /** Wraps the request's own response-data method(s). Returns whether any was found. */
+  #wrapResponseData(request: UndiciRequestLike, state: RequestState, states: WeakMap<object, RequestState>): boolean {
+    let wrapped = false;
+    for (const name of RESPONSE_DATA_METHODS) {
+      const original = request[name];
+      if (typeof original !== 'function') continue;
+      wrapped = true;
+      const tap = this;
+      const fn = original as (this: unknown, ...args: unknown[]) => unknown;
+      request[name] = function wireTapResponseData(this: unknown, chunk: unknown, ...rest: unknown[]): unknown {
+        // Report only if this tap still follows this request and we are not nested in our
+        // other wrapper (a version where one data method calls the other).
+        if (!state.inRecv && tap.#states === states && states.get(request) === state) {
+          tap.#report(state, 'onResponseBody', chunk);
+          state.inRecv = true;
+          try {
+            return fn.call(this, chunk, ...rest);
+          } finally {
+            state.inRecv = false;
+          }
+        }
+        return fn.call(this, chunk, ...rest);
+      };
+    }
+    return wrapped;
+  }
+
+  /** Wraps the request's own `onBodySent`. Returns whether it was found. */
+  #wrapRequestBody(request: UndiciRequestLike, state: RequestState, states: WeakMap<object, RequestState>): boolean {
+    let wrapped = false;
+    for (const name of REQUEST_BODY_METHODS) {
+      const original = request[name];
+      if (typeof original !== 'function') continue;
+      wrapped = true;
+      const tap = this;
+      const fn = original as (this: unknown, ...args: unknown[]) => unknown;
+      request[name] = function wireTapBodySent(this: unknown, chunk: unknown, ...rest: unknown[]): unknown {
+        if (!state.inSent && tap.#states === states && states.get(request) === state) {
+          tap.#report(state, 'onRequestBody', chunk);
+          state.inSent = true;
+          try {
+            return fn.call(this, chunk, ...rest);
+          } finally {
+            state.inSent = false;
+          }
+        }
+        return fn.call(this, chunk, ...rest);
+      };
+    }
+    return wrapped;
+  }
+
+  #onBodyChunkReceivedMessage(message: unknown): void {
+    const m = message as { request?: object; chunk?: unknown } | undefined;
+    const request = m?.request;
+    if (!request) return;
+    const state = this.#states.get(request);
+    if (!state) return;
+    if (state.recvMode === MODE_CHANNEL) {
+      this.#report(state, 'onResponseBody', m.chunk);
+    } else if (state.inRecv) {
+      // Published from inside our wrapper: this undici copy publishes the channel. The
+      // wrapper reports this request's chunks; requests created from now on use the channel.
+      state.copy.recvChannel = true;
+    }
+  }
+
+  #onBodyChunkSentMessage(message: unknown): void {
+    const m = message as { request?: object; chunk?: unknown } | undefined;
+    const request = m?.request;
+    if (!request) return;
+    const state = this.#states.get(request);
+    if (!state) return;
+    if (state.sentMode === MODE_CHANNEL) {
+      this.#report(state, 'onRequestBody', m.chunk);
+    } else if (state.inSent) {
+      state.copy.sentChannel = true;
+    }
+  }
+
+  #onHeadersMessage(message: unknown): void {
+    const m = message as { request?: object; response?: { statusCode?: unknown; headers?: unknown } } | undefined;
+    const request = m?.request;
+    if (!request) return;
+    const state = this.#states.get(request);
+    if (!state) return;
+    const observer = state.observer;
+    if (typeof observer.onResponseHeaders !== 'function') return;
+    try {
+      const statusCode = Number(m.response?.statusCode);
+      observer.onResponseHeaders(statusCode, responseHeaderRecord(m.response?.headers));
+    } catch (err) {
+      this.#internalError('onResponseHeaders', err);
+    }
+  }
+
+  #onTrailersMessage(message: unknown): void {
+    const request = (message as { request?: object } | undefined)?.request;
+    if (!request) return;
+    const state = this.#states.get(request);
+    if (!state) return;
+    this.#states.delete(request);
+    try {
+      state.observer.onComplete?.();
+    } catch (err) {
+      this.#internalError('onComplete', err);
+    }
+  }
+
+  #onErrorMessage(message: unknown): void {
+    const m = message as { request?: object; error?: unknown } | undefined;
+    const request = m?.request;
+    if (!request) return;
+    const state = this.#states.get(request);
+    if (!state) return;
+    this.#states.delete(request);
+    try {
+      state.observer.onError?.(m.error);
+    } catch (err) {
+      this.#internalError('onError', err);
+    }
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  #report(state: RequestState, where: 'onResponseBody' | 'onRequestBody', chunk: unknown): void {
+    try {
+      const fn = state.observer[where];
+      if (typeof fn !== 'function') return;
+      const bytes = toBytes(chunk);
+      if (bytes === undefined || bytes.byteLength === 0) return;
+      fn.call(state.observer, bytes);
+    } catch (err) {
+      this.#internalError(where, err);
+    }
+  }
+
+  #internalError(where: string, err: unknown): void {
+    try {
+      this.#onInternalError(where, err);
+    } catch {
+      // never throw into undici / the application
+    }
+  }
+}

@@ -1,0 +1,282 @@
+/**
+ * A2AInstrumentation: wires the hooks (global fetch wrapper, undici diagnostics
+ * channels) to the core (classify, decode, judge) and the telemetry (spans, the drift
+ * counter, the drift callbacks).
+ *
+ * - The global fetch wrapper recognises A2A calls from the URL and the request body
+ *   string, and makes the A2A span active around the original fetch, so an HTTP span
+ *   from instrumentation-undici nests under it. It never reads the response.
+ * - The wire tap sees every undici request (any copy, any dispatcher) and its bytes as
+ *   they pass. Requests made inside a wrapped fetch attach to its span; other A2A
+ *   requests (undici.request, undici.fetch, ...) get a span of their own.
+ */
+import { context, createContextKey, diag, type Context } from '@opentelemetry/api';
+import { InstrumentationBase, type InstrumentationNodeModuleDefinition } from '@opentelemetry/instrumentation';
+import { classifyRequest } from './core/classify';
+import type { Classification } from './core/model';
+import { isIgnoredUrl, resolveConfig, type A2AInstrumentationConfig, type ResolvedConfig } from './config';
+import { FetchHook, type FetchFn } from './hooks/fetch';
+import type { WireObserver, WireRequestInfo } from './hooks/types';
+import { WireTap } from './hooks/wire-tap';
+import * as sc from './semconv';
+import { A2ACall, type CallDeps, type CallTarget } from './telemetry/a2a-call';
+import { applicationSkillId } from './telemetry/skill-context';
+import { PACKAGE_NAME, PACKAGE_VERSION } from './version';
+
+const CALL_KEY = createContextKey('opentelemetry-instrumentation-a2a.call');
+
+type FetchInput = Parameters<FetchFn>[0];
+type FetchInit = Parameters<FetchFn>[1];
+
+function headerFromInit(init: FetchInit, name: string): string | undefined {
+  const headers = init?.headers;
+  if (!headers) return undefined;
+  try {
+    if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name) ?? undefined;
+    if (Array.isArray(headers)) {
+      for (const pair of headers) if (Array.isArray(pair) && String(pair[0]).toLowerCase() === name) return String(pair[1]);
+      return undefined;
+    }
+    for (const key of Object.keys(headers)) if (key.toLowerCase() === name) return String((headers as Record<string, unknown>)[key]);
+  } catch {
+    // exotic headers objects are not inspected
+  }
+  return undefined;
+}
+
+function startsLikeJsonObject(bytes: Uint8Array): boolean {
+  let i = 0;
+  while (i < bytes.byteLength && (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09)) i++;
+  return i === bytes.byteLength || bytes[i] === 0x7b;
+}
+
+function bodyText(body: unknown, max: number): string | undefined {
+  if (typeof body === 'string') return body.length <= max ? body : undefined;
+  if (body instanceof Uint8Array) {
+    if (body.byteLength > max || body.byteLength === 0) return undefined;
+    // Only JSON objects can be A2A JSON-RPC: skip the decode for anything else.
+    if (!startsLikeJsonObject(body)) return undefined;
+    return Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
+  }
+  return undefined;
+}
+
+export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationConfig> {
+  // No field initialisers: InstrumentationBase calls enable() from its constructor,
+  // before they would run (and they would wipe what enable() set up).
+  private fetchHook: FetchHook | undefined;
+  private wireTap: WireTap | undefined;
+  private resolvedConfig: ResolvedConfig | undefined;
+  private driftCounter: CallDeps['driftCounter'];
+  private activeCalls: Set<A2ACall> | undefined;
+  private sweeper: NodeJS.Timeout | undefined;
+  private enabled: boolean | undefined;
+  /** The call whose original fetch() is running right now (undici publishes `create` synchronously inside it). */
+  private fetchInProgress: A2ACall | undefined;
+
+  constructor(config: A2AInstrumentationConfig = {}) {
+    super(PACKAGE_NAME, PACKAGE_VERSION, config);
+  }
+
+  protected init(): InstrumentationNodeModuleDefinition[] {
+    return [];
+  }
+
+  override setConfig(config: A2AInstrumentationConfig = {}): void {
+    super.setConfig(config);
+    this.resolvedConfig = undefined;
+  }
+
+  protected override _updateMetricInstruments(): void {
+    this.driftCounter = this.meter.createCounter(sc.METRIC_CARD_DRIFT, {
+      description: 'A2A exchanges that showed a stale Agent Card (skill drift), by kind',
+      unit: sc.METRIC_CARD_DRIFT_UNIT,
+    });
+  }
+
+  private get config(): ResolvedConfig {
+    if (!this.resolvedConfig) this.resolvedConfig = resolveConfig(this.getConfig());
+    return this.resolvedConfig;
+  }
+
+  override enable(): void {
+    if (this.enabled) return;
+    this.enabled = true;
+    try {
+      if (!this.fetchHook) this.fetchHook = new FetchHook((original, input, init) => this.handleFetch(original, input, init));
+      if (!this.wireTap) {
+        this.wireTap = new WireTap({ onCreate: (info) => this.onWireCreate(info) }, (where, err) => diag.debug(`opentelemetry-instrumentation-a2a: ${where}`, err));
+      }
+      if (!this.activeCalls) this.activeCalls = new Set();
+      this.fetchHook.install();
+      this.wireTap.enable();
+      this.startSweeper();
+    } catch (err) {
+      diag.error('opentelemetry-instrumentation-a2a: enable failed', err);
+    }
+  }
+
+  override disable(): void {
+    if (!this.enabled) return;
+    this.enabled = false;
+    try {
+      this.fetchHook?.uninstall();
+      this.wireTap?.disable();
+      if (this.sweeper) clearInterval(this.sweeper);
+      this.sweeper = undefined;
+      if (this.activeCalls) for (const call of [...this.activeCalls]) call.finish('instrumentation disabled');
+    } catch (err) {
+      diag.error('opentelemetry-instrumentation-a2a: disable failed', err);
+    }
+  }
+
+  private isActive(): boolean {
+    return this.enabled === true && this.getConfig().enabled !== false;
+  }
+
+  private startSweeper(): void {
+    const max = this.config.maxSpanDurationMs;
+    this.sweeper = setInterval(() => {
+      const now = Date.now();
+      for (const call of this.activeCalls ?? []) {
+        if (now - call.startedAt > max) call.finish(`response not finished within ${max} ms (abandoned)`);
+      }
+    }, Math.max(1000, Math.min(30_000, Math.floor(max / 2))));
+    this.sweeper.unref();
+  }
+
+  private deps(): CallDeps {
+    return {
+      tracer: this.tracer,
+      driftCounter: this.driftCounter,
+      config: this.config,
+      userConfig: this.getConfig(),
+      onFinished: (call) => this.activeCalls?.delete(call),
+    };
+  }
+
+  private newCall(target: CallTarget, url: string, parent: Context, startTime?: number): A2ACall {
+    const call = new A2ACall(this.deps(), target, url, parent, applicationSkillId(parent), startTime);
+    this.activeCalls?.add(call);
+    return call;
+  }
+
+  private classify(method: string, url: string, body: string | undefined, versionHeader: string | undefined): Classification {
+    const cfg = this.config;
+    if (cfg.ignoreUrls.length > 0 && isIgnoredUrl(url, cfg.ignoreUrls)) return undefined;
+    return classifyRequest(method, url, body, {
+      skillIdPaths: cfg.skillIdPaths,
+      a2aVersionHeader: versionHeader,
+      maxBodyBytes: cfg.maxRequestBodyBytes,
+    });
+  }
+
+  private handleFetch(original: FetchFn, input: FetchInput, init: FetchInit): ReturnType<FetchFn> {
+    if (!this.isActive()) return original(input, init);
+    let call: A2ACall | undefined;
+    try {
+      call = this.callForFetch(input, init);
+    } catch (err) {
+      diag.debug('opentelemetry-instrumentation-a2a: fetch classification failed', err);
+    }
+    if (!call) return original(input, init);
+    const active = call;
+    const parent = context.active();
+    let result: ReturnType<FetchFn>;
+    const previous = this.fetchInProgress;
+    this.fetchInProgress = active;
+    try {
+      result = context.with(active.activeContext(parent).setValue(CALL_KEY, active), original, undefined, input, init);
+    } catch (err) {
+      active.fetchRejected(err);
+      throw err;
+    } finally {
+      this.fetchInProgress = previous;
+    }
+    if (!result || typeof (result as Promise<Response>).then !== 'function') {
+      active.fetchResolved();
+      return result;
+    }
+    return result.then(
+      (response) => {
+        active.fetchResolved();
+        return response;
+      },
+      (err: unknown) => {
+        active.fetchRejected(err);
+        throw err;
+      },
+    );
+  }
+
+  private callForFetch(input: FetchInput, init: FetchInit): A2ACall | undefined {
+    let url: string | undefined;
+    let request: Request | undefined;
+    if (typeof input === 'string') url = input;
+    else if (input instanceof URL) url = input.href;
+    else if (input && typeof (input as Request).url === 'string') {
+      request = input as Request;
+      url = request.url;
+    }
+    if (!url) return undefined;
+    const method = (init?.method ?? request?.method ?? 'GET').toUpperCase();
+    const body = init?.body !== undefined ? bodyText(init.body, this.config.maxRequestBodyBytes) : undefined;
+    if (method !== 'GET' && body === undefined) return undefined; // a streamed body: the wire tap decides when it has seen it
+    const cls = this.classify(method, url, body, headerFromInit(init, 'a2a-version'));
+    if (!cls || cls.type === 'maybe-operation') return undefined;
+    const call = this.newCall(cls.type === 'card' ? { type: 'card' } : { type: 'operation', request: cls.request }, url, context.active());
+    call.followsRedirects = (init?.redirect ?? request?.redirect ?? 'follow') === 'follow';
+    return call;
+  }
+
+  private onWireCreate(info: WireRequestInfo): WireObserver | undefined {
+    if (!this.isActive()) return undefined;
+    const ctx = context.active();
+    const pending = this.fetchInProgress ?? (ctx.getValue(CALL_KEY) as A2ACall | undefined);
+    if (pending && !pending.isFinished) return pending.attachHop();
+    const url = info.origin + info.path;
+    const method = info.method.toUpperCase();
+    const body = bodyText(info.body, this.config.maxRequestBodyBytes);
+    if (method !== 'GET' && body === undefined) {
+      // A body not whole at creation (fetch bodies never are): decide once it has been sent.
+      if (info.body !== undefined || method !== 'POST') return undefined;
+      return this.deferredObserver(url, method, ctx, info.header('a2a-version'));
+    }
+    const cls = this.classify(method, url, body, info.header('a2a-version'));
+    if (!cls || cls.type === 'maybe-operation') return undefined;
+    return this.newCall(cls.type === 'card' ? { type: 'card' } : { type: 'operation', request: cls.request }, url, ctx).attachHop();
+  }
+
+  /** A JSON request whose body is streamed: collect it (capped) and decide at the response headers. */
+  private deferredObserver(url: string, method: string, parent: Context, versionHeader: string | undefined): WireObserver {
+    const startTime = Date.now();
+    const max = this.config.maxRequestBodyBytes;
+    let chunks: Buffer[] | undefined = [];
+    let size = 0;
+    let inner: WireObserver | undefined;
+    return {
+      onRequestBody: (chunk) => {
+        if (!chunks) return;
+        if (size === 0 && !startsLikeJsonObject(chunk)) {
+          chunks = undefined; // not a JSON object: not A2A, stop looking
+          return;
+        }
+        size += chunk.byteLength;
+        if (size > max) chunks = undefined;
+        else chunks.push(Buffer.from(chunk));
+      },
+      onResponseHeaders: (status, headers) => {
+        if (!chunks) return;
+        const text = Buffer.concat(chunks, size).toString('utf8');
+        chunks = undefined;
+        const cls = this.classify(method, url, text, versionHeader);
+        if (!cls || cls.type !== 'operation') return;
+        inner = this.newCall({ type: 'operation', request: cls.request }, url, parent, startTime).attachHop();
+        inner.onResponseHeaders?.(status, headers);
+      },
+      onResponseBody: (chunk) => inner?.onResponseBody?.(chunk),
+      onComplete: () => inner?.onComplete?.(),
+      onError: (err) => inner?.onError?.(err),
+    };
+  }
+}

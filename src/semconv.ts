@@ -1,0 +1,55 @@
+/**
+ * Every span, attribute, event and metric name this package emits, in one place.
+ * Names marked semconv follow OpenTelemetry's GenAI semantic conventions for A2A
+ * (development status); they are copied here rather than imported from the
+ * incubating entry at run time. The others are this package's own public contract
+ * (see ../shared/spec/telemetry-contract.md): they change only with a major version.
+ */
+
+export const SPAN_GET_AGENT_CARD = 'GetAgentCard';
+
+// semconv
+export const ATTR_A2A_METHOD_NAME = 'a2a.method.name';
+export const ATTR_A2A_PROTOCOL_VERSION = 'a2a.protocol.version';
+export const ATTR_A2A_TASK_ID = 'a2a.task.id';
+export const ATTR_A2A_TASK_STATE = 'a2a.task.state';
+export const ATTR_A2A_MESSAGE_ID = 'a2a.message.id';
+export const ATTR_GEN_AI_CONVERSATION_ID = 'gen_ai.conversation.id';
+export const ATTR_GEN_AI_AGENT_NAME = 'gen_ai.agent.name';
+export const ATTR_GEN_AI_AGENT_VERSION = 'gen_ai.agent.version';
+export const ATTR_SERVER_ADDRESS = 'server.address';
+export const ATTR_SERVER_PORT = 'server.port';
+export const ATTR_ERROR_TYPE = 'error.type';
+export const ATTR_HTTP_RESPONSE_STATUS_CODE = 'http.response.status_code';
+
+// this package
+export const ATTR_A2A_SKILL_ID = 'a2a.skill.id';
+/** Where the skill id came from: a configured request path such as `params.skillId`, or `application` (withSkill). */
+export const ATTR_A2A_SKILL_ID_SOURCE = 'a2a.skill.id_source';
+export const ATTR_A2A_AGENT_CARD_FINGERPRINT = 'a2a.agent_card.fingerprint';
+export const ATTR_A2A_AGENT_CARD_URL = 'a2a.agent_card.url';
+/** The card in use was already implicated in a drift and has not been re-fetched since. */
+export const ATTR_A2A_AGENT_CARD_SUSPECT = 'a2a.agent_card.suspect';
+/** On GetAgentCard: the card's fingerprint before this fetch, when it was fetched before. */
+export const ATTR_A2A_AGENT_CARD_PREVIOUS_FINGERPRINT = 'a2a.agent_card.previous_fingerprint';
+/** On GetAgentCard: the card's `version` changed since the previous fetch (not an error by itself). */
+export const ATTR_A2A_AGENT_CARD_VERSION_CHANGED = 'a2a.agent_card.version_changed';
+export const ATTR_A2A_AGENT_CARD_PREVIOUS_VERSION = 'a2a.agent_card.previous_version';
+export const ATTR_A2A_AGENT_CARD_SKILL_COUNT = 'a2a.agent_card.skill_count';
+/** On lifecycle calls (GetTask, SubscribeToTask, CancelTask): whether the SendMessage that created the task is still remembered. */
+export const ATTR_A2A_LIFECYCLE_NEGOTIATION_KNOWN = 'a2a.lifecycle.negotiation_known';
+export const ATTR_A2A_BINDING = 'a2a.binding';
+export const ATTR_A2A_STREAM_EVENTS = 'a2a.stream.event_count';
+/** Why the exchange could not be judged for drift (body over the cap, not JSON, no card known, ...). */
+export const ATTR_A2A_UNJUDGED_REASON = 'a2a.drift.unjudged_reason';
+
+export const ATTR_A2A_DRIFT_KIND = 'a2a.drift.kind';
+export const ATTR_A2A_DRIFT_EXPECTED_MODES = 'a2a.drift.expected_output_modes';
+export const ATTR_A2A_DRIFT_ACTUAL_MEDIA_TYPE = 'a2a.drift.actual_media_type';
+export const ATTR_A2A_DRIFT_PATTERN = 'a2a.drift.matched_pattern';
+export const ATTR_A2A_DRIFT_RPC_CODE = 'a2a.drift.rpc_code';
+export const ATTR_A2A_DRIFT_PREVIOUS_FINGERPRINT = 'a2a.drift.previous_fingerprint';
+export const ATTR_A2A_DRIFT_CURRENT_FINGERPRINT = 'a2a.drift.current_fingerprint';
+
+export const METRIC_CARD_DRIFT = 'a2a.client.card_drift';
+export const METRIC_CARD_DRIFT_UNIT = '{event}';

@@ -1,0 +1,402 @@
+/**
+ * One A2A exchange (an Agent Card fetch or an operation), from the request to the end
+ * of its response: owns the span, feeds the response bytes to the core (decode, judge)
+ * and turns what the core says into span attributes, status, events, the drift counter
+ * and the drift callbacks.
+ */
+import { diag, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Counter, type Link, type Span, type Tracer } from '@opentelemetry/api';
+import { BodyReader, type BodyMode } from '../core/body-reader';
+import { decodeCard, normaliseUrl } from '../core/card';
+import { skillFingerprint } from '../core/fingerprint';
+import { judge, judgeCardChange, type DriftEvent, type NegotiationContext } from '../core/judge';
+import type { DecodedRequest, DecodedResult } from '../core/model';
+import { decodeResponse, decodeStreamEvent } from '../core/protocol/results';
+import type { CardEntry } from '../core/registry';
+import type { A2AInstrumentationConfig, ResolvedConfig } from '../config';
+import type { WireObserver } from '../hooks/types';
+import * as sc from '../semconv';
+import { dispatchDrift } from './drift-events';
+import { sharedState } from './shared-state';
+
+const REDIRECT_CODES = new Set([301, 302, 303, 307, 308]);
+const MAX_ATTR_LEN = 256;
+
+export interface CallDeps {
+  tracer: Tracer;
+  driftCounter: Counter | undefined;
+  config: ResolvedConfig;
+  userConfig: A2AInstrumentationConfig;
+  onFinished(call: A2ACall): void;
+}
+
+export type CallTarget = { type: 'card' } | { type: 'operation'; request: DecodedRequest };
+
+function cap(value: string): string {
+  return value.length > MAX_ATTR_LEN ? value.slice(0, MAX_ATTR_LEN) : value;
+}
+
+function serverAttributes(url: URL | undefined): Attributes {
+  if (!url) return {};
+  const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
+  return { [sc.ATTR_SERVER_ADDRESS]: url.hostname.replace(/^\[|\]$/g, ''), [sc.ATTR_SERVER_PORT]: port };
+}
+
+function cardAttributes(entry: CardEntry): Attributes {
+  const attrs: Attributes = {
+    [sc.ATTR_A2A_AGENT_CARD_FINGERPRINT]: entry.fingerprint,
+    [sc.ATTR_A2A_AGENT_CARD_URL]: entry.cardUrl,
+  };
+  if (entry.card.name !== undefined) attrs[sc.ATTR_GEN_AI_AGENT_NAME] = cap(entry.card.name);
+  if (entry.card.version !== undefined) attrs[sc.ATTR_GEN_AI_AGENT_VERSION] = cap(entry.card.version);
+  return attrs;
+}
+
+export class A2ACall {
+  readonly span: Span;
+  readonly startedAt: number;
+  /** Set by the fetch wrapper: redirects are followed by fetch, so a 3xx hop does not end the call. */
+  followsRedirects = false;
+  private hops = 0;
+  private lastHopRedirect = false;
+  private lastHopEnded = false;
+  private fetchSettled = false;
+  private finished = false;
+  private drift: DriftEvent | undefined;
+  private unjudged: string | undefined;
+  private statusCode: number | undefined;
+  private lastResult: DecodedResult | undefined;
+  private events = 0;
+  private ctx: NegotiationContext;
+  private taskId: string | undefined;
+  private readonly url: URL | undefined;
+  private readonly urlKey: string;
+
+  constructor(
+    private readonly deps: CallDeps,
+    readonly target: CallTarget,
+    rawUrl: string,
+    parent: Context,
+    applicationSkillId: string | undefined,
+    startTime?: number,
+  ) {
+    this.startedAt = startTime ?? Date.now();
+    let url: URL | undefined;
+    try {
+      url = new URL(rawUrl);
+    } catch {
+      url = undefined;
+    }
+    this.url = url;
+    this.urlKey = normaliseUrl(rawUrl) ?? rawUrl.split('?')[0];
+    const name = target.type === 'card' ? sc.SPAN_GET_AGENT_CARD : target.request.operation;
+    const attrs: Attributes = serverAttributes(url);
+    this.ctx = { cardKnown: false };
+    if (target.type === 'operation') {
+      const req = target.request;
+      attrs[sc.ATTR_A2A_METHOD_NAME] = req.operation;
+      attrs[sc.ATTR_A2A_BINDING] = req.binding;
+      if (req.protocolVersion) attrs[sc.ATTR_A2A_PROTOCOL_VERSION] = req.protocolVersion;
+      if (req.taskId !== undefined) attrs[sc.ATTR_A2A_TASK_ID] = cap(req.taskId);
+      if (req.contextId !== undefined) attrs[sc.ATTR_GEN_AI_CONVERSATION_ID] = cap(req.contextId);
+      if (req.messageId !== undefined) attrs[sc.ATTR_A2A_MESSAGE_ID] = cap(req.messageId);
+      this.taskId = req.taskId;
+      const links: Link[] = [];
+      this.ctx = this.negotiationContext(req, applicationSkillId, attrs, links);
+      this.span = deps.tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes: attrs, links, startTime }, parent);
+    } else {
+      this.span = deps.tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes: attrs, startTime }, parent);
+    }
+    this.safeHook('requestHook', () => deps.userConfig.requestHook?.(this.span, { operation: name, url: this.urlKey, request: this.request }));
+  }
+
+  get request(): DecodedRequest | undefined {
+    return this.target.type === 'operation' ? this.target.request : undefined;
+  }
+
+  /** The skill and card this call is judged against (lifecycle calls: those of the SendMessage that created the task). */
+  private negotiationContext(req: DecodedRequest, applicationSkillId: string | undefined, attrs: Attributes, links: Link[]): NegotiationContext {
+    const state = sharedState();
+    const now = Date.now();
+    const isSend = req.operation === 'SendMessage' || req.operation === 'SendStreamingMessage';
+    if (!isSend && req.taskId !== undefined) {
+      const n = state.negotiations.get(req.taskId, now);
+      if (n) {
+        if (n.skillId !== undefined) {
+          attrs[sc.ATTR_A2A_SKILL_ID] = cap(n.skillId);
+          if (n.skillIdSource) attrs[sc.ATTR_A2A_SKILL_ID_SOURCE] = n.skillIdSource;
+        }
+        if (n.fingerprint) attrs[sc.ATTR_A2A_AGENT_CARD_FINGERPRINT] = n.fingerprint;
+        if (n.cardUrl) attrs[sc.ATTR_A2A_AGENT_CARD_URL] = n.cardUrl;
+        if (n.agentName !== undefined) attrs[sc.ATTR_GEN_AI_AGENT_NAME] = cap(n.agentName);
+        if (n.agentVersion !== undefined) attrs[sc.ATTR_GEN_AI_AGENT_VERSION] = cap(n.agentVersion);
+        attrs[sc.ATTR_A2A_LIFECYCLE_NEGOTIATION_KNOWN] = true;
+        const link = n.link as { traceId?: string; spanId?: string; traceFlags?: number } | undefined;
+        if (link && typeof link.traceId === 'string' && typeof link.spanId === 'string') {
+          links.push({ context: { traceId: link.traceId, spanId: link.spanId, traceFlags: link.traceFlags ?? 0 } });
+        }
+        return {
+          skillId: n.skillId,
+          cardKnown: n.cardUrl !== undefined,
+          cardUrl: n.cardUrl,
+          fingerprint: n.fingerprint,
+          agentName: n.agentName,
+          cardVersion: n.agentVersion,
+          skillInCard: n.skillInCard,
+          outputModes: n.outputModes,
+        };
+      }
+      attrs[sc.ATTR_A2A_LIFECYCLE_NEGOTIATION_KNOWN] = false;
+    }
+    let skillId = req.skillId;
+    let source = req.skillIdSource;
+    if (skillId === undefined && applicationSkillId !== undefined) {
+      skillId = applicationSkillId;
+      source = 'application';
+    }
+    if (skillId !== undefined) {
+      attrs[sc.ATTR_A2A_SKILL_ID] = cap(skillId);
+      if (source) attrs[sc.ATTR_A2A_SKILL_ID_SOURCE] = source;
+    }
+    const entry = state.cards.forRequestUrl(this.urlKey);
+    if (!entry) return { cardKnown: false, skillId };
+    Object.assign(attrs, cardAttributes(entry));
+    if (entry.suspect) attrs[sc.ATTR_A2A_AGENT_CARD_SUSPECT] = true;
+    const skill = skillId !== undefined ? entry.skills.get(skillId) : undefined;
+    return {
+      skillId,
+      cardKnown: true,
+      cardUrl: entry.cardUrl,
+      fingerprint: entry.fingerprint,
+      agentName: entry.card.name,
+      cardVersion: entry.card.version,
+      skillInCard: skillId !== undefined ? skill !== undefined : undefined,
+      outputModes: skill?.outputModes,
+    };
+  }
+
+  /** Follow one undici request (one hop of a redirect chain) of this call. */
+  attachHop(): WireObserver {
+    this.hops++;
+    this.lastHopRedirect = false;
+    this.lastHopEnded = false;
+    let reader: BodyReader | undefined;
+    let redirect = false;
+    const endHop = (complete: boolean, error?: unknown): void => {
+      this.lastHopEnded = true;
+      if (redirect && this.followsRedirects && !this.fetchSettled) return; // the next hop or the fetch promise ends the call
+      if (reader) {
+        if (error !== undefined) this.recordError(error);
+        reader.end(complete);
+      } else {
+        if (error !== undefined) this.recordError(error);
+        this.finish();
+      }
+    };
+    return {
+      onResponseHeaders: (statusCode, headers) => {
+        this.statusCode = statusCode;
+        if (REDIRECT_CODES.has(statusCode) && headers['location'] !== undefined) {
+          redirect = true;
+          this.lastHopRedirect = true;
+          return;
+        }
+        this.span.setAttribute(sc.ATTR_HTTP_RESPONSE_STATUS_CODE, statusCode);
+        const type = (headers['content-type'] ?? '').toLowerCase();
+        let mode: BodyMode | undefined;
+        if (type.includes('text/event-stream')) mode = 'sse';
+        else if (type === '' || type.includes('json')) mode = 'json';
+        if (!mode) {
+          this.setUnjudged(`response is ${cap(type.split(';')[0])}, not JSON`);
+          if (statusCode >= 400) this.span.setAttribute(sc.ATTR_ERROR_TYPE, String(statusCode));
+          return;
+        }
+        reader = new BodyReader(mode, headers['content-encoding'], this.deps.config.maxInspectBytes, {
+          onDocument: (value) => this.onDocument(value, mode === 'sse'),
+          onProblem: (problem) => this.setUnjudged(problem),
+          onEnd: () => this.finish(),
+        });
+        if (statusCode >= 400) this.span.setAttribute(sc.ATTR_ERROR_TYPE, String(statusCode));
+      },
+      onResponseBody: (chunk) => {
+        if (reader) reader.push(chunk);
+      },
+      onComplete: () => endHop(true),
+      onError: (err) => endHop(false, err),
+    };
+  }
+
+  /** The fetch promise settled (fetch wrapper only). */
+  fetchResolved(): void {
+    this.fetchSettled = true;
+    if (this.hops === 0) {
+      this.setUnjudged('response bytes not observed');
+      this.finish();
+    } else if (this.lastHopRedirect && this.lastHopEnded) {
+      this.finish(); // fetch returned the 3xx itself (redirect: 'manual')
+    }
+  }
+
+  fetchRejected(err: unknown): void {
+    this.fetchSettled = true;
+    this.recordError(err);
+    this.finish();
+  }
+
+  private onDocument(value: unknown, isEvent: boolean): void {
+    if (this.finished) return;
+    try {
+      if (this.target.type === 'card') this.onCard(value);
+      else this.onResult(isEvent ? decodeStreamEvent(value, this.target.request) : decodeResponse(value, this.target.request, this.statusCode));
+    } catch (err) {
+      diag.debug('opentelemetry-instrumentation-a2a: could not process a response document', err);
+      this.setUnjudged('internal error while judging');
+    }
+  }
+
+  private onCard(value: unknown): void {
+    if (this.statusCode !== undefined && (this.statusCode < 200 || this.statusCode >= 300)) {
+      this.setUnjudged(`card fetch answered ${this.statusCode}`);
+      return;
+    }
+    const card = decodeCard(value);
+    if (card.problem && card.skills.length === 0 && card.name === undefined) {
+      this.setUnjudged(`not an Agent Card (${cap(card.problem)})`);
+      return;
+    }
+    const fingerprint = skillFingerprint(value);
+    const state = sharedState();
+    const update = state.cards.put(this.urlKey, card, fingerprint, Date.now());
+    this.span.setAttributes(cardAttributes(update.entry));
+    this.span.setAttribute(sc.ATTR_A2A_AGENT_CARD_SKILL_COUNT, card.skills.length);
+    if (card.protocolVersion) this.span.setAttribute(sc.ATTR_A2A_PROTOCOL_VERSION, cap(card.protocolVersion));
+    if (update.previousFingerprint !== undefined && update.previousFingerprint !== fingerprint) {
+      this.span.setAttribute(sc.ATTR_A2A_AGENT_CARD_PREVIOUS_FINGERPRINT, update.previousFingerprint);
+    }
+    if (update.versionChanged) {
+      this.span.setAttribute(sc.ATTR_A2A_AGENT_CARD_VERSION_CHANGED, true);
+      if (update.previousVersion !== undefined) this.span.setAttribute(sc.ATTR_A2A_AGENT_CARD_PREVIOUS_VERSION, cap(update.previousVersion));
+    }
+    if (update.changed && update.previousFingerprint !== undefined) {
+      this.recordDrift(judgeCardChange(this.urlKey, card.name, card.version, update.previousFingerprint, fingerprint));
+    }
+  }
+
+  private onResult(result: DecodedResult): void {
+    this.lastResult = result;
+    this.events++;
+    const req = this.target.type === 'operation' ? this.target.request : undefined;
+    if (result.taskId !== undefined && this.taskId === undefined) {
+      this.taskId = result.taskId;
+      this.span.setAttribute(sc.ATTR_A2A_TASK_ID, cap(result.taskId));
+      if (req && (req.operation === 'SendMessage' || req.operation === 'SendStreamingMessage')) this.rememberNegotiation(result.taskId);
+    }
+    if (result.contextId !== undefined) this.span.setAttribute(sc.ATTR_GEN_AI_CONVERSATION_ID, cap(result.contextId));
+    if (result.state !== undefined) this.span.setAttribute(sc.ATTR_A2A_TASK_STATE, result.state);
+    if (result.protocolVersion && !req?.protocolVersion) this.span.setAttribute(sc.ATTR_A2A_PROTOCOL_VERSION, result.protocolVersion);
+    if (result.error?.code !== undefined && !this.drift) this.span.setAttribute(sc.ATTR_ERROR_TYPE, String(result.error.code));
+    if (result.error) this.span.setStatus({ code: SpanStatusCode.ERROR, message: result.error.message ? cap(result.error.message) : undefined });
+    if (result.problem) this.setUnjudged(cap(result.problem));
+    if (this.drift) return;
+    const verdict = judge(req, this.ctx, result, this.deps.config);
+    if (verdict.drift) this.recordDrift(verdict.drift);
+    else if (verdict.unjudged) this.setUnjudged(verdict.unjudged);
+  }
+
+  private rememberNegotiation(taskId: string): void {
+    const sc0 = this.span.spanContext();
+    sharedState().negotiations.put({
+      taskId,
+      skillId: this.ctx.skillId,
+      skillIdSource: this.request?.skillIdSource ?? (this.ctx.skillId !== undefined ? 'application' : undefined),
+      cardUrl: this.ctx.cardUrl,
+      fingerprint: this.ctx.fingerprint,
+      agentName: this.ctx.agentName,
+      agentVersion: this.ctx.cardVersion,
+      outputModes: this.ctx.outputModes ? [...this.ctx.outputModes] : undefined,
+      skillInCard: this.ctx.skillInCard,
+      link: { traceId: sc0.traceId, spanId: sc0.spanId, traceFlags: sc0.traceFlags },
+      createdAt: Date.now(),
+    });
+  }
+
+  private recordDrift(event: DriftEvent): void {
+    if (this.drift) return;
+    this.drift = event;
+    const span = this.span;
+    span.setStatus({ code: SpanStatusCode.ERROR, message: cap(event.error.message) });
+    const attrs: Attributes = {
+      [sc.ATTR_ERROR_TYPE]: event.error.name,
+      [sc.ATTR_A2A_DRIFT_KIND]: event.kind,
+    };
+    if (event.expectedModes) attrs[sc.ATTR_A2A_DRIFT_EXPECTED_MODES] = [...event.expectedModes];
+    if (event.actualMediaType !== undefined) attrs[sc.ATTR_A2A_DRIFT_ACTUAL_MEDIA_TYPE] = cap(event.actualMediaType);
+    if (event.matchedPattern !== undefined) attrs[sc.ATTR_A2A_DRIFT_PATTERN] = cap(event.matchedPattern);
+    if (event.rpcCode !== undefined) attrs[sc.ATTR_A2A_DRIFT_RPC_CODE] = event.rpcCode;
+    if (event.previousFingerprint !== undefined) {
+      attrs[sc.ATTR_A2A_DRIFT_PREVIOUS_FINGERPRINT] = event.previousFingerprint;
+      if (event.fingerprint !== undefined) attrs[sc.ATTR_A2A_DRIFT_CURRENT_FINGERPRINT] = event.fingerprint;
+    }
+    span.setAttributes(attrs);
+    span.recordException(event.error);
+    const metricAttrs: Attributes = { [sc.ATTR_A2A_DRIFT_KIND]: event.kind };
+    if (event.skillId !== undefined) metricAttrs[sc.ATTR_A2A_SKILL_ID] = cap(event.skillId);
+    if (event.agentName !== undefined) metricAttrs[sc.ATTR_GEN_AI_AGENT_NAME] = cap(event.agentName);
+    if (this.url) metricAttrs[sc.ATTR_SERVER_ADDRESS] = this.url.hostname;
+    this.deps.driftCounter?.add(1, metricAttrs);
+    const state = sharedState();
+    if (event.kind !== 'card_changed' && event.cardUrl) state.cards.markSuspect(event.cardUrl);
+    dispatchDrift(event, this.deps.config.driftCallbackDebounceMs, Date.now(), this.deps.userConfig.onDrift);
+  }
+
+  private recordError(err: unknown): void {
+    if (this.drift) return;
+    const name = err instanceof Error ? err.name : typeof err;
+    this.span.setAttribute(sc.ATTR_ERROR_TYPE, cap(name || 'Error'));
+    this.span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? cap(err.message) : undefined });
+  }
+
+  private setUnjudged(reason: string): void {
+    if (this.unjudged === undefined) {
+      this.unjudged = reason;
+      this.span.setAttribute(sc.ATTR_A2A_UNJUDGED_REASON, reason);
+    }
+  }
+
+  /** End the span (idempotent). `reason` marks a span ended by the safety timeout. */
+  finish(reason?: string): void {
+    if (this.finished) return;
+    this.finished = true;
+    if (reason) this.setUnjudged(reason);
+    if (this.events > 1) this.span.setAttribute(sc.ATTR_A2A_STREAM_EVENTS, this.events);
+    this.safeHook('responseHook', () =>
+      this.deps.userConfig.responseHook?.(this.span, {
+        operation: this.target.type === 'card' ? sc.SPAN_GET_AGENT_CARD : this.target.request.operation,
+        url: this.urlKey,
+        request: this.request,
+        statusCode: this.statusCode,
+        result: this.lastResult,
+        drift: this.drift,
+      }),
+    );
+    this.span.end();
+    this.deps.onFinished(this);
+  }
+
+  get isFinished(): boolean {
+    return this.finished;
+  }
+
+  /** The context to make active around the call (so child HTTP spans nest under this one). */
+  activeContext(parent: Context): Context {
+    return trace.setSpan(parent, this.span);
+  }
+
+  private safeHook(name: string, fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      diag.warn(`opentelemetry-instrumentation-a2a: ${name} threw`, err);
+    }
+  }
+}
+

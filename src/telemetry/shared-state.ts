@@ -1,0 +1,36 @@
+/**
+ * Process-wide state, shared by every copy of this package loaded in the process
+ * (CommonJS and ESM entries, or two installed copies): the Agent Card and negotiation
+ * registries and the drift callbacks. Kept on globalThis under a registered symbol.
+ */
+import { CardRegistry, NegotiationRegistry } from '../core/registry';
+import type { DriftEvent } from '../core/judge';
+
+export type DriftCallback = (event: DriftEvent) => void | Promise<void>;
+
+export interface SharedState {
+  /** Bumped on an incompatible change of this object's shape. */
+  readonly schema: 1;
+  cards: CardRegistry;
+  negotiations: NegotiationRegistry;
+  callbacks: Set<DriftCallback>;
+  /** card URL + fingerprint → last time a callback was dispatched for it (debounce). */
+  lastDispatch: Map<string, number>;
+}
+
+const KEY = Symbol.for('opentelemetry-instrumentation-a2a.shared-state');
+
+export function sharedState(): SharedState {
+  const g = globalThis as unknown as Record<symbol, SharedState | undefined>;
+  const existing = g[KEY];
+  if (existing && existing.schema === 1) return existing;
+  const created: SharedState = {
+    schema: 1,
+    cards: new CardRegistry(),
+    negotiations: new NegotiationRegistry(),
+    callbacks: new Set(),
+    lastDispatch: new Map(),
+  };
+  Object.defineProperty(g, KEY, { value: created, configurable: true, enumerable: false, writable: true });
+  return created;
+}

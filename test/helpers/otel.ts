@@ -1,0 +1,119 @@
+/**
+ * The real OpenTelemetry SDK with in-memory exporters, and one A2AInstrumentation
+ * enabled against it, for the instrumentation tests.
+ */
+import { context, trace, metrics, type Attributes } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { MeterProvider, MetricReader, DataPointType } from '@opentelemetry/sdk-metrics';
+import { A2AInstrumentation, type A2AInstrumentationConfig } from '../../src/index';
+import { sharedState } from '../../src/telemetry/shared-state';
+
+class TestMetricReader extends MetricReader {
+  protected override onForceFlush(): Promise<void> {
+    return Promise.resolve();
+  }
+  protected override onShutdown(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+export interface Harness {
+  exporter: InMemorySpanExporter;
+  provider: NodeTracerProvider;
+  instrumentation: A2AInstrumentation;
+  spans(name?: string): ReadableSpan[];
+  waitForSpans(predicate: (spans: ReadableSpan[]) => boolean, timeoutMs?: number): Promise<ReadableSpan[]>;
+  /** Drift counter increments since the last reset (the counter itself is cumulative). */
+  driftCount(attrs?: Attributes): Promise<number>;
+  reset(): Promise<void>;
+  shutdown(): Promise<void>;
+}
+
+let contextManagerSet = false;
+
+export function setupOtel(config: A2AInstrumentationConfig = {}): Harness {
+  if (!contextManagerSet) {
+    const cm = new AsyncLocalStorageContextManager();
+    cm.enable();
+    context.setGlobalContextManager(cm);
+    contextManagerSet = true;
+  }
+  const exporter = new InMemorySpanExporter();
+  const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  trace.setGlobalTracerProvider(provider);
+  const reader = new TestMetricReader();
+  const meterProvider = new MeterProvider({ readers: [reader] });
+  metrics.setGlobalMeterProvider(meterProvider);
+  const instrumentation = new A2AInstrumentation({ driftCallbackDebounceMs: 0, ...config });
+  instrumentation.setTracerProvider(provider);
+  instrumentation.setMeterProvider(meterProvider);
+  instrumentation.enable();
+
+  let baseline: Array<{ attributes: Attributes; value: number }> = [];
+  const spans = (name?: string) => exporter.getFinishedSpans().filter((s) => name === undefined || s.name === name);
+  return {
+    exporter,
+    provider,
+    instrumentation,
+    spans,
+    async waitForSpans(predicate, timeoutMs = 3000) {
+      const until = Date.now() + timeoutMs;
+      for (;;) {
+        const all = spans();
+        if (predicate(all)) return all;
+        if (Date.now() > until) {
+          throw new Error(`spans not as expected after ${timeoutMs} ms: ${JSON.stringify(all.map((s) => ({ name: s.name, attrs: s.attributes })), null, 1)}`);
+        }
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    },
+    async driftCount(attrs = {}) {
+      return (await driftTotal(attrs)) - (await baselineFor(attrs));
+    },
+    async reset() {
+      baseline = await points();
+      exporter.reset();
+      const s = sharedState();
+      s.cards.clear();
+      s.negotiations.clear();
+      s.lastDispatch.clear();
+    },
+    async shutdown() {
+      instrumentation.disable();
+      await provider.shutdown();
+      await meterProvider.shutdown();
+      trace.disable();
+      metrics.disable();
+    },
+  };
+
+  async function points(): Promise<Array<{ attributes: Attributes; value: number }>> {
+    const { resourceMetrics } = await reader.collect();
+    const out: Array<{ attributes: Attributes; value: number }> = [];
+    for (const sm of resourceMetrics.scopeMetrics) {
+      for (const m of sm.metrics) {
+        if (m.descriptor.name !== 'a2a.client.card_drift' || m.dataPointType !== DataPointType.SUM) continue;
+        for (const dp of m.dataPoints) out.push({ attributes: dp.attributes, value: dp.value as number });
+      }
+    }
+    return out;
+  }
+  function sum(list: Array<{ attributes: Attributes; value: number }>, attrs: Attributes): number {
+    let total = 0;
+    for (const dp of list) if (Object.entries(attrs).every(([k, v]) => dp.attributes[k] === v)) total += dp.value;
+    return total;
+  }
+  async function driftTotal(attrs: Attributes): Promise<number> {
+    return sum(await points(), attrs);
+  }
+  async function baselineFor(attrs: Attributes): Promise<number> {
+    return sum(baseline, attrs);
+  }
+}
+
+/** Spans that carry a drift verdict. */
+export function drifted(spans: ReadableSpan[]): ReadableSpan[] {
+  return spans.filter((s) => s.attributes['a2a.drift.kind'] !== undefined);
+}

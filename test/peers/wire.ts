@@ -1,0 +1,70 @@
+/** Small wire helpers shared by the peer tests: an SSE parser and a recording fetch. */
+
+export interface SseEvent {
+  event: string;
+  data: string;
+  id?: string;
+}
+
+/**
+ * Parse a complete `text/event-stream` body (WHATWG rules: LF, CRLF or CR line
+ * ends; several `data:` lines joined with '\n'; `:` comment lines ignored).
+ */
+export function parseSse(text: string): SseEvent[] {
+  const out: SseEvent[] = [];
+  let data: string[] = [];
+  let event = '';
+  let id: string | undefined;
+  for (const line of text.split(/\r\n|\r|\n/)) {
+    if (line === '') {
+      if (data.length > 0) out.push({ event: event || 'message', data: data.join('\n'), ...(id !== undefined ? { id } : {}) });
+      data = [];
+      event = '';
+      continue;
+    }
+    if (line.startsWith(':')) continue;
+    const colon = line.indexOf(':');
+    const field = colon === -1 ? line : line.slice(0, colon);
+    let value = colon === -1 ? '' : line.slice(colon + 1);
+    if (value.startsWith(' ')) value = value.slice(1);
+    if (field === 'data') data.push(value);
+    else if (field === 'event') event = value;
+    else if (field === 'id') id = value;
+  }
+  if (data.length > 0) out.push({ event: event || 'message', data: data.join('\n'), ...(id !== undefined ? { id } : {}) });
+  return out;
+}
+
+export interface RecordedExchange {
+  url: string;
+  method: string;
+  requestHeaders: Record<string, string>;
+  requestBody: string | undefined;
+  status: number;
+  responseHeaders: Record<string, string>;
+  /** Full response body (read from a clone, so the caller still gets its stream). */
+  responseBody: Promise<string>;
+}
+
+/** A `fetch` that records every exchange (for `fetchImpl` options of the SDK client). */
+export function recordingFetch(base: typeof fetch = fetch): { fetch: typeof fetch; exchanges: RecordedExchange[] } {
+  const exchanges: RecordedExchange[] = [];
+  const wrapped = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const res = await base(input, init);
+    const reqHeaders: Record<string, string> = {};
+    new Headers(init?.headers).forEach((v, k) => (reqHeaders[k] = v));
+    const resHeaders: Record<string, string> = {};
+    res.headers.forEach((v, k) => (resHeaders[k] = v));
+    exchanges.push({
+      url: input instanceof Request ? input.url : String(input),
+      method: init?.method ?? (input instanceof Request ? input.method : 'GET'),
+      requestHeaders: reqHeaders,
+      requestBody: typeof init?.body === 'string' ? init.body : undefined,
+      status: res.status,
+      responseHeaders: resHeaders,
+      responseBody: res.clone().text(),
+    });
+    return res;
+  };
+  return { fetch: wrapped as typeof fetch, exchanges };
+}
