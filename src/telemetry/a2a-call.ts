@@ -68,6 +68,7 @@ export class A2ACall {
   private events = 0;
   private ctx: NegotiationContext;
   private taskId: string | undefined;
+  private negotiatedTaskId: string | undefined;
   private readonly url: URL | undefined;
   private readonly urlKey: string;
 
@@ -285,10 +286,15 @@ export class A2ACall {
     this.lastResult = result;
     this.events++;
     const req = this.target.type === 'operation' ? this.target.request : undefined;
-    if (result.taskId !== undefined && this.taskId === undefined) {
-      this.taskId = result.taskId;
-      this.span.setAttribute(sc.ATTR_A2A_TASK_ID, cap(result.taskId));
-      if (req && (req.operation === 'SendMessage' || req.operation === 'SendStreamingMessage')) this.rememberNegotiation(result.taskId);
+    if (result.taskId !== undefined && result.taskId !== this.negotiatedTaskId) {
+      if (this.taskId === undefined) {
+        this.taskId = result.taskId;
+        this.span.setAttribute(sc.ATTR_A2A_TASK_ID, cap(result.taskId));
+      }
+      if (req && (req.operation === 'SendMessage' || req.operation === 'SendStreamingMessage')) {
+        this.negotiatedTaskId = result.taskId;
+        this.rememberNegotiation(result.taskId);
+      }
     }
     if (result.contextId !== undefined) this.span.setAttribute(sc.ATTR_GEN_AI_CONVERSATION_ID, cap(result.contextId));
     if (result.state !== undefined) this.span.setAttribute(sc.ATTR_A2A_TASK_STATE, result.state);

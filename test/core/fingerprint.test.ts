@@ -226,6 +226,15 @@ const handCards: unknown[] = [
   { skills: '', capabilities: {} },
   { skills: {} },
   { skills: [] },
+  // more than 32 skills / modes: the Array#sort branches
+  {
+    skills: Array.from({ length: 40 }, (_, i) => ({
+      id: `s-${(i * 17) % 40}`,
+      inputModes: Array.from({ length: 40 }, (_, j) => `m/${(j * 13) % 40}`),
+      outputModes: i % 2 ? ['a\u00e9', 'a'] : ['b', 'a'],
+    })),
+  },
+  { skills: Array.from({ length: 40 }, (_, i) => ({ id: i % 3 ? `\u00e9-${i % 7}` : `\u{1F600}${i % 5}`, inputModes: [String(i)] })) },
 ];
 
 test('matches the seed in python3 on ~320 generated and hand-written cards', (t) => {
