@@ -23,9 +23,10 @@
  * A JS value is read as the Python value `json.loads(JSON.stringify(value))` would be:
  * - objects (non-null, not arrays) are dicts of their own enumerable string-keyed
  *   properties; a property whose value is `undefined`, a function or a symbol is absent;
- *   `toJSON` is not called and boxed primitives, Dates and Maps are such objects too (one shortcut: on an object whose prototype is
- *   `Object.prototype`, while that prototype is unpolluted, the seven keys the seed reads
- *   are not checked for enumerability; JSON.parse never makes non-enumerable ones);
+ *   `toJSON` is not called, so Dates, Maps and boxed primitives are such dicts too.
+ *   (Shortcut: on an object whose prototype is `Object.prototype`, while that prototype
+ *   is unpolluted, the seven keys the seed reads are not checked for enumerability;
+ *   JSON.parse never makes non-enumerable properties.)
  * - arrays are lists; an `undefined`/function/symbol element (or a hole) is `None`;
  * - a finite number that is an integer with |n| < 1e21 is a Python `int` (printed in
  *   full, `-0` as `0`); any other finite number is a Python `float` printed as
@@ -51,7 +52,9 @@
  *   two `None`s, two dicts, lists whose items clash) and skills whose ids cannot be
  *   ordered likewise → a stable sort by a total order extending Python's:
  *   None < numbers/booleans (numeric) < strings (code point) < lists (lexicographic)
- *   < dicts (by their canonical JSON text);
+ *   < dicts (by their canonical JSON text). (For contrived lists that are only partly
+ *   comparable, e.g. lists of lists whose items clash in some pairs only, whether
+ *   "Python would raise" is decided by the comparisons V8's sort makes, not CPython's.)
  * - nesting deeper than 1000 levels, cycles, throwing getters/proxies → the card is read
  *   as `{}`.
  */

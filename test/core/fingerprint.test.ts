@@ -249,7 +249,7 @@ test('matches the seed in python3 on ~320 generated and hand-written cards', (t)
   assert.equal(py.length, cards.length);
   let compared = 0;
   for (let i = 0; i < cards.length; i++) {
-    const r = py[i];
+    const r: PyResult = py[i];
     const card = cards[i];
     assert.ok(!('error' in r), `generator produced a card Python rejects (fix the generator): ${'error' in r ? r.error : ''} ${JSON.stringify(card)}`);
     const mine = fingerprintMaterial(card);
