@@ -168,3 +168,52 @@ export function isIgnoredUrl(url: string, ignore: ReadonlyArray<string | RegExp>
   }
   return false;
 }
+
+/**
+ * This package's options from `OTEL_INSTRUMENTATION_A2A_*` environment variables (the
+ * register entry uses this). Lists are comma-separated; a bad value is warned about once
+ * and left out, so the default applies.
+ */
+export function configFromEnv(env: NodeJS.ProcessEnv): A2AInstrumentationConfig {
+  const config: A2AInstrumentationConfig = {};
+  const read = (name: string): string | undefined => {
+    const v = env[`OTEL_INSTRUMENTATION_A2A_${name}`];
+    return v === undefined || v.trim() === '' ? undefined : v.trim();
+  };
+  const list = (name: string): string[] | undefined =>
+    read(name)
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter((s) => s.length > 0);
+  const int = (name: string, key: keyof A2AInstrumentationConfig): void => {
+    const v = read(name);
+    if (v === undefined) return;
+    const n = Number(v);
+    if (/^\d+$/.test(v) && Number.isSafeInteger(n)) (config as Record<string, unknown>)[key] = n;
+    else diag.warn(`opentelemetry-instrumentation-a2a: invalid OTEL_INSTRUMENTATION_A2A_${name} ${JSON.stringify(v.slice(0, 100))}; using the default`);
+  };
+  const bool = (name: string, key: keyof A2AInstrumentationConfig): void => {
+    const v = read(name)?.toLowerCase();
+    if (v === undefined) return;
+    if (v === 'true' || v === 'false') (config as Record<string, unknown>)[key] = v === 'true';
+    else diag.warn(`opentelemetry-instrumentation-a2a: invalid OTEL_INSTRUMENTATION_A2A_${name} ${JSON.stringify(v.slice(0, 100))}; expected true or false, using the default`);
+  };
+  const unknown = list('UNKNOWN_SKILL_PATTERNS');
+  if (unknown) config.unknownSkillPatterns = unknown;
+  const unsupported = list('UNSUPPORTED_MODE_PATTERNS');
+  if (unsupported) config.unsupportedModePatterns = unsupported;
+  const paths = list('SKILL_ID_PATHS');
+  if (paths) config.skillIdPaths = paths;
+  const ignore = list('IGNORE_URLS');
+  if (ignore) config.ignoreUrls = ignore;
+  bool('STRICT_TEXT_PARTS', 'strictTextParts');
+  bool('ENABLED', 'enabled');
+  int('MAX_INSPECT_BYTES', 'maxInspectBytes');
+  int('MAX_REQUEST_BODY_BYTES', 'maxRequestBodyBytes');
+  int('DRIFT_CALLBACK_DEBOUNCE_MS', 'driftCallbackDebounceMs');
+  int('MAX_TRACKED_TASKS', 'maxTrackedTasks');
+  int('TASK_TTL_MS', 'taskTtlMs');
+  int('MAX_CARDS', 'maxCards');
+  int('MAX_SPAN_DURATION_MS', 'maxSpanDurationMs');
+  return config;
+}
