@@ -46,6 +46,16 @@ export interface A2AInstrumentationConfig extends InstrumentationConfig {
   onDrift?: (event: DriftEvent) => void | Promise<void>;
   /** Minimum time between two callback calls for the same card URL and fingerprint. Default 10 s. */
   driftCallbackDebounceMs?: number;
+  /**
+   * `observe` (default): never changes what the application sees. `enforce`: the seed's
+   * guard — a call through global fetch whose exchange shows drift rejects with
+   * StaleAgentCardError / ArtifactSchemaDriftError instead of returning the stale result
+   * (a non-streaming response is read whole before the app gets it; a stream errors at the
+   * event that shows drift).
+   */
+  mode?: 'observe' | 'enforce';
+  /** On drift, fetch the card again (unobserved by the app, untraced) and record on the drift span whether it really changed. Default false. */
+  refetchCardOnDrift?: boolean;
   /** Called when an A2A span starts. */
   requestHook?: (span: Span, info: A2ARequestInfo) => void;
   /** Called before an A2A span ends. */
@@ -72,6 +82,8 @@ export interface ResolvedConfig {
   taskTtlMs: number;
   maxCards: number;
   maxSpanDurationMs: number;
+  enforce: boolean;
+  refetchCardOnDrift: boolean;
 }
 
 export const DEFAULTS = {
@@ -135,6 +147,13 @@ export function resolveConfig(config: A2AInstrumentationConfig): ResolvedConfig 
   if (typeof strict === 'boolean') strictTextParts = strict;
   else if (strict !== undefined) warn('strictTextParts', strict, DEFAULTS.strictTextParts);
 
+  let enforce = false;
+  if (config.mode === 'enforce') enforce = true;
+  else if (config.mode !== undefined && config.mode !== 'observe') warn('mode', config.mode, 'observe');
+  let refetchCardOnDrift = false;
+  if (typeof config.refetchCardOnDrift === 'boolean') refetchCardOnDrift = config.refetchCardOnDrift;
+  else if (config.refetchCardOnDrift !== undefined) warn('refetchCardOnDrift', config.refetchCardOnDrift, false);
+
   let ignoreUrls: Array<string | RegExp> = [];
   if (config.ignoreUrls !== undefined) {
     if (Array.isArray(config.ignoreUrls) && config.ignoreUrls.every((p) => typeof p === 'string' || p instanceof RegExp)) {
@@ -155,6 +174,8 @@ export function resolveConfig(config: A2AInstrumentationConfig): ResolvedConfig 
     taskTtlMs: positiveInt('taskTtlMs', config.taskTtlMs, DEFAULTS.taskTtlMs),
     maxCards: positiveInt('maxCards', config.maxCards, DEFAULTS.maxCards),
     maxSpanDurationMs: positiveInt('maxSpanDurationMs', config.maxSpanDurationMs, DEFAULTS.maxSpanDurationMs),
+    enforce,
+    refetchCardOnDrift,
   };
 }
 
@@ -207,6 +228,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv): A2AInstrumentationConfig 
   const ignore = list('IGNORE_URLS');
   if (ignore) config.ignoreUrls = ignore;
   bool('STRICT_TEXT_PARTS', 'strictTextParts');
+  bool('REFETCH_CARD_ON_DRIFT', 'refetchCardOnDrift');
+  const mode = read('MODE')?.toLowerCase();
+  if (mode === 'observe' || mode === 'enforce') config.mode = mode;
+  else if (mode !== undefined) diag.warn(`opentelemetry-instrumentation-a2a: invalid OTEL_INSTRUMENTATION_A2A_MODE ${JSON.stringify(mode.slice(0, 100))}; expected observe or enforce, using observe`);
   bool('ENABLED', 'enabled');
   int('MAX_INSPECT_BYTES', 'maxInspectBytes');
   int('MAX_REQUEST_BODY_BYTES', 'maxRequestBodyBytes');

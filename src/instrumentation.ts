@@ -11,6 +11,8 @@
  *   requests (undici.request, undici.fetch, ...) get a span of their own.
  */
 import { context, createContextKey, diag, type Context } from '@opentelemetry/api';
+import { suppressTracing } from '@opentelemetry/core';
+import { skillFingerprint } from './core/fingerprint';
 import { InstrumentationBase, type InstrumentationNodeModuleDefinition } from '@opentelemetry/instrumentation';
 import { classifyRequest } from './core/classify';
 import type { Classification } from './core/model';
@@ -20,10 +22,14 @@ import type { WireObserver, WireRequestInfo } from './hooks/types';
 import { WireTap } from './hooks/wire-tap';
 import * as sc from './semconv';
 import { A2ACall, type CallDeps, type CallTarget } from './telemetry/a2a-call';
+import { sharedState } from './telemetry/shared-state';
 import { applicationSkillId } from './telemetry/skill-context';
 import { PACKAGE_NAME, PACKAGE_VERSION } from './version';
 
 const CALL_KEY = createContextKey('opentelemetry-instrumentation-a2a.call');
+/** Set around the instrumentation's own requests (card re-fetch): the wire tap ignores them. */
+const OWN_REQUEST_KEY = createContextKey('opentelemetry-instrumentation-a2a.own-request');
+const MAX_CARD_BYTES = 4 * 1024 * 1024;
 
 type FetchInput = Parameters<FetchFn>[0];
 type FetchInit = Parameters<FetchFn>[1];
@@ -73,6 +79,8 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
   private enabled: boolean | undefined;
   /** The call whose original fetch() is running right now (undici publishes `create` synchronously inside it). */
   private fetchInProgress: A2ACall | undefined;
+  /** refetchCardOnDrift: one re-fetch in flight per card URL, at most one per debounce window. */
+  private refetches: Map<string, { at: number; result: Promise<string | undefined> }> | undefined;
 
   constructor(config: A2AInstrumentationConfig = {}) {
     super(PACKAGE_NAME, PACKAGE_VERSION, config);
@@ -95,7 +103,13 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
   }
 
   private get config(): ResolvedConfig {
-    if (!this.resolvedConfig) this.resolvedConfig = resolveConfig(this.getConfig());
+    if (!this.resolvedConfig) {
+      const cfg = resolveConfig(this.getConfig());
+      this.resolvedConfig = cfg;
+      const state = sharedState();
+      state.negotiations.setLimits(cfg.maxTrackedTasks, cfg.taskTtlMs);
+      state.cards.setMaxCards(cfg.maxCards);
+    }
     return this.resolvedConfig;
   }
 
@@ -152,7 +166,36 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
       config: this.config,
       userConfig: this.getConfig(),
       onFinished: (call) => this.activeCalls?.delete(call),
+      refetchCard: this.config.refetchCardOnDrift ? (url) => this.refetchCard(url) : undefined,
     };
+  }
+
+  /** Fetch a card again, untraced and unseen by the wire tap; resolves to its fingerprint. Only ever the card URL the app itself fetched. */
+  private refetchCard(cardUrl: string): Promise<string | undefined> {
+    if (!this.refetches) this.refetches = new Map();
+    const now = Date.now();
+    const last = this.refetches.get(cardUrl);
+    if (last && now - last.at < Math.max(1000, this.config.driftCallbackDebounceMs)) return last.result;
+    const doFetch = this.fetchHook?.originalFetch ?? globalThis.fetch;
+    const ctx = suppressTracing(context.active()).setValue(OWN_REQUEST_KEY, true);
+    const result = context.with(ctx, async () => {
+      const res = await doFetch(cardUrl, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(5000) });
+      if (!res.ok) return undefined;
+      const length = Number(res.headers.get('content-length') ?? '0');
+      if (length > MAX_CARD_BYTES) return undefined;
+      const buf = await res.arrayBuffer();
+      if (buf.byteLength > MAX_CARD_BYTES) return undefined;
+      return skillFingerprint(JSON.parse(Buffer.from(buf).toString('utf8')));
+    }).catch((err: unknown) => {
+      diag.debug('opentelemetry-instrumentation-a2a: card re-fetch failed', err);
+      return undefined;
+    });
+    this.refetches.set(cardUrl, { at: now, result });
+    if (this.refetches.size > 1000) {
+      const oldest = this.refetches.keys().next().value;
+      if (oldest !== undefined) this.refetches.delete(oldest);
+    }
+    return result;
   }
 
   private newCall(target: CallTarget, url: string, parent: Context, startTime?: number): A2ACall {
@@ -200,13 +243,47 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     return result.then(
       (response) => {
         active.fetchResolved();
-        return response;
+        return this.config.enforce && active.target.type === 'operation' ? this.enforce(active, response) : response;
       },
       (err: unknown) => {
         active.fetchRejected(err);
         throw err;
       },
     );
+  }
+
+  /**
+   * Enforce mode: the seed's guard. A non-streaming response is read whole and only
+   * handed to the app if it showed no drift; a stream is passed through and errors at
+   * the chunk that completes the event showing drift.
+   */
+  private async enforce(call: A2ACall, response: Response): Promise<Response> {
+    if (!response.body) return response;
+    const streaming = call.isStreaming || (response.headers.get('content-type') ?? '').includes('text/event-stream');
+    if (!streaming) {
+      const body = await response.arrayBuffer();
+      const drift = call.driftEvent;
+      if (drift) throw drift.error;
+      return rebuildResponse(response, body);
+    }
+    const reader = response.body.getReader();
+    const guarded = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const { done, value } = await reader.read();
+        const drift = call.driftEvent;
+        if (drift) {
+          controller.error(drift.error);
+          void reader.cancel(drift.error).catch(() => {});
+          return;
+        }
+        if (done) controller.close();
+        else controller.enqueue(value);
+      },
+      cancel(reason) {
+        return reader.cancel(reason);
+      },
+    });
+    return rebuildResponse(response, guarded);
   }
 
   private callForFetch(input: FetchInput, init: FetchInit): A2ACall | undefined {
@@ -232,6 +309,7 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
   private onWireCreate(info: WireRequestInfo): WireObserver | undefined {
     if (!this.isActive()) return undefined;
     const ctx = context.active();
+    if (ctx.getValue(OWN_REQUEST_KEY)) return undefined;
     const pending = this.fetchInProgress ?? (ctx.getValue(CALL_KEY) as A2ACall | undefined);
     if (pending && !pending.isFinished) return pending.attachHop();
     const url = info.origin + info.path;
@@ -279,4 +357,13 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
       onError: (err) => inner?.onError?.(err),
     };
   }
+}
+
+/** A Response with the same status, headers, url and redirected flag as `original`, over `body`. */
+function rebuildResponse(original: Response, body: ConstructorParameters<typeof Response>[0]): Response {
+  const rebuilt = new Response(body, { status: original.status, statusText: original.statusText, headers: original.headers });
+  Object.defineProperty(rebuilt, 'url', { value: original.url });
+  Object.defineProperty(rebuilt, 'redirected', { value: original.redirected });
+  Object.defineProperty(rebuilt, 'type', { value: original.type });
+  return rebuilt;
 }

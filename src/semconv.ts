@@ -51,5 +51,10 @@ export const ATTR_A2A_DRIFT_RPC_CODE = 'a2a.drift.rpc_code';
 export const ATTR_A2A_DRIFT_PREVIOUS_FINGERPRINT = 'a2a.drift.previous_fingerprint';
 export const ATTR_A2A_DRIFT_CURRENT_FINGERPRINT = 'a2a.drift.current_fingerprint';
 
+/** refetchCardOnDrift: what the confirming re-fetch found: `changed`, `unchanged` (the peer is broken, not the cache) or `failed`. */
+export const ATTR_A2A_DRIFT_REFETCH = 'a2a.drift.refetch';
+/** refetchCardOnDrift: the card really changed since the one in use. */
+export const ATTR_A2A_DRIFT_CONFIRMED = 'a2a.drift.confirmed';
+
 export const METRIC_CARD_DRIFT = 'a2a.client.card_drift';
 export const METRIC_CARD_DRIFT_UNIT = '{event}';

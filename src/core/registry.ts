@@ -182,7 +182,7 @@ function removeFromIndex(index: Map<string, LinkedMap<string, true>>, k: string,
 }
 
 export class CardRegistry {
-  private readonly maxCards: number;
+  private maxCards: number;
   private readonly maxHistory: number;
   /** card key → entry; least recently put/used first. */
   private readonly cards = new LinkedMap<string, CardEntry>();
@@ -202,6 +202,12 @@ export class CardRegistry {
 
   get size(): number {
     return this.cards.size;
+  }
+
+  /** Change the cap (the registry is process-wide: the last instrumentation configured sets it); drops the least recently used past it. */
+  setMaxCards(maxCards: number): void {
+    this.maxCards = intOption(maxCards, this.maxCards, 1);
+    while (this.cards.size > this.maxCards) this.remove(this.cards.oldestKey() as string);
   }
 
   /**
@@ -390,8 +396,8 @@ export interface NegotiationRegistryOptions {
 }
 
 export class NegotiationRegistry {
-  private readonly maxEntries: number;
-  private readonly maxAgeMs: number;
+  private maxEntries: number;
+  private maxAgeMs: number;
   /** taskId → negotiation and its createdAt as read at put; oldest put first. */
   private readonly entries = new LinkedMap<string, { n: Negotiation; t: number }>();
 
@@ -399,6 +405,13 @@ export class NegotiationRegistry {
     this.maxEntries = intOption(readOption(opts, 'maxEntries'), 10000, 1);
     const age = readOption(opts, 'maxAgeMs');
     this.maxAgeMs = typeof age === 'number' && age >= 0 && !Number.isNaN(age) ? age : 3_600_000;
+  }
+
+  /** Change the caps (process-wide: the last instrumentation configured sets them); drops the oldest past the new entry cap. */
+  setLimits(maxEntries: number, maxAgeMs: number): void {
+    this.maxEntries = intOption(maxEntries, this.maxEntries, 1);
+    if (typeof maxAgeMs === 'number' && maxAgeMs >= 0 && !Number.isNaN(maxAgeMs)) this.maxAgeMs = maxAgeMs;
+    while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.oldestKey() as string);
   }
 
   get size(): number {

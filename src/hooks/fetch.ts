@@ -35,6 +35,11 @@ export class FetchHook {
     this.original = undefined;
   }
 
+  /** The fetch that was global before install (for the instrumentation's own untraced requests). */
+  get originalFetch(): FetchFn | undefined {
+    return this.original;
+  }
+
   get installed(): boolean {
     return this.wrapper !== undefined;
   }

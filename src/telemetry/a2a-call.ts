@@ -27,7 +27,11 @@ export interface CallDeps {
   config: ResolvedConfig;
   userConfig: A2AInstrumentationConfig;
   onFinished(call: A2ACall): void;
+  /** refetchCardOnDrift: fetch the card again, unobserved and untraced; resolves to its fingerprint, or undefined. */
+  refetchCard?: (cardUrl: string) => Promise<string | undefined>;
 }
+
+const REFETCH_WAIT_MS = 5000;
 
 export type CallTarget = { type: 'card' } | { type: 'operation'; request: DecodedRequest };
 
@@ -61,6 +65,8 @@ export class A2ACall {
   private lastHopEnded = false;
   private fetchSettled = false;
   private finished = false;
+  private endRequested = false;
+  private refetch: Promise<void> | undefined;
   private drift: DriftEvent | undefined;
   private unjudged: string | undefined;
   private statusCode: number | undefined;
@@ -352,6 +358,36 @@ export class A2ACall {
     const state = sharedState();
     if (event.kind !== 'card_changed' && event.cardUrl) state.cards.markSuspect(event.cardUrl);
     dispatchDrift(event, this.deps.config.driftCallbackDebounceMs, Date.now(), this.deps.userConfig.onDrift);
+    if (this.deps.refetchCard && event.kind !== 'card_changed' && event.cardUrl && event.fingerprint) this.confirmByRefetch(event.cardUrl, event.fingerprint);
+  }
+
+  /** Fetch the card again and say on this span whether it really changed (confirmed drift) or not (the peer is broken, not the cache). */
+  private confirmByRefetch(cardUrl: string, inUse: string): void {
+    const refetch = this.deps.refetchCard;
+    if (!refetch) return;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), REFETCH_WAIT_MS);
+    });
+    this.refetch = Promise.race([refetch(cardUrl).catch(() => undefined), timeout]).then((fingerprint) => {
+      if (timer) clearTimeout(timer);
+      if (fingerprint === undefined) {
+        this.span.setAttribute(sc.ATTR_A2A_DRIFT_REFETCH, 'failed');
+      } else {
+        this.span.setAttribute(sc.ATTR_A2A_DRIFT_REFETCH, fingerprint === inUse ? 'unchanged' : 'changed');
+        this.span.setAttribute(sc.ATTR_A2A_DRIFT_CONFIRMED, fingerprint !== inUse);
+        if (fingerprint !== inUse) this.span.setAttribute(sc.ATTR_A2A_DRIFT_CURRENT_FINGERPRINT, fingerprint);
+      }
+    });
+  }
+
+  /** The drift this exchange showed, if any (enforce mode reads it). */
+  get driftEvent(): DriftEvent | undefined {
+    return this.drift;
+  }
+
+  get isStreaming(): boolean {
+    return this.target.type === 'operation' && this.target.request.streaming;
   }
 
   private recordError(err: unknown): void {
@@ -370,6 +406,17 @@ export class A2ACall {
 
   /** End the span (idempotent). `reason` marks a span ended by the safety timeout. */
   finish(reason?: string): void {
+    if (this.finished || this.endRequested) return;
+    this.endRequested = true;
+    if (this.refetch && !reason) {
+      // Keep the span open until the confirming re-fetch has said what it found (bounded by its timeout).
+      void this.refetch.then(() => this.end());
+      return;
+    }
+    this.end(reason);
+  }
+
+  private end(reason?: string): void {
     if (this.finished) return;
     this.finished = true;
     if (reason) this.setUnjudged(reason);

@@ -1,0 +1,266 @@
+/**
+ * Across the task lifecycle and acting on drift (issue 4), against real peers:
+ * the seed's fleet sequence with the real @a2a-js/sdk client (send → submitted, poll →
+ * failed, callback evicts, re-fetch shows card_changed, retry succeeds unflagged),
+ * variant B through GetTask, debounce under 1,000 failing tasks, withSkill, refetch,
+ * enforce mode (streaming and not), and the bounded task memory.
+ */
+import { after, before, beforeEach, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { SpanStatusCode } from '@opentelemetry/api';
+import { TaskState } from '@a2a-js/sdk';
+import type { Client } from '@a2a-js/sdk/client';
+import { drifted, setupOtel, type Harness } from '../helpers/otel';
+import { startSdkPeer, TRANSLATE_SKILL, SUMMARIZE_PLAIN_SKILL, type SdkPeer } from '../peers/sdk-peer';
+import { createSdkClient, sendRequest, asTask, collect } from '../peers/sdk-client';
+import { startRawV01Peer, V01_TRANSLATE_SKILL, type RawV01Peer } from '../peers/raw-v01-peer';
+import { onAgentCardDrift, withSkill, type DriftEvent } from '../../src/index';
+
+let h: Harness;
+let peer: SdkPeer;
+
+before(() => {
+  h = setupOtel();
+});
+after(async () => {
+  await peer?.close();
+  await h.shutdown();
+});
+beforeEach(async () => {
+  if (peer) await peer.close();
+  peer = await startSdkPeer({ name: 'peer-a' });
+  h.instrumentation.setConfig({ driftCallbackDebounceMs: 0 });
+  await h.reset();
+});
+
+async function until(cond: () => boolean, ms = 3000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+async function pollUntilTerminal(client: Client, id: string): Promise<TaskState> {
+  for (let i = 0; i < 200; i++) {
+    const t = await client.getTask({ tenant: '', id, historyLength: undefined } as never);
+    const s = t.status?.state;
+    if (s === TaskState.TASK_STATE_FAILED || s === TaskState.TASK_STATE_COMPLETED) return s;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  throw new Error('task never ended');
+}
+
+test("the seed's fleet sequence end to end with the real SDK client", async () => {
+  const cache = new Map<string, Client>();
+  const getClient = async (): Promise<Client> => {
+    let c = cache.get(peer.baseUrl);
+    if (!c) {
+      c = await createSdkClient(peer, 'jsonrpc');
+      cache.set(peer.baseUrl, c);
+    }
+    return c;
+  };
+  const evictions: DriftEvent[] = [];
+  const off = onAgentCardDrift((e) => {
+    if (e.kind === 'card_changed') return;
+    evictions.push(e);
+    cache.delete(peer.baseUrl); // drop the client: it is re-created from the card URL
+  });
+  try {
+    await getClient();
+    peer.redeploy([TRANSLATE_SKILL]); // same version
+    const sent = asTask(await (await getClient()).sendMessage(sendRequest('summarize-v2', { returnImmediately: true })));
+    assert.equal(sent.status?.state, TaskState.TASK_STATE_SUBMITTED);
+    assert.equal(await pollUntilTerminal(await getClient(), sent.id), TaskState.TASK_STATE_FAILED);
+    await until(() => evictions.length === 1);
+    assert.equal(cache.size, 0, 'the callback evicted the cached client');
+    const poll = drifted(h.spans()).filter((s) => s.name === 'GetTask');
+    assert.equal(poll.length, 1, 'one poll flagged');
+    const send = h.spans('SendMessage')[0];
+    assert.equal(poll[0].attributes['a2a.drift.kind'], 'unknown_skill');
+    assert.equal(poll[0].attributes['a2a.skill.id'], 'summarize-v2');
+    assert.equal(poll[0].attributes['a2a.agent_card.fingerprint'], send.attributes['a2a.agent_card.fingerprint']);
+    assert.equal(poll[0].links[0]?.context.spanId, send.spanContext().spanId);
+    assert.equal(drifted([send]).length, 0, 'the send itself was healthy');
+    assert.equal(evictions[0].taskId, sent.id);
+    assert.equal(evictions[0].skillId, 'summarize-v2');
+    assert.equal(evictions[0].agentName, 'peer-a');
+    assert.equal(evictions[0].error.name, 'StaleAgentCardError');
+
+    // The client re-fetches the card: the GetAgentCard span shows card_changed.
+    const fresh = await getClient();
+    const cards = h.spans('GetAgentCard');
+    assert.equal(cards.length, 2);
+    const refetch = cards[1];
+    assert.equal(refetch.attributes['a2a.drift.kind'], 'card_changed');
+    assert.equal(refetch.attributes['a2a.agent_card.previous_fingerprint'], cards[0].attributes['a2a.agent_card.fingerprint']);
+    assert.notEqual(refetch.attributes['a2a.agent_card.fingerprint'], cards[0].attributes['a2a.agent_card.fingerprint']);
+    assert.equal(refetch.attributes['a2a.agent_card.version_changed'], undefined, 'same version');
+
+    // The retry, with the skill the new card lists, succeeds and is not flagged.
+    await h.reset();
+    const retry = asTask(await fresh.sendMessage(sendRequest('translate-v1', { returnImmediately: true })));
+    assert.equal(await pollUntilTerminal(fresh, retry.id), TaskState.TASK_STATE_COMPLETED);
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(drifted(h.spans()).length, 0, 'the retry is not flagged');
+    assert.equal(h.spans('SendMessage')[0].attributes['a2a.agent_card.suspect'], undefined, 'the fresh card is not suspect');
+  } finally {
+    off();
+  }
+});
+
+test('variant B through GetTask of a completed task, judged against the negotiation-time card', async () => {
+  const client = await createSdkClient(peer, 'jsonrpc');
+  peer.redeploy([SUMMARIZE_PLAIN_SKILL]);
+  const sent = asTask(await client.sendMessage(sendRequest('summarize-v2', { returnImmediately: true })));
+  assert.equal(await pollUntilTerminal(client, sent.id), TaskState.TASK_STATE_COMPLETED);
+  await h.waitForSpans((s) => drifted(s).length >= 1);
+  const flagged = drifted(h.spans());
+  assert.ok(flagged.every((s) => s.name === 'GetTask'));
+  assert.equal(flagged[0].attributes['a2a.drift.kind'], 'output_mode_mismatch');
+  assert.equal(flagged[0].attributes['error.type'], 'ArtifactSchemaDriftError');
+  assert.deepEqual(flagged[0].attributes['a2a.drift.expected_output_modes'], ['text/markdown']);
+});
+
+test('a card re-fetched in between does not change how an earlier task is judged', async () => {
+  const client = await createSdkClient(peer, 'jsonrpc');
+  const sent = asTask(await client.sendMessage(sendRequest('summarize-v2', { returnImmediately: true })));
+  await pollUntilTerminal(client, sent.id);
+  peer.redeploy([SUMMARIZE_PLAIN_SKILL]);
+  await fetch(peer.cardUrl, { headers: { 'A2A-Version': '1.0' } }).then((r) => r.text()); // someone re-fetches
+  await h.reset();
+  // The task was negotiated and completed under the markdown card: polling it again is healthy.
+  await client.getTask({ tenant: '', id: sent.id, historyLength: undefined } as never);
+  await new Promise((r) => setTimeout(r, 20));
+  assert.equal(drifted(h.spans()).length, 0);
+});
+
+test('withSkill declares the skill for calls whose requests carry none', async () => {
+  const client = await createSdkClient(peer, 'jsonrpc');
+  peer.redeploy([SUMMARIZE_PLAIN_SKILL]);
+  await withSkill('summarize-v2', () => client.sendMessage(sendRequest(undefined)));
+  const [span] = drifted(await h.waitForSpans((s) => drifted(s).length === 1));
+  assert.equal(span.attributes['a2a.skill.id'], 'summarize-v2');
+  assert.equal(span.attributes['a2a.skill.id_source'], 'application');
+  assert.equal(span.attributes['a2a.drift.kind'], 'output_mode_mismatch');
+});
+
+test('refetchCardOnDrift records whether the card really changed', async () => {
+  h.instrumentation.setConfig({ driftCallbackDebounceMs: 0, refetchCardOnDrift: true });
+  const client = await createSdkClient(peer, 'jsonrpc');
+  const cardFetches = peer.cardFetches;
+  peer.redeploy([TRANSLATE_SKILL]);
+  await client.sendMessage(sendRequest('summarize-v2'));
+  const [span] = drifted(await h.waitForSpans((s) => drifted(s).length === 1));
+  assert.equal(span.attributes['a2a.drift.refetch'], 'changed');
+  assert.equal(span.attributes['a2a.drift.confirmed'], true);
+  assert.equal(peer.cardFetches, cardFetches + 1, 'one re-fetch');
+  assert.equal(h.spans('GetAgentCard').length, 1, 'the re-fetch is untraced');
+
+  // A peer that fails "unknown skill" for a skill its unchanged card lists is broken, not the cache.
+  await h.reset();
+  const client2 = await createSdkClient(peer, 'jsonrpc');
+  await new Promise((r) => setTimeout(r, 1100)); // past the re-fetch debounce
+  await client2.sendMessage(sendRequest('no-such-skill', {}));
+  const flagged = drifted(await h.waitForSpans((s) => drifted(s).some((x) => x.name === 'SendMessage')));
+  const broken = flagged.find((x) => x.name === 'SendMessage')!;
+  assert.equal(broken.attributes['a2a.drift.kind'], 'unknown_skill');
+  assert.equal(broken.attributes['a2a.drift.refetch'], 'unchanged');
+  assert.equal(broken.attributes['a2a.drift.confirmed'], false);
+  h.instrumentation.setConfig({ driftCallbackDebounceMs: 0 });
+});
+
+test('enforce mode: the call rejects with the seed errors instead of returning the stale result, streaming and not', async () => {
+  h.instrumentation.setConfig({ driftCallbackDebounceMs: 0, mode: 'enforce' });
+  try {
+    await fetch(peer.cardUrl, { headers: { 'A2A-Version': '1.0' } }).then((r) => r.text());
+    const body = (method: string, skillId: string) =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method,
+        params: { message: { messageId: `m-${Math.random()}`, role: 'ROLE_USER', parts: [{ text: 'x' }] }, metadata: { skillId } },
+      });
+    const post = (method: string, skillId: string) =>
+      fetch(peer.jsonRpcUrl, { method: 'POST', body: body(method, skillId), headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' } });
+
+    // Healthy: the app gets the same JSON as without enforcement.
+    const ok = await post('SendMessage', 'summarize-v2');
+    assert.equal(ok.status, 200);
+    assert.equal((await ok.json()).result.task.status.state, 'TASK_STATE_COMPLETED');
+
+    peer.redeploy([SUMMARIZE_PLAIN_SKILL]); // variant B
+    await assert.rejects(post('SendMessage', 'summarize-v2'), (e: Error) => e.name === 'ArtifactSchemaDriftError');
+    const stream = await post('SendStreamingMessage', 'summarize-v2');
+    await assert.rejects(stream.text(), (e: Error) => e.name === 'ArtifactSchemaDriftError');
+
+    peer.redeploy([TRANSLATE_SKILL]); // variant A
+    await assert.rejects(post('SendMessage', 'summarize-v2'), (e: Error) => e.name === 'StaleAgentCardError');
+    const stream2 = await post('SendStreamingMessage', 'summarize-v2');
+    await assert.rejects(stream2.text(), (e: Error) => e.name === 'StaleAgentCardError');
+  } finally {
+    h.instrumentation.setConfig({ driftCallbackDebounceMs: 0 });
+  }
+  // Observe mode (default) hands the same stale result through untouched.
+  const res = await fetch(peer.jsonRpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'SendMessage', params: { message: { messageId: 'm-obs', role: 'ROLE_USER', parts: [{ text: 'x' }] }, metadata: { skillId: 'summarize-v2' } } }),
+  });
+  assert.equal((await res.json()).result.task.status.state, 'TASK_STATE_FAILED');
+});
+
+test('debounce: 1,000 failing tasks call the eviction callback once per card, every span flagged', async () => {
+  const raw: RawV01Peer = await startRawV01Peer({ name: 'peer-storm', behaviour: { sendReturns: 'final', transitionDelayMs: 0 } });
+  h.instrumentation.setConfig({ driftCallbackDebounceMs: 60_000 });
+  const calls: DriftEvent[] = [];
+  const off = onAgentCardDrift((e) => {
+    calls.push(e);
+  });
+  try {
+    await fetch(raw.cardUrl).then((r) => r.text());
+    raw.redeploy([V01_TRANSLATE_SKILL]);
+    const N = 1000;
+    for (let batch = 0; batch < N; batch += 100) {
+      await Promise.all(
+        Array.from({ length: 100 }, (_, i) =>
+          fetch(raw.rpcUrl, {
+            method: 'POST',
+            body: JSON.stringify({ jsonrpc: '2.0', id: batch + i, method: 'tasks/send', params: { id: `storm-${batch + i}`, skillId: 'summarize-v2', message: { role: 'user', parts: [{ type: 'text', text: 'x' }] } } }),
+          }).then((r) => r.text()),
+        ),
+      );
+    }
+    await h.waitForSpans((s) => drifted(s).length === N, 10_000);
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(calls.length, 1, 'one eviction for the storm');
+    assert.equal(await h.driftCount({ 'a2a.drift.kind': 'unknown_skill' }), N, 'every drift counted');
+  } finally {
+    off();
+    await raw.close();
+    h.instrumentation.setConfig({ driftCallbackDebounceMs: 0 });
+  }
+});
+
+test('a task evicted from the bounded memory is not misjudged, and the span says its negotiation is unknown', async () => {
+  h.instrumentation.setConfig({ driftCallbackDebounceMs: 0, maxTrackedTasks: 1 });
+  try {
+    const client = await createSdkClient(peer, 'jsonrpc');
+    peer.redeploy([SUMMARIZE_PLAIN_SKILL]);
+    const first = asTask(await client.sendMessage(sendRequest('summarize-v2', { returnImmediately: true })));
+    await client.sendMessage(sendRequest('summarize-v2', { returnImmediately: true })); // pushes `first` out
+    await pollUntilTerminal(client, first.id);
+    await new Promise((r) => setTimeout(r, 20));
+    const polls = h.spans('GetTask').filter((s) => s.attributes['a2a.task.id'] === first.id);
+    assert.ok(polls.length >= 1);
+    for (const p of polls) {
+      assert.equal(p.attributes['a2a.lifecycle.negotiation_known'], false);
+      assert.equal(p.attributes['a2a.drift.kind'], undefined, 'no verdict without the negotiation context');
+      assert.notEqual(p.status.code, SpanStatusCode.ERROR);
+    }
+  } finally {
+    h.instrumentation.setConfig({ driftCallbackDebounceMs: 0 });
+  }
+  void collect;
+});
