@@ -207,11 +207,13 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
   private classify(method: string, url: string, body: string | undefined, versionHeader: string | undefined): Classification {
     const cfg = this.config;
     if (cfg.ignoreUrls.length > 0 && isIgnoredUrl(url, cfg.ignoreUrls)) return undefined;
-    return classifyRequest(method, url, body, {
-      skillIdPaths: cfg.skillIdPaths,
-      a2aVersionHeader: versionHeader,
-      maxBodyBytes: cfg.maxRequestBodyBytes,
-    });
+    const opts = { skillIdPaths: cfg.skillIdPaths, a2aVersionHeader: versionHeader, maxBodyBytes: cfg.maxRequestBodyBytes };
+    const cls = classifyRequest(method, url, body, opts);
+    // REST paths common outside A2A (GET …/tasks/{id}) count only at an endpoint a fetched card advertises.
+    if (cls === undefined && versionHeader === undefined && url.includes('/tasks') && sharedState().cards.forRequestUrl(url)) {
+      return classifyRequest(method, url, body, { ...opts, knownA2AEndpoint: true });
+    }
+    return cls;
   }
 
   private handleFetch(original: FetchFn, input: FetchInput, init: FetchInit): ReturnType<FetchFn> {

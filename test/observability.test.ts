@@ -1,0 +1,522 @@
+/**
+ * examples/observability: the alert rules run under promtool, and every name the stack's
+ * configs use (span-metrics dimensions, Prometheus labels and metric names, TraceQL
+ * attributes, drift kinds, mounted files) is checked against what the code emits
+ * (src/semconv.ts, src/core/drift-kinds.ts). Docker is not needed.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parse } from 'yaml';
+import * as sc from '../src/semconv';
+import { DRIFT_KINDS } from '../src/core/drift-kinds';
+
+const DIR = path.resolve(__dirname, '..', 'examples', 'observability');
+const file = (rel: string): string => path.join(DIR, rel);
+const text = (rel: string): string => readFileSync(file(rel), 'utf8');
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const yamlFile = (rel: string): any => parse(text(rel));
+
+// ---------------------------------------------------------------------------------------
+// What the code emits.
+
+/** Every attribute name exported by semconv.ts (ATTR_*). */
+const ATTRS: ReadonlySet<string> = new Set(
+  Object.entries(sc)
+    .filter(([k, v]) => k.startsWith('ATTR_') && typeof v === 'string')
+    .map(([, v]) => v as string),
+);
+/** Prometheus form of a name: what the Collector's exporter, Tempo and Prometheus do to dots. */
+const promName = (name: string): string => name.replace(/[^a-zA-Z0-9_]/g, '_');
+/** Prometheus label -> the attribute it comes from. */
+const ATTR_LABELS: ReadonlyMap<string, string> = new Map([...ATTRS].map((a) => [promName(a), a]));
+/** Counter a2a.client.card_drift, unit {event}: curly-brace units are dropped, counters get _total. */
+const DRIFT_METRIC = `${promName(sc.METRIC_CARD_DRIFT)}_total`;
+const COLLECTOR_CALLS = 'traces_span_metrics_calls_total';
+const TEMPO_CALLS = 'traces_spanmetrics_calls_total';
+const KNOWN_METRICS = new Set([DRIFT_METRIC, COLLECTOR_CALLS, TEMPO_CALLS, 'up']);
+/**
+ * Labels that do not come from an instrumentation attribute: Prometheus' own, the ones the
+ * Collector's exporter derives from the resource (job, instance), the span-metrics
+ * intrinsics (Collector: service_name; Tempo: service), and the rules' own labels.
+ */
+const INFRA_LABELS = new Set([
+  '__name__', 'job', 'instance', 'le', 'source',
+  'service_name', 'service', 'span_name', 'span_kind', 'status_code',
+  'alertname', 'severity', 'signal',
+]);
+
+test('semconv: the names this stack is built on exist', () => {
+  assert.ok(ATTRS.has('a2a.drift.kind'));
+  assert.equal(sc.ATTR_A2A_DRIFT_KIND, 'a2a.drift.kind');
+  assert.equal(DRIFT_METRIC, 'a2a_client_card_drift_total');
+  assert.match(sc.METRIC_CARD_DRIFT_UNIT, /^\{.*\}$/, 'a unit other than {annotation} would add a suffix to the Prometheus name');
+  for (const label of ATTR_LABELS.keys()) assert.ok(!INFRA_LABELS.has(label), `${label} is both an attribute label and an infra label`);
+});
+
+// ---------------------------------------------------------------------------------------
+// PromQL / TraceQL scanning (enough for the expressions in this folder, not a parser).
+
+interface PromRefs {
+  labels: Set<string>;
+  metrics: Set<string>;
+  /** label -> values compared with = or != (not regexes). */
+  values: Map<string, Set<string>>;
+}
+
+const PROMQL_WORDS = new Set([
+  'sum', 'min', 'max', 'avg', 'count', 'by', 'without', 'on', 'ignoring', 'group_left', 'group_right',
+  'and', 'or', 'unless', 'offset', 'bool', 'topk', 'bottomk',
+]);
+
+function scanPromQL(expr: string, refs: PromRefs = { labels: new Set(), metrics: new Set(), values: new Map() }): PromRefs {
+  // Grafana variables ($__rate_interval, $agent, ${kind}) are not PromQL.
+  let e = expr.replace(/\$\{?\w+\}?/g, '');
+  for (const sel of e.matchAll(/\{([^{}]*)\}/g)) {
+    for (const m of sel[1].matchAll(/([a-zA-Z_]\w*)\s*(=~|!~|!=|=)\s*"((?:[^"\\]|\\.)*)"/g)) {
+      refs.labels.add(m[1]);
+      if (m[2] === '=' || m[2] === '!=') {
+        if (!refs.values.has(m[1])) refs.values.set(m[1], new Set());
+        refs.values.get(m[1])!.add(m[3]);
+      }
+    }
+  }
+  for (const g of e.matchAll(/\b(?:by|without|on|ignoring|group_left|group_right)\s*\(([^)]*)\)/g)) {
+    for (const l of g[1].split(',').map((s) => s.trim()).filter(Boolean)) refs.labels.add(l);
+  }
+  e = e
+    .replace(/\{[^{}]*\}/g, ' ')
+    .replace(/\b(?:by|without|on|ignoring|group_left|group_right)\s*\([^)]*\)/g, ' ')
+    .replace(/\[[^\]]*\]/g, ' ')
+    .replace(/"(?:[^"\\]|\\.)*"/g, ' ');
+  for (const m of e.matchAll(/\b([a-zA-Z_:][\w:]*)\b(\s*\()?/g)) {
+    if (m[2] || PROMQL_WORDS.has(m[1])) continue; // function call or keyword
+    if (/^\d/.test(m[1])) continue;
+    refs.metrics.add(m[1]);
+  }
+  return refs;
+}
+
+function checkPromRefs(where: string, refs: PromRefs): void {
+  for (const label of refs.labels) {
+    if (INFRA_LABELS.has(label)) continue;
+    assert.ok(
+      ATTR_LABELS.has(label),
+      `${where}: label ${label} is neither the Prometheus form of an attribute in src/semconv.ts nor a known infrastructure label`,
+    );
+  }
+  for (const metric of refs.metrics) {
+    assert.ok(KNOWN_METRICS.has(metric), `${where}: metric ${metric} is not one the stack produces (${[...KNOWN_METRICS].join(', ')})`);
+  }
+  for (const kind of refs.values.get('a2a_drift_kind') ?? []) {
+    if (kind === '') continue;
+    assert.ok((DRIFT_KINDS as readonly string[]).includes(kind), `${where}: a2a_drift_kind="${kind}" is not a drift kind`);
+  }
+}
+
+/** `span.<attr>` references in a TraceQL query. */
+function traceqlSpanAttrs(q: string): string[] {
+  return [...q.matchAll(/\bspan\.([a-zA-Z_][\w.]*\w)/g)].map((m) => m[1]);
+}
+
+function checkTraceQL(where: string, q: string): void {
+  const attrs = traceqlSpanAttrs(q);
+  assert.ok(attrs.length > 0, `${where}: ${q} references no span attribute`);
+  for (const a of attrs) assert.ok(ATTRS.has(a), `${where}: TraceQL span.${a} is not an attribute in src/semconv.ts (${q})`);
+  for (const m of q.matchAll(/(?<![.\w])name\s*=\s*"([^"]*)"/g)) {
+    assert.equal(m[1], sc.SPAN_GET_AGENT_CARD, `${where}: span name ${m[1]}`);
+  }
+  for (const m of q.matchAll(/span\.a2a\.drift\.kind\s*=\s*"([^"]*)"/g)) {
+    assert.ok((DRIFT_KINDS as readonly string[]).includes(m[1]), `${where}: drift kind ${m[1]}`);
+  }
+}
+
+test('the PromQL scanner sees labels, metrics and values', () => {
+  const r = scanPromQL('sum by (a, b) ((increase(m_total{x="1", y!~"z"}[5m]) > 0) or (m_total unless m_total offset 5m)) / on(c) rate(n[$__rate_interval])');
+  assert.deepEqual([...r.labels].sort(), ['a', 'b', 'c', 'x', 'y']);
+  assert.deepEqual([...r.metrics].sort(), ['m_total', 'n']);
+  assert.deepEqual([...(r.values.get('x') ?? [])], ['1']);
+  assert.throws(() => checkPromRefs('t', scanPromQL('sum by (a2a_drift_kinds) (a2a_client_card_drift_total)')), /a2a_drift_kinds/);
+  assert.throws(() => checkPromRefs('t', scanPromQL('a2a_client_card_drifts_total')), /a2a_client_card_drifts_total/);
+  assert.throws(() => checkTraceQL('t', '{ span.a2a.drift.kinds != nil }'), /a2a\.drift\.kinds/);
+});
+
+// ---------------------------------------------------------------------------------------
+// promtool
+
+function promtool(args: string[], cwd = DIR): { ok: boolean; out: string } | null {
+  const r = spawnSync('promtool', args, { cwd, encoding: 'utf8', timeout: 60_000 });
+  if (r.error && (r.error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+  if (r.error) throw r.error;
+  return { ok: r.status === 0, out: `${r.stdout}${r.stderr}` };
+}
+
+const NO_PROMTOOL =
+  'promtool is not on PATH (Debian/Ubuntu: apt-get install -y prometheus); the alert rules were not checked';
+
+function withPromtool(t: { skip(msg: string): void }, run: () => void): void {
+  if (promtool(['--version']) === null) {
+    if (process.env.CI) assert.fail(`${NO_PROMTOOL}; CI must install it`);
+    t.skip(NO_PROMTOOL);
+    return;
+  }
+  run();
+}
+
+test('promtool check rules alerts.yaml', (t) => {
+  withPromtool(t, () => {
+    const r = promtool(['check', 'rules', 'alerts.yaml'])!;
+    assert.ok(r.ok, r.out);
+  });
+});
+
+test('promtool test rules alerts.test.yaml (firing and non-firing cases)', (t) => {
+  withPromtool(t, () => {
+    const r = promtool(['test', 'rules', 'alerts.test.yaml'])!;
+    assert.ok(r.ok, r.out);
+  });
+});
+
+test('promtool check config prometheus.yaml (loads alerts.yaml)', (t) => {
+  withPromtool(t, () => {
+    const r = promtool(['check', 'config', 'prometheus.yaml'])!;
+    assert.ok(r.ok, r.out);
+  });
+});
+
+test('promtool parses every dashboard PromQL expression', (t) => {
+  withPromtool(t, () => {
+    const exprs = dashboardTargets()
+      .filter((x) => typeof x.target.expr === 'string')
+      .map((x) => grafanaToPromQL(x.target.expr as string));
+    assert.ok(exprs.length >= 5);
+    const tmp = mkdtempSync(path.join(tmpdir(), 'a2a-dash-'));
+    try {
+      const rules = { groups: [{ name: 'dashboard', rules: exprs.map((expr, i) => ({ record: `dashboard:expr${i}`, expr })) }] };
+      writeFileSync(path.join(tmp, 'rules.json'), JSON.stringify(rules)); // JSON is YAML
+      const r = promtool(['check', 'rules', 'rules.json'], tmp)!;
+      assert.ok(r.ok, r.out);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+});
+
+/** Grafana's variables replaced by what they expand to, for promtool. */
+function grafanaToPromQL(expr: string): string {
+  return expr
+    .replace(/\$__(?:rate_interval|interval|range)\b/g, '5m')
+    .replace(/\$\{?\w+\}?/g, '.*');
+}
+
+// ---------------------------------------------------------------------------------------
+// Alert rules
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function alertRules(): any[] {
+  const doc = yamlFile('alerts.yaml');
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  return doc.groups.flatMap((g: any) => g.rules).filter((r: any) => r.alert);
+}
+
+test('alerts.yaml: the drift alerts exist, name agent/skill/kind and say what to do', () => {
+  const rules = alertRules();
+  const byName = new Map(rules.map((r) => [r.alert as string, r]));
+  for (const name of ['A2AAgentCardDrift', 'A2AArtifactSchemaDrift', 'A2ADriftSpans', 'A2ADriftSpansTempo']) {
+    assert.ok(byName.has(name), `alert ${name} missing`);
+  }
+  assert.match(byName.get('A2AAgentCardDrift').expr, new RegExp(`\\b${DRIFT_METRIC}\\b`));
+  assert.match(byName.get('A2AArtifactSchemaDrift').expr, /a2a_drift_kind="output_mode_mismatch"/);
+  assert.equal(byName.get('A2AArtifactSchemaDrift').labels.severity, 'critical');
+  assert.match(byName.get('A2ADriftSpans').expr, new RegExp(`\\b${COLLECTOR_CALLS}\\b`));
+  assert.match(byName.get('A2ADriftSpans').expr, /\bservice_name\b/);
+  assert.match(byName.get('A2ADriftSpansTempo').expr, new RegExp(`\\b${TEMPO_CALLS}\\b`));
+  assert.match(byName.get('A2ADriftSpansTempo').expr, /\bservice\b/);
+
+  for (const r of rules) {
+    const refs = scanPromQL(r.expr);
+    checkPromRefs(`alerts.yaml ${r.alert}`, refs);
+    for (const l of ['a2a_drift_kind', 'a2a_skill_id', 'gen_ai_agent_name']) {
+      assert.ok(refs.labels.has(l), `${r.alert} does not keep ${l}`);
+    }
+    // The pitfall: a series that first appears at 1 is invisible to increase().
+    const metric = [...refs.metrics].find((m) => m !== 'up');
+    assert.ok(
+      new RegExp(`\\bunless\\s+${metric}\\s+offset\\b`).test(r.expr),
+      `${r.alert}: no clause for series that first appear already at 1 (increase() misses them)`,
+    );
+    const annotations = Object.values(r.annotations ?? {}).join('\n');
+    for (const m of annotations.matchAll(/\$labels\.(\w+)/g)) {
+      assert.ok(INFRA_LABELS.has(m[1]) || ATTR_LABELS.has(m[1]), `${r.alert}: annotation uses $labels.${m[1]}`);
+      assert.ok(refs.labels.has(m[1]), `${r.alert}: annotation uses $labels.${m[1]}, which the expression drops`);
+    }
+    assert.match(annotations, /\$labels\.a2a_drift_kind/, `${r.alert}: annotations do not say which kind`);
+    assert.match(annotations, /\$labels\.a2a_skill_id/, `${r.alert}: annotations do not say which skill`);
+    assert.match(annotations, /\$labels\.gen_ai_agent_name/, `${r.alert}: annotations do not say which agent`);
+    assert.match(annotations, /[Ee]vict[\s\S]*re-fetch/, `${r.alert}: annotations do not say to evict and re-fetch the card`);
+    for (const q of annotations.matchAll(/TraceQL (\{[^}]*\})/g)) checkTraceQL(`alerts.yaml ${r.alert}`, q[1]);
+  }
+});
+
+test('alerts.test.yaml: input series use the names the stack produces', () => {
+  const doc = yamlFile('alerts.test.yaml');
+  assert.deepEqual(doc.rule_files, ['alerts.yaml']);
+  const firing = new Set<string>();
+  for (const t of doc.tests) {
+    for (const s of t.input_series) checkPromRefs(`alerts.test.yaml "${t.name}"`, scanPromQL(s.series));
+    for (const a of t.alert_rule_test) if ((a.exp_alerts ?? []).length > 0) firing.add(a.alertname);
+  }
+  for (const r of alertRules()) assert.ok(firing.has(r.alert), `no test makes ${r.alert} fire`);
+});
+
+// ---------------------------------------------------------------------------------------
+// Collector, Tempo, Prometheus, compose
+
+test('otel-collector.yaml: spanmetrics dimensions are emitted attributes; pipelines as documented', () => {
+  const c = yamlFile('otel-collector.yaml');
+  assert.match(c.receivers.otlp.protocols.grpc.endpoint, /:4317$/);
+  assert.match(c.receivers.otlp.protocols.http.endpoint, /:4318$/);
+
+  const sm = c.connectors.spanmetrics;
+  const dims: string[] = sm.dimensions.map((d: { name: string }) => d.name);
+  for (const d of dims) assert.ok(ATTRS.has(d), `spanmetrics dimension ${d} is not an attribute in src/semconv.ts`);
+  assert.deepEqual(
+    [...dims].sort(),
+    [sc.ATTR_A2A_DRIFT_KIND, sc.ATTR_A2A_SKILL_ID, sc.ATTR_GEN_AI_AGENT_NAME, sc.ATTR_A2A_METHOD_NAME].sort(),
+  );
+  assert.ok(!dims.includes(sc.ATTR_A2A_AGENT_CARD_FINGERPRINT) && !dims.includes(sc.ATTR_A2A_TASK_ID), 'unbounded dimension');
+  assert.equal(`${promName(sm.namespace ?? 'traces.span.metrics')}_calls_total`, COLLECTOR_CALLS);
+
+  const p = c.service.pipelines;
+  for (const e of ['spanmetrics', 'otlp/jaeger', 'otlp/tempo']) assert.ok(p.traces.exporters.includes(e), `traces → ${e}`);
+  assert.ok(p.traces.receivers.includes('otlp'));
+  assert.deepEqual([...p.metrics.receivers].sort(), ['otlp', 'spanmetrics']);
+  assert.deepEqual(p.metrics.exporters, ['prometheus']);
+  for (const [name, pipe] of Object.entries(p) as [string, { receivers: string[]; exporters: string[] }][]) {
+    for (const r of pipe.receivers) assert.ok(c.receivers[r] ?? c.connectors[r], `${name}: receiver ${r} undefined`);
+    for (const e of pipe.exporters) assert.ok(c.exporters[e] ?? c.connectors[e], `${name}: exporter ${e} undefined`);
+  }
+});
+
+test('tempo.yaml: span-metrics dimensions are emitted attributes; remote write to Prometheus', () => {
+  const t = yamlFile('tempo.yaml');
+  const dims: string[] = t.metrics_generator.processor.span_metrics.dimensions;
+  for (const d of dims) assert.ok(ATTRS.has(d), `Tempo dimension ${d} is not an attribute in src/semconv.ts`);
+  assert.deepEqual([...dims].sort(), [sc.ATTR_A2A_DRIFT_KIND, sc.ATTR_A2A_SKILL_ID, sc.ATTR_GEN_AI_AGENT_NAME].sort());
+  for (const d of t.metrics_generator.processor.service_graphs?.dimensions ?? []) assert.ok(ATTRS.has(d), d);
+  assert.ok(t.overrides.defaults.metrics_generator.processors.includes('span-metrics'), 'span-metrics processor not enabled');
+  const rw = t.metrics_generator.storage.remote_write.map((w: { url: string }) => new URL(w.url));
+  assert.ok(rw.some((u: URL) => u.hostname === 'prometheus' && u.pathname === '/api/v1/write'));
+  assert.match(t.distributor.receivers.otlp.protocols.grpc.endpoint, /^0\.0\.0\.0:4317$/);
+});
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function compose(): any {
+  return yamlFile('docker-compose.yaml');
+}
+
+/** host path (relative to DIR) -> container path, over all services. */
+function mounts(service: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const v of compose().services[service].volumes ?? []) {
+    const [src, dst] = String(v).split(':');
+    if (src.startsWith('./')) out.set(path.normalize(src), dst);
+  }
+  return out;
+}
+
+test('docker-compose.yaml: services, pinned images, mounted files exist and are the ones used', () => {
+  const c = compose();
+  const services = c.services;
+  for (const s of ['otel-collector', 'jaeger', 'tempo', 'prometheus', 'grafana']) assert.ok(services[s], `service ${s} missing`);
+  const images: Record<string, RegExp> = {
+    'otel-collector': /^otel\/opentelemetry-collector-contrib:/,
+    jaeger: /^jaegertracing\/all-in-one:/,
+    tempo: /^grafana\/tempo:/,
+    prometheus: /^prom\/prometheus:/,
+    grafana: /^grafana\/grafana:/,
+  };
+  for (const [s, re] of Object.entries(images)) assert.match(services[s].image, re);
+  for (const [name, s] of Object.entries(services) as [string, { image: string }][]) {
+    assert.match(s.image, /:v?\d+\.\d+\.\d+$/, `${name}: image ${s.image} is not pinned to a version`);
+  }
+
+  // Every ./file mounted into a container exists here.
+  for (const name of Object.keys(services)) {
+    for (const src of mounts(name).keys()) assert.ok(existsSync(file(src)), `${name} mounts ${src}, which does not exist`);
+  }
+  // And every config file of this folder is mounted where its service reads it.
+  const collectorMounts = mounts('otel-collector');
+  const collectorCfg = collectorMounts.get('otel-collector.yaml');
+  assert.ok(collectorCfg, 'otel-collector.yaml not mounted');
+  assert.ok(services['otel-collector'].command.join(' ').includes(collectorCfg), 'collector does not start with otel-collector.yaml');
+  const tempoCfg = mounts('tempo').get('tempo.yaml');
+  assert.ok(tempoCfg && services.tempo.command.join(' ').includes(tempoCfg), 'tempo does not start with tempo.yaml');
+  const promMounts = mounts('prometheus');
+  const promCfg = promMounts.get('prometheus.yaml');
+  assert.ok(promCfg && services.prometheus.command.join(' ').includes(promCfg), 'prometheus does not start with prometheus.yaml');
+  const alertsIn = promMounts.get('alerts.yaml');
+  assert.ok(alertsIn, 'alerts.yaml not mounted');
+  const promYaml = yamlFile('prometheus.yaml');
+  const ruleFiles: string[] = promYaml.rule_files.map((f: string) => path.posix.resolve(path.posix.dirname(promCfg), f));
+  assert.ok(ruleFiles.includes(alertsIn), `prometheus.yaml rule_files ${ruleFiles} do not load ${alertsIn}`);
+  assert.ok(services.prometheus.command.includes('--web.enable-remote-write-receiver'), 'Tempo cannot remote-write');
+
+  const grafana = mounts('grafana');
+  assert.equal(grafana.get('grafana/provisioning/datasources'), '/etc/grafana/provisioning/datasources');
+  assert.equal(grafana.get('grafana/provisioning/dashboards'), '/etc/grafana/provisioning/dashboards');
+  const providers = yamlFile('grafana/provisioning/dashboards/dashboards.yaml').providers;
+  assert.ok(
+    providers.some((p: { options: { path: string } }) => p.options.path === grafana.get('grafana/dashboards')),
+    'the dashboard provider does not read the mounted grafana/dashboards',
+  );
+  for (const f of ['grafana/dashboards', 'grafana/provisioning/datasources', 'grafana/provisioning/dashboards']) {
+    assert.ok(statSync(file(f)).isDirectory());
+  }
+
+  // The app's endpoint.
+  const ports: string[] = services['otel-collector'].ports.map(String);
+  assert.ok(ports.includes('4317:4317') && ports.includes('4318:4318'), 'OTLP ports not published');
+
+  // Hosts that configs point at are services; the collector's exporter is what Prometheus scrapes.
+  const collector = yamlFile('otel-collector.yaml');
+  for (const e of ['otlp/jaeger', 'otlp/tempo']) {
+    const host = String(collector.exporters[e].endpoint).split(':')[0];
+    assert.ok(services[host], `${e} points at ${host}, not a compose service`);
+  }
+  const exporterPort = String(collector.exporters.prometheus.endpoint).split(':').pop();
+  const targets: string[] = promYaml.scrape_configs.flatMap((s: { static_configs: { targets: string[] }[] }) =>
+    s.static_configs.flatMap((x) => x.targets),
+  );
+  assert.ok(targets.includes(`otel-collector:${exporterPort}`), 'Prometheus does not scrape the collector exporter');
+  const collectorJob = promYaml.scrape_configs.find((s: { static_configs: { targets: string[] }[] }) =>
+    s.static_configs.some((x) => x.targets.includes(`otel-collector:${exporterPort}`)),
+  );
+  assert.equal(collectorJob.honor_labels, true, 'without honor_labels the app service.name lands in exported_job');
+
+  // Jaeger's Monitor tab reads the Collector's span metrics.
+  const jaegerEnv: string[] = services.jaeger.environment;
+  assert.ok(jaegerEnv.includes('METRICS_STORAGE_TYPE=prometheus'));
+  assert.ok(jaegerEnv.includes(`PROMETHEUS_QUERY_NAMESPACE=${COLLECTOR_CALLS.replace(/_calls_total$/, '')}`));
+});
+
+// ---------------------------------------------------------------------------------------
+// Grafana
+
+test('datasources.yaml: Prometheus, Tempo and Jaeger at their compose services', () => {
+  const ds = yamlFile('grafana/provisioning/datasources/datasources.yaml').datasources as {
+    type: string; uid: string; url: string; jsonData?: Record<string, unknown>;
+  }[];
+  const services = compose().services;
+  const byType = new Map(ds.map((d) => [d.type, d]));
+  for (const type of ['prometheus', 'tempo', 'jaeger']) {
+    const d = byType.get(type);
+    assert.ok(d, `${type} datasource missing`);
+    const host = new URL(d.url).hostname;
+    assert.ok(services[host], `${type} datasource points at ${host}, not a compose service`);
+  }
+  const tempo = byType.get('tempo')!;
+  const t2m = tempo.jsonData?.tracesToMetrics as { tags: { key: string; value: string }[]; queries: { query: string }[] };
+  for (const tag of t2m.tags) {
+    if (tag.key === 'service.name') continue; // resource attribute; Tempo's label is `service`
+    assert.ok(ATTRS.has(tag.key), `tracesToMetrics tag ${tag.key}`);
+    assert.equal(tag.value, promName(tag.key));
+  }
+  for (const q of t2m.queries) checkPromRefs('datasources.yaml tracesToMetrics', scanPromQL(q.query.replace(/\$\$__tags,?/g, '')));
+});
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function dashboard(): any {
+  return JSON.parse(text('grafana/dashboards/a2a-drift.json'));
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function dashboardTargets(): { panel: any; target: any }[] {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const flat = (ps: any[]): any[] => ps.flatMap((p) => [p, ...flat(p.panels ?? [])]);
+  return flat(dashboard().panels).flatMap((panel) => (panel.targets ?? []).map((target: unknown) => ({ panel, target })));
+}
+
+test('a2a-drift.json: panels by kind, agent, skill, span metrics and a TraceQL table, all on emitted names', () => {
+  const d = dashboard();
+  const uids = new Set(
+    (yamlFile('grafana/provisioning/datasources/datasources.yaml').datasources as { uid: string }[]).map((x) => x.uid),
+  );
+  const targets = dashboardTargets();
+  const promTargets = targets.filter((x) => typeof x.target.expr === 'string');
+  const traceql = targets.filter((x) => x.target.queryType === 'traceql');
+
+  for (const { panel, target } of targets) {
+    for (const ds of [panel.datasource, target.datasource]) {
+      if (ds?.uid) assert.ok(uids.has(ds.uid), `panel "${panel.title}" uses datasource uid ${ds.uid}, not provisioned`);
+    }
+  }
+  for (const { panel, target } of promTargets) {
+    const where = `dashboard panel "${panel.title}"`;
+    checkPromRefs(where, scanPromQL(target.expr));
+    const legend = String(target.legendFormat ?? '');
+    const refs = scanPromQL(target.expr);
+    for (const m of legend.matchAll(/\{\{\s*(\w+)\s*\}\}/g)) {
+      assert.ok(INFRA_LABELS.has(m[1]) || ATTR_LABELS.has(m[1]), `${where}: legend {{${m[1]}}}`);
+      assert.ok(refs.labels.has(m[1]), `${where}: legend {{${m[1]}}} is not kept by the query`);
+    }
+  }
+  for (const v of d.templating.list) {
+    if (v.type === 'query') checkPromRefs(`dashboard variable ${v.name}`, scanPromQL(String(v.definition).replace(/^label_values\((.*), *(\w+)\)$/, 'sum by ($2) ($1)')));
+  }
+
+  const groupedBy = (label: string) =>
+    promTargets.some((x) => x.target.expr.includes(DRIFT_METRIC) && new RegExp(`by \\([^)]*\\b${label}\\b`).test(x.target.expr));
+  assert.ok(groupedBy('a2a_drift_kind'), 'no drift-by-kind panel');
+  assert.ok(groupedBy('gen_ai_agent_name'), 'no drift-by-agent panel');
+  assert.ok(groupedBy('a2a_skill_id'), 'no drift-by-skill panel');
+  assert.ok(promTargets.some((x) => x.target.expr.includes(COLLECTOR_CALLS) && x.target.expr.includes('a2a_drift_kind')), 'no Collector span-metrics drift panel');
+  assert.ok(promTargets.some((x) => x.target.expr.includes(TEMPO_CALLS) && x.target.expr.includes('a2a_drift_kind')), 'no Tempo span-metrics drift panel');
+
+  assert.ok(traceql.length > 0, 'no TraceQL panel');
+  for (const { panel, target } of traceql) checkTraceQL(`dashboard panel "${panel.title}"`, target.query);
+  assert.ok(
+    traceql.some((x) => x.panel.type === 'table' && /^\{ span\.a2a\.drift\.kind != nil \}/.test(x.target.query)),
+    'no table panel with { span.a2a.drift.kind != nil }',
+  );
+});
+
+// ---------------------------------------------------------------------------------------
+// README
+
+test('README.md: start command, endpoint and every search use emitted names', () => {
+  const md = text('README.md');
+  assert.match(md, /docker compose up/);
+  assert.match(md, /OTEL_EXPORTER_OTLP_ENDPOINT=http:\/\/localhost:4318/);
+  const queries = [...md.matchAll(/`(\{[^`]*\})`/g)].map((m) => m[1]);
+  for (const q of [
+    '{ span.a2a.drift.kind != nil }',
+    '{ span.a2a.drift.kind = "output_mode_mismatch" }',
+    '{ name = "GetAgentCard" && span.a2a.agent_card.previous_fingerprint != nil }',
+  ]) {
+    assert.ok(queries.includes(q), `README lacks the TraceQL ${q}`);
+  }
+  for (const q of queries) checkTraceQL('README.md', q);
+  for (const m of md.matchAll(/\| select\(([^)]*)\)/g)) checkTraceQL('README.md select', m[1]);
+
+  // Jaeger tag searches: `attr=value`.
+  const tags = [...md.matchAll(/`([a-z_][\w.]*)=([\w-]+)`/g)].filter((m) => !m[1].startsWith('OTEL_'));
+  assert.ok(tags.some((m) => m[1] === 'a2a.drift.kind' && m[2] === 'unknown_skill'), 'README lacks the Jaeger tag a2a.drift.kind=unknown_skill');
+  assert.ok(tags.some((m) => m[1] === 'error' && m[2] === 'true'), 'README lacks the Jaeger tag error=true');
+  for (const [, attr, value] of tags) {
+    if (attr === 'error') continue; // Jaeger's own tag for status ERROR
+    assert.ok(ATTRS.has(attr), `README Jaeger tag ${attr} is not an attribute in src/semconv.ts`);
+    if (attr === sc.ATTR_A2A_DRIFT_KIND) assert.ok((DRIFT_KINDS as readonly string[]).includes(value), value);
+  }
+  assert.match(md, /Monitor tab[\s\S]*error rate/);
+  // Every drift kind the code knows is documented.
+  for (const k of DRIFT_KINDS) assert.ok(md.includes(`\`${k}\``), `README does not list drift kind ${k}`);
+  // Prometheus names in inline code are ones the stack produces.
+  for (const m of md.matchAll(/`(a2a_[a-z_]+|traces_[a-z_]+)(\{[^`]*\})?`/g)) {
+    if (m[1].endsWith('_total')) assert.ok(KNOWN_METRICS.has(m[1]), `README metric ${m[1]}`);
+    else assert.ok(ATTR_LABELS.has(m[1]), `README label ${m[1]}`);
+  }
+});
