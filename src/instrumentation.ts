@@ -30,6 +30,8 @@ const CALL_KEY = createContextKey('opentelemetry-instrumentation-a2a.call');
 /** Set around the instrumentation's own requests (card re-fetch): the wire tap ignores them. */
 const OWN_REQUEST_KEY = createContextKey('opentelemetry-instrumentation-a2a.own-request');
 const MAX_CARD_BYTES = 4 * 1024 * 1024;
+/** fetchInProgress marker: the fetch wrapper decided the running call is not A2A. */
+const NOT_A2A = Symbol('not-a2a');
 
 type FetchInput = Parameters<FetchFn>[0];
 type FetchInit = Parameters<FetchFn>[1];
@@ -78,7 +80,7 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
   private sweeper: NodeJS.Timeout | undefined;
   private enabled: boolean | undefined;
   /** The call whose original fetch() is running right now (undici publishes `create` synchronously inside it). */
-  private fetchInProgress: A2ACall | undefined;
+  private fetchInProgress: A2ACall | typeof NOT_A2A | undefined;
   /** refetchCardOnDrift: one re-fetch in flight per card URL, at most one per debounce window. */
   private refetches: Map<string, { at: number; result: Promise<string | undefined> }> | undefined;
 
@@ -218,11 +220,21 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
 
   private handleFetch(original: FetchFn, input: FetchInput, init: FetchInit): ReturnType<FetchFn> {
     if (!this.isActive()) return original(input, init);
-    let call: A2ACall | undefined;
+    let call: A2ACall | typeof NOT_A2A | undefined;
     try {
       call = this.callForFetch(input, init);
     } catch (err) {
       diag.debug('opentelemetry-instrumentation-a2a: fetch classification failed', err);
+    }
+    if (call === NOT_A2A) {
+      // Decided here already: the wire tap need not look at this request again.
+      const previous = this.fetchInProgress;
+      this.fetchInProgress = NOT_A2A;
+      try {
+        return original(input, init);
+      } finally {
+        this.fetchInProgress = previous;
+      }
     }
     if (!call) return original(input, init);
     const active = call;
@@ -288,7 +300,8 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     return rebuildResponse(response, guarded);
   }
 
-  private callForFetch(input: FetchInput, init: FetchInit): A2ACall | undefined {
+  /** An A2ACall, NOT_A2A when the URL and body say it is not A2A, undefined when only the wire can tell (streamed body). */
+  private callForFetch(input: FetchInput, init: FetchInit): A2ACall | typeof NOT_A2A | undefined {
     let url: string | undefined;
     let request: Request | undefined;
     if (typeof input === 'string') url = input;
@@ -302,7 +315,8 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     const body = init?.body !== undefined ? bodyText(init.body, this.config.maxRequestBodyBytes) : undefined;
     if (method !== 'GET' && body === undefined) return undefined; // a streamed body: the wire tap decides when it has seen it
     const cls = this.classify(method, url, body, headerFromInit(init, 'a2a-version'));
-    if (!cls || cls.type === 'maybe-operation') return undefined;
+    if (!cls) return NOT_A2A;
+    if (cls.type === 'maybe-operation') return undefined;
     const call = this.newCall(cls.type === 'card' ? { type: 'card' } : { type: 'operation', request: cls.request }, url, context.active());
     call.followsRedirects = (init?.redirect ?? request?.redirect ?? 'follow') === 'follow';
     return call;
@@ -312,7 +326,9 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     if (!this.isActive()) return undefined;
     const ctx = context.active();
     if (ctx.getValue(OWN_REQUEST_KEY)) return undefined;
-    const pending = this.fetchInProgress ?? (ctx.getValue(CALL_KEY) as A2ACall | undefined);
+    const inFetch = this.fetchInProgress;
+    if (inFetch === NOT_A2A) return undefined;
+    const pending = inFetch ?? (ctx.getValue(CALL_KEY) as A2ACall | undefined);
     if (pending && !pending.isFinished) return pending.attachHop();
     const url = info.origin + info.path;
     const method = info.method.toUpperCase();

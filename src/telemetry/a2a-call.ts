@@ -353,7 +353,8 @@ export class A2ACall {
     const metricAttrs: Attributes = { [sc.ATTR_A2A_DRIFT_KIND]: event.kind };
     if (event.skillId !== undefined) metricAttrs[sc.ATTR_A2A_SKILL_ID] = cap(event.skillId);
     if (event.agentName !== undefined) metricAttrs[sc.ATTR_GEN_AI_AGENT_NAME] = cap(event.agentName);
-    if (this.url) metricAttrs[sc.ATTR_SERVER_ADDRESS] = this.url.hostname;
+    const server = serverAttributes(this.url)[sc.ATTR_SERVER_ADDRESS];
+    if (server !== undefined) metricAttrs[sc.ATTR_SERVER_ADDRESS] = server;
     this.deps.driftCounter?.add(1, metricAttrs);
     const state = sharedState();
     if (event.kind !== 'card_changed' && event.cardUrl) state.cards.markSuspect(event.cardUrl);
