@@ -201,31 +201,4 @@ function skills(json: Record<string, unknown>, card: DecodedCard, problems: stri
   if (badModes > 0) problems.push(`${badModes} skill(s) with non-array modes use the card defaults`);
 }
 
-const SPECIAL = new Set(['http:', 'https:', 'ws:', 'wss:', 'ftp:', 'file:']);
-
-/**
- * Normalises a URL for matching: `scheme://host[:port]/path`, scheme and host lower-cased,
- * default port dropped, userinfo / query / fragment dropped, trailing slashes dropped
- * (`https://H.example:443/a2a/?x#y` → `https://h.example/a2a`; `https://h/` → `https://h`).
- * Relative URLs are resolved against `base`. Opaque URLs (`mailto:x`) give `scheme:path`.
- * Undefined when it cannot be parsed or is neither a string nor a URL. Never throws.
- */
-export function normaliseUrl(url: string | URL, base?: string | URL): string | undefined {
-  try {
-    const raw = typeof url === 'string' ? url : url instanceof URL ? url.href : undefined;
-    if (raw === undefined) return undefined;
-    const b = typeof base === 'string' || base instanceof URL ? base : undefined;
-    const u = b === undefined ? new URL(raw) : new URL(raw, b);
-    let path = u.pathname;
-    let end = path.length;
-    while (end > 0 && path.charCodeAt(end - 1) === 0x2f) end--;
-    if (end !== path.length) path = path.slice(0, end);
-    const protocol = u.protocol; // always lower case
-    if (u.host === '' && !u.href.startsWith(protocol + '//')) return protocol + path; // opaque
-    // WHATWG URL lower-cases the host of special schemes only.
-    const host = SPECIAL.has(protocol) ? u.host : u.host.toLowerCase();
-    return protocol + '//' + host + path;
-  } catch {
-    return undefined;
-  }
-}
+export { normaliseUrl } from './url';

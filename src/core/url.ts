@@ -1,16 +1,16 @@
 /**
- * URL normalisation for matching request URLs to Agent Card endpoints.
- *
- * Interim: `src/core/card.ts` will own `normaliseUrl`; this copy has the same contract so
- * the registry can switch to it without behaviour change. Pure, total (never throws).
+ * URL normalisation for matching request URLs to Agent Card endpoints (the registry) and
+ * for the card URLs reported on spans. Pure, total (never throws).
  */
 
+const SPECIAL = new Set(['http:', 'https:', 'ws:', 'wss:', 'ftp:', 'file:']);
+
 /**
- * `scheme://host[:port]/path` with scheme and host lower-cased (WHATWG URL does that),
- * the default port dropped, userinfo, query and fragment dropped, and trailing slashes
- * dropped (`https://h/` → `https://h`, `https://h/a2a/` → `https://h/a2a`).
- * Relative URLs are resolved against `base`. `undefined` when it cannot be parsed, or
- * when `url` is neither a string nor a URL.
+ * Normalises a URL for matching: `scheme://host[:port]/path`, scheme and host lower-cased,
+ * default port dropped, userinfo / query / fragment dropped, trailing slashes dropped
+ * (`https://H.example:443/a2a/?x#y` → `https://h.example/a2a`; `https://h/` → `https://h`).
+ * Relative URLs are resolved against `base`. Opaque URLs (`mailto:x`) give `scheme:path`.
+ * Undefined when it cannot be parsed or is neither a string nor a URL. Never throws.
  */
 export function normaliseUrl(url: string | URL, base?: string | URL): string | undefined {
   try {
@@ -22,8 +22,11 @@ export function normaliseUrl(url: string | URL, base?: string | URL): string | u
     let end = path.length;
     while (end > 0 && path.charCodeAt(end - 1) === 0x2f) end--;
     if (end !== path.length) path = path.slice(0, end);
-    if (u.host === '' && !u.href.startsWith(u.protocol + '//')) return u.protocol + path; // opaque (mailto:…)
-    return u.protocol + '//' + u.host + path;
+    const protocol = u.protocol; // always lower case
+    if (u.host === '' && !u.href.startsWith(protocol + '//')) return protocol + path; // opaque
+    // WHATWG URL lower-cases the host of special schemes only.
+    const host = SPECIAL.has(protocol) ? u.host : u.host.toLowerCase();
+    return protocol + '//' + host + path;
   } catch {
     return undefined;
   }
