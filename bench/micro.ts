@@ -34,7 +34,7 @@ export interface MicroResults {
 
 function main(): void {
   const rounds = envNumber('BENCH_MICRO_ROUNDS', 5, 3);
-  const samples = envNumber('BENCH_MICRO_SAMPLES', 2000, 1000);
+  const samples = envNumber('BENCH_MICRO_SAMPLES', 2000, 500);
   const opts = { rounds, samples, warmup: envNumber('BENCH_MICRO_WARMUP', 20_000, 5_000) };
 
   const card03 = realisticCard(20);

@@ -83,7 +83,7 @@ async function main(): Promise<void> {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc) throw new Error('run with --expose-gc');
   const distDir = process.env.BENCH_DIST ?? `${__dirname}/../dist`;
-  const tasks = envNumber('BENCH_TASKS', 100_000, 30_000);
+  const tasks = envNumber('BENCH_TASKS', 100_000, 20_000);
   const maxTrackedTasks = envNumber('BENCH_MAX_TRACKED_TASKS', 10_000);
 
   // eslint-disable-next-line @typescript-eslint/no-require-imports

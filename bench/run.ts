@@ -4,59 +4,62 @@
  *
  * Method
  * - The peer (bench/peer-process.ts) runs in its own process for the whole run; its
- *   stored tasks are dropped (and GC run) before each client process.
- * - Every client configuration (bench/client.ts) runs in a FRESH process per round:
- *   instrumentations patch globals. Each round runs every configuration once, in an
- *   order rotated by one per round; each process warms up before each timed phase.
- *   Client CPU = `process.cpuUsage()` (user + system) delta of the client process over
- *   the timed loop, per call. Calls are sequential (one in flight).
+ *   stored tasks are dropped (and GC run) between phases.
+ * - Every client configuration (bench/client.ts) runs in a FRESH process per round
+ *   (instrumentations patch globals). In a round all configurations' processes are
+ *   started and warmed up, then each phase is measured in small batches interleaved
+ *   across the configurations (the order rotated per batch and per round), one call in
+ *   flight at a time on the whole machine. A load burst from elsewhere then hits every
+ *   configuration alike, and each round yields one paired comparison.
+ * - Client CPU = `process.cpuUsage()` delta of the client process from the start to the
+ *   end of the phase (so exports and GC between its batches count), per call.
  * - Figures are medians across rounds (of each process's p50 / p99 / CPU per call);
- *   ratios are the median of the per-round ratios (configurations of one round ran
- *   back to back), with their min–max across rounds.
+ *   ratios are the median of the per-round ratios, with their min–max across rounds.
  * - The "as users run it" rows export OTLP/HTTP to a sink in this process that answers 200.
  * - The built package is copied to .bench-out/dist first, so a concurrent `npm run build`
  *   cannot pull it from under a running bench.
  *
  * Knobs (environment): BENCH_QUICK=1 (~30 s smoke run), BENCH_ROUNDS, BENCH_BIG_ROUNDS,
  * BENCH_SEND_WARMUP, BENCH_SEND, BENCH_STREAM_WARMUP, BENCH_STREAM, BENCH_PLAIN_WARMUP,
- * BENCH_PLAIN, BENCH_BIG_CALLS, BENCH_TASKS (row 5), BENCH_MICRO_* (row 6),
- * BENCH_CONFIGS (comma list to restrict the client configurations).
- * Output: a table on stdout and .bench-out/results.json.
+ * BENCH_PLAIN, BENCH_BIG_CALLS, BENCH_BATCH (send/plain calls per batch), BENCH_TASKS
+ * (row 5), BENCH_MICRO_* (row 6), BENCH_CONFIGS (comma list of client configurations),
+ * BENCH_SKIP=5,6 (skip rows 5 and/or 6).
+ * Output: a table on stdout, .bench-out/results.json and .bench-out/results.md.
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ClientJob, ClientResult, ConfigName, Phase } from './client';
+import type { BigFigures, ClientResult, ConfigName, LatencyFigures, Phase, StreamFigures, Warmup } from './client';
+import { bundleClient, ClientProc, cleanEnv, OUT, ROOT, runChild, snapshotDist, startPeer, startSink, type OtlpSink, type Peer } from './procs';
 import type { MicroResults } from './micro';
 import type { RegistryMemoryResult } from './registry-memory';
 import { envNumber, fmtMiB, fmtMs, fmtRatio, fmtUs, median } from './stats';
 
-const ROOT = path.resolve(__dirname, '..');
-const OUT = path.join(ROOT, '.bench-out');
 const quick = process.env.BENCH_QUICK === '1';
 
-const counts: ClientJob['counts'] = {
-  sendWarmup: envNumber('BENCH_SEND_WARMUP', 300, 100),
-  send: envNumber('BENCH_SEND', 700, 200),
-  streamWarmup: envNumber('BENCH_STREAM_WARMUP', 8, 3),
+const counts = {
+  sendWarmup: envNumber('BENCH_SEND_WARMUP', 200, 100),
+  send: envNumber('BENCH_SEND', 600, 200),
+  streamWarmup: envNumber('BENCH_STREAM_WARMUP', 5, 3),
   stream: envNumber('BENCH_STREAM', 30, 10),
-  plainWarmup: envNumber('BENCH_PLAIN_WARMUP', 300, 100),
-  plain: envNumber('BENCH_PLAIN', 700, 200),
+  plainWarmup: envNumber('BENCH_PLAIN_WARMUP', 200, 100),
+  plain: envNumber('BENCH_PLAIN', 400, 200),
   bigCalls: envNumber('BENCH_BIG_CALLS', 2, 1),
+  batch: envNumber('BENCH_BATCH', 100, 50),
+  streamBatch: 5,
 };
-const rounds = envNumber('BENCH_ROUNDS', 5, 2);
+type Counts = typeof counts;
+const rounds = envNumber('BENCH_ROUNDS', 4, 1);
 const bigRounds = Math.min(rounds, envNumber('BENCH_BIG_ROUNDS', 3, 1));
+const skipRows = new Set((process.env.BENCH_SKIP ?? '').split(',').map((x) => x.trim()));
 
 /** Which phases each configuration runs (row 3 only in the first `bigRounds` rounds). */
 const PLAN: Record<ConfigName, Phase[]> = {
-  bare: ['send', 'stream', 'plain', 'big'],
-  sdk: ['send', 'plain'],
-  undici: ['send', 'stream', 'plain', 'big'],
-  a2a: ['send', 'stream', 'plain', 'big'],
-  both: ['send', 'stream', 'plain', 'big'],
+  bare: ['send', 'stream', 'plainGet', 'plainPost', 'big'],
+  sdk: ['send', 'plainGet', 'plainPost'],
+  undici: ['send', 'stream', 'plainGet', 'plainPost', 'big'],
+  a2a: ['send', 'stream', 'plainGet', 'plainPost', 'big'],
+  both: ['send', 'stream', 'plainGet', 'plainPost', 'big'],
   'a2a-inspect16': ['big'],
   'nodesdk-undici': ['send'],
   register: ['send'],
@@ -75,131 +78,73 @@ const DESCRIPTION: Record<ConfigName, string> = {
 
 // ------------------------------------------------------------------------------ processes
 
-function snapshotDist(): string {
-  const src = path.join(ROOT, 'dist');
-  if (!existsSync(path.join(src, 'cjs', 'index.js'))) throw new Error('dist/cjs/index.js missing: run `npm run build` first (npm run bench does)');
-  const dst = path.join(OUT, 'dist');
-  rmSync(dst, { recursive: true, force: true });
-  cpSync(src, dst, { recursive: true });
-  return dst;
-}
+let clientScript: { script: string; execArgv: string[] } = { script: path.join(__dirname, 'client.ts'), execArgv: ['--import', 'tsx'] };
 
-interface OtlpSink {
-  url: string;
-  requests: number;
-  bytes: number;
-  close(): void;
-}
+const MEASURED: Phase[] = ['send', 'stream', 'plainGet', 'plainPost'];
 
-function startSink(): Promise<OtlpSink> {
-  const sink = { url: '', requests: 0, bytes: 0, close: () => server.close() };
-  const server = http.createServer((req, res) => {
-    req.on('data', (c: Buffer) => (sink.bytes += c.length));
-    req.on('end', () => {
-      sink.requests++;
-      const json = (req.headers['content-type'] ?? '').includes('json');
-      res.writeHead(200, { 'content-type': json ? 'application/json' : 'application/x-protobuf' });
-      res.end(json ? '{}' : '');
+/** One round: fresh processes for every configuration, warmed up, phases measured in interleaved batches. */
+async function runRound(round: number, configs: ConfigName[], peer: Peer, sink: OtlpSink, distDir: string, c: Counts): Promise<{ results: ClientResult[]; skipped: Map<ConfigName, string> }> {
+  const skipped = new Map<ConfigName, string>();
+  const rotate = <T>(list: T[], by: number): T[] => list.map((_, i) => list[(i + by) % list.length]);
+  await peer.reset();
+  const procs: ClientProc[] = configs.map((config) => new ClientProc({ config, baseUrl: peer.baseUrl, plainUrl: peer.plainUrl, distDir, round }, sink, clientScript));
+  const live: ClientProc[] = [];
+  try {
+    const tStart = Date.now();
+    const ready = await Promise.all(procs.map((p) => p.ready()));
+    ready.forEach((r, i) => {
+      if (r.type === 'ready' && r.skipped) skipped.set(procs[i].config, r.skipped);
+      else live.push(procs[i]);
     });
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => {
-      sink.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      resolve(sink);
-    }),
-  );
-}
+    const warmup: Warmup = { send: c.sendWarmup, stream: c.streamWarmup, plain: c.plainWarmup };
+    const tReady = Date.now();
+    await Promise.all(live.map((p) => p.send({ cmd: 'warmup', phases: PLAN[p.config], warmup })));
+    console.log(`round ${round + 1} ${live.length} client processes started in ${((tReady - tStart) / 1000).toFixed(1)} s, warmed up in ${((Date.now() - tReady) / 1000).toFixed(1)} s`);
+    const results = new Map<ConfigName, ClientResult>(live.map((p) => [p.config, { config: p.config, round }]));
 
-function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('OTEL_') && !k.startsWith('BENCH_')) env[k] = v;
-  return { ...env, ...extra };
-}
-
-interface Peer {
-  child: ChildProcess;
-  baseUrl: string;
-  plainUrl: string;
-  reset(): Promise<void>;
-  stop(): void;
-}
-
-function startPeer(): Promise<Peer> {
-  const child = fork(path.join(__dirname, 'peer-process.ts'), [], {
-    execArgv: ['--import', 'tsx', '--expose-gc'],
-    env: cleanEnv(process.env.BENCH_BIG_ARTIFACT_BYTES ? { BENCH_BIG_ARTIFACT_BYTES: process.env.BENCH_BIG_ARTIFACT_BYTES } : {}),
-    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-  });
-  return new Promise((resolve, reject) => {
-    let buf = '';
-    child.once('exit', (code) => reject(new Error(`peer exited (${code}) before it was ready`)));
-    child.stdout!.on('data', (d: Buffer) => {
-      buf += d.toString();
-      const m = /BENCH_PEER (.*)\n/.exec(buf);
-      if (!m) return;
-      const info = JSON.parse(m[1]) as { baseUrl: string; plainUrl: string };
-      resolve({
-        child,
-        ...info,
-        reset: () =>
-          new Promise<void>((done) => {
-            const onMessage = (msg: { type?: string }): void => {
-              if (msg?.type !== 'reset-done') return;
-              child.off('message', onMessage);
-              done();
-            };
-            child.on('message', onMessage);
-            child.send({ type: 'reset' });
-          }),
-        stop: () => {
-          child.removeAllListeners('exit');
-          child.kill();
-        },
-      });
-    });
-  });
-}
-
-/** Forks a bench script and resolves with the `{type: 'result'}` it sends. */
-function runChild<T>(script: string, execArgv: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const child = fork(path.join(__dirname, script), [], { execArgv, env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    let settled = false;
-    const timer = setTimeout(() => {
-      if (settled) return;
-      settled = true;
-      child.kill('SIGKILL');
-      reject(new Error(`${script} timed out after ${timeoutMs} ms`));
-    }, timeoutMs);
-    child.on('message', (msg: { type?: string; result?: T; message?: string }) => {
-      if (settled) return;
-      if (msg?.type === 'result') {
-        settled = true;
-        clearTimeout(timer);
-        resolve(msg.result as T);
-      } else if (msg?.type === 'error') {
-        settled = true;
-        clearTimeout(timer);
-        reject(new Error(`${script}: ${msg.message}`));
+    for (const phase of MEASURED) {
+      const part = live.filter((p) => PLAN[p.config].includes(phase));
+      if (part.length === 0) continue;
+      await peer.reset();
+      const total = phase === 'send' ? c.send : phase === 'stream' ? c.stream : c.plain;
+      const size = phase === 'stream' ? c.streamBatch : c.batch;
+      const batches = Math.max(1, Math.ceil(total / size));
+      const t0 = Date.now();
+      for (const p of part) await p.send({ cmd: 'begin', phase });
+      for (let b = 0; b < batches; b++) {
+        const n = Math.min(size, total - b * size);
+        for (const p of rotate(part, b + round)) await p.send({ cmd: 'batch', phase, n });
       }
-    });
-    child.on('exit', (code, signal) => {
-      clearTimeout(timer);
-      if (settled) return;
-      settled = true;
-      reject(new Error(`${script} exited (${code ?? signal}) without a result`));
-    });
-  });
-}
+      for (const p of part) {
+        const r = await p.send({ cmd: 'end', phase });
+        const value = r.type === 'done' ? r.value : undefined;
+        const res = results.get(p.config) as ClientResult;
+        if (phase === 'stream') res.stream = value as StreamFigures;
+        else res[phase as 'send' | 'plainGet' | 'plainPost'] = value as LatencyFigures;
+      }
+      const line = part
+        .map((p) => {
+          const r = results.get(p.config) as ClientResult;
+          return phase === 'stream' ? `${p.config} ${fmtMs(r.stream?.firstEventP50Ms ?? NaN)}/${fmtMs(r.stream?.lastEventP50Ms ?? NaN)}` : `${p.config} ${fmtMs(r[phase as 'send']?.p50Ms ?? NaN)}/${fmtUs(r[phase as 'send']?.cpuUsPerCall ?? NaN)}`;
+        })
+        .join(', ');
+      console.log(`round ${round + 1} ${phase.padEnd(9)} ${((Date.now() - t0) / 1000).toFixed(1)} s  ${phase === 'stream' ? 'first/last ms' : 'p50 ms/CPU µs'}: ${line}`);
+    }
 
-function runClient(job: ClientJob, sink: OtlpSink): Promise<ClientResult> {
-  const execArgv = ['--import', 'tsx', '--expose-gc'];
-  const extra: Record<string, string> = { BENCH_CLIENT: JSON.stringify(job) };
-  if (job.config === 'register' || job.config === 'nodesdk-undici') {
-    Object.assign(extra, { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_SERVICE_NAME: 'a2a-bench-client' });
+    if (round < bigRounds) {
+      const part = live.filter((p) => PLAN[p.config].includes('big'));
+      await peer.reset();
+      const t0 = Date.now();
+      for (const p of rotate(part, round)) {
+        const r = await p.send({ cmd: 'big', n: c.bigCalls });
+        (results.get(p.config) as ClientResult).big = (r.type === 'done' ? r.value : undefined) as BigFigures;
+      }
+      console.log(`round ${round + 1} big       ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    }
+    return { results: [...results.values(), ...[...skipped].map(([config, why]) => ({ config, round, skipped: why }))], skipped };
+  } finally {
+    await Promise.all(procs.map((p) => p.stop()));
   }
-  if (job.config === 'register') execArgv.unshift('--require', path.join(job.distDir, 'cjs', 'register.js'));
-  return runChild<ClientResult>('client.ts', execArgv, cleanEnv(extra), 180_000);
 }
 
 // ------------------------------------------------------------------------------ aggregation
@@ -273,6 +218,7 @@ async function main(): Promise<void> {
   const started = Date.now();
   mkdirSync(OUT, { recursive: true });
   const distDir = snapshotDist();
+  clientScript = bundleClient();
   const m = machine();
   const loadStart = os.loadavg();
   console.log(`machine: ${m.cpus} CPUs (${m.cpu}), ${m.memoryGiB} GiB, Node ${m.node}; load average at start ${loadStart.map((v) => v.toFixed(2)).join(' ')}`);
@@ -287,43 +233,33 @@ async function main(): Promise<void> {
   const errors: string[] = [];
   try {
     for (let round = 0; round < rounds; round++) {
-      const order = configs.map((_, i) => configs[(i + round) % configs.length]);
-      for (const config of order) {
-        const phases = PLAN[config].filter((p) => p !== 'big' || round < bigRounds);
-        if (phases.length === 0) continue;
-        await peer.reset();
-        const t0 = Date.now();
-        try {
-          const r = await runClient({ config, phases, baseUrl: peer.baseUrl, plainUrl: peer.plainUrl, distDir, round, counts }, sink);
-          results.push(r);
-          if (r.skipped) {
-            console.log(`round ${round + 1}/${rounds} ${config.padEnd(15)} skipped: ${r.skipped}`);
-            configs = configs.filter((c) => c !== config); // no point retrying in this run
-          } else {
-            const s = r.send ? ` send p50 ${fmtMs(r.send.p50Ms)} ms cpu ${fmtUs(r.send.cpuUsPerCall)} µs` : '';
-            console.log(`round ${round + 1}/${rounds} ${config.padEnd(15)} ${((Date.now() - t0) / 1000).toFixed(1)} s${s}`);
-          }
-        } catch (err) {
-          const msg = `round ${round + 1} ${config}: ${(err as Error).message}`;
-          errors.push(msg);
-          console.log(`ERROR ${msg}`);
+      try {
+        const r = await runRound(round, configs, peer, sink, distDir, counts);
+        results.push(...r.results);
+        for (const [config, why] of r.skipped) {
+          console.log(`round ${round + 1} ${config}: skipped: ${why}`);
+          configs = configs.filter((x) => x !== config); // no point retrying in this run
         }
+      } catch (err) {
+        const msg = `round ${round + 1}: ${(err as Error).message}`;
+        errors.push(msg);
+        console.log(`ERROR ${msg}`);
       }
     }
   } finally {
     peer.stop();
   }
 
-  console.log('row 5: 100,000 tasks negotiated, never polled …');
   let memory: RegistryMemoryResult | undefined;
-  try {
+  if (!skipRows.has('5')) try {
+    console.log('row 5: 100,000 tasks negotiated, never polled …');
     memory = await runChild<RegistryMemoryResult>('registry-memory.ts', ['--import', 'tsx', '--expose-gc'], cleanEnv({ BENCH_DIST: distDir, ...(process.env.BENCH_TASKS ? { BENCH_TASKS: process.env.BENCH_TASKS } : {}), ...(quick ? { BENCH_QUICK: '1' } : {}) }), 300_000);
   } catch (err) {
     errors.push(`row 5: ${(err as Error).message}`);
   }
-  console.log('row 6: fingerprint and judge, per call …');
   let micro: MicroResults | undefined;
-  try {
+  if (!skipRows.has('6')) try {
+    console.log('row 6: fingerprint and judge, per call …');
     const microEnv: Record<string, string> = quick ? { BENCH_QUICK: '1' } : {};
     for (const k of ['BENCH_MICRO_ROUNDS', 'BENCH_MICRO_SAMPLES', 'BENCH_MICRO_WARMUP']) if (process.env[k]) microEnv[k] = process.env[k] as string;
     micro = await runChild<MicroResults>('micro.ts', ['--import', 'tsx'], cleanEnv(microEnv), 300_000);
@@ -338,7 +274,7 @@ async function main(): Promise<void> {
   console.log('\n' + report.text);
   writeFileSync(
     path.join(OUT, 'results.json'),
-    JSON.stringify({ date: new Date().toISOString(), machine: m, method: { rounds, bigRounds, counts, quick, loadStart, loadEnd, elapsedS }, summary: report.summary, targets: report.targets, clients: results, registryMemory: memory, micro, sink: { requests: sink.requests, bytes: sink.bytes }, errors }, null, 1),
+    JSON.stringify({ date: new Date().toISOString(), machine: m, method: { rounds, bigRounds, counts, quick, loadStart, loadEnd, elapsedS }, summary: report.summary, targets: report.targets, clients: results, registryMemory: memory, micro, sink: { requests: sink.requests, bytes: sink.bytes, byPath: sink.byPath }, errors }, null, 1),
   );
   writeFileSync(path.join(OUT, 'results.md'), report.text + '\n');
   console.log(`\nwrote .bench-out/results.json and .bench-out/results.md (${elapsedS.toFixed(0)} s)`);
@@ -348,7 +284,7 @@ async function main(): Promise<void> {
 interface RenderContext {
   rounds: number;
   bigRounds: number;
-  counts: ClientJob['counts'];
+  counts: Counts;
   quick: boolean;
   elapsedS: number;
   loadStart: number[];
@@ -605,7 +541,7 @@ function render(all: ClientResult[], memory: RegistryMemoryResult | undefined, m
     });
   }
 
-  out.push(`\nOTLP sink received ${sink.requests} requests, ${fmtMiB(sink.bytes)} MiB.`);
+  out.push(`\nOTLP sink received ${sink.requests} requests, ${fmtMiB(sink.bytes)} MiB: ${Object.entries(sink.byPath).map(([k, v]) => `${k} ${v.requests} requests / ${fmtMiB(v.bytes)} MiB`).join(', ') || 'none'}.`);
   out.push('\n### Targets\n');
   out.push(table(['', 'target', 'measured', 'verdict'], targets.map((t) => [t.id, t.target, t.measured, t.verdict])));
   if (ctx.errors.length) out.push('\nErrors:\n' + ctx.errors.map((e) => `- ${e}`).join('\n'));

@@ -12,7 +12,7 @@
  * normal exit, SIGTERM and SIGINT without changing the application's exit code or its
  * own signal handling. Nothing here ever throws into the application.
  */
-import { diag } from '@opentelemetry/api';
+import { diag, DiagConsoleLogger, DiagLogLevel } from '@opentelemetry/api';
 import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { metrics, NodeSDK, tracing } from '@opentelemetry/sdk-node';
@@ -47,11 +47,13 @@ function spanProcessorsFromEnv(): tracing.SpanProcessor[] {
 function metricReadersFromEnv(): metrics.IMetricReader[] | undefined {
   const names = exporterList('OTEL_METRICS_EXPORTER', ['otlp', 'console', 'prometheus', 'none']);
   if (names.includes('prometheus')) return undefined;
+  const interval = exportInterval();
   return names.map(
     (name) =>
       new metrics.PeriodicExportingMetricReader({
-        exporter: name === 'console' ? new metrics.ConsoleMetricExporter() : new OTLPMetricExporter(),
-        ...exportInterval(),
+        // The exporter's own timeout must not outlast the reader's, or exports to a down collector pile up.
+        exporter: name === 'console' ? new metrics.ConsoleMetricExporter() : new OTLPMetricExporter({ timeoutMillis: interval.exportTimeoutMillis ?? 10_000 }),
+        ...interval,
       }),
   );
 }
@@ -64,7 +66,13 @@ function exportInterval(): { exportIntervalMillis?: number; exportTimeoutMillis?
     diag.warn(`opentelemetry-instrumentation-a2a: invalid OTEL_METRIC_EXPORT_INTERVAL ${JSON.stringify(raw)}; using the default`);
     return {};
   }
-  return { exportIntervalMillis: n, exportTimeoutMillis: Math.min(n, 30_000) };
+  return { exportIntervalMillis: n, exportTimeoutMillis: Math.min(n, 10_000) };
+}
+
+function logLevelFromEnv(): DiagLogLevel {
+  const raw = (process.env.OTEL_LOG_LEVEL ?? '').trim().toUpperCase();
+  const level = (DiagLogLevel as unknown as Record<string, DiagLogLevel | undefined>)[raw];
+  return typeof level === 'number' ? level : DiagLogLevel.WARN;
 }
 
 function isTrue(v: string | undefined): boolean {
@@ -82,9 +90,12 @@ function installShutdown(sdk: NodeSDK): void {
     }
     return done;
   };
-  // Normal exit: the event loop is empty, async work is still allowed here.
+  // Normal exit: the event loop is empty, async work is still allowed here. An exporter
+  // retrying a down collector would keep the process alive past the bound: exit then,
+  // keeping the application's exit code.
   process.once('beforeExit', () => {
     void shutdown();
+    setTimeout(() => process.exit(), SHUTDOWN_TIMEOUT_MS).unref();
   });
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     const onSignal = (): void => {
@@ -105,11 +116,24 @@ function start(): void {
   if (g[STARTED]) return; // loaded twice (--require and --import, or two copies)
   g[STARTED] = true;
   if (isTrue(process.env.OTEL_SDK_DISABLED)) return;
-  const instrumentation = new A2AInstrumentation(configFromEnv(process.env));
-  const readers = metricReadersFromEnv();
+  // Configuration warnings must reach the user even without OTEL_LOG_LEVEL: print them
+  // (WARN, or the level asked for) while reading the configuration, then leave the
+  // diagnostic logger to NodeSDK, which installs one only when OTEL_LOG_LEVEL is set.
+  diag.setLogger(new DiagConsoleLogger(), { logLevel: logLevelFromEnv(), suppressOverrideMessage: true });
+  let instrumentation: A2AInstrumentation;
+  let readers: metrics.IMetricReader[] | undefined;
+  let spanProcessors: tracing.SpanProcessor[];
+  try {
+    instrumentation = new A2AInstrumentation(configFromEnv(process.env)); // validates its options now
+    readers = metricReadersFromEnv();
+    spanProcessors = spanProcessorsFromEnv();
+  } finally {
+    diag.disable();
+  }
   const sdk = new NodeSDK({
     instrumentations: [instrumentation],
-    spanProcessors: spanProcessorsFromEnv(),
+    spanProcessors,
+    logRecordProcessors: [], // this entry exports traces and metrics only
     ...(readers ? { metricReaders: readers } : {}),
   });
   sdk.start();

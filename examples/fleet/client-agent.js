@@ -143,8 +143,8 @@ class FleetClient {
         const now = current ? current.card.version : undefined;
         const version =
           n.previousVersion === undefined || now === undefined || n.previousVersion === now
-            ? `version ${JSON.stringify(now ?? n.previousVersion ?? '')} unchanged`
-            : `version ${JSON.stringify(n.previousVersion)} → ${JSON.stringify(now)}`;
+            ? `version ${now ?? n.previousVersion ?? '(none)'} unchanged`
+            : `version ${n.previousVersion} → ${now}`;
         this.print(`CARD CHANGED  ${n.agent}  ${short(e.previousFingerprint)} → ${short(e.fingerprint)}  (${version})`);
         continue;
       }

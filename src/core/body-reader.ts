@@ -92,6 +92,8 @@ export class BodyReader {
           d.on('error', () => {
             this.failed = true;
             sink.onProblem(`could not decode ${this.encoding} stream`);
+            // After end() nothing else will say the stream is over ('end' never comes after 'error').
+            if (this.ended) sink.onEnd();
           });
           d.on('end', () => this.finishSse());
         }

@@ -131,6 +131,17 @@ const NO_ARTIFACT_STATES = new Set(['TASK_STATE_FAILED', 'TASK_STATE_REJECTED', 
  * from `ctx`, which the caller fills from the SendMessage that created the task.
  */
 export function judge(request: DecodedRequest | undefined, ctx: NegotiationContext, result: DecodedResult, opts: JudgeOptions): Judgement {
+  try {
+    return judgeExchange(request, ctx, result, opts);
+  } catch {
+    return { unjudged: 'internal error while judging' };
+  }
+}
+
+/** Patterns are applied to at most this many characters of a status text (the decoders cap it too). */
+const MAX_PATTERN_TEXT = 4096;
+
+function judgeExchange(request: DecodedRequest | undefined, ctx: NegotiationContext, result: DecodedResult, opts: JudgeOptions): Judgement {
   const taskId = result.taskId ?? request?.taskId;
   const skill = skillLabel(ctx.skillId);
 
@@ -151,12 +162,13 @@ export function judge(request: DecodedRequest | undefined, ctx: NegotiationConte
   }
 
   // 2. A failure inside the task lifecycle (the seed's variant A).
-  if (result.state !== undefined && FAILED_STATES.has(result.state) && result.statusText) {
-    const unknown = firstMatch(opts.unknownSkillPatterns, result.statusText);
+  if (result.state !== undefined && FAILED_STATES.has(result.state) && typeof result.statusText === 'string' && result.statusText.length > 0) {
+    const text = result.statusText.length > MAX_PATTERN_TEXT ? result.statusText.slice(0, MAX_PATTERN_TEXT) : result.statusText;
+    const unknown = firstMatch(opts.unknownSkillPatterns, text);
     if (unknown) {
       return stale('unknown_skill', `peer failed task ${taskId ?? '(unknown id)'} for ${skill} after accepting it ("${unknown.label}")${refetchAdvice(ctx)}`, ctx, taskId, { matchedPattern: unknown.label });
     }
-    const mode = firstMatch(opts.unsupportedModePatterns, result.statusText);
+    const mode = firstMatch(opts.unsupportedModePatterns, text);
     if (mode) {
       return stale('unsupported_mode', `peer failed task ${taskId ?? '(unknown id)'} for ${skill} after accepting it ("${mode.label}")${refetchAdvice(ctx)}`, ctx, taskId, { matchedPattern: mode.label });
     }

@@ -152,12 +152,9 @@ test('parseJsonSafe', () => {
   assert.equal(parseJsonSafe('['.repeat(1_000_000)).ok, false);
 });
 
-test('the non-A2A fast path is cheap', () => {
+test('the non-A2A fast path says no to ordinary traffic (its cost is measured by bench/, not here)', () => {
   const urls = ['https://api.example/users/1?expand=true', 'https://cdn.example/static/app.js', 'http://localhost:3000/health'];
-  const start = process.hrtime.bigint();
-  let n = 0;
-  for (let i = 0; i < 200_000; i++) if (c('GET', urls[i % 3]) === undefined) n++;
-  const ns = Number(process.hrtime.bigint() - start) / 200_000;
-  assert.equal(n, 200_000);
-  assert.ok(ns < 2000, `${ns.toFixed(0)} ns per call`);
+  for (const url of urls) assert.equal(c('GET', url), undefined, url);
+  assert.equal(c('POST', 'https://api.example/upload', 'not json at all'), undefined);
+  assert.equal(c('POST', 'https://api.example/rpc', '{"jsonrpc":"2.0","id":1,"method":"eth_call"}'), undefined);
 });
