@@ -1,6 +1,6 @@
 /**
  * The skill fingerprint: byte-for-byte the seed's Python `skill_fingerprint`
- * (/work/shared/seed/stale-agent-card.md, telemetry contract "Skill fingerprint"):
+ * (../shared/seed/stale-agent-card.md, telemetry contract "Skill fingerprint"):
  *
  * ```python
  * skills = sorted(({"id": s.get("id", ""),

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { fingerprintMaterial, fingerprintPrefix, skillFingerprint } from '../../src/core/fingerprint';
 
@@ -184,7 +185,7 @@ const cardArb: fc.Arbitrary<Record<string, unknown>> = fc
 
 // ---------------------------------------------------------------------------------------
 
-const vectors = JSON.parse(readFileSync('/work/shared/spec/fingerprint-vectors.json', 'utf8')) as {
+const vectors = JSON.parse(readFileSync(join(__dirname, '..', 'fixtures', 'fingerprint-vectors.json'), 'utf8')) as {
   card: unknown;
   fingerprint: string;
 }[];
