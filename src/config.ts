@@ -65,7 +65,7 @@ export interface A2AInstrumentationConfig extends InstrumentationConfig {
   taskTtlMs?: number;
   /** Agent Cards remembered. Default 1,000. */
   maxCards?: number;
-  /** A span whose response is never finished (abandoned body) is ended after this long. Default 5 minutes. */
+  /** A span whose response stays idle this long (no bytes: a body never read, a dead stream) is ended as abandoned. Long streams that keep sending stay open. Default 5 minutes. */
   maxSpanDurationMs?: number;
 }
 

@@ -155,7 +155,7 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     this.sweeper = setInterval(() => {
       const now = Date.now();
       for (const call of this.activeCalls ?? []) {
-        if (now - call.startedAt > max) call.finish(`response not finished within ${max} ms (abandoned)`);
+        if (now - call.lastActivity > max) call.finish(`no response bytes for ${max} ms (abandoned)`);
       }
     }, Math.max(1000, Math.min(30_000, Math.floor(max / 2))));
     this.sweeper.unref();

@@ -58,6 +58,8 @@ function cardAttributes(entry: CardEntry): Attributes {
 export class A2ACall {
   readonly span: Span;
   readonly startedAt: number;
+  /** Last time bytes or headers arrived: a response idle past the limit is taken as abandoned. */
+  lastActivity: number;
   /** Set by the fetch wrapper: redirects are followed by fetch, so a 3xx hop does not end the call. */
   followsRedirects = false;
   private hops = 0;
@@ -87,6 +89,7 @@ export class A2ACall {
     startTime?: number,
   ) {
     this.startedAt = startTime ?? Date.now();
+    this.lastActivity = Date.now();
     let url: URL | undefined;
     try {
       url = new URL(rawUrl);
@@ -201,6 +204,7 @@ export class A2ACall {
     };
     return {
       onResponseHeaders: (statusCode, headers) => {
+        this.lastActivity = Date.now();
         this.statusCode = statusCode;
         if (REDIRECT_CODES.has(statusCode) && headers['location'] !== undefined) {
           redirect = true;
@@ -225,6 +229,7 @@ export class A2ACall {
         if (statusCode >= 400) this.span.setAttribute(sc.ATTR_ERROR_TYPE, String(statusCode));
       },
       onResponseBody: (chunk) => {
+        this.lastActivity = Date.now();
         if (reader) reader.push(chunk);
       },
       onComplete: () => endHop(true),
