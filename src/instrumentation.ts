@@ -52,6 +52,16 @@ function headerFromInit(init: FetchInit, name: string): string | undefined {
   return undefined;
 }
 
+/** `origin + path` of a URL (what ignoreUrls is tested on): no query, no fragment, bounded. */
+function originAndPath(url: string): string {
+  let end = url.length;
+  const q = url.indexOf('?');
+  if (q >= 0) end = q;
+  const h = url.indexOf('#');
+  if (h >= 0 && h < end) end = h;
+  return url.slice(0, Math.min(end, 2048));
+}
+
 function startsLikeJsonObject(bytes: Uint8Array): boolean {
   let i = 0;
   while (i < bytes.byteLength && (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09)) i++;
@@ -181,7 +191,8 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     const doFetch = this.fetchHook?.originalFetch ?? globalThis.fetch;
     const ctx = suppressTracing(context.active()).setValue(OWN_REQUEST_KEY, true);
     const result = context.with(ctx, async () => {
-      const res = await doFetch(cardUrl, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(5000) });
+      // Never follow a redirect: the re-fetch may only ever reach the card URL the app fetched.
+      const res = await doFetch(cardUrl, { headers: { accept: 'application/json' }, redirect: 'manual', signal: AbortSignal.timeout(5000) });
       if (!res.ok) return undefined;
       const length = Number(res.headers.get('content-length') ?? '0');
       if (length > MAX_CARD_BYTES) return undefined;
@@ -208,7 +219,7 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
 
   private classify(method: string, url: string, body: string | undefined, versionHeader: string | undefined): Classification {
     const cfg = this.config;
-    if (cfg.ignoreUrls.length > 0 && isIgnoredUrl(url, cfg.ignoreUrls)) return undefined;
+    if (cfg.ignoreUrls.length > 0 && isIgnoredUrl(originAndPath(url), cfg.ignoreUrls)) return undefined;
     const opts = { skillIdPaths: cfg.skillIdPaths, a2aVersionHeader: versionHeader, maxBodyBytes: cfg.maxRequestBodyBytes };
     const cls = classifyRequest(method, url, body, opts);
     // REST paths common outside A2A (GET …/tasks/{id}) count only at an endpoint a fetched card advertises.

@@ -85,14 +85,28 @@ export interface Judgement {
 
 const NONE: Judgement = {};
 
+/** Values the peer controls are cut to this many characters in error messages (they end up in span status and exception events). */
+const MAX_MESSAGE_VALUE = 256;
+const MAX_MESSAGE_MODES = 8;
+
+function short(v: string): string {
+  return v.length > MAX_MESSAGE_VALUE ? `${v.slice(0, MAX_MESSAGE_VALUE)}…` : v;
+}
+
+function modesText(modes: readonly string[]): string {
+  const shown = modes.slice(0, MAX_MESSAGE_MODES).map((m) => short(String(m)));
+  const more = modes.length > MAX_MESSAGE_MODES ? ` and ${modes.length - MAX_MESSAGE_MODES} more` : '';
+  return `${JSON.stringify(shown)}${more}`;
+}
+
 function refetchAdvice(ctx: NegotiationContext): string {
-  const fp = ctx.fingerprint ? ` (cached fingerprint ${fingerprintPrefix(ctx.fingerprint)}…, version ${JSON.stringify(ctx.cardVersion ?? '')})` : '';
-  const where = ctx.cardUrl ? ` from ${ctx.cardUrl}` : '';
+  const fp = ctx.fingerprint ? ` (cached fingerprint ${fingerprintPrefix(ctx.fingerprint)}…, version ${JSON.stringify(short(ctx.cardVersion ?? ''))})` : '';
+  const where = ctx.cardUrl ? ` from ${short(ctx.cardUrl)}` : '';
   return `${fp}: re-fetch the Agent Card${where} before retrying`;
 }
 
 function skillLabel(skillId: string | undefined): string {
-  return skillId === undefined ? 'a task with no known skill id' : `skillId=${JSON.stringify(skillId)}`;
+  return skillId === undefined ? 'a task with no known skill id' : `skillId=${JSON.stringify(short(skillId))}`;
 }
 
 function stale(kind: DriftKind, message: string, ctx: NegotiationContext, taskId: string | undefined, extra: Partial<DriftEvent> = {}): Judgement {
@@ -166,11 +180,11 @@ function judgeExchange(request: DecodedRequest | undefined, ctx: NegotiationCont
     const text = result.statusText.length > MAX_PATTERN_TEXT ? result.statusText.slice(0, MAX_PATTERN_TEXT) : result.statusText;
     const unknown = firstMatch(opts.unknownSkillPatterns, text);
     if (unknown) {
-      return stale('unknown_skill', `peer failed task ${taskId ?? '(unknown id)'} for ${skill} after accepting it ("${unknown.label}")${refetchAdvice(ctx)}`, ctx, taskId, { matchedPattern: unknown.label });
+      return stale('unknown_skill', `peer failed task ${short(taskId ?? '(unknown id)')} for ${skill} after accepting it ("${unknown.label}")${refetchAdvice(ctx)}`, ctx, taskId, { matchedPattern: unknown.label });
     }
     const mode = firstMatch(opts.unsupportedModePatterns, text);
     if (mode) {
-      return stale('unsupported_mode', `peer failed task ${taskId ?? '(unknown id)'} for ${skill} after accepting it ("${mode.label}")${refetchAdvice(ctx)}`, ctx, taskId, { matchedPattern: mode.label });
+      return stale('unsupported_mode', `peer failed task ${short(taskId ?? '(unknown id)')} for ${skill} after accepting it ("${mode.label}")${refetchAdvice(ctx)}`, ctx, taskId, { matchedPattern: mode.label });
     }
   }
 
@@ -192,7 +206,7 @@ function judgeExchange(request: DecodedRequest | undefined, ctx: NegotiationCont
       if (verdict === 'mismatch') {
         const actual = part.mediaType ?? (part.kind === 'text' ? 'text/plain' : part.kind === 'data' ? 'application/json' : part.kind);
         const error = new ArtifactSchemaDriftError(
-          `${skill} returned a part of type ${JSON.stringify(actual)} outside the output modes ${JSON.stringify(modes)} advertised by the card used at negotiation: the peer may have reused the skill id for a different capability${refetchAdvice(ctx)}`,
+          `${skill} returned a part of type ${JSON.stringify(short(actual))} outside the output modes ${modesText(modes)} advertised by the card used at negotiation: the peer may have reused the skill id for a different capability${refetchAdvice(ctx)}`,
           { kind: 'output_mode_mismatch', skillId: ctx.skillId, taskId, cardUrl: ctx.cardUrl, fingerprint: ctx.fingerprint },
         );
         return {
@@ -224,8 +238,8 @@ export function judgeCardChange(
   fingerprint: string,
 ): DriftEvent {
   const message =
-    `Agent Card at ${cardUrl} changed its skills or capabilities (fingerprint ${fingerprintPrefix(previousFingerprint)}… → ${fingerprintPrefix(fingerprint)}…) ` +
-    `without a version change (version ${JSON.stringify(version ?? '')}): clients holding the earlier card must re-fetch it`;
+    `Agent Card at ${short(cardUrl)} changed its skills or capabilities (fingerprint ${fingerprintPrefix(previousFingerprint)}… → ${fingerprintPrefix(fingerprint)}…) ` +
+    `without a version change (version ${JSON.stringify(short(version ?? ''))}): clients holding the earlier card must re-fetch it`;
   return {
     kind: 'card_changed',
     error: new StaleAgentCardError(message, { kind: 'card_changed', cardUrl, fingerprint }),

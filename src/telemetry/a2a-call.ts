@@ -35,8 +35,17 @@ const REFETCH_WAIT_MS = 5000;
 
 export type CallTarget = { type: 'card' } | { type: 'operation'; request: DecodedRequest };
 
+const MAX_EXPECTED_MODES = 16;
+const URL_IN_TEXT = /[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]*/gi;
+
 function cap(value: string): string {
   return value.length > MAX_ATTR_LEN ? value.slice(0, MAX_ATTR_LEN) : value;
+}
+
+/** An error message for the span status: URLs inside it lose their user info and query, then capped. */
+function safeMessage(text: string): string {
+  const head = text.length > 4 * MAX_ATTR_LEN ? text.slice(0, 4 * MAX_ATTR_LEN) : text;
+  return cap(head.replace(URL_IN_TEXT, (u) => normaliseUrl(u) ?? '[url]'));
 }
 
 function serverAttributes(url: URL | undefined): Attributes {
@@ -311,7 +320,8 @@ export class A2ACall {
     if (result.state !== undefined) this.span.setAttribute(sc.ATTR_A2A_TASK_STATE, result.state);
     if (result.protocolVersion && !req?.protocolVersion) this.span.setAttribute(sc.ATTR_A2A_PROTOCOL_VERSION, result.protocolVersion);
     if (result.error?.code !== undefined && !this.drift) this.span.setAttribute(sc.ATTR_ERROR_TYPE, String(result.error.code));
-    if (result.error) this.span.setStatus({ code: SpanStatusCode.ERROR, message: result.error.message ? cap(result.error.message) : undefined });
+    // The peer's error text may echo the request: only its code and reason go on the span.
+    if (result.error) this.span.setStatus({ code: SpanStatusCode.ERROR, message: `A2A error ${result.error.code ?? ''}${result.error.reason ? ` ${cap(result.error.reason)}` : ''}`.trim() });
     if (result.problem) this.setUnjudged(cap(result.problem));
     if (this.drift) return;
     const verdict = judge(req, this.ctx, result, this.deps.config);
@@ -345,7 +355,7 @@ export class A2ACall {
       [sc.ATTR_ERROR_TYPE]: event.error.name,
       [sc.ATTR_A2A_DRIFT_KIND]: event.kind,
     };
-    if (event.expectedModes) attrs[sc.ATTR_A2A_DRIFT_EXPECTED_MODES] = [...event.expectedModes];
+    if (event.expectedModes) attrs[sc.ATTR_A2A_DRIFT_EXPECTED_MODES] = event.expectedModes.slice(0, MAX_EXPECTED_MODES).map(cap);
     if (event.actualMediaType !== undefined) attrs[sc.ATTR_A2A_DRIFT_ACTUAL_MEDIA_TYPE] = cap(event.actualMediaType);
     if (event.matchedPattern !== undefined) attrs[sc.ATTR_A2A_DRIFT_PATTERN] = cap(event.matchedPattern);
     if (event.rpcCode !== undefined) attrs[sc.ATTR_A2A_DRIFT_RPC_CODE] = event.rpcCode;
@@ -400,7 +410,7 @@ export class A2ACall {
     if (this.drift) return;
     const name = err instanceof Error ? err.name : typeof err;
     this.span.setAttribute(sc.ATTR_ERROR_TYPE, cap(name || 'Error'));
-    this.span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? cap(err.message) : undefined });
+    this.span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? safeMessage(err.message) : undefined });
   }
 
   private setUnjudged(reason: string): void {
