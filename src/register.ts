@@ -15,7 +15,9 @@
 import { diag, DiagConsoleLogger, DiagLogLevel } from '@opentelemetry/api';
 import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { metrics, NodeSDK, tracing } from '@opentelemetry/sdk-node';
+import { ConsoleMetricExporter, PeriodicExportingMetricReader, type IMetricReader } from '@opentelemetry/sdk-metrics';
+import { NodeSDK } from '@opentelemetry/sdk-node';
+import { BatchSpanProcessor, ConsoleSpanExporter, SimpleSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace';
 import { configFromEnv } from './config';
 import { A2AInstrumentation } from './instrumentation';
 
@@ -37,22 +39,22 @@ function exporterList(name: string, allowed: readonly string[]): string[] {
   return good.includes('none') ? [] : good;
 }
 
-function spanProcessorsFromEnv(): tracing.SpanProcessor[] {
+function spanProcessorsFromEnv(): SpanProcessor[] {
   return exporterList('OTEL_TRACES_EXPORTER', ['otlp', 'console', 'none']).map((name) =>
-    name === 'console' ? new tracing.SimpleSpanProcessor(new tracing.ConsoleSpanExporter()) : new tracing.BatchSpanProcessor(new OTLPTraceExporter()),
+    name === 'console' ? new SimpleSpanProcessor({ exporter: new ConsoleSpanExporter() }) : new BatchSpanProcessor({ exporter: new OTLPTraceExporter() }),
   );
 }
 
 /** undefined: let NodeSDK read OTEL_METRICS_EXPORTER itself (prometheus). */
-function metricReadersFromEnv(): metrics.IMetricReader[] | undefined {
+function metricReadersFromEnv(): IMetricReader[] | undefined {
   const names = exporterList('OTEL_METRICS_EXPORTER', ['otlp', 'console', 'prometheus', 'none']);
   if (names.includes('prometheus')) return undefined;
   const interval = exportInterval();
   return names.map(
     (name) =>
-      new metrics.PeriodicExportingMetricReader({
+      new PeriodicExportingMetricReader({
         // The exporter's own timeout must not outlast the reader's, or exports to a down collector pile up.
-        exporter: name === 'console' ? new metrics.ConsoleMetricExporter() : new OTLPMetricExporter({ timeoutMillis: interval.exportTimeoutMillis ?? 10_000 }),
+        exporter: name === 'console' ? new ConsoleMetricExporter() : new OTLPMetricExporter({ timeoutMillis: interval.exportTimeoutMillis ?? 10_000 }),
         ...interval,
       }),
   );
@@ -121,8 +123,8 @@ function start(): void {
   // diagnostic logger to NodeSDK, which installs one only when OTEL_LOG_LEVEL is set.
   diag.setLogger(new DiagConsoleLogger(), { logLevel: logLevelFromEnv(), suppressOverrideMessage: true });
   let instrumentation: A2AInstrumentation;
-  let readers: metrics.IMetricReader[] | undefined;
-  let spanProcessors: tracing.SpanProcessor[];
+  let readers: IMetricReader[] | undefined;
+  let spanProcessors: SpanProcessor[];
   try {
     instrumentation = new A2AInstrumentation(configFromEnv(process.env)); // validates its options now
     readers = metricReadersFromEnv();

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { TaskState } from '@a2a-js/sdk';
 import type { StreamResponse, Task } from '@a2a-js/sdk';
 import { context, trace, SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as OTLPTraceExporterProto } from '@opentelemetry/exporter-trace-otlp-proto';
 import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
@@ -534,9 +534,9 @@ describe('otlp-receiver', () => {
     await receiver.close();
   });
 
-  it('receives OTLP/JSON spans from BasicTracerProvider + exporter-trace-otlp-http, flattened', async () => {
+  it('receives OTLP/JSON spans from TracerProvider + exporter-trace-otlp-http, flattened', async () => {
     receiver.clear();
-    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(new OTLPTraceExporter({ url: receiver.tracesUrl }))] });
+    const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter: new OTLPTraceExporter({ url: receiver.tracesUrl }) })] });
     const tracer = provider.getTracer('peers-test', '9.9.9');
     const linkTarget = tracer.startSpan('link-target');
     linkTarget.end();
@@ -579,7 +579,7 @@ describe('otlp-receiver', () => {
 
   it('decodes OTLP protobuf (exporter-trace-otlp-proto) to the same flattened shape', async () => {
     receiver.clear();
-    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(new OTLPTraceExporterProto({ url: receiver.tracesUrl }))] });
+    const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter: new OTLPTraceExporterProto({ url: receiver.tracesUrl }) })] });
     const span = provider.getTracer('proto-test').startSpan('GetTask', {
       kind: SpanKind.CLIENT,
       attributes: { s: 'x', i: -7, d: 1.25, b: true, arr: ['p', 'q'] },

@@ -4,8 +4,7 @@
  */
 import { context, trace, metrics, type Attributes } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider, type ReadableSpan } from '@opentelemetry/sdk-trace';
 import { MeterProvider, MetricReader, DataPointType } from '@opentelemetry/sdk-metrics';
 import { A2AInstrumentation, type A2AInstrumentationConfig } from '../../src/index';
 import { sharedState } from '../../src/telemetry/shared-state';
@@ -21,7 +20,7 @@ class TestMetricReader extends MetricReader {
 
 export interface Harness {
   exporter: InMemorySpanExporter;
-  provider: NodeTracerProvider;
+  provider: TracerProvider;
   instrumentation: A2AInstrumentation;
   spans(name?: string): ReadableSpan[];
   waitForSpans(predicate: (spans: ReadableSpan[]) => boolean, timeoutMs?: number): Promise<ReadableSpan[]>;
@@ -41,7 +40,7 @@ export function setupOtel(config: A2AInstrumentationConfig = {}): Harness {
     contextManagerSet = true;
   }
   const exporter = new InMemorySpanExporter();
-  const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
   trace.setGlobalTracerProvider(provider);
   const reader = new TestMetricReader();
   const meterProvider = new MeterProvider({ readers: [reader] });
