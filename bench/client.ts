@@ -27,6 +27,8 @@
  *   nodesdk-undici  NodeSDK + instrumentation-undici + OTLP/HTTP trace exporter (to the local sink)
  *   register        `--require dist/cjs/register.js` (this package's entry, OTLP export to the local sink)
  */
+import { writeFileSync } from 'node:fs';
+import * as inspector from 'node:inspector';
 import type { Client } from '@a2a-js/sdk/client';
 
 export type ConfigName = 'bare' | 'sdk' | 'undici' | 'a2a' | 'both' | 'a2a-inspect16' | 'nodesdk-undici' | 'register';
@@ -181,6 +183,35 @@ async function setup(job: ClientSpec): Promise<{ skipped: string } | { flush: Fl
 
 type SendRequest = (skill: string) => never;
 
+/**
+ * With BENCH_PROFILE_FILE set (bench/profile.ts), the V8 CPU profiler (the one behind
+ * `node --cpu-prof`) records exactly the measured phase, begin to end, and writes the
+ * .cpuprofile there: no start-up, no warm-up in it.
+ */
+const profiler = (() => {
+  const file = process.env.BENCH_PROFILE_FILE;
+  let session: inspector.Session | undefined;
+  const post = (method: string, params: object = {}): Promise<unknown> =>
+    new Promise((resolve, reject) => (session as inspector.Session).post(method, params, (err, res) => (err ? reject(err) : resolve(res))));
+  return {
+    async start(): Promise<void> {
+      if (!file || session) return;
+      session = new inspector.Session();
+      session.connect();
+      await post('Profiler.enable');
+      await post('Profiler.setSamplingInterval', { interval: Number(process.env.BENCH_PROFILE_INTERVAL_US ?? 250) });
+      await post('Profiler.start');
+    },
+    async stop(): Promise<void> {
+      if (!file || !session) return;
+      const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+      writeFileSync(file, JSON.stringify(profile));
+      session.disconnect();
+      session = undefined;
+    },
+  };
+})();
+
 function summarise(lat: number[], wallMs: number, cpu: number, phaseMs: number): LatencyFigures {
   const sorted = [...lat].sort((a, b) => a - b);
   return {
@@ -266,6 +297,7 @@ class Runner {
   /** Starts a phase with an empty span queue (what is flushed here belongs to earlier work). */
   async begin(): Promise<void> {
     await this.flush();
+    await profiler.start();
     this.lat = [];
     this.firsts = [];
     this.wallMs = 0;
@@ -299,6 +331,7 @@ class Runner {
   async end(phase: Phase): Promise<LatencyFigures | StreamFigures> {
     const windowCpu = cpuUs() - this.cpu0;
     const phaseMs = ms(this.t0, process.hrtime.bigint());
+    await profiler.stop();
     const f0 = cpuUs();
     await this.flush();
     const flushCpu = cpuUs() - f0;

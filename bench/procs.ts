@@ -162,9 +162,15 @@ export class ClientProc {
   private waiting: Array<{ resolve: (r: Reply) => void; reject: (e: Error) => void }> = [];
   private exited = false;
 
-  constructor(readonly spec: ClientSpec, sink: OtlpSink | undefined, clientScript: { script: string; execArgv: string[] }, extraExecArgv: string[] = []) {
+  constructor(
+    readonly spec: ClientSpec,
+    sink: OtlpSink | undefined,
+    clientScript: { script: string; execArgv: string[] },
+    extraExecArgv: string[] = [],
+    extraEnv: Record<string, string> = {},
+  ) {
     const execArgv = [...clientScript.execArgv, '--expose-gc', ...extraExecArgv];
-    const extra: Record<string, string> = { BENCH_CLIENT: JSON.stringify(spec) };
+    const extra: Record<string, string> = { ...extraEnv, BENCH_CLIENT: JSON.stringify(spec) };
     if (sink && (spec.config === 'register' || spec.config === 'nodesdk-undici')) {
       Object.assign(extra, { OTEL_EXPORTER_OTLP_ENDPOINT: `${sink.url}/${spec.config}`, OTEL_SERVICE_NAME: 'a2a-bench-client' });
     }
