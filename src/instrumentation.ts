@@ -229,6 +229,19 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     return cls;
   }
 
+  /**
+   * classify(), reading the A2A-Version header only when the URL and body leave the answer
+   * open (an ambiguous REST path, or a method name shared by 0.2 and 0.3): reading a header
+   * costs microseconds, and this runs for every request of the host application.
+   */
+  private classifyLazily(method: string, url: string, body: string | undefined, header: () => string | undefined): Classification {
+    const cls = this.classify(method, url, body, undefined);
+    const open = cls === undefined ? url.includes('/tasks') || url.includes('/card') : cls.type === 'operation' && cls.request.protocolVersion === undefined;
+    if (!open) return cls;
+    const version = header();
+    return version === undefined ? cls : this.classify(method, url, body, version);
+  }
+
   private handleFetch(original: FetchFn, input: FetchInput, init: FetchInit): ReturnType<FetchFn> {
     if (!this.isActive()) return original(input, init);
     let call: A2ACall | typeof NOT_A2A | undefined;
@@ -325,7 +338,7 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     const method = (init?.method ?? request?.method ?? 'GET').toUpperCase();
     const body = init?.body !== undefined ? bodyText(init.body, this.config.maxRequestBodyBytes) : undefined;
     if (method !== 'GET' && body === undefined) return undefined; // a streamed body: the wire tap decides when it has seen it
-    const cls = this.classify(method, url, body, headerFromInit(init, 'a2a-version'));
+    const cls = this.classifyLazily(method, url, body, () => headerFromInit(init, 'a2a-version'));
     if (!cls) return NOT_A2A;
     if (cls.type === 'maybe-operation') return undefined;
     const call = this.newCall(cls.type === 'card' ? { type: 'card' } : { type: 'operation', request: cls.request }, url, context.active());
@@ -349,7 +362,7 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
       if (info.body !== undefined || method !== 'POST') return undefined;
       return this.deferredObserver(url, method, ctx, info.header('a2a-version'));
     }
-    const cls = this.classify(method, url, body, info.header('a2a-version'));
+    const cls = this.classifyLazily(method, url, body, () => info.header('a2a-version'));
     if (!cls || cls.type === 'maybe-operation') return undefined;
     return this.newCall(cls.type === 'card' ? { type: 'card' } : { type: 'operation', request: cls.request }, url, ctx).attachHop();
   }
