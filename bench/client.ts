@@ -27,7 +27,7 @@
  *   nodesdk-undici  NodeSDK + instrumentation-undici + OTLP/HTTP trace exporter (to the local sink)
  *   register        `--require dist/cjs/register.js` (this package's entry, OTLP export to the local sink)
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import * as inspector from 'node:inspector';
 import type { Client } from '@a2a-js/sdk/client';
 
@@ -67,6 +67,8 @@ export interface LatencyFigures {
   cpuUsWindow?: number;
   /** CPU of the final flush (µs), included in cpuUsTotal. */
   flushCpuUs?: number;
+  /** Main-thread CPU over the phase window (µs, 10 ms resolution; informative). */
+  mainThreadCpuUsWindow?: number;
 }
 
 export interface StreamFigures {
@@ -77,6 +79,8 @@ export interface StreamFigures {
   lastEventP50Ms: number;
   lastEventP99Ms: number;
   cpuUsPerStream: number;
+  /** Main-thread CPU over the phase window (µs, 10 ms resolution; informative). */
+  mainThreadCpuUsWindow?: number;
 }
 
 export interface BigFigures {
@@ -106,6 +110,21 @@ const WRAPPED_FETCH = Symbol.for('opentelemetry-instrumentation-a2a.fetch-origin
 function cpuUs(): number {
   const u = process.cpuUsage();
   return u.user + u.system;
+}
+
+/**
+ * CPU time of the main (JavaScript) thread alone, µs (Linux: /proc/self/task/<pid>/stat,
+ * 10 ms ticks, so only meaningful over seconds); NaN elsewhere. process.cpuUsage() also
+ * counts V8's and libuv's helper threads (concurrent GC, compilers, ...).
+ */
+function mainThreadCpuUs(): number {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10_000; // utime + stime, 100 ticks/s
+  } catch {
+    return NaN;
+  }
 }
 
 function ms(t0: bigint, t1: bigint): number {
@@ -180,7 +199,6 @@ async function setup(job: ClientSpec): Promise<{ skipped: string } | { flush: Fl
   return { flush: () => provider.forceFlush() };
 }
 
-
 type SendRequest = (skill: string) => never;
 
 /**
@@ -239,6 +257,7 @@ class Runner {
   private firsts: number[] = [];
   private wallMs = 0;
   private cpu0 = 0;
+  private main0 = 0;
   private cpuBatches = 0;
   private t0 = 0n;
   private events = 0;
@@ -303,6 +322,7 @@ class Runner {
     this.wallMs = 0;
     this.cpuBatches = 0;
     this.cpu0 = cpuUs();
+    this.main0 = mainThreadCpuUs();
     this.t0 = process.hrtime.bigint();
   }
 
@@ -330,13 +350,14 @@ class Runner {
    */
   async end(phase: Phase): Promise<LatencyFigures | StreamFigures> {
     const windowCpu = cpuUs() - this.cpu0;
+    const mainCpu = mainThreadCpuUs() - this.main0;
     const phaseMs = ms(this.t0, process.hrtime.bigint());
     await profiler.stop();
     const f0 = cpuUs();
     await this.flush();
     const flushCpu = cpuUs() - f0;
     const cpu = this.cpuBatches + flushCpu;
-    if (phase !== 'stream') return { ...summarise(this.lat, this.wallMs, cpu, phaseMs), cpuUsWindow: windowCpu + flushCpu, flushCpuUs: flushCpu };
+    if (phase !== 'stream') return { ...summarise(this.lat, this.wallMs, cpu, phaseMs), cpuUsWindow: windowCpu + flushCpu, flushCpuUs: flushCpu, mainThreadCpuUsWindow: mainCpu };
     const firsts = [...this.firsts].sort((a, b) => a - b);
     const lasts = [...this.lat].sort((a, b) => a - b);
     return {
@@ -347,6 +368,7 @@ class Runner {
       lastEventP50Ms: q(lasts, 0.5),
       lastEventP99Ms: q(lasts, 0.99),
       cpuUsPerStream: cpu / lasts.length,
+      mainThreadCpuUsWindow: mainCpu,
     };
   }
 

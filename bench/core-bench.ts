@@ -6,45 +6,9 @@
 import { skillFingerprint } from '../src/core/fingerprint';
 import { CardRegistry, NegotiationRegistry, type Negotiation } from '../src/core/registry';
 import type { DecodedCard } from '../src/core/model';
+import { realisticCard } from './fixtures';
 import { measure } from './measure';
 
-/** A realistic raw Agent Card (wire JSON) with `n` skills. */
-function realisticCard(n = 20): Record<string, unknown> {
-  const modes = [
-    ['text/plain'],
-    ['text/plain', 'application/json'],
-    ['application/json', 'text/markdown', 'text/plain'],
-    ['image/png', 'text/plain'],
-  ];
-  return {
-    protocolVersion: '0.3.0',
-    name: 'Fleet worker — résumé & translation agent',
-    description: 'Summarises, translates and classifies documents for the fleet.',
-    url: 'https://peer-a.example.com/a2a/v1',
-    preferredTransport: 'JSONRPC',
-    additionalInterfaces: [
-      { url: 'https://peer-a.example.com/a2a/v1', transport: 'JSONRPC' },
-      { url: 'https://peer-a.example.com/a2a/rest', transport: 'HTTP+JSON' },
-    ],
-    provider: { organization: 'Example Corp', url: 'https://example.com' },
-    version: '1.0',
-    capabilities: { streaming: true, pushNotifications: false, stateTransitionHistory: true },
-    defaultInputModes: ['text/plain'],
-    defaultOutputModes: ['text/plain', 'application/json'],
-    skills: Array.from({ length: n }, (_, i) => ({
-      // not in id order, so the sort does real work
-      id: `skill-${(i * 7) % n}-${['summarize', 'translate', 'classify', 'extract'][i % 4]}-v${(i % 3) + 1}`,
-      name: `Skill ${i}: ${['Summarise', 'Translate', 'Classify', 'Extract'][i % 4]} documents`,
-      description:
-        'Takes a document and produces a result suitable for downstream indexing. ' +
-        'Handles long inputs by chunking; keeps citations. Ünïcödé-safe.',
-      tags: ['documents', 'nlp', `tier-${i % 3}`],
-      examples: [`Please process document #${i}`, 'Summarise this in three bullet points'],
-      inputModes: modes[i % 4],
-      outputModes: modes[(i + 1) % 4].slice().reverse(),
-    })),
-  };
-}
 
 console.log(`node ${process.version}, ${process.platform}/${process.arch}`);
 

@@ -1,6 +1,6 @@
 /** Shared inputs of the bench scripts: Agent Cards and a typical SendMessage exchange. */
 
-/** A realistic raw 0.3 Agent Card with `n` skills (same as bench/core-bench.ts). */
+/** A realistic raw 0.3 Agent Card with `n` skills. */
 export function realisticCard(n = 20): Record<string, unknown> {
   const modes = [
     ['text/plain'],

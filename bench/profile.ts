@@ -22,7 +22,7 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ConfigName, LatencyFigures, Phase, StreamFigures } from './client';
-import { bundleClient, ClientProc, OUT, snapshotDist, startPeer, startSink } from './procs';
+import { bundleClient, ClientProc, OUT, snapshotDist, startPeer, startSink, type OtlpSink, type Peer } from './procs';
 
 interface CallFrame {
   functionName: string;
@@ -79,7 +79,7 @@ function shortUrl(url: string): string {
 }
 
 /**
- * @param cpuUsPerCall the client CPU per call measured over the same window: the profile's
+ * @param cpuUsPerCall the main thread's CPU per call over the same window: the profile's
  *   time is wall-clock sampled (a preempted thread still collects samples), so per-call
  *   figures are scaled to it (shares are kept, the unit becomes CPU µs).
  */
@@ -174,6 +174,57 @@ export function analyse(profile: CpuProfile, calls: number, config: string, phas
 }
 
 
+export interface ProfileRun {
+  summary: ProfileSummary;
+  /** process CPU per call over the profiled phase (µs) */
+  cpuUsPerCall: number;
+  /** main-thread CPU per call over the profiled phase (µs) */
+  mainCpuUsPerCall: number;
+}
+
+/**
+ * One client process of `config`, warmed up, then `calls` calls of `phase` with the V8 CPU
+ * profiler on (the measured phase only, or with `whole` the whole process under
+ * `node --cpu-prof`). Undefined when the configuration cannot run (register stub).
+ */
+export async function profileOne(
+  env: { peer: Peer; sink: OtlpSink; distDir: string; clientScript: { script: string; execArgv: string[] } },
+  config: ConfigName,
+  phase: Phase,
+  calls: number,
+  warm: number,
+  whole = false,
+): Promise<ProfileRun | undefined> {
+  const profDir = path.join(OUT, 'prof');
+  const dir = path.join(profDir, `${config}-${phase}`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  await env.peer.reset();
+  const execArgv = whole ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=250'] : [];
+  const extraEnv: Record<string, string> = whole ? {} : { BENCH_PROFILE_FILE: path.join(dir, 'phase.cpuprofile') };
+  const proc = new ClientProc({ config, baseUrl: env.peer.baseUrl, plainUrl: env.peer.plainUrl, distDir: env.distDir, round: 0 }, env.sink, env.clientScript, execArgv, extraEnv);
+  try {
+    const ready = await proc.ready();
+    if (ready.type === 'ready' && ready.skipped) return undefined;
+    await proc.send({ cmd: 'warmup', phases: [phase], warmup: { send: warm, stream: warm, plain: warm } });
+    await proc.send({ cmd: 'begin', phase });
+    const size = phase === 'stream' ? 5 : 100;
+    for (let done = 0; done < calls; done += size) await proc.send({ cmd: 'batch', phase, n: Math.min(size, calls - done) });
+    const end = await proc.send({ cmd: 'end', phase });
+    const fig = end.type === 'done' ? (end.value as LatencyFigures | StreamFigures) : undefined;
+    await proc.stop();
+    const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+    if (!file) throw new Error(`${config}: no .cpuprofile written in ${dir}`);
+    const profile = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as CpuProfile;
+    const cpu = fig && 'cpuUsPerCall' in fig ? fig.cpuUsPerCall : fig && 'cpuUsPerStream' in fig ? fig.cpuUsPerStream : NaN;
+    const mainCpu = (fig?.mainThreadCpuUsWindow ?? NaN) / calls;
+    const summary = analyse(profile, whole ? calls + warm : calls, config, phase, whole ? undefined : mainCpu);
+    return { summary, cpuUsPerCall: cpu, mainCpuUsPerCall: mainCpu };
+  } finally {
+    await proc.stop();
+  }
+}
+
 async function main(): Promise<void> {
   const configs = (process.argv[2] ?? 'a2a,undici,both').split(',') as ConfigName[];
   const phases = (process.argv[3] ?? 'send').split(',') as Phase[];
@@ -191,38 +242,17 @@ async function main(): Promise<void> {
       const calls = Number(callsArg ?? (phase === 'stream' ? 200 : 3000));
       const warm = phase === 'stream' ? 10 : 300;
       for (const config of configs) {
-        const dir = path.join(profDir, `${config}-${phase}`);
-        rmSync(dir, { recursive: true, force: true });
-        mkdirSync(dir, { recursive: true });
-        await peer.reset();
-        // Default: the measured phase only (inspector Profiler in the client, same V8
-        // profiler as --cpu-prof). BENCH_PROFILE_WHOLE=1: `node --cpu-prof`, whole process.
-        const execArgv = whole ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=250'] : [];
-        const env: Record<string, string> = whole ? {} : { BENCH_PROFILE_FILE: path.join(dir, 'phase.cpuprofile') };
-        const proc = new ClientProc({ config, baseUrl: peer.baseUrl, plainUrl: peer.plainUrl, distDir, round: 0 }, sink, clientScript, execArgv, env);
-        const ready = await proc.ready();
-        if (ready.type === 'ready' && ready.skipped) {
-          console.log(`${config}: skipped: ${ready.skipped}`);
-          await proc.stop();
+        const run = await profileOne({ peer, sink, distDir, clientScript }, config, phase, calls, warm, whole);
+        if (!run) {
+          console.log(`${config}: skipped (register entry not implemented)`);
           continue;
         }
-        await proc.send({ cmd: 'warmup', phases: [phase], warmup: { send: warm, stream: warm, plain: warm } });
-        await proc.send({ cmd: 'begin', phase });
-        const size = phase === 'stream' ? 5 : 100;
-        for (let done = 0; done < calls; done += size) await proc.send({ cmd: 'batch', phase, n: Math.min(size, calls - done) });
-        const end = await proc.send({ cmd: 'end', phase });
-        const fig = end.type === 'done' ? (end.value as LatencyFigures | StreamFigures) : undefined;
-        await proc.stop();
-        const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
-        if (!file) throw new Error(`${config}: no .cpuprofile written in ${dir}`);
-        const profile = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as CpuProfile;
-        const cpu = fig && 'cpuUsPerCall' in fig ? fig.cpuUsPerCall : fig && 'cpuUsPerStream' in fig ? fig.cpuUsPerStream : NaN;
-        const s = analyse(profile, whole ? calls + warm : calls, config, phase, whole ? undefined : cpu);
+        const s = run.summary;
         summaries.push(s);
         console.log(
           whole
-            ? `\n## ${config}, ${phase}: whole process (--cpu-prof), ${calls} measured + ${warm} warm-up calls, per-call figures over both; measured CPU ${cpu.toFixed(0)} µs/call`
-            : `\n## ${config}, ${phase}: ${calls} calls, measured phase only; measured CPU ${cpu.toFixed(0)} µs/call; profile ${(s.profileUsPerCall).toFixed(0)} µs/call, figures scaled by ${s.scale.toFixed(3)} to the measured CPU`,
+            ? `\n## ${config}, ${phase}: whole process (--cpu-prof), ${calls} measured + ${warm} warm-up calls, per-call figures over both; measured CPU ${run.cpuUsPerCall.toFixed(0)} µs/call`
+            : `\n## ${config}, ${phase}: ${calls} calls, measured phase only; process CPU ${run.cpuUsPerCall.toFixed(0)} µs/call, main thread ${run.mainCpuUsPerCall.toFixed(0)} µs/call; profile ${s.profileUsPerCall.toFixed(0)} µs/call, scaled by ${s.scale.toFixed(3)} to the main thread's CPU`,
         );
         console.log(
           `this package: self ${s.packageSelfUs.toFixed(1)} µs/call, with what it calls ${s.packageInclusiveUs.toFixed(1)} | ` +

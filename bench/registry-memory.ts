@@ -15,8 +15,9 @@
  *
  * First one Agent Card fetch (1.0 card, 20 skills, the JSON-RPC endpoint listed), then
  * BENCH_TASKS (default 100,000) SendMessage exchanges with `returnImmediately`, each
- * answered by a distinct SUBMITTED task that is never polled. At checkpoints: GC, heap,
- * registry sizes.
+ * answered by a distinct SUBMITTED task that is never polled; then BENCH_CARDS (default
+ * 2,000) distinct Agent Card URLs, fetched once each. At checkpoints: GC, heap, registry
+ * sizes.
  */
 import * as dc from 'node:diagnostics_channel';
 import { context } from '@opentelemetry/api';
@@ -30,6 +31,8 @@ export interface MemoryCheckpoint {
   negotiations: number;
   cards: number;
   activeCalls: number | undefined;
+  /** Set on the last checkpoint: distinct Agent Card URLs fetched by then. */
+  cardsFetched?: number;
 }
 
 export interface RegistryMemoryResult {
@@ -165,6 +168,19 @@ async function main(): Promise<void> {
     }
   }
 
+  // Then BENCH_CARDS (default 2,000) distinct Agent Card URLs, each fetched once: the card
+  // registry must stay within maxCards (default 1,000).
+  const cardsToFetch = envNumber('BENCH_CARDS', 2_000, 2_000);
+  for (let i = 0; i < cardsToFetch; i++) {
+    if ((i & 255) === 255) await tick();
+    const c = sdkCard10(20) as typeof card;
+    c.supportedInterfaces = [{ url: `${ORIGIN}/agents/${i}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '1.0' }];
+    context.with(root, () => exchange('GET', `/agents/${i}/.well-known/agent-card.json`, undefined, ['a2a-version', '1.0'], 200, JSON.stringify(c)));
+  }
+  await provider.forceFlush();
+  checkpoint(tasks);
+  checkpoints[checkpoints.length - 1].cardsFetched = cardsToFetch + 1;
+
   await provider.forceFlush().then(() => {
     const result: RegistryMemoryResult = {
       tasks,
@@ -172,13 +188,13 @@ async function main(): Promise<void> {
       maxCards: 1000,
       checkpoints,
       spansEnded,
-      usPerExchange: Number(timedNs) / 1000 / Math.max(1, timedCalls),
+      usPerExchange: timedCalls > 0 ? Number(timedNs) / 1000 / timedCalls : NaN,
       cardKnownOnLastSpan,
     };
     for (const c of checkpoints) {
       console.log(
         `${String(c.tasks).padStart(7)} tasks: heapUsed ${(c.heapUsedBytes / 1048576).toFixed(1)} MiB, rss ${(c.rssBytes / 1048576).toFixed(1)} MiB, ` +
-          `negotiations ${c.negotiations}, cards ${c.cards}, active calls ${c.activeCalls}`,
+          `negotiations ${c.negotiations}, cards ${c.cards}${c.cardsFetched ? ` (of ${c.cardsFetched} distinct card URLs fetched)` : ''}, active calls ${c.activeCalls}`,
       );
     }
     console.log(`spans ended ${spansEnded}; ${result.usPerExchange.toFixed(1)} µs per exchange (instrumentation path, no network)`);

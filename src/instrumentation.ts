@@ -348,10 +348,10 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
 
   private onWireCreate(info: WireRequestInfo): WireObserver | undefined {
     if (!this.isActive()) return undefined;
+    const inFetch = this.fetchInProgress;
+    if (inFetch === NOT_A2A) return undefined; // decided by the fetch wrapper: no context lookup
     const ctx = context.active();
     if (ctx.getValue(OWN_REQUEST_KEY)) return undefined;
-    const inFetch = this.fetchInProgress;
-    if (inFetch === NOT_A2A) return undefined;
     const pending = inFetch ?? (ctx.getValue(CALL_KEY) as A2ACall | undefined);
     if (pending && !pending.isFinished) return pending.attachHop();
     const url = info.origin + info.path;

@@ -80,11 +80,24 @@ const PROTO_STATES: readonly TaskState[] = [
  * `TASK_STATE_*` strings (any case, `_` or `-`), and the proto enum integers 0–8.
  * Anything else (including `UNRECOGNIZED`, other numbers) → undefined.
  */
+const EXACT_STATES: ReadonlySet<string> = new Set<TaskState>([
+  'TASK_STATE_SUBMITTED',
+  'TASK_STATE_WORKING',
+  'TASK_STATE_INPUT_REQUIRED',
+  'TASK_STATE_COMPLETED',
+  'TASK_STATE_CANCELED',
+  'TASK_STATE_FAILED',
+  'TASK_STATE_REJECTED',
+  'TASK_STATE_AUTH_REQUIRED',
+  'TASK_STATE_UNSPECIFIED',
+]);
+
 export function normaliseTaskState(v: unknown): TaskState | undefined {
   if (typeof v === 'number') {
     return Number.isInteger(v) && v >= 0 && v < PROTO_STATES.length ? PROTO_STATES[v] : undefined;
   }
   if (typeof v !== 'string' || v.length === 0 || v.length > 40) return undefined;
+  if (EXACT_STATES.has(v)) return v as TaskState; // the 1.0 spelling, as sent: no rewriting
   let s = v.trim().toLowerCase();
   if (s.indexOf('_') >= 0) s = s.replace(/_/g, '-');
   if (s.startsWith('task-state-')) s = s.slice(11);
