@@ -131,7 +131,10 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     try {
       if (!this.fetchHook) this.fetchHook = new FetchHook((original, input, init) => this.handleFetch(original, input, init));
       if (!this.wireTap) {
-        this.wireTap = new WireTap({ onCreate: (info) => this.onWireCreate(info) }, (where, err) => diag.debug(`opentelemetry-instrumentation-a2a: ${where}`, err));
+        this.wireTap = new WireTap(
+          { onCreate: (info) => this.onWireCreate(info), responseHeaderNames: ['content-type', 'content-encoding', 'location'] },
+          (where, err) => diag.debug(`opentelemetry-instrumentation-a2a: ${where}`, err),
+        );
       }
       if (!this.activeCalls) this.activeCalls = new Set();
       this.fetchHook.install();

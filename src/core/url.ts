@@ -17,7 +17,7 @@ export function normaliseUrl(url: string | URL, base?: string | URL): string | u
     const raw = typeof url === 'string' ? url : url instanceof URL ? url.href : undefined;
     if (raw === undefined) return undefined;
     const b = typeof base === 'string' || base instanceof URL ? base : undefined;
-    const u = b === undefined ? new URL(raw) : new URL(raw, b);
+    const u = b === undefined ? (url instanceof URL ? url : new URL(raw)) : new URL(raw, b); // a URL object is not parsed again
     let path = u.pathname;
     let end = path.length;
     while (end > 0 && path.charCodeAt(end - 1) === 0x2f) end--;

@@ -33,6 +33,8 @@ export interface WireObserver {
 }
 
 export interface WireTapDelegate {
+  /** The response headers onResponseHeaders needs (lower-case); the others are skipped undecoded. Default: all. */
+  responseHeaderNames?: readonly string[];
   /**
    * Called synchronously when undici creates a request (inside the caller's `fetch()` /
    * `request()` call, so the caller's async context is active). Return an observer to

@@ -176,16 +176,35 @@ export function lookupRequestHeader(request: UndiciRequestLike, name: string): s
 }
 
 /** Response headers (undici's flat `[name, value, ...]` of Buffers or strings) as a lower-case record. */
-export function responseHeaderRecord(raw: unknown): Record<string, string> {
+/** Response headers a delegate asked for, with a cheap length filter so other names are never decoded. */
+export interface HeaderFilter {
+  names: ReadonlySet<string>;
+  lengths: ReadonlySet<number>;
+}
+
+export function headerFilter(names: readonly string[] | undefined): HeaderFilter | undefined {
+  if (!names) return undefined;
+  const lower = names.map((n) => n.toLowerCase());
+  return { names: new Set(lower), lengths: new Set(lower.map((n) => Buffer.byteLength(n))) };
+}
+
+export function responseHeaderRecord(raw: unknown, filter?: HeaderFilter): Record<string, string> {
   const out: Record<string, string> = {};
   if (!Array.isArray(raw)) {
     if (raw && typeof raw === 'object') {
-      for (const k of Object.keys(raw)) setHeader(out, k.toLowerCase(), headerText((raw as Record<string, unknown>)[k]));
+      for (const k of Object.keys(raw)) {
+        const key = k.toLowerCase();
+        if (!filter || filter.names.has(key)) setHeader(out, key, headerText((raw as Record<string, unknown>)[k]));
+      }
     }
     return out;
   }
   for (let i = 0; i + 1 < raw.length; i += 2) {
-    setHeader(out, headerText(raw[i]).toLowerCase(), headerText(raw[i + 1]));
+    const name = raw[i] as { length?: unknown } | undefined;
+    if (filter && !(name && typeof name.length === 'number' && filter.lengths.has(name.length))) continue;
+    const key = headerText(name).toLowerCase();
+    if (filter && !filter.names.has(key)) continue;
+    setHeader(out, key, headerText(raw[i + 1]));
   }
   return out;
 }
@@ -230,9 +249,12 @@ export class WireTap {
   readonly #copies: WeakMap<object, CopyInfo> = new WeakMap();
   #subscriptions: Array<[string, Listener]> = [];
 
+  #headerFilter: HeaderFilter | undefined;
+
   constructor(delegate: WireTapDelegate, onInternalError: (where: string, err: unknown) => void) {
     this.#delegate = delegate;
     this.#onInternalError = onInternalError;
+    this.#headerFilter = headerFilter(delegate.responseHeaderNames);
   }
 
   get enabled(): boolean {
@@ -429,7 +451,7 @@ export class WireTap {
     if (typeof observer.onResponseHeaders !== 'function') return;
     try {
       const statusCode = Number(m.response?.statusCode);
-      observer.onResponseHeaders(statusCode, responseHeaderRecord(m.response?.headers));
+      observer.onResponseHeaders(statusCode, responseHeaderRecord(m.response?.headers, this.#headerFilter));
     } catch (err) {
       this.#internalError('onResponseHeaders', err);
     }

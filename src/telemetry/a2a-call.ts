@@ -106,7 +106,7 @@ export class A2ACall {
       url = undefined;
     }
     this.url = url;
-    this.urlKey = normaliseUrl(rawUrl) ?? rawUrl.split('?')[0];
+    this.urlKey = normaliseUrl(url ?? rawUrl) ?? rawUrl.split('?')[0];
     const name = target.type === 'card' ? sc.SPAN_GET_AGENT_CARD : target.request.operation;
     const attrs: Attributes = serverAttributes(url);
     this.ctx = { cardKnown: false };

@@ -14,7 +14,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { Readable, Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import type * as UndiciNs from 'undici';
-import { WireTap, lookupRequestHeader, responseHeaderRecord } from '../../src/hooks/wire-tap';
+import { WireTap, lookupRequestHeader, responseHeaderRecord, headerFilter } from '../../src/hooks/wire-tap';
 import type { WireObserver, WireRequestInfo, WireTapDelegate } from '../../src/hooks/types';
 
 // Load order matters: whichever undici copy loads first installs ITS Agent as the process-wide
@@ -895,4 +895,12 @@ describe('header helpers', () => {
     assert.equal(Object.getOwnPropertyDescriptor(rec, '__proto__')?.value, 'p');
     assert.equal(Object.getPrototypeOf(rec), Object.prototype);
   });
+});
+
+test('responseHeaderRecord with a header filter decodes only the names asked for (Buffer and string forms)', () => {
+  const filter = headerFilter(['content-type', 'Location']);
+  const raw = [Buffer.from('Content-Type'), Buffer.from('application/json'), Buffer.from('X-Secret'), Buffer.from('s3cr3t'), Buffer.from('location'), Buffer.from('/next'), 'Set-Cookie', 'a=b'];
+  assert.deepEqual(responseHeaderRecord(raw, filter), { 'content-type': 'application/json', location: '/next' });
+  assert.deepEqual(responseHeaderRecord({ 'Content-Type': 'text/html', Vary: 'x' }, filter), { 'content-type': 'text/html' });
+  assert.equal(Object.keys(responseHeaderRecord(raw)).length, 4, 'no filter: every header');
 });
