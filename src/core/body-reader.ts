@@ -6,6 +6,7 @@
  */
 import { TextDecoder } from 'node:util';
 import * as zlib from 'node:zlib';
+import { parseJsonSafe } from './json-path';
 import { SseParser } from './sse';
 
 export type BodyMode = 'json' | 'sse';
@@ -155,7 +156,7 @@ export class BodyReader {
   private emitEvents(events: ReturnType<SseParser['push']>): void {
     for (const ev of events) {
       if (ev.data.length === 0) continue;
-      const parsed = parseJson(ev.data);
+      const parsed = parseJsonSafe(ev.data);
       if (parsed.ok) this.sink.onDocument(parsed.value);
       else this.sink.onProblem(`stream event is not JSON (${parsed.problem})`);
     }
@@ -196,7 +197,7 @@ export class BodyReader {
           return;
         }
       }
-      const parsed = parseJson(data.toString('utf8'));
+      const parsed = parseJsonSafe(data.toString('utf8'));
       if (parsed.ok) this.sink.onDocument(parsed.value);
       else this.sink.onProblem(complete ? `response body is not JSON (${parsed.problem})` : 'response body cut short');
     } catch {
@@ -204,13 +205,5 @@ export class BodyReader {
     } finally {
       this.sink.onEnd();
     }
-  }
-}
-
-function parseJson(text: string): { ok: true; value: unknown } | { ok: false; problem: string } {
-  try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch {
-    return { ok: false, problem: text.length === 0 ? 'empty' : 'malformed JSON' };
   }
 }

@@ -24,6 +24,9 @@
  *   For a REST path without a body the operation is returned without body-borne fields.
  * - Everything else → undefined.
  */
+import { parseJsonSafe } from './json-path';
+
+export { parseJsonSafe }; // part of this module's API (tests, callers)
 import type { Classification } from './model';
 import { decodeHttpJsonRequest, isDistinctiveRestOperation, looksLikeRestPath } from './protocol/http-json';
 import { decodeJsonRpcRequest } from './protocol/jsonrpc';
@@ -38,17 +41,6 @@ export interface ClassifyOptions {
   maxBodyBytes: number;
   /** The caller knows the URL is an A2A agent endpoint (accepts generic REST paths). */
   knownA2AEndpoint?: boolean;
-}
-
-/** `JSON.parse` that never throws. */
-export function parseJsonSafe(text: string): { ok: true; value: unknown } | { ok: false; problem: string } {
-  if (typeof text !== 'string') return { ok: false, problem: 'not text' };
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown };
-  } catch (e) {
-    const name = e instanceof RangeError ? 'JSON nested too deeply' : 'invalid JSON';
-    return { ok: false, problem: name };
-  }
 }
 
 /** Index just past the path (first `?` or `#`), without allocating. */

@@ -106,3 +106,14 @@ export function getPath(obj: unknown, path: string | readonly string[]): unknown
   }
   return cur;
 }
+
+/** JSON.parse that never throws: the value, or why not (invalid, nested too deeply, not text). */
+export function parseJsonSafe(text: string): { ok: true; value: unknown } | { ok: false; problem: string } {
+  if (typeof text !== 'string') return { ok: false, problem: 'not text' };
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch (e) {
+    const name = e instanceof RangeError ? 'JSON nested too deeply' : 'invalid JSON';
+    return { ok: false, problem: name };
+  }
+}
