@@ -157,6 +157,11 @@ export function runChild<T>(script: string, execArgv: string[], env: NodeJS.Proc
 }
 
 /** A client process of one configuration, driven by commands (see bench/client.ts). */
+/** The node binary client processes run on: BENCH_NODE (e.g. a Node 22 or 24 binary), else this one. */
+export function clientNode(): string {
+  return process.env.BENCH_NODE || process.execPath;
+}
+
 export class ClientProc {
   readonly child: ChildProcess;
   private waiting: Array<{ resolve: (r: Reply) => void; reject: (e: Error) => void }> = [];
@@ -175,7 +180,7 @@ export class ClientProc {
       Object.assign(extra, { OTEL_EXPORTER_OTLP_ENDPOINT: `${sink.url}/${spec.config}`, OTEL_SERVICE_NAME: 'a2a-bench-client' });
     }
     if (spec.config === 'register') execArgv.unshift('--require', path.join(spec.distDir, 'cjs', 'register.js'));
-    this.child = fork(clientScript.script, [], { execArgv, env: cleanEnv(extra), stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    this.child = fork(clientScript.script, [], { execArgv, execPath: clientNode(), env: cleanEnv(extra), stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     this.child.on('message', (r: Reply) => {
       const w = this.waiting.shift();
       if (!w) return;

@@ -31,7 +31,9 @@
  * BENCH_SEND_WARMUP, BENCH_SEND, BENCH_STREAM_WARMUP, BENCH_STREAM, BENCH_PLAIN_WARMUP,
  * BENCH_PLAIN, BENCH_BIG_CALLS, BENCH_BATCH (send/plain calls per batch), BENCH_TASKS
  * (row 5), BENCH_MICRO_* (row 6), BENCH_CONFIGS (comma list of client configurations),
- * BENCH_SKIP=5,6,prof (skip rows 5, 6 and/or the CPU-profile attribution pass).
+ * BENCH_SKIP=5,6,prof (skip rows 5, 6 and/or the CPU-profile attribution pass),
+ * BENCH_PHASES (comma list: send, stream, plainGet, plainPost, big), BENCH_NODE (the node
+ * binary the client processes run on, e.g. Node 22 or 24; the peer stays on this one).
  * Output: a table on stdout, .bench-out/results.json and .bench-out/results.md.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -39,7 +41,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { BigFigures, ClientResult, ConfigName, LatencyFigures, Phase, StreamFigures, Warmup } from './client';
 import { profileOne, type ProfileRun } from './profile';
-import { bundleClient, ClientProc, cleanEnv, OUT, ROOT, runChild, snapshotDist, startPeer, startSink, type OtlpSink, type Peer } from './procs';
+import { execFileSync } from 'node:child_process';
+import { bundleClient, ClientProc, clientNode, cleanEnv, OUT, ROOT, runChild, snapshotDist, startPeer, startSink, type OtlpSink, type Peer } from './procs';
 import type { MicroResults } from './micro';
 import type { RegistryMemoryResult } from './registry-memory';
 import { envNumber, fmtMiB, fmtMs, fmtRatio, fmtUs, median } from './stats';
@@ -60,6 +63,8 @@ const counts = {
 type Counts = typeof counts;
 const rounds = envNumber('BENCH_ROUNDS', 4, 1);
 const bigRounds = Math.min(rounds, envNumber('BENCH_BIG_ROUNDS', 3, 1));
+/** BENCH_PHASES: measure only these phases (comma list of send, stream, plainGet, plainPost, big). */
+const onlyPhases = process.env.BENCH_PHASES ? new Set(process.env.BENCH_PHASES.split(',').map((x) => x.trim())) : undefined;
 const skipRows = new Set((process.env.BENCH_SKIP ?? '').split(',').map((x) => x.trim()));
 
 /** Which phases each configuration runs (row 3 only in the first `bigRounds` rounds). */
@@ -122,6 +127,7 @@ async function runRound(round: number, configs: ConfigName[], peer: Peer, sink: 
     const results = new Map<ConfigName, ClientResult>(live.map((p) => [p.config, { config: p.config, round }]));
 
     for (const phase of MEASURED) {
+      if (onlyPhases && !onlyPhases.has(phase)) continue;
       const part = live.filter((p) => PLAN[p.config].includes(phase));
       if (part.length === 0) continue;
       await peer.reset();
@@ -150,7 +156,7 @@ async function runRound(round: number, configs: ConfigName[], peer: Peer, sink: 
       console.log(`round ${round + 1} ${phase.padEnd(9)} ${((Date.now() - t0) / 1000).toFixed(1)} s  ${phase === 'stream' ? 'first/last ms' : 'p50 ms/CPU µs'}: ${line}`);
     }
 
-    if (round < bigRounds) {
+    if (round < bigRounds && (!onlyPhases || onlyPhases.has('big'))) {
       const part = live.filter((p) => PLAN[p.config].includes('big'));
       await peer.reset();
       const t0 = Date.now();
@@ -203,6 +209,14 @@ function table(headers: string[], rows: string[][]): string {
   return [line(headers), '|' + widths.map((w, i) => (i === 0 ? ':' : '-') + '-'.repeat(w) + (i === 0 ? '-' : ':')).join('|') + '|', ...rows.map(line)].join('\n');
 }
 
+function clientNodeVersion(): string {
+  try {
+    return execFileSync(clientNode(), ['-v'], { encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
 function machine(): Record<string, string | number> {
   let cpu = os.cpus()[0]?.model ?? 'unknown';
   try {
@@ -223,6 +237,7 @@ function machine(): Record<string, string | number> {
     cpu,
     memoryGiB: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
     node: process.version,
+    clientNode: clientNodeVersion(),
     platform: `${process.platform}/${process.arch}`,
     '@a2a-js/sdk': pkg('@a2a-js/sdk'),
     '@opentelemetry/instrumentation-undici': pkg('@opentelemetry/instrumentation-undici'),
@@ -240,7 +255,7 @@ async function main(): Promise<void> {
   clientScript = bundleClient();
   const m = machine();
   const loadStart = os.loadavg();
-  console.log(`machine: ${m.cpus} CPUs (${m.cpu}), ${m.memoryGiB} GiB, Node ${m.node}; load average at start ${loadStart.map((v) => v.toFixed(2)).join(' ')}`);
+  console.log(`machine: ${m.cpus} CPUs (${m.cpu}), ${m.memoryGiB} GiB, Node ${m.node} (clients ${m.clientNode}); load average at start ${loadStart.map((v) => v.toFixed(2)).join(' ')}`);
   console.log(`rounds ${rounds} (row 3: ${bigRounds}), counts ${JSON.stringify(counts)}${quick ? ' [BENCH_QUICK]' : ''}`);
 
   const only = process.env.BENCH_CONFIGS ? new Set(process.env.BENCH_CONFIGS.split(',').map((s) => s.trim())) : undefined;

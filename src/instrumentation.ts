@@ -14,7 +14,7 @@ import { context, createContextKey, diag, type Context } from '@opentelemetry/ap
 import { suppressTracing } from '@opentelemetry/core';
 import { skillFingerprint } from './core/fingerprint';
 import { InstrumentationBase, type InstrumentationNodeModuleDefinition } from '@opentelemetry/instrumentation';
-import { classifyRequest } from './core/classify';
+import { classifyRequest, type ClassifyOptions } from './core/classify';
 import type { Classification } from './core/model';
 import { isIgnoredUrl, resolveConfig, type A2AInstrumentationConfig, type ResolvedConfig } from './config';
 import { FetchHook, type FetchFn } from './hooks/fetch';
@@ -93,6 +93,9 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
   private fetchInProgress: A2ACall | typeof NOT_A2A | undefined;
   /** refetchCardOnDrift: one re-fetch in flight per card URL, at most one per debounce window. */
   private refetches: Map<string, { at: number; result: Promise<string | undefined> }> | undefined;
+  private cachedDeps: CallDeps | undefined;
+  /** classifyRequest options without a version header, reused while the config is the same. */
+  private classifyOptions: ClassifyOptions | undefined;
 
   constructor(config: A2AInstrumentationConfig = {}) {
     super(PACKAGE_NAME, PACKAGE_VERSION, config);
@@ -174,15 +177,25 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     this.sweeper.unref();
   }
 
+  /** The calls' dependencies, rebuilt only when the tracer, meter or config changed. */
   private deps(): CallDeps {
-    return {
-      tracer: this.tracer,
+    const tracer = this.tracer;
+    const config = this.config;
+    const userConfig = this.getConfig();
+    const cached = this.cachedDeps;
+    if (cached && cached.tracer === tracer && cached.config === config && cached.userConfig === userConfig && cached.driftCounter === this.driftCounter) {
+      return cached;
+    }
+    const deps: CallDeps = {
+      tracer,
       driftCounter: this.driftCounter,
-      config: this.config,
-      userConfig: this.getConfig(),
+      config,
+      userConfig,
       onFinished: (call) => this.activeCalls?.delete(call),
-      refetchCard: this.config.refetchCardOnDrift ? (url) => this.refetchCard(url) : undefined,
+      refetchCard: config.refetchCardOnDrift ? (url) => this.refetchCard(url) : undefined,
     };
+    this.cachedDeps = deps;
+    return deps;
   }
 
   /** Fetch a card again, untraced and unseen by the wire tap; resolves to its fingerprint. Only ever the card URL the app itself fetched. */
@@ -223,7 +236,12 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
   private classify(method: string, url: string, body: string | undefined, versionHeader: string | undefined): Classification {
     const cfg = this.config;
     if (cfg.ignoreUrls.length > 0 && isIgnoredUrl(originAndPath(url), cfg.ignoreUrls)) return undefined;
-    const opts = { skillIdPaths: cfg.skillIdPaths, a2aVersionHeader: versionHeader, maxBodyBytes: cfg.maxRequestBodyBytes };
+    let opts = this.classifyOptions;
+    if (!opts || opts.skillIdPaths !== cfg.skillIdPaths || opts.maxBodyBytes !== cfg.maxRequestBodyBytes) {
+      opts = { skillIdPaths: cfg.skillIdPaths, maxBodyBytes: cfg.maxRequestBodyBytes };
+      this.classifyOptions = opts;
+    }
+    if (versionHeader !== undefined) opts = { ...opts, a2aVersionHeader: versionHeader };
     const cls = classifyRequest(method, url, body, opts);
     // REST paths common outside A2A (GET …/tasks/{id}) count only at an endpoint a fetched card advertises.
     if (cls === undefined && versionHeader === undefined && url.includes('/tasks') && sharedState().cards.forRequestUrl(url)) {

@@ -270,7 +270,11 @@ export class CardRegistry {
    */
   forRequestUrl(url: string): CardEntry | undefined {
     const n = normaliseUrl(url);
-    if (n === undefined) return undefined;
+    return n === undefined ? undefined : this.forNormalisedUrl(n);
+  }
+
+  /** forRequestUrl for a URL already normalised by normaliseUrl (no second parse). */
+  forNormalisedUrl(n: string): CardEntry | undefined {
     let key = this.byEndpoint.get(n)?.newestKey();
     const origin = originOfNormalised(n);
     if (key === undefined && origin !== undefined) {

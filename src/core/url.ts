@@ -39,3 +39,48 @@ export function originOfNormalised(normalised: string): string | undefined {
   const p = normalised.indexOf('/', s + 3);
   return p < 0 ? normalised : normalised.slice(0, p);
 }
+
+/** What the telemetry needs from a request URL: its matching key and server address/port. */
+export interface UrlFacts {
+  /** normaliseUrl(raw), or the raw URL up to its query when it cannot be parsed. */
+  readonly key: string;
+  /** True when `key` came from normaliseUrl (registry lookups only make sense then). */
+  readonly parsed: boolean;
+  /** Host name without IPv6 brackets; undefined when the URL could not be parsed. */
+  readonly host: string | undefined;
+  readonly port: number | undefined;
+}
+
+const FACTS_CACHE_MAX = 512;
+const factsCache = new Map<string, UrlFacts>();
+
+function computeFacts(raw: string): UrlFacts {
+  let u: URL | undefined;
+  try {
+    u = new URL(raw);
+  } catch {
+    u = undefined;
+  }
+  const n = u ? normaliseUrl(u) : undefined;
+  if (!u || n === undefined) return { key: raw.split('?')[0], parsed: false, host: undefined, port: undefined };
+  const host = u.hostname.startsWith('[') && u.hostname.endsWith(']') ? u.hostname.slice(1, -1) : u.hostname;
+  const port = u.port ? Number(u.port) : u.protocol === 'https:' ? 443 : 80;
+  return { key: n, parsed: true, host, port };
+}
+
+/**
+ * UrlFacts of an absolute URL, memoised: agents call the same few endpoints over and over,
+ * and parsing a URL costs microseconds on every call. The memo is bounded (cleared whole
+ * when full) and keyed by the exact string, so it never changes an answer. Never throws.
+ */
+export function urlFacts(raw: string): UrlFacts {
+  const hit = factsCache.get(raw);
+  if (hit !== undefined) return hit;
+  const facts = computeFacts(typeof raw === 'string' ? raw : String(raw));
+  // Long URLs (query strings with ids) are computed, not remembered: they rarely repeat.
+  if (typeof raw === 'string' && raw.length <= 2048) {
+    if (factsCache.size >= FACTS_CACHE_MAX) factsCache.clear();
+    factsCache.set(raw, facts);
+  }
+  return facts;
+}

@@ -219,20 +219,41 @@ function setHeader(out: Record<string, string>, key: string, value: string): voi
   }
 }
 
+/** What the delegate may ask about a request; each field is read from undici's request only when asked. */
 class RequestInfo implements WireRequestInfo {
-  readonly method: string;
-  readonly origin: string;
-  readonly path: string;
-  readonly body?: Uint8Array | string;
   readonly #request: UndiciRequestLike;
+  #method: string | undefined;
+  #origin: string | undefined;
+  #path: string | undefined;
 
   constructor(request: UndiciRequestLike) {
     this.#request = request;
-    this.method = typeof request.method === 'string' ? request.method : String(request.method ?? '');
-    this.origin = originString(request.origin);
-    this.path = typeof request.path === 'string' ? request.path : String(request.path ?? '');
-    const body = request.body;
-    if (typeof body === 'string' || isBytes(body)) this.body = body;
+  }
+
+  get method(): string {
+    if (this.#method === undefined) {
+      const m = this.#request.method;
+      this.#method = typeof m === 'string' ? m : String(m ?? '');
+    }
+    return this.#method;
+  }
+
+  get origin(): string {
+    if (this.#origin === undefined) this.#origin = originString(this.#request.origin);
+    return this.#origin;
+  }
+
+  get path(): string {
+    if (this.#path === undefined) {
+      const p = this.#request.path;
+      this.#path = typeof p === 'string' ? p : String(p ?? '');
+    }
+    return this.#path;
+  }
+
+  get body(): Uint8Array | string | undefined {
+    const body = this.#request.body;
+    return typeof body === 'string' || isBytes(body) ? body : undefined;
   }
 
   header(name: string): string | undefined {

@@ -7,6 +7,7 @@
 import { diag, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Counter, type Link, type Span, type Tracer } from '@opentelemetry/api';
 import { BodyReader, type BodyMode } from '../core/body-reader';
 import { decodeCard, normaliseUrl } from '../core/card';
+import { urlFacts, type UrlFacts } from '../core/url';
 import { skillFingerprint } from '../core/fingerprint';
 import { judge, judgeCardChange, type DriftEvent, type NegotiationContext } from '../core/judge';
 import type { DecodedRequest, DecodedResult } from '../core/model';
@@ -48,11 +49,6 @@ function safeMessage(text: string): string {
   return cap(head.replace(URL_IN_TEXT, (u) => normaliseUrl(u) ?? '[url]'));
 }
 
-function serverAttributes(url: URL | undefined): Attributes {
-  if (!url) return {};
-  const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
-  return { [sc.ATTR_SERVER_ADDRESS]: url.hostname.replace(/^\[|\]$/g, ''), [sc.ATTR_SERVER_PORT]: port };
-}
 
 function cardAttributes(entry: CardEntry): Attributes {
   const attrs: Attributes = {
@@ -86,8 +82,7 @@ export class A2ACall {
   private ctx: NegotiationContext;
   private taskId: string | undefined;
   private negotiatedTaskId: string | undefined;
-  private readonly url: URL | undefined;
-  private readonly urlKey: string;
+  private readonly url: UrlFacts;
 
   constructor(
     private readonly deps: CallDeps,
@@ -99,16 +94,14 @@ export class A2ACall {
   ) {
     this.startedAt = startTime ?? Date.now();
     this.lastActivity = Date.now();
-    let url: URL | undefined;
-    try {
-      url = new URL(rawUrl);
-    } catch {
-      url = undefined;
-    }
+    const url = urlFacts(rawUrl);
     this.url = url;
-    this.urlKey = normaliseUrl(url ?? rawUrl) ?? rawUrl.split('?')[0];
     const name = target.type === 'card' ? sc.SPAN_GET_AGENT_CARD : target.request.operation;
-    const attrs: Attributes = serverAttributes(url);
+    const attrs: Attributes = {};
+    if (url.host !== undefined) {
+      attrs[sc.ATTR_SERVER_ADDRESS] = url.host;
+      attrs[sc.ATTR_SERVER_PORT] = url.port;
+    }
     this.ctx = { cardKnown: false };
     if (target.type === 'operation') {
       const req = target.request;
@@ -125,7 +118,8 @@ export class A2ACall {
     } else {
       this.span = deps.tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes: attrs, startTime }, parent);
     }
-    this.safeHook('requestHook', () => deps.userConfig.requestHook?.(this.span, { operation: name, url: this.urlKey, request: this.request }));
+    const requestHook = deps.userConfig.requestHook;
+    if (requestHook) this.safeHook('requestHook', () => requestHook(this.span, { operation: name, url: this.url.key, request: this.request }));
   }
 
   get request(): DecodedRequest | undefined {
@@ -176,7 +170,7 @@ export class A2ACall {
       attrs[sc.ATTR_A2A_SKILL_ID] = cap(skillId);
       if (source) attrs[sc.ATTR_A2A_SKILL_ID_SOURCE] = source;
     }
-    const entry = state.cards.forRequestUrl(this.urlKey);
+    const entry = this.url.parsed ? state.cards.forNormalisedUrl(this.url.key) : undefined;
     if (!entry) return { cardKnown: false, skillId };
     Object.assign(attrs, cardAttributes(entry));
     if (entry.suspect) attrs[sc.ATTR_A2A_AGENT_CARD_SUSPECT] = true;
@@ -286,7 +280,7 @@ export class A2ACall {
     }
     const fingerprint = skillFingerprint(value);
     const state = sharedState();
-    const update = state.cards.put(this.urlKey, card, fingerprint, Date.now());
+    const update = state.cards.put(this.url.key, card, fingerprint, Date.now());
     this.span.setAttributes(cardAttributes(update.entry));
     this.span.setAttribute(sc.ATTR_A2A_AGENT_CARD_SKILL_COUNT, card.skills.length);
     if (card.protocolVersion) this.span.setAttribute(sc.ATTR_A2A_PROTOCOL_VERSION, cap(card.protocolVersion));
@@ -298,7 +292,7 @@ export class A2ACall {
       if (update.previousVersion !== undefined) this.span.setAttribute(sc.ATTR_A2A_AGENT_CARD_PREVIOUS_VERSION, cap(update.previousVersion));
     }
     if (update.changed && update.previousFingerprint !== undefined) {
-      this.recordDrift(judgeCardChange(this.urlKey, card.name, card.version, update.previousFingerprint, fingerprint));
+      this.recordDrift(judgeCardChange(this.url.key, card.name, card.version, update.previousFingerprint, fingerprint));
     }
   }
 
@@ -368,8 +362,7 @@ export class A2ACall {
     const metricAttrs: Attributes = { [sc.ATTR_A2A_DRIFT_KIND]: event.kind };
     if (event.skillId !== undefined) metricAttrs[sc.ATTR_A2A_SKILL_ID] = cap(event.skillId);
     if (event.agentName !== undefined) metricAttrs[sc.ATTR_GEN_AI_AGENT_NAME] = cap(event.agentName);
-    const server = serverAttributes(this.url)[sc.ATTR_SERVER_ADDRESS];
-    if (server !== undefined) metricAttrs[sc.ATTR_SERVER_ADDRESS] = server;
+    if (this.url.host !== undefined) metricAttrs[sc.ATTR_SERVER_ADDRESS] = this.url.host;
     this.deps.driftCounter?.add(1, metricAttrs);
     const state = sharedState();
     if (event.kind !== 'card_changed' && event.cardUrl) state.cards.markSuspect(event.cardUrl);
@@ -437,10 +430,11 @@ export class A2ACall {
     this.finished = true;
     if (reason) this.setUnjudged(reason);
     if (this.events > 1) this.span.setAttribute(sc.ATTR_A2A_STREAM_EVENTS, this.events);
-    this.safeHook('responseHook', () =>
-      this.deps.userConfig.responseHook?.(this.span, {
+    const responseHook = this.deps.userConfig.responseHook;
+    if (responseHook) this.safeHook('responseHook', () =>
+      responseHook(this.span, {
         operation: this.target.type === 'card' ? sc.SPAN_GET_AGENT_CARD : this.target.request.operation,
-        url: this.urlKey,
+        url: this.url.key,
         request: this.request,
         statusCode: this.statusCode,
         result: this.lastResult,

@@ -51,6 +51,9 @@ async function pollUntilTerminal(client: Client, id: string): Promise<TaskState>
   throw new Error('task never ended');
 }
 
+/** The part of a JSON-RPC SendMessage reply these tests read. */
+type TaskReply = { result: { task: { status: { state: string } } } };
+
 test("the seed's fleet sequence end to end with the real SDK client", async () => {
   const cache = new Map<string, Client>();
   const getClient = async (): Promise<Client> => {
@@ -188,7 +191,7 @@ test('enforce mode: the call rejects with the seed errors instead of returning t
     // Healthy: the app gets the same JSON as without enforcement.
     const ok = await post('SendMessage', 'summarize-v2');
     assert.equal(ok.status, 200);
-    assert.equal((await ok.json()).result.task.status.state, 'TASK_STATE_COMPLETED');
+    assert.equal(((await ok.json()) as TaskReply).result.task.status.state, 'TASK_STATE_COMPLETED');
 
     peer.redeploy([SUMMARIZE_PLAIN_SKILL]); // variant B
     await assert.rejects(post('SendMessage', 'summarize-v2'), (e: Error) => e.name === 'ArtifactSchemaDriftError');
@@ -208,7 +211,7 @@ test('enforce mode: the call rejects with the seed errors instead of returning t
     headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
     body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'SendMessage', params: { message: { messageId: 'm-obs', role: 'ROLE_USER', parts: [{ text: 'x' }] }, metadata: { skillId: 'summarize-v2' } } }),
   });
-  assert.equal((await res.json()).result.task.status.state, 'TASK_STATE_FAILED');
+  assert.equal(((await res.json()) as TaskReply).result.task.status.state, 'TASK_STATE_FAILED');
 });
 
 test('debounce: 1,000 failing tasks call the eviction callback once per card, every span flagged', async () => {
