@@ -34,7 +34,8 @@
  * BENCH_SKIP=5,6,prof (skip rows 5, 6 and/or the CPU-profile attribution pass),
  * BENCH_PHASES (comma list: send, stream, plainGet, plainPost, big), BENCH_NODE (the node
  * binary the client processes run on, e.g. Node 22 or 24; the peer stays on this one).
- * Output: a table on stdout, .bench-out/results.json and .bench-out/results.md.
+ * Output: a table on stdout, .bench-out/results.json and .bench-out/results.md (BENCH_OUT_NAME
+ * renames them).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -48,6 +49,8 @@ import type { RegistryMemoryResult } from './registry-memory';
 import { envNumber, fmtMiB, fmtMs, fmtRatio, fmtUs, median } from './stats';
 
 const quick = process.env.BENCH_QUICK === '1';
+/** BENCH_OUT_NAME: the output files' name under .bench-out/ (default results). */
+const OUT_NAME = (process.env.BENCH_OUT_NAME ?? 'results').replace(/[^\w.-]/g, '_') || 'results';
 
 const counts = {
   sendWarmup: envNumber('BENCH_SEND_WARMUP', 200, 100),
@@ -321,11 +324,11 @@ async function main(): Promise<void> {
   const report = render(results, memory, micro, sink, { rounds, bigRounds, counts, quick, elapsedS, loadStart, loadEnd, machine: m, errors, profiles });
   console.log('\n' + report.text);
   writeFileSync(
-    path.join(OUT, 'results.json'),
+    path.join(OUT, `${OUT_NAME}.json`),
     JSON.stringify({ date: new Date().toISOString(), machine: m, method: { rounds, bigRounds, counts, quick, loadStart, loadEnd, elapsedS }, summary: report.summary, targets: report.targets, clients: results, profiles, registryMemory: memory, micro, sink: { requests: sink.requests, bytes: sink.bytes, byPath: sink.byPath }, errors }, null, 1),
   );
-  writeFileSync(path.join(OUT, 'results.md'), report.text + '\n');
-  console.log(`\nwrote .bench-out/results.json and .bench-out/results.md (${elapsedS.toFixed(0)} s)`);
+  writeFileSync(path.join(OUT, `${OUT_NAME}.md`), report.text + '\n');
+  console.log(`\nwrote .bench-out/${OUT_NAME}.json and .bench-out/${OUT_NAME}.md (${elapsedS.toFixed(0)} s)`);
   if (errors.length > 0) process.exitCode = 1;
 }
 
@@ -356,7 +359,7 @@ function render(all: ClientResult[], memory: RegistryMemoryResult | undefined, m
   const present = (c: ConfigName) => byConfig(all, c).length > 0;
   const skippedRegister = all.find((r) => r.config === 'register' && r.skipped)?.skipped;
 
-  out.push(`Machine: ${ctx.machine.cpus} CPUs (${ctx.machine.cpu}), ${ctx.machine.memoryGiB} GiB RAM, Node ${ctx.machine.node}, ${ctx.machine.platform}; @a2a-js/sdk ${ctx.machine['@a2a-js/sdk']}, instrumentation-undici ${ctx.machine['@opentelemetry/instrumentation-undici']}, sdk-node ${ctx.machine['@opentelemetry/sdk-node']}.`);
+  out.push(`Machine: ${ctx.machine.cpus} CPUs (${ctx.machine.cpu}), ${ctx.machine.memoryGiB} GiB RAM, Node ${ctx.machine.node} (client processes ${ctx.machine.clientNode}), ${ctx.machine.platform}; @a2a-js/sdk ${ctx.machine['@a2a-js/sdk']}, instrumentation-undici ${ctx.machine['@opentelemetry/instrumentation-undici']}, sdk-node ${ctx.machine['@opentelemetry/sdk-node']}.`);
   out.push(`Run: ${ctx.rounds} rounds (row 3: ${ctx.bigRounds}), fresh client process per configuration per round, order rotated; counts per process ${JSON.stringify(ctx.counts)}; ${ctx.elapsedS.toFixed(0)} s; load average ${ctx.loadStart.map((v) => v.toFixed(2)).join('/')} → ${ctx.loadEnd.map((v) => v.toFixed(2)).join('/')}${ctx.quick ? '; BENCH_QUICK smoke run, figures indicative only' : ''}.`);
   out.push('Ratios: median of per-round ratios [min–max over rounds].');
 

@@ -299,16 +299,26 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
       active.fetchResolved();
       return result;
     }
-    return result.then(
-      (response) => {
-        active.fetchResolved();
-        return this.config.enforce && active.target.type === 'operation' ? this.enforce(active, response) : response;
-      },
-      (err: unknown) => {
-        active.fetchRejected(err);
-        throw err;
-      },
+    if (this.config.enforce && active.target.type === 'operation') {
+      return result.then(
+        (response) => {
+          active.fetchResolved();
+          return this.enforce(active, response);
+        },
+        (err: unknown) => {
+          active.fetchRejected(err);
+          throw err;
+        },
+      );
+    }
+    // Observe mode: the app gets fetch's own promise (no extra hop). These reactions were
+    // registered first, so they run before the app's; the rejection is handled here and
+    // still reaches the app through the original promise.
+    result.then(
+      () => active.fetchResolved(),
+      (err: unknown) => active.fetchRejected(err),
     );
+    return result;
   }
 
   /**

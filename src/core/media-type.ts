@@ -14,6 +14,21 @@ import type { DecodedPart } from './model';
  */
 export function mediaTypeEssence(v: unknown): string | undefined {
   if (typeof v !== 'string') return undefined;
+  // Cards and parts repeat the same few media types: remember the answers (bounded).
+  const known = essenceMemo.get(v);
+  if (known !== undefined) return known === null ? undefined : known;
+  const essence = computeEssence(v);
+  if (v.length <= 255) {
+    if (essenceMemo.size >= ESSENCE_MEMO_MAX) essenceMemo.clear();
+    essenceMemo.set(v, essence ?? null);
+  }
+  return essence;
+}
+
+const ESSENCE_MEMO_MAX = 256;
+const essenceMemo = new Map<string, string | null>();
+
+function computeEssence(v: string): string | undefined {
   let end = v.indexOf(';');
   if (end < 0) end = v.length;
   let start = 0;

@@ -180,12 +180,21 @@ export function lookupRequestHeader(request: UndiciRequestLike, name: string): s
 export interface HeaderFilter {
   names: ReadonlySet<string>;
   lengths: ReadonlySet<number>;
+  /** The names as lower-case bytes, and back to their string. */
+  bytes: readonly Uint8Array[];
+  byBytes: ReadonlyMap<Uint8Array, string>;
 }
 
 export function headerFilter(names: readonly string[] | undefined): HeaderFilter | undefined {
   if (!names) return undefined;
-  const lower = names.map((n) => n.toLowerCase());
-  return { names: new Set(lower), lengths: new Set(lower.map((n) => Buffer.byteLength(n))) };
+  const lower = [...new Set(names.map((n) => n.toLowerCase()))];
+  const bytes = lower.map((n) => new Uint8Array(Buffer.from(n, 'latin1')));
+  return {
+    names: new Set(lower),
+    lengths: new Set(bytes.map((b) => b.byteLength)),
+    bytes,
+    byBytes: new Map(bytes.map((b, i) => [b, lower[i]])),
+  };
 }
 
 export function responseHeaderRecord(raw: unknown, filter?: HeaderFilter): Record<string, string> {
@@ -201,12 +210,30 @@ export function responseHeaderRecord(raw: unknown, filter?: HeaderFilter): Recor
   }
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = raw[i] as { length?: unknown } | undefined;
-    if (filter && !(name && typeof name.length === 'number' && filter.lengths.has(name.length))) continue;
-    const key = headerText(name).toLowerCase();
-    if (filter && !filter.names.has(key)) continue;
-    setHeader(out, key, headerText(raw[i + 1]));
+    if (filter) {
+      if (!(name && typeof name.length === 'number' && filter.lengths.has(name.length))) continue;
+      // Bytes (undici's usual form) are compared in place: only wanted names are decoded.
+      const wanted = name instanceof Uint8Array ? filter.bytes.find((b) => asciiCaseEqual(name, b)) : undefined;
+      if (name instanceof Uint8Array && wanted === undefined) continue;
+      const key = wanted !== undefined ? filter.byBytes.get(wanted) ?? '' : headerText(name).toLowerCase();
+      if (!filter.names.has(key)) continue;
+      setHeader(out, key, headerText(raw[i + 1]));
+      continue;
+    }
+    setHeader(out, headerText(name).toLowerCase(), headerText(raw[i + 1]));
   }
   return out;
+}
+
+/** `a` equals the lower-case ASCII bytes `lower`, ignoring ASCII case. */
+function asciiCaseEqual(a: Uint8Array, lower: Uint8Array): boolean {
+  if (a.byteLength !== lower.byteLength) return false;
+  for (let i = 0; i < a.byteLength; i++) {
+    let c = a[i];
+    if (c >= 65 && c <= 90) c += 32;
+    if (c !== lower[i]) return false;
+  }
+  return true;
 }
 
 function setHeader(out: Record<string, string>, key: string, value: string): void {

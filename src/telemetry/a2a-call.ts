@@ -50,13 +50,19 @@ function safeMessage(text: string): string {
 }
 
 
-function cardAttributes(entry: CardEntry): Attributes {
+/** Card entries are immutable snapshots: their span attributes are built once per entry. */
+const cardAttributeMemo = new WeakMap<CardEntry, Readonly<Attributes>>();
+
+function cardAttributes(entry: CardEntry): Readonly<Attributes> {
+  const known = cardAttributeMemo.get(entry);
+  if (known) return known;
   const attrs: Attributes = {
     [sc.ATTR_A2A_AGENT_CARD_FINGERPRINT]: entry.fingerprint,
     [sc.ATTR_A2A_AGENT_CARD_URL]: entry.cardUrl,
   };
   if (entry.card.name !== undefined) attrs[sc.ATTR_GEN_AI_AGENT_NAME] = cap(entry.card.name);
   if (entry.card.version !== undefined) attrs[sc.ATTR_GEN_AI_AGENT_VERSION] = cap(entry.card.version);
+  cardAttributeMemo.set(entry, attrs);
   return attrs;
 }
 

@@ -903,4 +903,8 @@ test('responseHeaderRecord with a header filter decodes only the names asked for
   assert.deepEqual(responseHeaderRecord(raw, filter), { 'content-type': 'application/json', location: '/next' });
   assert.deepEqual(responseHeaderRecord({ 'Content-Type': 'text/html', Vary: 'x' }, filter), { 'content-type': 'text/html' });
   assert.equal(Object.keys(responseHeaderRecord(raw)).length, 4, 'no filter: every header');
+  // Same length as a wanted name but another name (x-powered-by vs content-type), mixed case,
+  // repeats joined, bytes that only match case-insensitively in ASCII.
+  const tricky = [Buffer.from('X-Powered-By'), Buffer.from('Express'), Buffer.from('CONTENT-TYPE'), Buffer.from('text/plain'), Buffer.from('content-type'), Buffer.from('x'), Buffer.from('cONTENT\u00e9TYPE', 'latin1'), Buffer.from('no')];
+  assert.deepEqual(responseHeaderRecord(tricky, filter), { 'content-type': 'text/plain, x' });
 });
