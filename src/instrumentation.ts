@@ -315,8 +315,8 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     // registered first, so they run before the app's; the rejection is handled here and
     // still reaches the app through the original promise.
     result.then(
-      () => active.fetchResolved(),
-      (err: unknown) => active.fetchRejected(err),
+      () => settleQuietly(() => active.fetchResolved()),
+      (err: unknown) => settleQuietly(() => active.fetchRejected(err)),
     );
     return result;
   }
@@ -429,6 +429,15 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
       onComplete: () => inner?.onComplete?.(),
       onError: (err) => inner?.onError?.(err),
     };
+  }
+}
+
+/** Runs the call's settle step on a side branch of the app's promise: a failure there must not become an unhandled rejection. */
+function settleQuietly(fn: () => void): void {
+  try {
+    fn();
+  } catch (err) {
+    diag.debug('opentelemetry-instrumentation-a2a: ending a fetch span failed', err);
   }
 }
 

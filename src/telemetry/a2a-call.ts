@@ -447,8 +447,13 @@ export class A2ACall {
         drift: this.drift,
       }),
     );
-    this.span.end();
-    this.deps.onFinished(this);
+    try {
+      this.span.end();
+    } catch (err) {
+      diag.debug('opentelemetry-instrumentation-a2a: span end failed', err);
+    } finally {
+      this.deps.onFinished(this); // never left in the in-flight set, whatever the span did
+    }
   }
 
   get isFinished(): boolean {

@@ -466,6 +466,30 @@ test('card fetch connection refused (fetch and undici.request): same error with 
   }
 });
 
+test('a span whose end() throws (a hostile hook) never reaches the app: fetch rejects as without, no unhandled rejection, nothing left in flight', async () => {
+  const port = await closedPort();
+  const before = unhandled.length;
+  h.instrumentation.setConfig({
+    driftCallbackDebounceMs: 0,
+    requestHook: (span) => {
+      (span as unknown as { end: () => void }).end = () => {
+        throw new Error('span end exploded');
+      };
+    },
+  });
+  try {
+    for (const url of [`http://127.0.0.1:${port}/rpc`, `http://127.0.0.1:${port}/.well-known/agent-card.json`]) {
+      const init = url.endsWith('/rpc') ? { method: 'POST', headers: { 'content-type': 'application/json' }, body: rpcBody() } : undefined;
+      await assert.rejects(fetch(url, init), (e: Error) => e.name === 'TypeError' && e.message === 'fetch failed');
+    }
+    await sleep(50);
+    assert.equal(unhandled.length, before, `unhandled rejections: ${unhandled.slice(before).map(String).join('; ')}`);
+    assert.equal(activeCalls(), 0, 'no A2A call left in flight');
+  } finally {
+    h.instrumentation.setConfig({ driftCallbackDebounceMs: 0 });
+  }
+});
+
 test('the app never reads a body that never ends: the span is ended by maxSpanDurationMs (sweeper), the app is untouched', async () => {
   h.instrumentation.setConfig({ driftCallbackDebounceMs: 0, maxSpanDurationMs: 1500 });
   // the sweeper interval is fixed at enable: re-enable so it runs every max(1000, 1500/2) ms
