@@ -80,33 +80,41 @@ interface UndiciRequestLike {
   [method: string]: unknown;
 }
 
-/** What we learnt about one undici copy (one `Request` class). */
-interface CopyInfo {
-  /** `bodyChunkReceived` is published from inside the request's data method. */
-  recvChannel: boolean;
-  /** `bodyChunkSent` is published from inside the request's `onBodySent`. */
-  sentChannel: boolean;
-}
+/**
+ * The two body directions are followed by the same mechanism: wrap the request's own method(s)
+ * until this undici copy is seen publishing the direction's body channel from inside that
+ * method, then use the channel for the copy's later requests.
+ */
+type Direction = 'recv' | 'sent';
+
+const DIRECTIONS: Readonly<Record<Direction, { readonly methods: readonly string[]; readonly report: 'onResponseBody' | 'onRequestBody' }>> = {
+  /** Response bytes: the data method (`onResponseData` in newer undici), channel `bodyChunkReceived`. */
+  recv: { methods: ['onData', 'onResponseData'], report: 'onResponseBody' },
+  /** Request bytes: `onBodySent`, channel `bodyChunkSent`. */
+  sent: { methods: ['onBodySent'], report: 'onRequestBody' },
+};
+
+/** What we learnt about one undici copy (one `Request` class): per direction, whether it publishes the body channel. */
+type CopyInfo = Record<Direction, boolean>;
 
 const MODE_NONE = 0; // direction not reported for this request
 const MODE_WRAP = 1; // reported by our wrapper of the request's own method
 const MODE_CHANNEL = 2; // reported from the body channel
 
+interface DirectionState {
+  mode: number;
+  /** Our wrapper is on the stack (channel probe + reentrancy guard). */
+  inWrapper: boolean;
+}
+
 interface RequestState {
   readonly observer: WireObserver;
   readonly copy: CopyInfo;
-  recvMode: number;
-  sentMode: number;
-  /** Our response-data wrapper is on the stack (probe + reentrancy guard). */
-  inRecv: boolean;
-  /** Our request-body wrapper is on the stack. */
-  inSent: boolean;
+  readonly recv: DirectionState;
+  readonly sent: DirectionState;
 }
 
 type Listener = (message: unknown, name: string | symbol) => void;
-
-const RESPONSE_DATA_METHODS = ['onData', 'onResponseData'] as const;
-const REQUEST_BODY_METHODS = ['onBodySent'] as const;
 
 function isBytes(v: unknown): v is Uint8Array {
   return v instanceof Uint8Array; // Buffer included
@@ -318,8 +326,8 @@ export class WireTap {
       [UNDICI_CHANNELS.headers, (m) => this.#onHeadersMessage(m)],
       [UNDICI_CHANNELS.trailers, (m) => this.#onTrailersMessage(m)],
       [UNDICI_CHANNELS.error, (m) => this.#onErrorMessage(m)],
-      [UNDICI_CHANNELS.bodyChunkSent, (m) => this.#onBodyChunkSentMessage(m)],
-      [UNDICI_CHANNELS.bodyChunkReceived, (m) => this.#onBodyChunkReceivedMessage(m)],
+      [UNDICI_CHANNELS.bodyChunkSent, (m) => this.#onBodyChunkMessage(m, 'sent')],
+      [UNDICI_CHANNELS.bodyChunkReceived, (m) => this.#onBodyChunkMessage(m, 'recv')],
     ];
     for (const [name, fn] of subs) {
       diagnosticsChannel.subscribe(name, fn);
@@ -374,118 +382,71 @@ export class WireTap {
     const state: RequestState = {
       observer,
       copy,
-      recvMode: MODE_NONE,
-      sentMode: MODE_NONE,
-      inRecv: false,
-      inSent: false,
+      recv: { mode: MODE_NONE, inWrapper: false },
+      sent: { mode: MODE_NONE, inWrapper: false },
     };
     const states = this.#states;
     states.set(request, state);
-
-    if (copy.recvChannel) {
-      state.recvMode = MODE_CHANNEL;
-    } else if (this.#wrapResponseData(request, state, states)) {
-      state.recvMode = MODE_WRAP;
-    }
-
-    if (streamedBody && request.body != null) {
-      if (copy.sentChannel) {
-        state.sentMode = MODE_CHANNEL;
-      } else if (this.#wrapRequestBody(request, state, states)) {
-        state.sentMode = MODE_WRAP;
-      }
-    }
+    this.#followDirection(request, state, states, 'recv');
+    if (streamedBody && request.body != null) this.#followDirection(request, state, states, 'sent');
   }
 
   #copyInfo(request: UndiciRequestLike): CopyInfo {
     const ctor = request.constructor;
     const key = (typeof ctor === 'function' ? ctor : Object.getPrototypeOf(request)) as object | null;
-    if (!key) return { recvChannel: false, sentChannel: false };
+    if (!key) return { recv: false, sent: false };
     let copy = this.#copies.get(key);
     if (!copy) {
-      copy = { recvChannel: false, sentChannel: false };
+      copy = { recv: false, sent: false };
       this.#copies.set(key, copy);
     }
     return copy;
   }
 
-  /** Wraps the request's own response-data method(s). Returns whether any was found. */
-  #wrapResponseData(request: UndiciRequestLike, state: RequestState, states: WeakMap<object, RequestState>): boolean {
-    let wrapped = false;
-    for (const name of RESPONSE_DATA_METHODS) {
+  /** Follows one direction of a request's body: from the channel if this copy publishes it, else by wrapping its method(s). */
+  #followDirection(request: UndiciRequestLike, state: RequestState, states: WeakMap<object, RequestState>, dir: Direction): void {
+    const own = state[dir];
+    if (state.copy[dir]) {
+      own.mode = MODE_CHANNEL;
+      return;
+    }
+    const { methods, report } = DIRECTIONS[dir];
+    const tap = this;
+    for (const name of methods) {
       const original = request[name];
       if (typeof original !== 'function') continue;
-      wrapped = true;
-      const tap = this;
+      own.mode = MODE_WRAP;
       const fn = original as (this: unknown, ...args: unknown[]) => unknown;
-      request[name] = function wireTapResponseData(this: unknown, chunk: unknown, ...rest: unknown[]): unknown {
+      request[name] = function wireTapBody(this: unknown, chunk: unknown, ...rest: unknown[]): unknown {
         // Report only if this tap still follows this request and we are not nested in our
-        // other wrapper (a version where one data method calls the other).
-        if (!state.inRecv && tap.#states === states && states.get(request) === state) {
-          tap.#report(state, 'onResponseBody', chunk);
-          state.inRecv = true;
+        // other wrapper of the same direction (a version where one data method calls the other).
+        if (!own.inWrapper && tap.#states === states && states.get(request) === state) {
+          tap.#report(state, report, chunk);
+          own.inWrapper = true;
           try {
             return fn.call(this, chunk, ...rest);
           } finally {
-            state.inRecv = false;
+            own.inWrapper = false;
           }
         }
         return fn.call(this, chunk, ...rest);
       };
     }
-    return wrapped;
   }
 
-  /** Wraps the request's own `onBodySent`. Returns whether it was found. */
-  #wrapRequestBody(request: UndiciRequestLike, state: RequestState, states: WeakMap<object, RequestState>): boolean {
-    let wrapped = false;
-    for (const name of REQUEST_BODY_METHODS) {
-      const original = request[name];
-      if (typeof original !== 'function') continue;
-      wrapped = true;
-      const tap = this;
-      const fn = original as (this: unknown, ...args: unknown[]) => unknown;
-      request[name] = function wireTapBodySent(this: unknown, chunk: unknown, ...rest: unknown[]): unknown {
-        if (!state.inSent && tap.#states === states && states.get(request) === state) {
-          tap.#report(state, 'onRequestBody', chunk);
-          state.inSent = true;
-          try {
-            return fn.call(this, chunk, ...rest);
-          } finally {
-            state.inSent = false;
-          }
-        }
-        return fn.call(this, chunk, ...rest);
-      };
-    }
-    return wrapped;
-  }
-
-  #onBodyChunkReceivedMessage(message: unknown): void {
+  #onBodyChunkMessage(message: unknown, dir: Direction): void {
     const m = message as { request?: object; chunk?: unknown } | undefined;
     const request = m?.request;
     if (!request) return;
     const state = this.#states.get(request);
     if (!state) return;
-    if (state.recvMode === MODE_CHANNEL) {
-      this.#report(state, 'onResponseBody', m.chunk);
-    } else if (state.inRecv) {
+    const own = state[dir];
+    if (own.mode === MODE_CHANNEL) {
+      this.#report(state, DIRECTIONS[dir].report, m.chunk);
+    } else if (own.inWrapper) {
       // Published from inside our wrapper: this undici copy publishes the channel. The
       // wrapper reports this request's chunks; requests created from now on use the channel.
-      state.copy.recvChannel = true;
-    }
-  }
-
-  #onBodyChunkSentMessage(message: unknown): void {
-    const m = message as { request?: object; chunk?: unknown } | undefined;
-    const request = m?.request;
-    if (!request) return;
-    const state = this.#states.get(request);
-    if (!state) return;
-    if (state.sentMode === MODE_CHANNEL) {
-      this.#report(state, 'onRequestBody', m.chunk);
-    } else if (state.inSent) {
-      state.copy.sentChannel = true;
+      state.copy[dir] = true;
     }
   }
 
