@@ -8,6 +8,8 @@
  * `own()` reads like any other key (it does not touch the prototype).
  */
 
+import { boundedMemo } from './memo';
+
 const hasOwn = Object.prototype.hasOwnProperty;
 
 /** A non-null, non-array object. */
@@ -54,18 +56,12 @@ export function own2(obj: unknown, a: string, b: string): unknown {
 
 const MAX_PATH_SEGMENTS = 32;
 const PATH_CACHE_MAX = 256;
-const pathCache = new Map<string, readonly string[] | null>();
 
 /** Splits a dotted path (`a.b.c`) into segments; cached. Returns null for an unusable path. */
-export function splitPath(path: string): readonly string[] | null {
-  const hit = pathCache.get(path);
-  if (hit !== undefined) return hit;
-  let segs: string[] | null = path.length === 0 ? null : path.split('.');
-  if (segs !== null && (segs.length > MAX_PATH_SEGMENTS || segs.some((s) => s.length === 0))) segs = null;
-  if (pathCache.size >= PATH_CACHE_MAX) pathCache.clear();
-  pathCache.set(path, segs);
-  return segs;
-}
+export const splitPath: (path: string) => readonly string[] | null = boundedMemo((path) => {
+  const segs = path.length === 0 ? null : path.split('.');
+  return segs !== null && (segs.length > MAX_PATH_SEGMENTS || segs.some((s) => s.length === 0)) ? null : segs;
+}, PATH_CACHE_MAX);
 
 function isIndex(seg: string): boolean {
   if (seg.length === 0 || seg.length > 9) return false;

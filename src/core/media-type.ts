@@ -7,6 +7,7 @@
  * matches. Pure, total, no allocation beyond the lower-cased essence.
  */
 import type { DecodedPart } from './model';
+import { boundedMemo } from './memo';
 
 /**
  * The essence (`type/subtype`, lower case, parameters dropped) of a media type, or
@@ -15,18 +16,10 @@ import type { DecodedPart } from './model';
 export function mediaTypeEssence(v: unknown): string | undefined {
   if (typeof v !== 'string') return undefined;
   // Cards and parts repeat the same few media types: remember the answers (bounded).
-  const known = essenceMemo.get(v);
-  if (known !== undefined) return known === null ? undefined : known;
-  const essence = computeEssence(v);
-  if (v.length <= 255) {
-    if (essenceMemo.size >= ESSENCE_MEMO_MAX) essenceMemo.clear();
-    essenceMemo.set(v, essence ?? null);
-  }
-  return essence;
+  return memoEssence(v);
 }
 
-const ESSENCE_MEMO_MAX = 256;
-const essenceMemo = new Map<string, string | null>();
+const memoEssence = boundedMemo(computeEssence, 256, 255);
 
 function computeEssence(v: string): string | undefined {
   let end = v.indexOf(';');

@@ -8,7 +8,7 @@
  * odd input is ignored or treated as documented, never thrown on.
  */
 import type { DecodedCard, SkillInfo } from './model';
-import { normaliseUrl, originOfNormalised } from './url';
+import { normaliseUrl, originOfNormalised, urlFacts } from './url';
 
 export interface CardEntry {
   /** The card URL as passed to `put`. */
@@ -269,8 +269,8 @@ export class CardRegistry {
    * put wins. Marks the card recently used.
    */
   forRequestUrl(url: string): CardEntry | undefined {
-    const n = normaliseUrl(url);
-    return n === undefined ? undefined : this.forNormalisedUrl(n);
+    const facts = urlFacts(url); // memoised: request URLs repeat
+    return facts.parsed ? this.forNormalisedUrl(facts.key) : undefined;
   }
 
   /** forRequestUrl for a URL already normalised by normaliseUrl (no second parse). */

@@ -3,6 +3,8 @@
  * for the card URLs reported on spans. Pure, total (never throws).
  */
 
+import { boundedMemo } from './memo';
+
 const SPECIAL = new Set(['http:', 'https:', 'ws:', 'wss:', 'ftp:', 'file:']);
 
 /**
@@ -52,7 +54,6 @@ export interface UrlFacts {
 }
 
 const FACTS_CACHE_MAX = 512;
-const factsCache = new Map<string, UrlFacts>();
 
 function computeFacts(raw: string): UrlFacts {
   let u: URL | undefined;
@@ -68,19 +69,14 @@ function computeFacts(raw: string): UrlFacts {
   return { key: n, parsed: true, host, port };
 }
 
+const memoFacts = boundedMemo(computeFacts, FACTS_CACHE_MAX, 2048);
+
 /**
- * UrlFacts of an absolute URL, memoised: agents call the same few endpoints over and over,
- * and parsing a URL costs microseconds on every call. The memo is bounded (cleared whole
- * when full) and keyed by the exact string, so it never changes an answer. Never throws.
+ * UrlFacts of an absolute URL, memoised (core/memo.ts): agents call the same few endpoints
+ * over and over, and parsing a URL costs microseconds on every call. Never throws.
  */
 export function urlFacts(raw: string): UrlFacts {
-  const hit = factsCache.get(raw);
-  if (hit !== undefined) return hit;
-  const facts = computeFacts(typeof raw === 'string' ? raw : String(raw));
-  // Long URLs (query strings with ids) are computed, not remembered: they rarely repeat.
-  if (typeof raw === 'string' && raw.length <= 2048) {
-    if (factsCache.size >= FACTS_CACHE_MAX) factsCache.clear();
-    factsCache.set(raw, facts);
-  }
-  return facts;
+  return typeof raw === 'string' ? memoFacts(raw) : NOT_A_URL; // not converted: a hostile toString could throw
 }
+
+const NOT_A_URL: UrlFacts = { key: '', parsed: false, host: undefined, port: undefined };

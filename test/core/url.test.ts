@@ -19,6 +19,11 @@ test('urlFacts: an unparsable URL keeps its text up to the query and no server',
   assert.deepEqual(urlFacts('not a url?secret=1'), { key: 'not a url', parsed: false, host: undefined, port: undefined });
 });
 
+test('urlFacts: a value that is not a string is no URL, and its toString is never called', () => {
+  const hostile = { toString: () => { throw new Error('boom'); } };
+  assert.deepEqual(urlFacts(hostile as unknown as string), { key: '', parsed: false, host: undefined, port: undefined });
+});
+
 test('urlFacts: memoised answers are the same answers, past the memo size too', () => {
   const first = urlFacts('http://memo.example/a');
   assert.equal(urlFacts('http://memo.example/a'), first); // same object: from the memo
