@@ -3,7 +3,7 @@
  * Pure and total; see model.ts.
  */
 import { getPath, isRecord, nonEmptyStr, own, splitPath } from '../json-path';
-import type { OperationName } from '../model';
+import type { DecodedRequest, OperationName } from '../model';
 
 /**
  * Where a skill id is looked for by default, first string wins. Paths are written against
@@ -19,17 +19,14 @@ export const DEFAULT_SKILL_ID_PATHS: readonly string[] = Object.freeze([
 const MAX_SKILL_PATHS = 64;
 
 /**
- * Looks the configured paths up and returns the first non-empty string found, with the
- * path (as configured) it was found at.
+ * Looks the configured paths up and sets `req.skillId` to the first non-empty string found
+ * and `req.skillIdSource` to the path (as configured) it was found at; leaves both unset
+ * when none holds one.
  * `root` is the JSON-RPC request object; for HTTP+JSON pass `restBody` instead and paths
  * starting with `params.` are looked up on the body with that prefix removed (other paths
  * are looked up on the body as written).
  */
-export function findSkillId(
-  root: unknown,
-  paths: readonly string[] | undefined,
-  restBody: boolean,
-): { skillId: string; skillIdSource: string } | undefined {
+export function fillSkillId(req: DecodedRequest, root: unknown, paths: readonly string[] | undefined, restBody: boolean): void {
   const list = Array.isArray(paths) ? paths : DEFAULT_SKILL_ID_PATHS;
   const n = Math.min(list.length, MAX_SKILL_PATHS);
   for (let i = 0; i < n; i++) {
@@ -45,9 +42,12 @@ export function findSkillId(
       v = getPath(root, segs);
     }
     const s = nonEmptyStr(v);
-    if (s !== undefined) return { skillId: s, skillIdSource: p };
+    if (s !== undefined) {
+      req.skillId = s;
+      req.skillIdSource = p;
+      return;
+    }
   }
-  return undefined;
 }
 
 /**

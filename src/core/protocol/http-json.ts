@@ -29,7 +29,7 @@ import { isRecord, nonEmptyStr, own, own2 } from '../json-path';
 import type { DecodedRequest, OperationName } from '../model';
 import {
   DEFAULT_SKILL_ID_PATHS,
-  findSkillId,
+  fillSkillId,
   isStreamingOperation,
   majorOf,
   normaliseVersion,
@@ -242,11 +242,7 @@ export function decodeHttpJsonRequest(
       }
       const tenant = nonEmptyStr(own(body, 'tenant'));
       if (tenant !== undefined) req.tenant = tenant;
-      const skill = findSkillId(body, skillIdPaths, true);
-      if (skill !== undefined) {
-        req.skillId = skill.skillId;
-        req.skillIdSource = skill.skillIdSource;
-      }
+      fillSkillId(req, body, skillIdPaths, true);
     }
     return req;
   } catch {

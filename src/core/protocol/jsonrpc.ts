@@ -18,7 +18,7 @@ import { isRecord, nonEmptyStr, own, own2 } from '../json-path';
 import type { DecodedRequest, OperationName } from '../model';
 import {
   DEFAULT_SKILL_ID_PATHS,
-  findSkillId,
+  fillSkillId,
   isStreamingOperation,
   majorOf,
   normaliseVersion,
@@ -161,11 +161,7 @@ function decode(body: unknown, skillIdPaths: readonly string[], header: unknown)
     if (tenant !== undefined) req.tenant = tenant;
   }
 
-  const skill = findSkillId(body, skillIdPaths, false);
-  if (skill !== undefined) {
-    req.skillId = skill.skillId;
-    req.skillIdSource = skill.skillIdSource;
-  }
+  fillSkillId(req, body, skillIdPaths, false);
   return req;
 }
 

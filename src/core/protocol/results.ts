@@ -357,12 +357,18 @@ function task(t: Record<string, unknown>, ctx: Ctx, stream: boolean): DecodedRes
 }
 
 /** Message (0.2/0.3 `kind: 'message'`, 1.0/0.3-proto wrapped). In a stream a Message ends it. */
+/** The task and context ids a message or stream event names (`legacyId`: 0.1 events call the task `id`). */
+function eventIds(r: DecodedResult, e: Record<string, unknown>, legacyId: boolean): void {
+  let tid = nonEmptyStr(own2(e, 'taskId', 'task_id'));
+  if (tid === undefined && legacyId) tid = nonEmptyStr(own(e, 'id'));
+  if (tid !== undefined) r.taskId = tid;
+  const cid = nonEmptyStr(own2(e, 'contextId', 'context_id'));
+  if (cid !== undefined) r.contextId = cid;
+}
+
 function message(m: Record<string, unknown>, ctx: Ctx, stream: boolean): DecodedResult {
   const r = base('message');
-  const tid = nonEmptyStr(own2(m, 'taskId', 'task_id'));
-  if (tid !== undefined) r.taskId = tid;
-  const cid = nonEmptyStr(own2(m, 'contextId', 'context_id'));
-  if (cid !== undefined) r.contextId = cid;
+  eventIds(r, m, false);
   r.messageParts = parts(messageParts(m, ctx), ctx, 'the message');
   if (stream) r.final = true;
   return r;
@@ -371,11 +377,7 @@ function message(m: Record<string, unknown>, ctx: Ctx, stream: boolean): Decoded
 /** Status update: 0.1 `{id, status, final}`, 0.2/0.3 `{kind:'status-update', taskId, status, final}`, 1.0 `statusUpdate`. */
 function statusUpdate(e: Record<string, unknown>, ctx: Ctx, legacyId: boolean): DecodedResult {
   const r = base('status-update');
-  let tid = nonEmptyStr(own2(e, 'taskId', 'task_id'));
-  if (tid === undefined && legacyId) tid = nonEmptyStr(own(e, 'id'));
-  if (tid !== undefined) r.taskId = tid;
-  const cid = nonEmptyStr(own2(e, 'contextId', 'context_id'));
-  if (cid !== undefined) r.contextId = cid;
+  eventIds(r, e, legacyId);
   applyStatus(r, own(e, 'status'), ctx);
   if (own(e, 'final') === true || isTerminalState(r.state)) r.final = true;
   return r;
@@ -384,11 +386,7 @@ function statusUpdate(e: Record<string, unknown>, ctx: Ctx, legacyId: boolean): 
 /** Artifact update: 0.1 `{id, artifact}`, 0.2/0.3 `{kind:'artifact-update', taskId, artifact}`, 1.0 `artifactUpdate`. */
 function artifactUpdate(e: Record<string, unknown>, ctx: Ctx, legacyId: boolean): DecodedResult {
   const r = base('artifact-update');
-  let tid = nonEmptyStr(own2(e, 'taskId', 'task_id'));
-  if (tid === undefined && legacyId) tid = nonEmptyStr(own(e, 'id'));
-  if (tid !== undefined) r.taskId = tid;
-  const cid = nonEmptyStr(own2(e, 'contextId', 'context_id'));
-  if (cid !== undefined) r.contextId = cid;
+  eventIds(r, e, legacyId);
   const a = own(e, 'artifact');
   if (a === undefined || a === null) ctx.problem('artifact update without an artifact');
   else {
