@@ -24,6 +24,7 @@ import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import zlib from 'node:zlib';
+import { SEED_SUMMARIZE_SKILL, SEED_TRANSLATE_SKILL } from './wire';
 
 export interface V01Skill {
   id: string;
@@ -160,23 +161,8 @@ export interface RawV01Peer {
   close(): Promise<void>;
 }
 
-export const V01_DEFAULT_SKILL: V01Skill = {
-  id: 'summarize-v2',
-  name: 'Summarize',
-  description: 'Summarizes text into markdown.',
-  tags: [],
-  inputModes: ['text/plain'],
-  outputModes: ['text/markdown'],
-};
-
-export const V01_TRANSLATE_SKILL: V01Skill = {
-  id: 'translate-v1',
-  name: 'Translate',
-  description: 'Translates text.',
-  tags: [],
-  inputModes: ['text/plain'],
-  outputModes: ['text/plain'],
-};
+export const V01_DEFAULT_SKILL: V01Skill = SEED_SUMMARIZE_SKILL;
+export const V01_TRANSLATE_SKILL: V01Skill = SEED_TRANSLATE_SKILL;
 
 const TERMINAL: ReadonlySet<V01TaskState> = new Set(['completed', 'canceled', 'failed']);
 

@@ -48,6 +48,7 @@ import {
   type ServerCallContext,
 } from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
+import { SEED_SUMMARIZE_SKILL, SEED_TRANSLATE_SKILL } from './wire';
 
 /** A skill as tests write it; normalised to the SDK's proto `AgentSkill`. */
 export interface PeerSkillInput {
@@ -147,24 +148,10 @@ export interface SdkPeer {
   close(): Promise<void>;
 }
 
-export const DEFAULT_SKILL: PeerSkillInput = {
-  id: 'summarize-v2',
-  name: 'Summarize',
-  description: 'Summarizes text into markdown.',
-  tags: [],
-  inputModes: ['text/plain'],
-  outputModes: ['text/markdown'],
-};
+export const DEFAULT_SKILL: PeerSkillInput = SEED_SUMMARIZE_SKILL;
 
 /** Variant A of the seed: the skill set swapped, same card `version`. */
-export const TRANSLATE_SKILL: PeerSkillInput = {
-  id: 'translate-v1',
-  name: 'Translate',
-  description: 'Translates text.',
-  tags: [],
-  inputModes: ['text/plain'],
-  outputModes: ['text/plain'],
-};
+export const TRANSLATE_SKILL: PeerSkillInput = SEED_TRANSLATE_SKILL;
 
 /** Variant B of the seed: same id `summarize-v2`, now returns `text/plain`. */
 export const SUMMARIZE_PLAIN_SKILL: PeerSkillInput = { ...DEFAULT_SKILL, outputModes: ['text/plain'] };

@@ -1,4 +1,34 @@
-/** Small wire helpers shared by the peer tests: an SSE parser and a recording fetch. */
+/** Small wire helpers shared by the peer tests: the seed's skills, an SSE parser and a recording fetch. */
+
+/** A skill as both test peers take it (the SDK peer maps it to its AgentSkill, the raw 0.1 peer serves it as is). */
+export interface SeedSkill {
+  id: string;
+  name: string;
+  description: string;
+  tags: string[];
+  inputModes: string[];
+  outputModes: string[];
+}
+
+/** The seed's skill: `summarize-v2` returns markdown. The peers copy skills before serving them. */
+export const SEED_SUMMARIZE_SKILL: Readonly<SeedSkill> = {
+  id: 'summarize-v2',
+  name: 'Summarize',
+  description: 'Summarizes text into markdown.',
+  tags: [],
+  inputModes: ['text/plain'],
+  outputModes: ['text/markdown'],
+};
+
+/** Variant A of the seed: the skill set swapped for `translate-v1`, same card `version`. */
+export const SEED_TRANSLATE_SKILL: Readonly<SeedSkill> = {
+  id: 'translate-v1',
+  name: 'Translate',
+  description: 'Translates text.',
+  tags: [],
+  inputModes: ['text/plain'],
+  outputModes: ['text/plain'],
+};
 
 export interface SseEvent {
   event: string;
