@@ -13,6 +13,8 @@
 import { context, createContextKey, diag, type Context } from '@opentelemetry/api';
 import { suppressTracing } from '@opentelemetry/core';
 import { skillFingerprint } from './core/fingerprint';
+import { BodyReader } from './core/body-reader';
+import { isAgentCard } from './core/card';
 import { InstrumentationBase, type InstrumentationNodeModuleDefinition } from '@opentelemetry/instrumentation';
 import { classifyRequest, type ClassifyOptions } from './core/classify';
 import type { Classification } from './core/model';
@@ -372,6 +374,7 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     const cls = this.classifyLazily(method, url, body, () => headerFromInit(init, 'a2a-version'));
     if (!cls) return NOT_A2A;
     if (cls.type === 'maybe-operation') return undefined;
+    if (cls.type === 'card' && cls.sniff === true) return undefined; // a card only if its answer is one: the wire tap sniffs it
     const call = this.newCall(cls.type === 'card' ? { type: 'card' } : { type: 'operation', request: cls.request }, url, context.active());
     call.followsRedirects = (init?.redirect ?? request?.redirect ?? 'follow') === 'follow';
     return call;
@@ -395,7 +398,61 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     }
     const cls = this.classifyLazily(method, url, body, () => info.header('a2a-version'));
     if (!cls || cls.type === 'maybe-operation') return undefined;
+    if (cls.type === 'card' && cls.sniff === true) return this.cardSniffer(url, ctx);
     return this.newCall(cls.type === 'card' ? { type: 'card' } : { type: 'operation', request: cls.request }, url, ctx).attachHop();
+  }
+
+  /**
+   * A GET whose path only hints at an Agent Card (`…/agent/card`, `…/agent.json` outside
+   * `.well-known`): its JSON answer is kept (capped) and, if it is an Agent Card
+   * (`isAgentCard`), replayed into a GetAgentCard call that starts when the request did.
+   * Anything else gets no span and costs only the copy of a small JSON body.
+   */
+  private cardSniffer(url: string, parent: Context): WireObserver {
+    const startTime = Date.now();
+    const max = Math.min(this.config.maxInspectBytes, MAX_CARD_BYTES);
+    let chunks: Buffer[] | undefined;
+    let size = 0;
+    let status = 0;
+    let headers: Record<string, string> = {};
+    return {
+      onResponseHeaders: (statusCode, h) => {
+        const type = (h['content-type'] ?? '').toLowerCase();
+        if (statusCode < 200 || statusCode >= 300 || !(type === '' || type.includes('json'))) return;
+        status = statusCode;
+        headers = h;
+        chunks = [];
+      },
+      onResponseBody: (chunk) => {
+        if (!chunks) return;
+        size += chunk.byteLength;
+        if (size > max) chunks = undefined;
+        else chunks.push(Buffer.from(chunk)); // the chunk belongs to undici
+      },
+      onComplete: () => {
+        const body = chunks;
+        chunks = undefined;
+        if (!body || body.length === 0) return;
+        let card = false;
+        const reader = new BodyReader('json', headers['content-encoding'], max, {
+          onDocument: (value) => {
+            card = isAgentCard(value);
+          },
+          onProblem: () => {},
+          onEnd: () => {},
+        });
+        for (const c of body) reader.push(c);
+        reader.end(true);
+        if (!card) return;
+        const hop = this.newCall({ type: 'card' }, url, parent, startTime).attachHop();
+        hop.onResponseHeaders?.(status, headers);
+        for (const c of body) hop.onResponseBody?.(c);
+        hop.onComplete?.();
+      },
+      onError: () => {
+        chunks = undefined;
+      },
+    };
   }
 
   /** A JSON request whose body is streamed: collect it (capped) and decide at the response headers. */

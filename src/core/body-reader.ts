@@ -12,8 +12,8 @@ import { SseParser } from './sse';
 export type BodyMode = 'json' | 'sse';
 
 export interface BodySink {
-  /** A parsed JSON document (SSE: one event's data). */
-  onDocument(value: unknown): void;
+  /** A parsed JSON document (SSE: one event's data, with the event's `event:` name when it had one). */
+  onDocument(value: unknown, eventName?: string): void;
   /** Something could not be read (over the cap, not JSON, bad compression, ...). */
   onProblem(problem: string): void;
   /** No more documents will come. */
@@ -54,6 +54,17 @@ function streamDecompressor(encoding: string): Decompressor | undefined {
     default:
       return undefined;
   }
+}
+
+/**
+ * The JSON text of an SSE event's data. VoltAgent frames every event as `data: \x1e{json}`
+ * (an ASCII record separator, as in RFC 7464 JSON text sequences, before the JSON): leading
+ * record separators are dropped. Anything else is left for the JSON parser to judge.
+ */
+export function sseJsonText(data: string): string {
+  let i = 0;
+  while (i < data.length && data.charCodeAt(i) === 0x1e) i++;
+  return i === 0 ? data : data.slice(i);
 }
 
 const SUPPORTED_ENCODINGS = new Set(['gzip', 'x-gzip', 'deflate', 'br']);
@@ -155,9 +166,10 @@ export class BodyReader {
 
   private emitEvents(events: ReturnType<SseParser['push']>): void {
     for (const ev of events) {
-      if (ev.data.length === 0) continue;
-      const parsed = parseJsonSafe(ev.data);
-      if (parsed.ok) this.sink.onDocument(parsed.value);
+      const data = sseJsonText(ev.data);
+      if (data.length === 0) continue;
+      const parsed = parseJsonSafe(data);
+      if (parsed.ok) this.sink.onDocument(parsed.value, ev.event);
       else this.sink.onProblem(`stream event is not JSON (${parsed.problem})`);
     }
   }

@@ -8,7 +8,7 @@
  *   reported as `JSONRPC`), `additionalInterfaces: [{url, transport}]` (0.2.4+), with the
  *   card's top-level `protocolVersion` (0.2.5+) as their version;
  * - 1.0: `supportedInterfaces: [{url, protocolBinding, tenant?, protocolVersion}]`.
- * Duplicates (same url and binding) are listed once, first occurrence wins.
+ * Duplicates (same url, binding and version) are listed once, first occurrence wins.
  *
  * Skills carry EFFECTIVE modes: a skill whose `inputModes` / `outputModes` is absent, not an
  * array, or empty after dropping non-string entries inherits the card's defaults (proto3
@@ -48,6 +48,26 @@ function emptyCard(problem?: string): DecodedCard {
   };
   if (problem !== undefined) c.problem = problem;
   return c;
+}
+
+/**
+ * True when a parsed JSON value has the required fields of an Agent Card of some version:
+ * a non-empty `name`, a `skills` array, and where to reach the agent or which protocol it
+ * speaks (`url`, `supportedInterfaces`, or `protocolVersion`). An arbitrary JSON with a
+ * `skills` key is not a card. Never throws.
+ */
+export function isAgentCard(json: unknown): boolean {
+  try {
+    if (!isRecord(json)) return false;
+    if (nonEmptyStr(own(json, 'name')) === undefined || arr(own(json, 'skills')) === undefined) return false;
+    return (
+      nonEmptyStr(own(json, 'url')) !== undefined ||
+      arr(own2(json, 'supportedInterfaces', 'supported_interfaces')) !== undefined ||
+      nonEmptyStr(own2(json, 'protocolVersion', 'protocol_version')) !== undefined
+    );
+  } catch {
+    return false;
+  }
 }
 
 /** Decodes an Agent Card of any version (the parsed JSON). Never throws. */
@@ -117,7 +137,8 @@ function endpoints(json: Record<string, unknown>, card: DecodedCard, problems: s
     const t = u.trim();
     if (t.length === 0) return;
     const b = nonEmptyStr(binding);
-    for (let i = 0; i < out.length; i++) if (out[i].url === t && out[i].binding === b) return;
+    // One URL may serve several versions on one binding (ADK cards list JSONRPC 1.0 and 0.3).
+    for (let i = 0; i < out.length; i++) if (out[i].url === t && out[i].binding === b && out[i].protocolVersion === protocolVersion) return;
     const e: AgentEndpoint = { url: t };
     if (b !== undefined) e.binding = b;
     if (protocolVersion !== undefined) e.protocolVersion = protocolVersion;

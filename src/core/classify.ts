@@ -4,8 +4,10 @@
  * (no regex, no URL parsing, no JSON parsing unless the body looks like JSON-RPC).
  *
  * Decisions (callers depend on them):
- * - `GET …/.well-known/agent.json` and `GET …/.well-known/agent-card.json` (any base path,
- *   any query) → `{type: 'card', extended: false}`.
+ * - `GET …/.well-known/agent.json`, `GET …/.well-known/agent-card.json` (any base path,
+ *   any query) and the per-agent `GET …/.well-known/{agentId}/agent-card.json` →
+ *   `{type: 'card', extended: false}`; GETs whose path only hints at a card (cardPathKind)
+ *   → `{type: 'card', extended: false, sniff: true}`: a card only if the answer is one.
  * - The REST extended-card fetches `GET …/extendedAgentCard` (1.0) and `GET …/v1/card` (0.3)
  *   → `{type: 'card', extended: true}`: their body is a bare Agent Card (feed it to
  *   `decodeCard`), so they are handled like card fetches (span name `GetAgentCard`).
@@ -53,12 +55,39 @@ function pathEnd(url: string): number {
 
 const WK_AGENT = '/.well-known/agent.json';
 const WK_AGENT_CARD = '/.well-known/agent-card.json';
+const AGENT_JSON = '/agent.json';
+const AGENT_CARD_JSON = '/agent-card.json';
+const WELL_KNOWN_SEG = '/.well-known/';
 
-/** True when the URL's path ends in an Agent Card well-known path. */
-export function isAgentCardPath(url: string): boolean {
-  if (typeof url !== 'string') return false;
+/**
+ * Where an Agent Card is, by path (see CARD_PATH_RULES in dialects/):
+ * - `certain`: `…/.well-known/agent-card.json`, `…/.well-known/agent.json`, and the
+ *   per-agent `…/.well-known/{agentId}/agent-card.json` (Mastra, VoltAgent);
+ * - `sniff`: other paths that name a card (`…/agent.json` anywhere: python-a2a;
+ *   `…/agent/card`: reactive-agents; any last path segment containing `agent` or `card`):
+ *   a card only when the JSON answer is one (`isAgentCard`);
+ * - undefined: anything else (no further cost).
+ */
+export function cardPathKind(url: string): 'certain' | 'sniff' | undefined {
+  if (typeof url !== 'string') return undefined;
   const end = pathEnd(url);
-  return url.endsWith(WK_AGENT_CARD, end) || url.endsWith(WK_AGENT, end);
+  if (url.endsWith(WK_AGENT_CARD, end) || url.endsWith(WK_AGENT, end)) return 'certain';
+  const slash = url.lastIndexOf('/', end - 1);
+  if (slash < 0) return undefined;
+  if (url.endsWith(AGENT_CARD_JSON, end) || url.endsWith(AGENT_JSON, end)) {
+    // per agent: the segment before `{agentId}` is `.well-known`
+    const prev = url.lastIndexOf('/', slash - 1);
+    return prev >= 0 && url.startsWith(WELL_KNOWN_SEG, prev - WELL_KNOWN_SEG.length + 1) && prev > url.indexOf('://') + 3 ? 'certain' : 'sniff';
+  }
+  return LAST_SEGMENT_NAMES_CARD.test(url.slice(slash + 1, end)) ? 'sniff' : undefined;
+}
+
+const LAST_SEGMENT_NAMES_CARD = /agent|card/i;
+const SNIFF_CARD: Classification = Object.freeze({ type: 'card', extended: false, sniff: true }) as Classification;
+
+/** True when the URL's path is a certain Agent Card path (see cardPathKind). */
+export function isAgentCardPath(url: string): boolean {
+  return cardPathKind(url) === 'certain';
 }
 
 function isMethod(method: string, upper: string): boolean {
@@ -122,9 +151,9 @@ export function classifyRequest(
     if (typeof method !== 'string' || typeof url !== 'string') return undefined;
     const isGet = isMethod(method, 'GET');
     if (isGet) {
-      const end = pathEnd(url);
-      if (url.endsWith(WK_AGENT_CARD, end) || url.endsWith(WK_AGENT, end)) return { type: 'card', extended: false };
-      if (!looksLikeRestPath(url)) return undefined; // the common case ends here
+      const where = cardPathKind(url);
+      if (where === 'certain') return { type: 'card', extended: false };
+      if (!looksLikeRestPath(url)) return where === 'sniff' ? SNIFF_CARD : undefined; // the common case ends here
     }
     const o = opts !== null && typeof opts === 'object' ? opts : undefined;
     const skillIdPaths = o?.skillIdPaths;
@@ -134,8 +163,9 @@ export function classifyRequest(
 
     if (isGet) {
       const req = decodeHttpJsonRequest('GET', url, undefined, skillIdPaths, header);
-      if (req === undefined) return undefined;
-      if (!isDistinctiveRestOperation(req) && !known && normaliseVersion(header) === undefined) return undefined;
+      const sniff = cardPathKind(url) === 'sniff' ? SNIFF_CARD : undefined;
+      if (req === undefined) return sniff;
+      if (!isDistinctiveRestOperation(req) && !known && normaliseVersion(header) === undefined) return sniff;
       if (req.operation === 'GetExtendedAgentCard') return { type: 'card', extended: true };
       return { type: 'operation', request: req };
     }

@@ -2,11 +2,17 @@
  * The drift judgement: request + negotiation context + one response or stream event
  * → at most one drift event, or the reason it could not be judged. Pure and total.
  *
- * The rules are the seed's decision boundary, widened to every protocol version:
- * - a failed task whose status text matches the unknown-skill / unsupported-mode
- *   patterns → unknown_skill / unsupported_mode (StaleAgentCardError);
- * - JSON-RPC -32005 → unsupported_mode; -32602 on a request whose skill the card
- *   lists → invalid_params (StaleAgentCardError);
+ * The rules are the seed's decision boundary, widened to every protocol version and to
+ * what real implementations send (see evidence.ts and dialects/):
+ * - a failed task whose status text (or, fasta2a, last agent message in history) matches
+ *   the unknown-skill / unsupported-mode patterns → unknown_skill / unsupported_mode
+ *   (StaleAgentCardError);
+ * - a completed task or a Message whose status, answer, artifact or history text says the
+ *   REQUESTED skill is missing (`Tool "x" not found`, ...) → unknown_skill;
+ * - JSON-RPC -32005 → unsupported_mode; -32602, or INVALID_PARAMS / INVALID_ARGUMENT on
+ *   HTTP+JSON, on a request whose skill the card lists → invalid_params; any other error
+ *   code (-32603, HTTP 400/500) whose text names the requested skill as missing →
+ *   unknown_skill;
  * - a request naming a skill the card in use does not list → skill_not_in_card;
  * - an artifact part whose media type is outside the skill's output modes in the card
  *   used at negotiation → output_mode_mismatch (ArtifactSchemaDriftError).
@@ -15,30 +21,12 @@ import type { DriftKind } from './drift-kinds';
 import { ArtifactSchemaDriftError, StaleAgentCardError } from './errors';
 import { fingerprintPrefix } from './fingerprint';
 import { partMatchesModes } from './media-type';
-import type { DecodedResult, DecodedRequest } from './model';
+import { MAX_EVIDENCE_TEXT, missingSkillLabel } from './evidence';
+import { isRecord, own } from './json-path';
+import type { DecodedResult, DecodedRequest, RpcError } from './model';
+import { compilePatterns, firstMatch, type TextMatcher } from './patterns';
 
-/** A failure pattern, compiled. `label` is what is reported (never the matched text). */
-export interface TextMatcher {
-  label: string;
-  test(text: string): boolean;
-}
-
-/** Strings match case-insensitively as substrings; regular expressions are made case-insensitive. */
-export function compilePatterns(patterns: ReadonlyArray<string | RegExp>): TextMatcher[] {
-  const out: TextMatcher[] = [];
-  for (const p of patterns) {
-    if (typeof p === 'string') {
-      if (p.length === 0) continue;
-      const needle = p.toLowerCase();
-      out.push({ label: p, test: (text) => text.toLowerCase().includes(needle) });
-    } else if (p instanceof RegExp) {
-      const flags = p.flags.replace(/[gy]/g, '');
-      const re = new RegExp(p.source, flags.includes('i') ? flags : flags + 'i');
-      out.push({ label: String(p), test: (text) => re.test(text) });
-    }
-  }
-  return out;
-}
+export { compilePatterns, type TextMatcher };
 
 /** What the client negotiated with: the card in use for this task's skill, at negotiation time. */
 export interface NegotiationContext {
@@ -125,17 +113,6 @@ function stale(kind: DriftKind, message: string, ctx: NegotiationContext, taskId
   };
 }
 
-function firstMatch(matchers: readonly TextMatcher[], text: string): TextMatcher | undefined {
-  for (const m of matchers) {
-    try {
-      if (m.test(text)) return m;
-    } catch {
-      // a user pattern that throws matches nothing
-    }
-  }
-  return undefined;
-}
-
 const FAILED_STATES = new Set(['TASK_STATE_FAILED', 'TASK_STATE_REJECTED']);
 const NO_ARTIFACT_STATES = new Set(['TASK_STATE_FAILED', 'TASK_STATE_REJECTED', 'TASK_STATE_CANCELED']);
 
@@ -152,8 +129,18 @@ export function judge(request: DecodedRequest | undefined, ctx: NegotiationConte
   }
 }
 
-/** Patterns are applied to at most this many characters of a status text (the decoders cap it too). */
-const MAX_PATTERN_TEXT = 4096;
+/** INVALID_PARAMS (1.0 ErrorInfo reason) or INVALID_ARGUMENT (google.rpc.Status of the HTTP+JSON binding), or JSON-RPC -32602. */
+function isInvalidParams(err: RpcError): boolean {
+  return err.code === -32602 || err.reason === 'INVALID_PARAMS' || err.reason === 'INVALID_ARGUMENT';
+}
+
+/** The peer's error text (message, and `data` when it is a string or has a string message); judge only. */
+function errorText(err: RpcError): string | undefined {
+  const data = err.data;
+  const extra = typeof data === 'string' ? data : isRecord(data) && typeof own(data, 'message') === 'string' ? (own(data, 'message') as string) : undefined;
+  if (err.message === undefined) return extra;
+  return extra === undefined ? err.message : `${err.message} ${extra}`;
+}
 
 function judgeExchange(request: DecodedRequest | undefined, ctx: NegotiationContext, result: DecodedResult, opts: JudgeOptions): Judgement {
   const taskId = result.taskId ?? request?.taskId;
@@ -165,26 +152,45 @@ function judgeExchange(request: DecodedRequest | undefined, ctx: NegotiationCont
     if (err.code === -32005) {
       return stale('unsupported_mode', `peer refused ${skill} with JSON-RPC -32005 (content type not supported)${refetchAdvice(ctx)}`, ctx, taskId, { rpcCode: -32005 });
     }
-    if (err.code === -32602 && ctx.skillId !== undefined) {
+    if (isInvalidParams(err) && ctx.skillId !== undefined) {
+      const code = err.code ?? -32602;
+      const what = err.code === -32602 ? 'JSON-RPC -32602' : `${err.code ?? 'an'} ${err.reason ?? 'invalid params'} error`;
       if (!ctx.cardKnown) return { unjudged: 'invalid params on a skill id, but no Agent Card known for this endpoint' };
       if (ctx.skillInCard) {
-        return stale('invalid_params', `peer rejected ${skill} with JSON-RPC -32602 although the cached card lists that skill${refetchAdvice(ctx)}`, ctx, taskId, { rpcCode: -32602 });
+        return stale('invalid_params', `peer rejected ${skill} with ${what} although the cached card lists that skill${refetchAdvice(ctx)}`, ctx, taskId, { rpcCode: code });
       }
-      return stale('skill_not_in_card', `peer rejected ${skill}, which the card in use does not list${refetchAdvice(ctx)}`, ctx, taskId, { rpcCode: -32602 });
+      return stale('skill_not_in_card', `peer rejected ${skill}, which the card in use does not list${refetchAdvice(ctx)}`, ctx, taskId, { rpcCode: code });
+    }
+    // Any other code (-32603, HTTP 400 / 500, ...) is generic: evidence only when its text names the requested skill.
+    const label = missingSkillLabel(errorText(err), ctx.skillId, opts.unknownSkillPatterns, false);
+    if (label !== undefined) {
+      return stale('unknown_skill', `peer rejected ${skill} with error ${err.code ?? '(no code)'} saying the skill is missing ("${label}")${refetchAdvice(ctx)}`, ctx, taskId, { matchedPattern: label, rpcCode: err.code });
     }
     return NONE;
   }
 
-  // 2. A failure inside the task lifecycle (the seed's variant A).
-  if (result.state !== undefined && FAILED_STATES.has(result.state) && typeof result.statusText === 'string' && result.statusText.length > 0) {
-    const text = result.statusText.length > MAX_PATTERN_TEXT ? result.statusText.slice(0, MAX_PATTERN_TEXT) : result.statusText;
-    const unknown = firstMatch(opts.unknownSkillPatterns, text);
-    if (unknown) {
-      return stale('unknown_skill', `peer failed task ${short(taskId ?? '(unknown id)')} for ${skill} after accepting it ("${unknown.label}")${refetchAdvice(ctx)}`, ctx, taskId, { matchedPattern: unknown.label });
+  // 2. A failure inside the task lifecycle (the seed's variant A): a failed task's status
+  // text, or (fasta2a) the last agent message of its history.
+  if (result.state !== undefined && FAILED_STATES.has(result.state)) {
+    for (const text of [result.statusText, result.historyText]) {
+      if (text === undefined || text.length === 0) continue;
+      const unknown = missingSkillLabel(text, ctx.skillId, opts.unknownSkillPatterns, true);
+      if (unknown !== undefined) {
+        return stale('unknown_skill', `peer failed task ${short(taskId ?? '(unknown id)')} for ${skill} after accepting it ("${unknown}")${refetchAdvice(ctx)}`, ctx, taskId, { matchedPattern: unknown });
+      }
+      const mode = firstMatch(opts.unsupportedModePatterns, text.length > MAX_EVIDENCE_TEXT ? text.slice(0, MAX_EVIDENCE_TEXT) : text);
+      if (mode) {
+        return stale('unsupported_mode', `peer failed task ${short(taskId ?? '(unknown id)')} for ${skill} after accepting it ("${mode.label}")${refetchAdvice(ctx)}`, ctx, taskId, { matchedPattern: mode.label });
+      }
     }
-    const mode = firstMatch(opts.unsupportedModePatterns, text);
-    if (mode) {
-      return stale('unsupported_mode', `peer failed task ${short(taskId ?? '(unknown id)')} for ${skill} after accepting it ("${mode.label}")${refetchAdvice(ctx)}`, ctx, taskId, { matchedPattern: mode.label });
+  } else if (ctx.skillId !== undefined) {
+    // LLM-backed agents (Mastra, VoltAgent) COMPLETE the task and say in their answer that the
+    // tool behind the skill is gone: evidence only when the text names the requested skill.
+    for (const text of [result.statusText, result.messageText, result.artifactText, result.historyText]) {
+      const label = missingSkillLabel(text, ctx.skillId, opts.unknownSkillPatterns, false);
+      if (label !== undefined) {
+        return stale('unknown_skill', `peer answered ${skill} (task ${short(taskId ?? '(unknown id)')}) saying the skill is missing ("${label}")${refetchAdvice(ctx)}`, ctx, taskId, { matchedPattern: label });
+      }
     }
   }
 

@@ -19,6 +19,31 @@ export function mediaTypeEssence(v: unknown): string | undefined {
   return memoEssence(v);
 }
 
+/**
+ * Bare-word modes some implementations put in cards instead of media types (VoltAgent 2.x:
+ * `["text"]`; pre-0.2 examples: `"text"`, `"file"`, `"data"`), read as the media types they
+ * stand for. `text` is any text type (a `text/markdown` part is text); `file` is any type.
+ */
+const BARE_WORD_MODES = new Map<string, string>([
+  ['text', 'text/*'],
+  ['json', 'application/json'],
+  ['data', 'application/json'],
+  ['image', 'image/*'],
+  ['audio', 'audio/*'],
+  ['video', 'video/*'],
+  ['file', '*/*'],
+]);
+
+/** The essence of a card's mode: a media type, or a bare word (BARE_WORD_MODES) read as one. Allowed lists only. */
+export function modeEssence(v: unknown): string | undefined {
+  if (typeof v !== 'string') return undefined;
+  if (v.length <= 8) {
+    const word = BARE_WORD_MODES.get(v.trim().toLowerCase());
+    if (word !== undefined) return word;
+  }
+  return memoEssence(v);
+}
+
 const memoEssence = boundedMemo(computeEssence, 256, 255);
 
 function computeEssence(v: string): string | undefined {
@@ -103,7 +128,7 @@ export function mediaTypeMatches(actual: string, allowed: readonly string[]): bo
     if (a === undefined || !Array.isArray(allowed)) return false;
     const n = Math.min(allowed.length, MAX_MODES);
     for (let i = 0; i < n; i++) {
-      const e = mediaTypeEssence(allowed[i]);
+      const e = modeEssence(allowed[i]);
       if (e !== undefined && essenceMatches(a, e)) return true;
     }
     return false;
@@ -186,7 +211,7 @@ export function partMatchesModes(part: DecodedPart, modes: readonly string[], op
     let sawMalformed = false;
     if (eff.anyText === true) {
       for (let i = 0; i < n; i++) {
-        const e = mediaTypeEssence(modes[i]);
+        const e = modeEssence(modes[i]);
         if (e === undefined) {
           sawMalformed = true;
           continue;
@@ -198,7 +223,7 @@ export function partMatchesModes(part: DecodedPart, modes: readonly string[], op
     const actual = eff.mediaType === undefined ? undefined : mediaTypeEssence(eff.mediaType);
     if (actual === undefined) return 'unjudgeable';
     for (let i = 0; i < n; i++) {
-      const e = mediaTypeEssence(modes[i]);
+      const e = modeEssence(modes[i]);
       if (e === undefined) {
         sawMalformed = true;
         continue;

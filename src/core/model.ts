@@ -105,12 +105,20 @@ export interface DecodedResult {
    * Only the judge reads it (failure patterns); it is never exported.
    */
   statusText?: string;
+  /** Text of the last agent message in a task's `history` (capped; judge only, never exported). */
+  historyText?: string;
+  /** Text of the artifacts' text parts (capped; judge only, never exported). */
+  artifactText?: string;
+  /** Text of a Message result's text parts (capped; judge only, never exported). */
+  messageText?: string;
   artifacts: DecodedArtifact[];
   /**
    * The parts of a Message result (kind `message`): an agent's direct reply, which is
    * output just as artifacts are. Absent for other kinds.
    */
   messageParts?: DecodedPart[];
+  /** Artifact update: its parts extend the artifact sent before (`append: true`). */
+  append?: boolean;
   /** Stream: this event ends the stream (0.2–0.3 `final`, or a terminal state). */
   final?: boolean;
   /** Inferred from the shape where the request did not tell. */
@@ -151,7 +159,8 @@ export interface DecodedCard {
 
 /** What an HTTP request is, as far as A2A goes. */
 export type Classification =
-  | { type: 'card'; extended: boolean }
+  /** `sniff`: the path only hints at a card: it is one only if its JSON answer is an Agent Card (`isAgentCard`). */
+  | { type: 'card'; extended: boolean; sniff?: boolean }
   | { type: 'operation'; request: DecodedRequest }
   | { type: 'maybe-operation' } // a POST whose body is not known yet (streamed body)
   | undefined;

@@ -20,6 +20,13 @@ export interface CardEntry {
   suspect: boolean;
   /** The card's skills by id (for duplicate ids the last one wins, as a Python dict would). */
   skills: Map<string, SkillInfo>;
+  /** Normalised endpoint URL → the protocol versions the card offers there (as written). */
+  endpointVersions: Map<string, Array<string | undefined>>;
+  /**
+   * The agent a per-agent card URL names (`/.well-known/{agentId}/agent-card.json`, Mastra and
+   * VoltAgent): on a shared origin the card speaks only for request paths with that segment.
+   */
+  agentScope?: string;
 }
 
 export interface CardUpdate {
@@ -50,6 +57,48 @@ interface HistoryRecord {
 interface Indexed {
   endpoints: string[];
   origins: string[];
+  /** Origins of the endpoints the card declares (a card with endpoints on an origin speaks there only for them). */
+  endpointOrigins: string[];
+}
+
+/** Cards sharing an origin looked at, newest first, when no endpoint matches. */
+const MAX_ORIGIN_CANDIDATES = 64;
+
+/**
+ * `{agentId}` of a per-agent card URL: `…/.well-known/{agentId}/agent-card.json` (or
+ * `agent.json`). Undefined for the spec's one-agent paths.
+ */
+export function agentScopeOf(cardUrl: string): string | undefined {
+  const end = cardUrl.search(/[?#]/);
+  const path = end < 0 ? cardUrl : cardUrl.slice(0, end);
+  const segs = path.split('/');
+  const n = segs.length;
+  if (n < 3) return undefined;
+  const last = segs[n - 1].toLowerCase();
+  if (last !== 'agent-card.json' && last !== 'agent.json') return undefined;
+  const scope = segs[n - 2];
+  if (scope === '.well-known' || scope.length === 0 || segs[n - 3] !== '.well-known') return undefined;
+  try {
+    return decodeURIComponent(scope);
+  } catch {
+    return scope;
+  }
+}
+
+/** True when `scope` is one of the path segments of the normalised URL `n`. */
+function pathHasSegment(n: string, origin: string, scope: string): boolean {
+  const segs = n.slice(origin.length).split('/');
+  for (const seg of segs) {
+    if (seg === scope) return true;
+    if (seg.indexOf('%') >= 0) {
+      try {
+        if (decodeURIComponent(seg) === scope) return true;
+      } catch {
+        // not a valid escape: compared as is above
+      }
+    }
+  }
+  return false;
 }
 
 function intOption(v: unknown, def: number, min: number): number {
@@ -134,6 +183,11 @@ class LinkedMap<K, V> {
 
   newestKey(): K | undefined {
     return this.newest?.k;
+  }
+
+  /** The key just older than `k` (undefined at the oldest end or when `k` is absent). */
+  olderKey(k: K): K | undefined {
+    return this.map.get(k)?.older?.k;
   }
 
   clear(): void {
@@ -229,11 +283,14 @@ export class CardRegistry {
       fetchedAt: typeof now === 'number' && Number.isFinite(now) ? now : 0,
       suspect: false,
       skills: skillMap(c),
+      endpointVersions: new Map(),
     };
+    const scope = safe(() => agentScopeOf(entry.cardUrl), undefined);
+    if (scope !== undefined) entry.agentScope = scope;
 
     this.remove(key);
     this.cards.set(key, entry);
-    this.index(key, entry.cardUrl, c);
+    this.index(key, entry, c);
     while (this.cards.size > this.maxCards) this.remove(this.cards.oldestKey() as string);
 
     const prev = this.history.get(key);
@@ -264,9 +321,13 @@ export class CardRegistry {
    * The card that leads to this request URL: an endpoint equal to it (after
    * normalisation: no query, fragment, userinfo, trailing slash), else the endpoint that
    * is its longest prefix at a path-segment boundary (`/a2a` matches `/a2a/message:send`
-   * but not `/a2ab`), else the most recently put card whose card URL or one of whose
-   * endpoints has the request's origin. Among cards sharing an endpoint the most recently
-   * put wins. Marks the card recently used.
+   * but not `/a2ab`; an endpoint at the origin's root is a prefix of every path), else, by
+   * origin, the most recently put card with the request's origin that may speak for the
+   * path: one that declares no endpoint on that origin (its endpoints elsewhere, or none)
+   * and, for a per-agent card URL (`/.well-known/{agentId}/agent-card.json`), only when the
+   * path has the `{agentId}` segment. Several agents on one origin are thus never judged
+   * against each other's card. Among cards sharing an endpoint the most recently put wins.
+   * Marks the card recently used.
    */
   forRequestUrl(url: string): CardEntry | undefined {
     const facts = urlFacts(url); // memoised: request URLs repeat
@@ -285,12 +346,28 @@ export class CardRegistry {
         p = p.slice(0, i);
         key = this.byEndpoint.get(p)?.newestKey();
       }
-      if (key === undefined) key = this.byOrigin.get(origin)?.newestKey();
+      if (key === undefined && n.length > origin.length) key = this.byEndpoint.get(origin)?.newestKey();
+      if (key === undefined) key = this.byOriginFor(origin, n);
     }
     if (key === undefined) return undefined;
     const entry = this.cards.get(key);
     if (entry) this.cards.touch(key);
     return entry;
+  }
+
+  /** The newest card on `origin` that may speak for the request `n` (see forRequestUrl). */
+  private byOriginFor(origin: string, n: string): string | undefined {
+    const members = this.byOrigin.get(origin);
+    if (!members) return undefined;
+    let seen = 0;
+    for (let k = members.newestKey(); k !== undefined && seen < MAX_ORIGIN_CANDIDATES; k = members.olderKey(k), seen++) {
+      const ix = this.indexed.get(k);
+      if (ix && ix.endpointOrigins.includes(origin)) continue; // its agent lives at its endpoints on this origin
+      const entry = this.cards.get(k);
+      if (entry?.agentScope !== undefined && !pathHasSegment(n, origin, entry.agentScope)) continue;
+      return k;
+    }
+    return undefined;
   }
 
   markSuspect(cardUrl: string): void {
@@ -321,28 +398,39 @@ export class CardRegistry {
     for (const o of ix.origins) removeFromIndex(this.byOrigin, o, key);
   }
 
-  private index(key: string, cardUrl: string, card: Partial<DecodedCard>): void {
+  private index(key: string, entry: CardEntry, card: Partial<DecodedCard>): void {
+    const cardUrl = entry.cardUrl;
     const endpoints: string[] = [];
     const origins: string[] = [];
+    const endpointOrigins: string[] = [];
     const normalisedCardUrl = normaliseUrl(cardUrl);
     const base = normalisedCardUrl !== undefined ? cardUrl : undefined;
-    const addOrigin = (n: string): void => {
+    const addOrigin = (n: string, list: string[]): void => {
       const o = originOfNormalised(n);
-      if (o !== undefined && !origins.includes(o)) origins.push(o);
+      if (o !== undefined && !list.includes(o)) list.push(o);
     };
-    if (normalisedCardUrl !== undefined) addOrigin(normalisedCardUrl);
+    if (normalisedCardUrl !== undefined) addOrigin(normalisedCardUrl, origins);
     try {
       const list: unknown = card.endpoints;
+      const topLevel = typeof card.protocolVersion === 'string' ? card.protocolVersion : undefined;
       if (Array.isArray(list)) {
         const scan = Math.min(list.length, 16 * MAX_ENDPOINTS_PER_CARD);
         for (let i = 0; i < scan && endpoints.length < MAX_ENDPOINTS_PER_CARD; i++) {
           const ep: unknown = list[i];
-          const url = typeof ep === 'object' && ep !== null ? (ep as { url?: unknown }).url : undefined;
+          if (typeof ep !== 'object' || ep === null) continue;
+          const url = (ep as { url?: unknown }).url;
           if (typeof url !== 'string') continue;
           const n = normaliseUrl(url, base);
-          if (n === undefined || endpoints.includes(n)) continue;
+          if (n === undefined) continue;
+          const pv = (ep as { protocolVersion?: unknown }).protocolVersion;
+          const version = typeof pv === 'string' ? pv : topLevel;
+          const versions = entry.endpointVersions.get(n);
+          if (versions === undefined) entry.endpointVersions.set(n, [version]);
+          else if (versions.length < 8 && !versions.includes(version)) versions.push(version);
+          if (endpoints.includes(n)) continue;
           endpoints.push(n);
-          addOrigin(n);
+          addOrigin(n, origins);
+          addOrigin(n, endpointOrigins);
         }
       }
     } catch {
@@ -350,7 +438,7 @@ export class CardRegistry {
     }
     for (const e of endpoints) addToIndex(this.byEndpoint, e, key);
     for (const o of origins) addToIndex(this.byOrigin, o, key);
-    this.indexed.set(key, { endpoints, origins });
+    this.indexed.set(key, { endpoints, origins, endpointOrigins });
   }
 }
 

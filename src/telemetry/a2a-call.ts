@@ -6,12 +6,13 @@
  */
 import { diag, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Counter, type Link, type Span, type Tracer } from '@opentelemetry/api';
 import { BodyReader, type BodyMode } from '../core/body-reader';
-import { decodeCard, normaliseUrl } from '../core/card';
+import { decodeCard, isAgentCard, normaliseUrl } from '../core/card';
 import { urlFacts, type UrlFacts } from '../core/url';
 import { skillFingerprint } from '../core/fingerprint';
 import { judge, judgeCardChange, type DriftEvent, type NegotiationContext } from '../core/judge';
 import type { DecodedRequest, DecodedResult } from '../core/model';
 import { decodeResponse, decodeStreamEvent } from '../core/protocol/results';
+import { cardProtocolVersion, normaliseVersion, versionForFamily, type VersionFamily } from '../core/protocol/versions';
 import type { CardEntry } from '../core/registry';
 import type { A2AInstrumentationConfig, ResolvedConfig } from '../config';
 import type { WireObserver } from '../hooks/types';
@@ -37,6 +38,7 @@ const REFETCH_WAIT_MS = 5000;
 export type CallTarget = { type: 'card' } | { type: 'operation'; request: DecodedRequest };
 
 const MAX_EXPECTED_MODES = 16;
+const MAX_STREAM_TEXT = 4096;
 const URL_IN_TEXT = /[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]*/gi;
 
 function cap(value: string): string {
@@ -85,6 +87,8 @@ export class A2ACall {
   private statusCode: number | undefined;
   private lastResult: DecodedResult | undefined;
   private events = 0;
+  /** The streamed answer so far (judge only, never exported). */
+  private streamText: string | undefined;
   private ctx: NegotiationContext;
   private taskId: string | undefined;
   private negotiatedTaskId: string | undefined;
@@ -120,6 +124,10 @@ export class A2ACall {
       this.taskId = req.taskId;
       const links: Link[] = [];
       this.ctx = this.negotiationContext(req, applicationSkillId, attrs, links);
+      if (!req.protocolVersion) {
+        const v = this.versionFromCard(req);
+        if (v !== undefined) attrs[sc.ATTR_A2A_PROTOCOL_VERSION] = v;
+      }
       this.span = deps.tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes: attrs, links, startTime }, parent);
     } else {
       this.span = deps.tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes: attrs, startTime }, parent);
@@ -193,6 +201,24 @@ export class A2ACall {
     };
   }
 
+  /**
+   * The version a request that does not say its own speaks, from the card for its endpoint:
+   * the version of the request's family (0.x method names or 1.x) the card offers there
+   * (a card may list JSON-RPC 1.0 and 0.3 at one URL).
+   */
+  private versionFromCard(req: DecodedRequest): string | undefined {
+    const entry = this.url.parsed ? sharedState().cards.forNormalisedUrl(this.url.key) : undefined;
+    if (!entry) return undefined;
+    const family: VersionFamily = req.binding === 'jsonrpc' && !/^[A-Z]/.test(req.wireMethod) ? '0' : '1';
+    let atEndpoint = entry.endpointVersions.get(this.url.key);
+    if (atEndpoint === undefined) {
+      // the request URL is below the endpoint (REST paths): the card's versions of any endpoint
+      atEndpoint = [];
+      for (const vs of entry.endpointVersions.values()) for (const v of vs) if (atEndpoint.length < 16) atEndpoint.push(v);
+    }
+    return versionForFamily(family, atEndpoint, entry.card.protocolVersion);
+  }
+
   /** Follow one undici request (one hop of a redirect chain) of this call. */
   attachHop(): WireObserver {
     this.hops++;
@@ -225,17 +251,16 @@ export class A2ACall {
         let mode: BodyMode | undefined;
         if (type.includes('text/event-stream')) mode = 'sse';
         else if (type === '' || type.includes('json')) mode = 'json';
+        if (statusCode >= 400) this.httpError(statusCode);
         if (!mode) {
           this.setUnjudged(`response is ${cap(type.split(';')[0])}, not JSON`);
-          if (statusCode >= 400) this.span.setAttribute(sc.ATTR_ERROR_TYPE, String(statusCode));
           return;
         }
         reader = new BodyReader(mode, headers['content-encoding'], this.deps.config.maxInspectBytes, {
-          onDocument: (value) => this.onDocument(value, mode === 'sse'),
+          onDocument: (value, eventName) => this.onDocument(value, mode === 'sse', eventName),
           onProblem: (problem) => this.setUnjudged(problem),
           onEnd: () => this.finish(),
         });
-        if (statusCode >= 400) this.span.setAttribute(sc.ATTR_ERROR_TYPE, String(statusCode));
       },
       onResponseBody: (chunk) => {
         this.lastActivity = Date.now();
@@ -263,11 +288,11 @@ export class A2ACall {
     this.finish();
   }
 
-  private onDocument(value: unknown, isEvent: boolean): void {
+  private onDocument(value: unknown, isEvent: boolean, eventName?: string): void {
     if (this.finished) return;
     try {
       if (this.target.type === 'card') this.onCard(value);
-      else this.onResult(isEvent ? decodeStreamEvent(value, this.target.request) : decodeResponse(value, this.target.request, this.statusCode));
+      else this.onResult(isEvent ? decodeStreamEvent(value, this.target.request, eventName) : decodeResponse(value, this.target.request, this.statusCode));
     } catch (err) {
       diag.debug('opentelemetry-instrumentation-a2a: could not process a response document', err);
       this.setUnjudged('internal error while judging');
@@ -279,17 +304,19 @@ export class A2ACall {
       this.setUnjudged(`card fetch answered ${this.statusCode}`);
       return;
     }
-    const card = decodeCard(value);
-    if (card.problem && card.skills.length === 0 && card.name === undefined) {
-      this.setUnjudged(`not an Agent Card (${cap(card.problem)})`);
+    if (!isAgentCard(value)) {
+      const card = decodeCard(value);
+      this.setUnjudged(`not an Agent Card (${cap(card.problem ?? 'no name, skills and url / supportedInterfaces / protocolVersion')})`);
       return;
     }
+    const card = decodeCard(value);
     const fingerprint = skillFingerprint(value);
     const state = sharedState();
     const update = state.cards.put(this.url.key, card, fingerprint, Date.now());
     this.span.setAttributes(cardAttributes(update.entry));
     this.span.setAttribute(sc.ATTR_A2A_AGENT_CARD_SKILL_COUNT, card.skills.length);
-    if (card.protocolVersion) this.span.setAttribute(sc.ATTR_A2A_PROTOCOL_VERSION, cap(card.protocolVersion));
+    const version = cardProtocolVersion(card.protocolVersion, card.endpoints.map((e) => e.protocolVersion));
+    if (version !== undefined) this.span.setAttribute(sc.ATTR_A2A_PROTOCOL_VERSION, version);
     if (update.previousFingerprint !== undefined && update.previousFingerprint !== fingerprint) {
       this.span.setAttribute(sc.ATTR_A2A_AGENT_CARD_PREVIOUS_FINGERPRINT, update.previousFingerprint);
     }
@@ -318,15 +345,27 @@ export class A2ACall {
     }
     if (result.contextId !== undefined) this.span.setAttribute(sc.ATTR_GEN_AI_CONVERSATION_ID, cap(result.contextId));
     if (result.state !== undefined) this.span.setAttribute(sc.ATTR_A2A_TASK_STATE, result.state);
-    if (result.protocolVersion && !req?.protocolVersion) this.span.setAttribute(sc.ATTR_A2A_PROTOCOL_VERSION, result.protocolVersion);
+    if (result.protocolVersion && !req?.protocolVersion) this.span.setAttribute(sc.ATTR_A2A_PROTOCOL_VERSION, normaliseVersion(result.protocolVersion) ?? result.protocolVersion);
     if (result.error?.code !== undefined && !this.drift) this.span.setAttribute(sc.ATTR_ERROR_TYPE, String(result.error.code));
     // The peer's error text may echo the request: only its code and reason go on the span.
     if (result.error) this.span.setStatus({ code: SpanStatusCode.ERROR, message: `A2A error ${result.error.code ?? ''}${result.error.reason ? ` ${cap(result.error.reason)}` : ''}`.trim() });
     if (result.problem) this.setUnjudged(cap(result.problem));
     if (this.drift) return;
-    const verdict = judge(req, this.ctx, result, this.deps.config);
+    const verdict = judge(req, this.ctx, this.withStreamedAnswer(result), this.deps.config);
     if (verdict.drift) this.recordDrift(verdict.drift);
     else if (verdict.unjudged) this.setUnjudged(verdict.unjudged);
+  }
+
+  /**
+   * A streamed answer comes in artifact updates: word-sized deltas (`append: true`, Mastra)
+   * or whole snapshots (VoltAgent). The judge sees the answer so far (its last
+   * MAX_STREAM_TEXT characters), not one delta.
+   */
+  private withStreamedAnswer(result: DecodedResult): DecodedResult {
+    if (result.kind !== 'artifact-update' || result.artifactText === undefined) return result;
+    const text = result.append === true && this.streamText !== undefined ? this.streamText + result.artifactText : result.artifactText;
+    this.streamText = text.length > MAX_STREAM_TEXT ? text.slice(text.length - MAX_STREAM_TEXT) : text;
+    return this.streamText === result.artifactText ? result : { ...result, artifactText: this.streamText };
   }
 
   private rememberNegotiation(taskId: string): void {
@@ -405,8 +444,17 @@ export class A2ACall {
     return this.target.type === 'operation' && this.target.request.streaming;
   }
 
+  /** An HTTP 4xx/5xx answer: the span is an error whatever the body says (a decoded A2A error refines it). */
+  private httpError(statusCode: number): void {
+    if (this.drift) return;
+    this.span.setAttribute(sc.ATTR_ERROR_TYPE, String(statusCode));
+    this.span.setStatus({ code: SpanStatusCode.ERROR, message: `HTTP ${statusCode}` });
+  }
+
   private recordError(err: unknown): void {
     if (this.drift) return;
+    // The app aborting (or the peer closing) after the peer said what went wrong: the peer's code stays.
+    if (this.lastResult?.error !== undefined) return;
     const name = err instanceof Error ? err.name : typeof err;
     this.span.setAttribute(sc.ATTR_ERROR_TYPE, cap(name || 'Error'));
     this.span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? safeMessage(err.message) : undefined });

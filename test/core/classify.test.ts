@@ -18,18 +18,35 @@ test('Agent Card fetches, any base path, any query; only GET', () => {
     assert.deepEqual(c('GET', url), { type: 'card', extended: false }, url);
     assert.deepEqual(c('get', url), { type: 'card', extended: false }, url);
   }
-  assert.equal(c('GET', 'https://x/.well-known/agent.json.bak'), undefined);
+  // names a card but is not a known card path: a card only if its answer is one
+  assert.deepEqual(c('GET', 'https://x/.well-known/agent.json.bak'), { type: 'card', extended: false, sniff: true });
   assert.equal(c('GET', 'https://x/?u=/.well-known/agent.json'), undefined);
   assert.equal(c('DELETE', 'https://x/.well-known/agent.json'), undefined);
   assert.equal(isAgentCardPath('/.well-known/agent-card.json?v=2'), true);
   assert.equal(isAgentCardPath('/agent-card.json'), false);
 });
 
+test('Agent Cards of real implementations: per-agent well-known paths are cards; other card-like paths are sniffed', () => {
+  // Mastra, VoltAgent: one card per agent
+  for (const url of ['http://h/api/.well-known/weather/agent-card.json', 'http://h/.well-known/translator/agent-card.json']) {
+    assert.deepEqual(c('GET', url), { type: 'card', extended: false }, url);
+  }
+  // python-a2a (/agent.json, /a2a/agent.json), reactive-agents ({url}/agent/card): only if the answer is a card
+  for (const url of ['http://h/agent.json', 'http://h/a2a/agent.json', 'http://h/agent/card', 'http://h/x/y/agent-card.json']) {
+    assert.deepEqual(c('GET', url), { type: 'card', extended: false, sniff: true }, url);
+  }
+  // nothing to do with cards: no cost beyond the path check
+  for (const url of ['http://h/users/1', 'http://h/api/data.json', 'http://h/', 'http://h/list?card=1']) {
+    assert.equal(c('GET', url), undefined, url);
+  }
+  assert.equal(c('POST', 'http://h/agent/card', '{}'), undefined);
+});
+
 test('REST extended card fetches are cards (extended: true)', () => {
   assert.deepEqual(c('GET', 'http://h/a2a/rest/extendedAgentCard'), { type: 'card', extended: true });
   assert.deepEqual(c('GET', 'http://h/a2a/rest/acme/extendedAgentCard?tenant=acme'), { type: 'card', extended: true });
-  // /v1/card is generic: needs the header or a known endpoint
-  assert.equal(c('GET', 'http://h/api/v1/card'), undefined);
+  // /v1/card is generic: needs the header or a known endpoint, else only sniffed (a card if its answer is one)
+  assert.deepEqual(c('GET', 'http://h/api/v1/card'), { type: 'card', extended: false, sniff: true });
   assert.deepEqual(c('GET', 'http://h/v03/rest/v1/card', undefined, { a2aVersionHeader: '0.3' }), { type: 'card', extended: true });
   assert.deepEqual(c('GET', 'http://h/v03/rest/v1/card', undefined, { knownA2AEndpoint: true }), { type: 'card', extended: true });
 });

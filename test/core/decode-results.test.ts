@@ -64,6 +64,7 @@ test('1.0 JSON-RPC SendMessage → {task}: completed task with a text/markdown a
     contextId: '86a524fe-d06f-489e-8fe6-5f64bb4fe72d',
     state: 'TASK_STATE_COMPLETED',
     artifacts: [{ artifactId: '988defca-7b3b-44ca-8402-4d20a625b470', parts: [{ kind: 'text', mediaType: 'text/markdown' }] }],
+    artifactText: '## summarize-v2\n\n- result from **summarize-v2**\n', // for the judge only
     protocolVersion: '1.0',
   });
 });
@@ -259,6 +260,7 @@ test('0.3 JSON-RPC message/send → kind:task, lowercase states, kind parts with
     contextId: '8e75e883',
     state: 'TASK_STATE_COMPLETED',
     artifacts: [{ artifactId: '05b778e4', parts: [{ kind: 'text' }] }],
+    artifactText: '## summary', // for the judge only
   });
   assert.equal(r.protocolVersion, undefined); // 0.2 and 0.3 cannot be told apart
 });
@@ -430,6 +432,7 @@ test('0.1 tasks/send result: bare Task with sessionId and type parts → 0.1', (
     state: 'TASK_STATE_FAILED',
     statusText: 'unknown skill',
     artifacts: [{ parts: [{ kind: 'text' }, { kind: 'file', mediaType: 'image/png' }] }],
+    artifactText: 'Why did the chicken…',
     protocolVersion: '0.1',
   });
 });
@@ -665,4 +668,67 @@ test('prototype pollution does not leak into result decoding', () => {
     delete proto.kind;
     delete proto.result;
   }
+});
+
+test('python-a2a: a 0.1 Task echoing the request `message` is a Task (state, ids), not a 1.0 Message wrapper', () => {
+  const body = {
+    jsonrpc: '2.0',
+    id: 1,
+    result: {
+      id: 'task-1',
+      sessionId: 's-1',
+      status: { state: 'failed', message: { role: 'agent', parts: [{ type: 'text', text: 'unknown skill' }] } },
+      message: { role: 'user', parts: [{ type: 'text', text: 'hello' }] },
+      artifacts: [],
+    },
+  };
+  const r = decodeResponse(body, rpcReq('SendMessage', '0.1'));
+  assert.equal(r.kind, 'task');
+  assert.equal(r.taskId, 'task-1');
+  assert.equal(r.state, 'TASK_STATE_FAILED');
+  assert.equal(r.statusText, 'unknown skill');
+});
+
+test('python-a2a: bare Task objects on a JSON-RPC stream (no envelope) are decoded', () => {
+  const r = decodeStreamEvent({ id: 'task-1', status: { state: 'completed' }, artifacts: [{ parts: [{ type: 'text', text: 'done' }] }] }, rpcReq('SendStreamingMessage'));
+  assert.equal(r.kind, 'task');
+  assert.equal(r.state, 'TASK_STATE_COMPLETED');
+  assert.equal(r.final, true);
+  assert.equal(r.artifactText, 'done');
+});
+
+test('`event: error` without an envelope is an error (the Python SDK on HTTP+JSON, also on a JSON-RPC call)', () => {
+  const status = { error: { code: 400, status: 'INVALID_ARGUMENT', message: 'bad', details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'INVALID_PARAMS' }] } };
+  for (const req of [rpcReq('SendStreamingMessage'), undefined]) {
+    const r = decodeStreamEvent(status, req, 'error');
+    assert.equal(r.kind, 'error');
+    assert.equal(r.error?.code, 400);
+    assert.equal(r.error?.reason, 'INVALID_PARAMS');
+  }
+});
+
+test('fasta2a: the last agent message of history is kept for the judge; user messages are not', () => {
+  const r = decodeResponse({
+    jsonrpc: '2.0',
+    id: 1,
+    result: {
+      kind: 'task',
+      id: 't',
+      context_id: 'c',
+      status: { state: 'failed' },
+      history: [
+        { role: 'user', kind: 'message', parts: [{ kind: 'text', text: 'translate this' }] },
+        { role: 'agent', kind: 'message', parts: [{ kind: 'text', text: 'Unknown skill: translate' }] },
+        { role: 'user', kind: 'message', parts: [{ kind: 'text', text: 'please' }] },
+      ],
+    },
+  }, rpcReq('GetTask'));
+  assert.equal(r.state, 'TASK_STATE_FAILED');
+  assert.equal(r.historyText, 'Unknown skill: translate');
+});
+
+test('artifact updates: append flag and text kept for the judge', () => {
+  const r = decodeStreamEvent({ jsonrpc: '2.0', id: 1, result: { kind: 'artifact-update', taskId: 't', append: true, artifact: { artifactId: 'a', parts: [{ kind: 'text', text: 'Tool "tr' }] } } }, rpcReq('SendStreamingMessage'));
+  assert.equal(r.append, true);
+  assert.equal(r.artifactText, 'Tool "tr');
 });

@@ -73,12 +73,28 @@ test('partMatchesModes: the seed variants', () => {
   assert.equal(partMatchesModes({ kind: 'unknown' }, ['*/*'], lax), 'unjudgeable');
 });
 
+test('bare-word modes (VoltAgent "text", older cards "file" / "data") are read as the media types they stand for', () => {
+  const lax = { strictTextParts: false };
+  assert.equal(partMatchesModes({ kind: 'text', mediaType: 'text/markdown' }, ['text'], lax), 'match');
+  assert.equal(partMatchesModes({ kind: 'text' }, ['Text'], lax), 'match');
+  assert.equal(partMatchesModes({ kind: 'data' }, ['json'], lax), 'match');
+  assert.equal(partMatchesModes({ kind: 'data' }, ['data'], lax), 'match');
+  assert.equal(partMatchesModes({ kind: 'file', mediaType: 'image/png' }, ['image'], lax), 'match');
+  assert.equal(partMatchesModes({ kind: 'file', mediaType: 'application/pdf' }, ['file'], lax), 'match');
+  // a reused skill id: the card said text, the answer is data / an image
+  assert.equal(partMatchesModes({ kind: 'data' }, ['text'], lax), 'mismatch');
+  assert.equal(partMatchesModes({ kind: 'file', mediaType: 'image/png' }, ['text'], lax), 'mismatch');
+  assert.equal(partMatchesModes({ kind: 'text' }, ['image', 'audio'], lax), 'mismatch');
+  // an actual part's media type is never read as a bare word
+  assert.equal(partMatchesModes({ kind: 'text', mediaType: 'text' }, ['text'], lax), 'unjudgeable');
+});
+
 test('partMatchesModes: no modes, or modes that are not media types → unjudgeable, never mismatch', () => {
   const lax = { strictTextParts: false };
   assert.equal(partMatchesModes({ kind: 'text', mediaType: 'text/plain' }, [], lax), 'unjudgeable');
-  // older cards list modes such as "text" / "file": they cannot be read under MIME rules
-  assert.equal(partMatchesModes({ kind: 'text', mediaType: 'text/plain' }, ['text'], lax), 'unjudgeable');
-  assert.equal(partMatchesModes({ kind: 'text' }, ['text', 'data'], lax), 'unjudgeable');
+  // modes that are neither media types nor known bare words cannot be read under MIME rules
+  assert.equal(partMatchesModes({ kind: 'text', mediaType: 'text/plain' }, ['txt'], lax), 'unjudgeable');
+  assert.equal(partMatchesModes({ kind: 'text' }, ['plain-words', 'stuff'], lax), 'unjudgeable');
   // ... but a valid match among them still matches
   assert.equal(partMatchesModes({ kind: 'text', mediaType: 'text/plain' }, ['text', 'text/plain'], lax), 'match');
   assert.equal(partMatchesModes({ kind: 'text', mediaType: 'text/plain' }, null as unknown as string[], lax), 'unjudgeable');

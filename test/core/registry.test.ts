@@ -186,23 +186,44 @@ test('forRequestUrl: longest endpoint prefix at a segment boundary, before the o
   assert.equal(r.forRequestUrl('https://peer-a/a2a/v1/message:send')?.fingerprint, 'fpV1');
   assert.equal(r.forRequestUrl('https://peer-a/a2a/v1/tasks/abc?historyLength=2')?.fingerprint, 'fpV1');
   // no false prefix: /a2ab is not under /a2a, /a2a/v10 not under /a2a/v1 (→ /a2a)
-  assert.equal(r.forRequestUrl('https://peer-a/a2ab/message:send')?.fingerprint, 'fpOther', 'origin fallback');
+  // and no origin fallback either: every card there declares its endpoints on this origin
+  assert.equal(r.forRequestUrl('https://peer-a/a2ab/message:send'), undefined);
   assert.equal(r.forRequestUrl('https://peer-a/a2a/v10/message:send')?.fingerprint, 'fpRest');
 });
 
-test('forRequestUrl: origin fallback picks the most recently put card of that origin', () => {
+test('forRequestUrl: origin fallback picks the most recently put card of that origin that declares no endpoint there', () => {
   const r = new CardRegistry();
-  r.put('https://peer-a/.well-known/agent.json', card(['https://peer-a/a2a']), 'fp1', 1);
+  r.put('https://peer-a/.well-known/agent.json', card([]), 'fp1', 1);
   assert.equal(r.forRequestUrl('https://peer-a/somewhere/else')?.fingerprint, 'fp1');
-  r.put('https://peer-a/other/agent.json', card(['https://peer-a/b2b']), 'fp2', 2);
+  r.put('https://peer-a/other/agent.json', card([]), 'fp2', 2);
   assert.equal(r.forRequestUrl('https://peer-a/somewhere/else')?.fingerprint, 'fp2');
   // re-putting the first makes it the most recent
-  r.put('https://peer-a/.well-known/agent.json', card(['https://peer-a/a2a']), 'fp3', 3);
+  r.put('https://peer-a/.well-known/agent.json', card([]), 'fp3', 3);
   assert.equal(r.forRequestUrl('https://peer-a/somewhere/else')?.fingerprint, 'fp3');
-  // an endpoint's origin counts too (card served from a discovery host)
+  // a card whose endpoints are on another host (a discovery host) does not speak for the card host's other paths...
   r.put('https://discovery/agents/c.json', card(['https://peer-c:9000/rpc']), 'fpC', 4);
-  assert.equal(r.forRequestUrl('https://peer-c:9000/x')?.fingerprint, 'fpC');
+  assert.equal(r.forRequestUrl('https://peer-c:9000/rpc')?.fingerprint, 'fpC');
+  // ...nor for paths of the endpoint's host that are not its endpoint
+  assert.equal(r.forRequestUrl('https://peer-c:9000/x'), undefined);
   assert.equal(r.forRequestUrl('https://peer-d/x'), undefined);
+});
+
+test('forRequestUrl: several agents on one origin are never judged against each other\'s card', () => {
+  const r = new CardRegistry();
+  // Mastra: per-agent cards; the card's url names another host (localhost) than the one called (127.0.0.1)
+  r.put('http://127.0.0.1:4111/api/.well-known/weather/agent-card.json', card(['http://localhost:4111/api/a2a/weather']), 'fpW', 1);
+  assert.equal(r.forRequestUrl('http://127.0.0.1:4111/api/a2a/weather')?.fingerprint, 'fpW');
+  assert.equal(r.forRequestUrl('http://127.0.0.1:4111/api/a2a/translator'), undefined, 'another agent on the same origin');
+  r.put('http://127.0.0.1:4111/api/.well-known/translator/agent-card.json', card(['http://localhost:4111/api/a2a/translator']), 'fpT', 2);
+  assert.equal(r.forRequestUrl('http://127.0.0.1:4111/api/a2a/translator')?.fingerprint, 'fpT');
+  assert.equal(r.forRequestUrl('http://127.0.0.1:4111/api/a2a/weather')?.fingerprint, 'fpW');
+  // VoltAgent: per-agent cards whose url is on the called origin: matched by endpoint
+  r.put('http://127.0.0.1:3141/.well-known/a1/agent-card.json', card(['http://127.0.0.1:3141/a2a/a1']), 'fpA1', 3);
+  assert.equal(r.forRequestUrl('http://127.0.0.1:3141/a2a/a1')?.fingerprint, 'fpA1');
+  assert.equal(r.forRequestUrl('http://127.0.0.1:3141/a2a/a2'), undefined);
+  // an endpoint at the origin's root is a prefix of every path there
+  r.put('http://root-peer/.well-known/agent.json', card(['http://root-peer/']), 'fpRoot', 4);
+  assert.equal(r.forRequestUrl('http://root-peer/tasks/1')?.fingerprint, 'fpRoot');
 });
 
 test('forRequestUrl: relative endpoints resolve against the card URL; shared endpoints go to the newest card', () => {

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_MAX_EVENT_BYTES, SseParser, type SseEvent } from '../../src/core/sse';
+import { BodyReader, sseJsonText } from '../../src/core/body-reader';
 
 function parseAll(chunks: string[], opts?: ConstructorParameters<typeof SseParser>[0]): { events: SseEvent[]; parser: SseParser } {
   const parser = new SseParser(opts);
@@ -172,4 +173,16 @@ test('totality: bad options, non-string chunks, push after end', () => {
   assert.deepEqual(p.end(), []);
   assert.deepEqual(p.end(), []);
   assert.deepEqual(p.push('data: y\n\n'), []);
+});
+
+test('VoltAgent frames events as `data: \\x1e{json}`: the record separator is dropped before parsing', () => {
+  assert.equal(sseJsonText('\x1e{"a":1}'), '{"a":1}');
+  assert.equal(sseJsonText('{"a":1}'), '{"a":1}');
+  const docs: Array<[unknown, string | undefined]> = [];
+  const problems: string[] = [];
+  const reader = new BodyReader('sse', undefined, 1 << 20, { onDocument: (v, e) => docs.push([v, e]), onProblem: (p) => problems.push(p), onEnd: () => {} });
+  reader.push(Buffer.from('data: \x1e{"n":1}\n\nevent: error\r\ndata: {"n":2}\r\n\r\n'));
+  reader.end(true);
+  assert.deepEqual(docs, [[{ n: 1 }, undefined], [{ n: 2 }, 'error']]);
+  assert.deepEqual(problems, []);
 });

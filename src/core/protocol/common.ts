@@ -50,24 +50,7 @@ export function fillSkillId(req: DecodedRequest, root: unknown, paths: readonly 
   }
 }
 
-/**
- * `major.minor` from an `A2A-Version` header value (`1.0`, ` 0.3.0 `), else undefined.
- * Only digits and dots are accepted.
- */
-export function normaliseVersion(v: unknown): string | undefined {
-  if (typeof v !== 'string') return undefined;
-  const t = v.trim();
-  if (t.length === 0 || t.length > 16) return undefined;
-  const m = /^(\d{1,3})\.(\d{1,3})(?:\.\d{1,5})?$/.exec(t);
-  if (m === null) return undefined;
-  return `${Number(m[1])}.${Number(m[2])}`;
-}
-
-/** Major version number of a normalised `major.minor` string. */
-export function majorOf(v: string): string {
-  const i = v.indexOf('.');
-  return i < 0 ? v : v.slice(0, i);
-}
+export { majorOf, normaliseVersion } from './versions';
 
 /** True for the operations whose response is an SSE stream. */
 export function isStreamingOperation(op: OperationName): boolean {

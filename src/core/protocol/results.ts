@@ -42,6 +42,7 @@ export const MAX_PARTS = 1000;
 export const MAX_STATUS_TEXT = 4096;
 const MAX_PROBLEMS = 6;
 const MAX_ERROR_DETAILS = 16;
+const MAX_HISTORY_SCAN = 64;
 
 // ---------------------------------------------------------------------------------------
 // Task states
@@ -288,14 +289,14 @@ function messageParts(msg: Record<string, unknown>, ctx: Ctx): unknown {
   return c;
 }
 
-/** Text of the text parts of a status message, joined by ' ', capped. */
-function statusText(msg: unknown, ctx: Ctx): string | undefined {
-  if (!isRecord(msg)) return undefined;
-  const a = arr(messageParts(msg, ctx));
-  if (a === undefined) return undefined;
+/** Text of the text parts of a parts list, joined by ' ', appended to `into` and capped. */
+function partsText(list: unknown, into: string | undefined): string | undefined {
+  const a = arr(list);
+  if (a === undefined) return into;
   const n = a.length > MAX_PARTS ? MAX_PARTS : a.length;
-  let out: string | undefined;
+  let out = into;
   for (let i = 0; i < n; i++) {
+    if (out !== undefined && out.length >= MAX_STATUS_TEXT) break;
     const p = a[i];
     if (!isRecord(p)) continue;
     const text = own(p, 'text');
@@ -305,7 +306,47 @@ function statusText(msg: unknown, ctx: Ctx): string | undefined {
     const disc = typeof k === 'string' ? k : typeof t === 'string' ? t : undefined;
     if (disc !== undefined && disc !== 'text') continue;
     out = out === undefined ? text : `${out} ${text}`;
-    if (out.length >= MAX_STATUS_TEXT) return out.slice(0, MAX_STATUS_TEXT);
+  }
+  return out !== undefined && out.length > MAX_STATUS_TEXT ? out.slice(0, MAX_STATUS_TEXT) : out;
+}
+
+/** Text of the text parts of a status message, joined by ' ', capped. */
+function statusText(msg: unknown, ctx: Ctx): string | undefined {
+  if (!isRecord(msg)) return undefined;
+  return partsText(messageParts(msg, ctx), undefined);
+}
+
+/** 0.x `agent`, 1.0 `ROLE_AGENT` (proto enum 2). */
+function isAgentRole(role: unknown): boolean {
+  if (typeof role === 'number') return role === 2;
+  return typeof role === 'string' && (role === 'agent' || role === 'ROLE_AGENT' || role.toLowerCase() === 'agent' || role.toUpperCase() === 'ROLE_AGENT');
+}
+
+/**
+ * The text of the last agent message in a task's `history` (fasta2a fails a task with no
+ * status message: its explanation is the last agent message there). Only the last
+ * MAX_HISTORY_SCAN entries are looked at.
+ */
+function lastAgentText(history: unknown, ctx: Ctx): string | undefined {
+  const a = arr(history);
+  if (a === undefined) return undefined;
+  const stop = a.length > MAX_HISTORY_SCAN ? a.length - MAX_HISTORY_SCAN : 0;
+  for (let i = a.length - 1; i >= stop; i--) {
+    const m = a[i];
+    if (isRecord(m) && isAgentRole(own(m, 'role'))) return partsText(messageParts(m, ctx), undefined);
+  }
+  return undefined;
+}
+
+/** Text of the artifacts' text parts (LLM frameworks put their answer there), capped. */
+function artifactsText(list: unknown): string | undefined {
+  const a = arr(list);
+  if (a === undefined) return undefined;
+  const n = a.length > MAX_ARTIFACTS ? MAX_ARTIFACTS : a.length;
+  let out: string | undefined;
+  for (let i = 0; i < n && (out === undefined || out.length < MAX_STATUS_TEXT); i++) {
+    const art = a[i];
+    if (isRecord(art)) out = partsText(own(art, 'parts'), out);
   }
   return out;
 }
@@ -352,6 +393,10 @@ function task(t: Record<string, unknown>, ctx: Ctx, stream: boolean): DecodedRes
   if (ctxId !== undefined) r.contextId = ctxId;
   applyStatus(r, own(t, 'status'), ctx);
   r.artifacts = artifacts(own(t, 'artifacts'), ctx);
+  const answer = artifactsText(own(t, 'artifacts'));
+  if (answer !== undefined) r.artifactText = answer;
+  const history = lastAgentText(own(t, 'history'), ctx);
+  if (history !== undefined) r.historyText = history;
   if (stream && isTerminalState(r.state)) r.final = true;
   return r;
 }
@@ -369,7 +414,10 @@ function eventIds(r: DecodedResult, e: Record<string, unknown>, legacyId: boolea
 function message(m: Record<string, unknown>, ctx: Ctx, stream: boolean): DecodedResult {
   const r = base('message');
   eventIds(r, m, false);
-  r.messageParts = parts(messageParts(m, ctx), ctx, 'the message');
+  const list = messageParts(m, ctx);
+  r.messageParts = parts(list, ctx, 'the message');
+  const text = partsText(list, undefined);
+  if (text !== undefined) r.messageText = text;
   if (stream) r.final = true;
   return r;
 }
@@ -392,7 +440,10 @@ function artifactUpdate(e: Record<string, unknown>, ctx: Ctx, legacyId: boolean)
   else {
     const d = artifact(a, ctx);
     if (d !== undefined) r.artifacts = [d];
+    const text = isRecord(a) ? partsText(own(a, 'parts'), undefined) : undefined;
+    if (text !== undefined) r.artifactText = text;
   }
+  if (own(e, 'append') === true) r.append = true;
   if (own(e, 'final') === true) r.final = true;
   return r;
 }
@@ -438,6 +489,10 @@ function payload(v: unknown, req: DecodedRequest | undefined, stream: boolean, c
         break;
       }
     }
+  }
+  // python-a2a's 0.1 Task echoes the request's `message` next to its `status`: a Task, not a wrapper.
+  if ((found === 'message' || found === 'msg') && isRecord(own(v, 'status')) && nonEmptyStr(own(v, 'id')) !== undefined) {
+    return task(v, ctx, stream);
   }
   if (found !== undefined) {
     ctx.protoJsonHint();
@@ -615,6 +670,10 @@ function jsonRpc(body: unknown, req: DecodedRequest | undefined, stream: boolean
     return errorResult(rpcError(err), ctx);
   }
   if (own(body, 'result') === undefined) {
+    if (own(body, 'jsonrpc') === undefined && status === undefined && (own(body, 'id') === undefined || isRecord(own(body, 'status')))) {
+      // No envelope at all: python-a2a streams bare Task objects on a JSON-RPC call.
+      return ctx.finish(payload(body, req, stream, ctx));
+    }
     if (status !== undefined) {
       const rest = restError(body, true, status, ctx); // some gateways answer JSON-RPC calls with REST-style errors
       if (rest !== undefined) return rest;
@@ -667,6 +726,7 @@ export function decodeStreamEvent(data: unknown, req?: DecodedRequest, eventName
   try {
     const binding = bindingOf(req, data);
     const ctx = new Ctx(binding);
+    if (eventName === 'error' && !isEnvelope(data)) return restError(data, true, undefined, ctx) as DecodedResult;
     if (binding === 'jsonrpc') return jsonRpc(data, req, true, undefined, ctx);
     const err = restError(data, eventName === 'error', undefined, ctx);
     if (err !== undefined) return err;

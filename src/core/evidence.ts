@@ -1,0 +1,81 @@
+/**
+ * Does a text the peer wrote say that the REQUESTED skill is missing? Pure and total.
+ *
+ * Two kinds of evidence:
+ * - the built-in phrasings of real implementations (dialects/), each tied to the requested
+ *   id: `Tool "translate" not found` is evidence for `translate` only, never for
+ *   `translate-v2` nor for another tool listed in "Available tools: ...";
+ * - the user's patterns (`unknownSkillPatterns`, default the seed's `unknown skill`), which
+ *   match anywhere in the text; where the text is not a failure by itself (a completed task,
+ *   a generic error code) they count only when the text also names the requested id as a
+ *   whole token.
+ */
+import { MISSING_SKILL_PHRASES } from './dialects/index';
+import { firstMatch, type TextMatcher } from './patterns';
+import { boundedMemo } from './memo';
+
+/** Skill ids longer than this are never looked for in texts. */
+const MAX_SKILL_ID = 128;
+/** Texts are looked at up to this many characters (the decoders cap them too). */
+export const MAX_EVIDENCE_TEXT = 4096;
+
+interface Compiled {
+  label: string;
+  re: RegExp;
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+}
+
+const phrasesFor = boundedMemo(
+  (skillId: string): Compiled[] => {
+    const id = escapeRegExp(skillId);
+    return MISSING_SKILL_PHRASES.map((p) => ({ label: p.label, re: new RegExp(p.template.split('SKILL').join(id), 'i') }));
+  },
+  256,
+  MAX_SKILL_ID,
+);
+
+/** True when `skillId` appears in `text` as a whole token (not inside a longer id). */
+export function namesSkill(text: string, skillId: string): boolean {
+  if (skillId.length === 0 || skillId.length > MAX_SKILL_ID) return false;
+  let from = 0;
+  for (;;) {
+    const i = text.indexOf(skillId, from);
+    if (i < 0) return false;
+    const before = i === 0 ? 32 : text.charCodeAt(i - 1);
+    const end = i + skillId.length;
+    const after = end >= text.length ? 32 : text.charCodeAt(end);
+    if (!isIdChar(before) && !isIdChar(after)) return true;
+    from = i + 1;
+  }
+}
+
+/** Characters that continue a skill id: letters, digits, `_`, `-`, `.`, `/`. */
+function isIdChar(c: number): boolean {
+  return (
+    (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45 || c === 46 || c === 47
+  );
+}
+
+/**
+ * The label of the first evidence found in `text` that `skillId` is missing, or undefined.
+ *
+ * @param failure the text explains a failure by itself (a failed task's status): user
+ *   patterns then match without naming the id, and also when no skill id is known
+ */
+export function missingSkillLabel(
+  text: string | undefined,
+  skillId: string | undefined,
+  userPatterns: readonly TextMatcher[],
+  failure: boolean,
+): string | undefined {
+  if (typeof text !== 'string' || text.length === 0) return undefined;
+  const t = text.length > MAX_EVIDENCE_TEXT ? text.slice(0, MAX_EVIDENCE_TEXT) : text;
+  const user = firstMatch(userPatterns, t);
+  if (user && (failure || (skillId !== undefined && namesSkill(t, skillId)))) return user.label;
+  if (skillId === undefined || skillId.length === 0 || skillId.length > MAX_SKILL_ID) return undefined;
+  for (const p of phrasesFor(skillId)) if (p.re.test(t)) return p.label;
+  return undefined;
+}
