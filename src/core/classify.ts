@@ -71,18 +71,30 @@ const WELL_KNOWN_SEG = '/.well-known/';
 export function cardPathKind(url: string): 'certain' | 'sniff' | undefined {
   if (typeof url !== 'string') return undefined;
   const end = pathEnd(url);
-  if (url.endsWith(WK_AGENT_CARD, end) || url.endsWith(WK_AGENT, end)) return 'certain';
   const slash = url.lastIndexOf('/', end - 1);
-  if (slash < 0) return undefined;
+  // Every card path's last segment names an agent or a card: the common case ends here.
+  if (slash < 0 || !namesCard(url, slash + 1, end)) return undefined;
+  if (url.endsWith(WK_AGENT_CARD, end) || url.endsWith(WK_AGENT, end)) return 'certain';
   if (url.endsWith(AGENT_CARD_JSON, end) || url.endsWith(AGENT_JSON, end)) {
     // per agent: the segment before `{agentId}` is `.well-known`
     const prev = url.lastIndexOf('/', slash - 1);
     return prev >= 0 && url.startsWith(WELL_KNOWN_SEG, prev - WELL_KNOWN_SEG.length + 1) && prev > url.indexOf('://') + 3 ? 'certain' : 'sniff';
   }
-  return LAST_SEGMENT_NAMES_CARD.test(url.slice(slash + 1, end)) ? 'sniff' : undefined;
+  return 'sniff';
 }
 
-const LAST_SEGMENT_NAMES_CARD = /agent|card/i;
+/** `agent` or `card`, any case, within url[from, end): no allocation (this runs on every GET). */
+function namesCard(url: string, from: number, end: number): boolean {
+  for (let i = from; i + 4 <= end; i++) {
+    const c = url.charCodeAt(i) | 0x20;
+    if (c === 97 /* a */) {
+      if (i + 5 <= end && (url.charCodeAt(i + 1) | 0x20) === 103 && (url.charCodeAt(i + 2) | 0x20) === 101 && (url.charCodeAt(i + 3) | 0x20) === 110 && (url.charCodeAt(i + 4) | 0x20) === 116) return true;
+    } else if (c === 99 /* c */) {
+      if ((url.charCodeAt(i + 1) | 0x20) === 97 && (url.charCodeAt(i + 2) | 0x20) === 114 && (url.charCodeAt(i + 3) | 0x20) === 100) return true;
+    }
+  }
+  return false;
+}
 const SNIFF_CARD: Classification = Object.freeze({ type: 'card', extended: false, sniff: true }) as Classification;
 
 /** True when the URL's path is a certain Agent Card path (see cardPathKind). */

@@ -41,6 +41,8 @@ export interface NegotiationContext {
   skillInCard?: boolean;
   /** That skill's effective output modes in the card in use. */
   outputModes?: readonly string[];
+  /** That skill's effective input modes in the card in use. */
+  inputModes?: readonly string[];
 }
 
 export interface JudgeOptions {
@@ -97,6 +99,11 @@ function skillLabel(skillId: string | undefined): string {
   return skillId === undefined ? 'a task with no known skill id' : `skillId=${JSON.stringify(short(skillId))}`;
 }
 
+/** Evidence that the requested skill is missing: stale card if the card in use lists it, else the client asked for something its card never offered. */
+function missingKind(ctx: NegotiationContext): DriftKind {
+  return ctx.cardKnown && ctx.skillInCard === false ? 'skill_not_in_card' : 'unknown_skill';
+}
+
 function stale(kind: DriftKind, message: string, ctx: NegotiationContext, taskId: string | undefined, extra: Partial<DriftEvent> = {}): Judgement {
   const details = { kind, skillId: ctx.skillId, taskId, cardUrl: ctx.cardUrl, fingerprint: ctx.fingerprint };
   return {
@@ -134,6 +141,15 @@ function isInvalidParams(err: RpcError): boolean {
   return err.code === -32602 || err.reason === 'INVALID_PARAMS' || err.reason === 'INVALID_ARGUMENT';
 }
 
+/** True when a part of the request's message is outside the skill's input modes in the card in use (MIME rules, lax text). */
+function requestBreaksInputModes(request: DecodedRequest | undefined, ctx: NegotiationContext): boolean {
+  const parts = request?.messageParts;
+  const modes = ctx.inputModes;
+  if (!parts || !modes || modes.length === 0) return false;
+  for (const part of parts) if (partMatchesModes(part, modes as string[], { strictTextParts: false }) === 'mismatch') return true;
+  return false;
+}
+
 /** The peer's error text (message, and `data` when it is a string or has a string message); judge only. */
 function errorText(err: RpcError): string | undefined {
   const data = err.data;
@@ -156,6 +172,11 @@ function judgeExchange(request: DecodedRequest | undefined, ctx: NegotiationCont
       const code = err.code ?? -32602;
       const what = err.code === -32602 ? 'JSON-RPC -32602' : `${err.code ?? 'an'} ${err.reason ?? 'invalid params'} error`;
       if (!ctx.cardKnown) return { unjudged: 'invalid params on a skill id, but no Agent Card known for this endpoint' };
+      if (ctx.skillInCard && requestBreaksInputModes(request, ctx)) {
+        // The card in use already rules the request's parts out (VoltAgent: data parts to a
+        // text-only agent): the client's mistake, not a stale card.
+        return { unjudged: 'invalid params: the request does not fit the input modes of the card in use' };
+      }
       if (ctx.skillInCard) {
         return stale('invalid_params', `peer rejected ${skill} with ${what} although the cached card lists that skill${refetchAdvice(ctx)}`, ctx, taskId, { rpcCode: code });
       }
@@ -164,7 +185,7 @@ function judgeExchange(request: DecodedRequest | undefined, ctx: NegotiationCont
     // Any other code (-32603, HTTP 400 / 500, ...) is generic: evidence only when its text names the requested skill.
     const label = missingSkillLabel(errorText(err), ctx.skillId, opts.unknownSkillPatterns, false);
     if (label !== undefined) {
-      return stale('unknown_skill', `peer rejected ${skill} with error ${err.code ?? '(no code)'} saying the skill is missing ("${label}")${refetchAdvice(ctx)}`, ctx, taskId, { matchedPattern: label, rpcCode: err.code });
+      return stale(missingKind(ctx), `peer rejected ${skill} with error ${err.code ?? '(no code)'} saying the skill is missing ("${label}")${refetchAdvice(ctx)}`, ctx, taskId, { matchedPattern: label, rpcCode: err.code });
     }
     return NONE;
   }
@@ -176,7 +197,7 @@ function judgeExchange(request: DecodedRequest | undefined, ctx: NegotiationCont
       if (text === undefined || text.length === 0) continue;
       const unknown = missingSkillLabel(text, ctx.skillId, opts.unknownSkillPatterns, true);
       if (unknown !== undefined) {
-        return stale('unknown_skill', `peer failed task ${short(taskId ?? '(unknown id)')} for ${skill} after accepting it ("${unknown}")${refetchAdvice(ctx)}`, ctx, taskId, { matchedPattern: unknown });
+        return stale(missingKind(ctx), `peer failed task ${short(taskId ?? '(unknown id)')} for ${skill} after accepting it ("${unknown}")${refetchAdvice(ctx)}`, ctx, taskId, { matchedPattern: unknown });
       }
       const mode = firstMatch(opts.unsupportedModePatterns, text.length > MAX_EVIDENCE_TEXT ? text.slice(0, MAX_EVIDENCE_TEXT) : text);
       if (mode) {
@@ -189,7 +210,7 @@ function judgeExchange(request: DecodedRequest | undefined, ctx: NegotiationCont
     for (const text of [result.statusText, result.messageText, result.artifactText, result.historyText]) {
       const label = missingSkillLabel(text, ctx.skillId, opts.unknownSkillPatterns, false);
       if (label !== undefined) {
-        return stale('unknown_skill', `peer answered ${skill} (task ${short(taskId ?? '(unknown id)')}) saying the skill is missing ("${label}")${refetchAdvice(ctx)}`, ctx, taskId, { matchedPattern: label });
+        return stale(missingKind(ctx), `peer answered ${skill} (task ${short(taskId ?? '(unknown id)')}) saying the skill is missing ("${label}")${refetchAdvice(ctx)}`, ctx, taskId, { matchedPattern: label });
       }
     }
   }

@@ -105,6 +105,14 @@ function isTokenChar(c: number): boolean {
   }
 }
 
+/** Types whose content is text a typeless text part may carry: JSON, XML, YAML and their `+json` / `+xml` kin. */
+function isTextCarriedType(e: string): boolean {
+  return (
+    e === 'application/json' || e === 'application/xml' || e === 'application/yaml' || e === 'application/x-yaml' ||
+    e === 'application/ld+json' || e.endsWith('+json') || e.endsWith('+xml') || e === 'application/*'
+  );
+}
+
 function essenceMatches(actual: string, allowed: string): boolean {
   if (allowed === '*/*') return true;
   if (allowed === actual) return true;
@@ -210,6 +218,7 @@ export function partMatchesModes(part: DecodedPart, modes: readonly string[], op
     const n = Math.min(modes.length, MAX_MODES);
     let sawMalformed = false;
     if (eff.anyText === true) {
+      let structured = false;
       for (let i = 0; i < n; i++) {
         const e = modeEssence(modes[i]);
         if (e === undefined) {
@@ -217,8 +226,11 @@ export function partMatchesModes(part: DecodedPart, modes: readonly string[], op
           continue;
         }
         if (e === '*/*' || e.startsWith('text/')) return 'match';
+        if (isTextCarriedType(e)) structured = true;
       }
-      return sawMalformed ? 'unjudgeable' : 'mismatch';
+      // A text part that states no type may carry JSON / XML (fasta2a advertises
+      // `application/json` on every card and answers in text parts): not judgeable.
+      return sawMalformed || structured ? 'unjudgeable' : 'mismatch';
     }
     const actual = eff.mediaType === undefined ? undefined : mediaTypeEssence(eff.mediaType);
     if (actual === undefined) return 'unjudgeable';

@@ -44,6 +44,8 @@ export interface DecodedRequest {
   skillIdSource?: SkillIdSource;
   /** 1.0 `tenant` as sent in the request params / REST body (never taken from the URL path). */
   tenant?: string;
+  /** SendMessage / SendStreamingMessage: the kinds and media types of the message's parts (no content). */
+  messageParts?: DecodedPart[];
 }
 
 /** Task states, always in their 1.0 spelling. */

@@ -198,6 +198,7 @@ export class A2ACall {
       cardVersion: entry.card.version,
       skillInCard: skillId !== undefined ? skill !== undefined : undefined,
       outputModes: skill?.outputModes,
+      inputModes: skill?.inputModes,
     };
   }
 

@@ -76,6 +76,7 @@ test('0.1 tasks/send: SendMessage, version 0.1, task id and session from params,
     contextId: 'sess-1',
     skillId: 'summarize-v2',
     skillIdSource: 'params.skillId',
+    messageParts: [{ kind: 'text' }], // kinds and media types only, never content
   });
 });
 
@@ -124,6 +125,7 @@ test('0.2/0.3 message/send: ids from params.message, version not told by the nam
     messageId: 'msg-1',
     skillId: 'translate-v1',
     skillIdSource: 'params.message.metadata.skillId',
+    messageParts: [{ kind: 'text' }], // kinds and media types only, never content
   });
 });
 
@@ -169,6 +171,7 @@ test('1.0 SendMessage as @a2a-js/sdk 1.3 sends it', () => {
     tenant: 'acme',
     skillId: 'summarize-v2',
     skillIdSource: 'params.metadata.skillId',
+    messageParts: [{ kind: 'text' }], // kinds and media types only, never content
   });
 });
 
@@ -321,6 +324,7 @@ test('0.3 REST paths under /v1 → 0.3; GET /v1/card is the 0.3 extended card', 
     messageId: 'm-2',
     skillId: 'summarize-v2',
     skillIdSource: 'params.metadata.skillId',
+    messageParts: [{ kind: 'text' }], // kinds and media types only, never content
   });
   assert.equal(rest('GET', '/v1/tasks/abc:subscribe')?.protocolVersion, '0.3');
   assert.equal(rest('GET', '/v1/tasks/abc')?.wireMethod, 'GET /v1/tasks/{id}');

@@ -732,3 +732,9 @@ test('artifact updates: append flag and text kept for the judge', () => {
   assert.equal(r.append, true);
   assert.equal(r.artifactText, 'Tool "tr');
 });
+
+test('reactive-agents: a failed task whose status message is a plain string keeps that text for the judge', () => {
+  const r = decodeResponse({ jsonrpc: '2.0', id: null, result: { kind: 'task', id: 't', contextId: 'c', status: { state: 'failed', message: 'Unknown skill: translate' } } }, rpcReq('GetTask'));
+  assert.equal(r.state, 'TASK_STATE_FAILED');
+  assert.equal(r.statusText, 'Unknown skill: translate');
+});

@@ -104,3 +104,22 @@ test('hostile texts: long, regex-heavy, whitespace floods never match falsely (c
   assert.equal(missingSkillLabel('Tool "a.b*c" not found', 'a.b*c', seed, false), 'tool not found', 'ids are escaped');
   assert.equal(missingSkillLabel('Tool "aXb" not found', 'a.b', seed, false), undefined, 'a dot in an id is literal');
 });
+
+test('evidence about a skill the card in use never listed is skill_not_in_card (the client, not a stale card)', () => {
+  const fresh = { ...ctx, skillInCard: false, outputModes: undefined };
+  const v = judge(send, fresh, r({ taskId: 't', state: 'TASK_STATE_COMPLETED', statusText: "Model tried to call unavailable tool 'translate'." }), opts);
+  assert.equal(v.drift?.kind, 'skill_not_in_card');
+  const e = judge(send, fresh, r({ kind: 'error', error: { code: -32603, message: 'unknown skill: translate' } }), opts);
+  assert.equal(e.drift?.kind, 'skill_not_in_card');
+});
+
+test('-32602 on a request whose parts the card in use already rules out is the client\'s mistake, not drift', () => {
+  const dataSend: DecodedRequest = { ...send, messageParts: [{ kind: 'data' }] };
+  const textOnly = { ...ctx, inputModes: ['text'] };
+  const v = judge(dataSend, textOnly, r({ kind: 'error', error: { code: -32602, message: 'Only plain text message parts are supported' } }), opts);
+  assert.equal(v.drift, undefined);
+  assert.match(v.unjudged ?? '', /input modes/);
+  // the same error on a request that fits the card: the card is stale
+  const textSend: DecodedRequest = { ...send, messageParts: [{ kind: 'text' }] };
+  assert.equal(judge(textSend, textOnly, r({ kind: 'error', error: { code: -32602 } }), opts).drift?.kind, 'invalid_params');
+});

@@ -92,8 +92,11 @@ test('pre-1.0 text parts without a media type match any text/* mode, unless stri
   const strict = judge(send, known, r, { ...opts, strictTextParts: true });
   assert.equal(strict.drift?.kind, 'output_mode_mismatch');
   assert.equal(strict.drift?.actualMediaType, 'text/plain');
-  // A text part where only JSON was advertised is a mismatch either way.
-  assert.equal(judge(send, { ...known, outputModes: ['application/json'] }, r, opts).drift?.kind, 'output_mode_mismatch');
+  // A typeless text part where only JSON was advertised may carry JSON (fasta2a answers so on
+  // every healthy call): unjudged by default, a mismatch under the strict reading.
+  assert.equal(judge(send, { ...known, outputModes: ['application/json'] }, r, opts).drift, undefined);
+  assert.equal(judge(send, { ...known, outputModes: ['application/json'] }, r, { ...opts, strictTextParts: true }).drift?.kind, 'output_mode_mismatch');
+  assert.equal(judge(send, { ...known, outputModes: ['image/png'] }, r, opts).drift?.kind, 'output_mode_mismatch');
 });
 
 test('healthy exchanges get no verdict', () => {

@@ -161,14 +161,15 @@ test('refetchCardOnDrift records whether the card really changed', async () => {
   assert.equal(peer.cardFetches, cardFetches + 1, 'one re-fetch');
   assert.equal(h.spans('GetAgentCard').length, 1, 'the re-fetch is untraced');
 
-  // A peer that fails "unknown skill" for a skill its unchanged card lists is broken, not the cache.
+  // A request for a skill the unchanged card never listed, failed "unknown skill" by the peer:
+  // the client's mistake (skill_not_in_card), and the re-fetch confirms the card did not change.
   await h.reset();
   const client2 = await createSdkClient(peer, 'jsonrpc');
   await new Promise((r) => setTimeout(r, 1100)); // past the re-fetch debounce
   await client2.sendMessage(sendRequest('no-such-skill', {}));
   const flagged = drifted(await h.waitForSpans((s) => drifted(s).some((x) => x.name === 'SendMessage')));
   const broken = flagged.find((x) => x.name === 'SendMessage')!;
-  assert.equal(broken.attributes['a2a.drift.kind'], 'unknown_skill');
+  assert.equal(broken.attributes['a2a.drift.kind'], 'skill_not_in_card');
   assert.equal(broken.attributes['a2a.drift.refetch'], 'unchanged');
   assert.equal(broken.attributes['a2a.drift.confirmed'], false);
   h.instrumentation.setConfig({ driftCallbackDebounceMs: 0 });

@@ -2,8 +2,9 @@
  * Shared request-side helpers for the JSON-RPC and HTTP+JSON dialects.
  * Pure and total; see model.ts.
  */
-import { getPath, isRecord, nonEmptyStr, own, splitPath } from '../json-path';
-import type { DecodedRequest, OperationName } from '../model';
+import { arr, getPath, isRecord, nonEmptyStr, own, splitPath } from '../json-path';
+import type { DecodedPart, DecodedRequest, OperationName } from '../model';
+import { decodePart } from './results';
 
 /**
  * Where a skill id is looked for by default, first string wins. Paths are written against
@@ -55,6 +56,22 @@ export { majorOf, normaliseVersion } from './versions';
 /** True for the operations whose response is an SSE stream. */
 export function isStreamingOperation(op: OperationName): boolean {
   return op === 'SendStreamingMessage' || op === 'SubscribeToTask';
+}
+
+const MAX_REQUEST_PARTS = 64;
+
+/**
+ * The kinds and media types of a sent message's parts (`parts`, or 0.3 proto JSON
+ * `content`), at most MAX_REQUEST_PARTS: what the judge compares with the card's input
+ * modes. No content is kept.
+ */
+export function fillMessageParts(req: DecodedRequest, msg: Record<string, unknown>): void {
+  const list = arr(own(msg, 'parts') ?? own(msg, 'content'));
+  if (list === undefined) return;
+  const n = list.length > MAX_REQUEST_PARTS ? MAX_REQUEST_PARTS : list.length;
+  const out: DecodedPart[] = new Array<DecodedPart>(n);
+  for (let i = 0; i < n; i++) out[i] = decodePart(list[i]);
+  req.messageParts = out;
 }
 
 /** The `message` member of send params (record) or undefined. */

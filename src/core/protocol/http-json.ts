@@ -29,6 +29,7 @@ import { isRecord, nonEmptyStr, own, own2 } from '../json-path';
 import type { DecodedRequest, OperationName } from '../model';
 import {
   DEFAULT_SKILL_ID_PATHS,
+  fillMessageParts,
   fillSkillId,
   isStreamingOperation,
   majorOf,
@@ -238,6 +239,7 @@ export function decodeHttpJsonRequest(
           if (taskId !== undefined) req.taskId = taskId;
           if (contextId !== undefined) req.contextId = contextId;
           if (messageId !== undefined) req.messageId = messageId;
+          fillMessageParts(req, msg);
         }
       }
       const tenant = nonEmptyStr(own(body, 'tenant'));

@@ -18,6 +18,7 @@ import { isRecord, nonEmptyStr, own, own2 } from '../json-path';
 import type { DecodedRequest, OperationName } from '../model';
 import {
   DEFAULT_SKILL_ID_PATHS,
+  fillMessageParts,
   fillSkillId,
   isStreamingOperation,
   majorOf,
@@ -180,6 +181,7 @@ function fillIds(req: DecodedRequest, params: Record<string, unknown>, info: Met
         contextId = nonEmptyStr(v1 ? own2(msg, 'contextId', 'context_id') : own(msg, 'contextId'));
         const messageId = nonEmptyStr(v1 ? own2(msg, 'messageId', 'message_id') : own(msg, 'messageId'));
         if (messageId !== undefined) req.messageId = messageId;
+        fillMessageParts(req, msg);
       }
       if (is01) {
         // 0.1 TaskSendParams: the client names the task (`id`) and the session.

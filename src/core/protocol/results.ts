@@ -299,21 +299,43 @@ function partsText(list: unknown, into: string | undefined): string | undefined 
     if (out !== undefined && out.length >= MAX_STATUS_TEXT) break;
     const p = a[i];
     if (!isRecord(p)) continue;
-    const text = own(p, 'text');
-    if (typeof text !== 'string') continue;
     const k = own(p, 'kind');
     const t = own(p, 'type');
     const disc = typeof k === 'string' ? k : typeof t === 'string' ? t : undefined;
-    if (disc !== undefined && disc !== 'text') continue;
-    out = out === undefined ? text : `${out} ${text}`;
+    let text = own(p, 'text');
+    if (disc === 'data' || (disc === undefined && text === undefined)) {
+      // python-a2a reports handler failures as a data part `{"error": "..."}`
+      text = errorField(own(p, 'data'));
+      if (text === undefined) continue;
+    } else if (typeof text !== 'string' || (disc !== undefined && disc !== 'text')) continue;
+    out = out === undefined ? (text as string) : `${out} ${text as string}`;
   }
   return out !== undefined && out.length > MAX_STATUS_TEXT ? out.slice(0, MAX_STATUS_TEXT) : out;
 }
 
-/** Text of the text parts of a status message, joined by ' ', capped. */
+/** The `error` (or `message`) string of an object that is not an A2A message (python-a2a's `{"error": "..."}`). */
+function errorField(v: unknown): string | undefined {
+  if (!isRecord(v)) return undefined;
+  const e = own(v, 'error');
+  if (typeof e === 'string') return e;
+  const m = own(v, 'message');
+  return typeof m === 'string' ? m : undefined;
+}
+
+/**
+ * Text of the text parts of a status message, joined by ' ', capped; python-a2a's
+ * `{"error": "..."}` status message and reactive-agents' plain-string one, their text.
+ */
 function statusText(msg: unknown, ctx: Ctx): string | undefined {
+  // reactive-agents' server puts a plain string there
+  if (typeof msg === 'string') return msg.length > MAX_STATUS_TEXT ? msg.slice(0, MAX_STATUS_TEXT) : msg;
   if (!isRecord(msg)) return undefined;
-  return partsText(messageParts(msg, ctx), undefined);
+  const list = messageParts(msg, ctx);
+  if (list === undefined) {
+    const e = errorField(msg);
+    return e !== undefined && e.length > MAX_STATUS_TEXT ? e.slice(0, MAX_STATUS_TEXT) : e;
+  }
+  return partsText(list, undefined);
 }
 
 /** 0.x `agent`, 1.0 `ROLE_AGENT` (proto enum 2). */

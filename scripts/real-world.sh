@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The real-implementation suite (issue 12): third-party A2A peers and clients installed from
+# npm at exact versions, each in its own package under test/real-world/<name>/ (so their
+# hundreds of MB never reach this package's install), driven by deterministic mock language
+# models; the instrumented client side runs on this machine's Node (20).
+#
+#   bash scripts/real-world.sh            # install what is missing, then run the suite
+#   REAL_WORLD_SKIP_INSTALL=1 bash ...    # run only
+#   REAL_WORLD_INSTALL_ONLY=1 bash ...    # install only (CI: before type-checking the tests)
+#
+# Mastra needs Node >= 22.13: its peer runs on the Node 22 the runtime matrix fetches
+# (test/real-world/mastra/node22.sh), installed with that Node's engine checks.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT="$PWD"
+PACKAGES=(clients voltagent mastra)
+
+install_pkg() {
+  local name="$1" dir="test/real-world/$1"
+  [ -f "$dir/package.json" ] || return 0
+  if [ -d "$dir/node_modules" ] && [ "$dir/node_modules/.package-lock.json" -nt "$dir/package-lock.json" ]; then return 0; fi
+  local start; start=$(date +%s)
+  if [ -f "$dir/node22.sh" ]; then
+    local node22; node22="$(bash "$dir/node22.sh")"
+    # the machine's npm, run by Node 22 (engines checks see Node 22)
+    (cd "$dir" && PATH="$(dirname "$node22"):$PATH" "$node22" "$(readlink -f "$(command -v npm)")" ci --no-audit --no-fund --loglevel=error)
+  else
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+  echo "[real-world] installed $name in $(( $(date +%s) - start )) s ($(du -sh "$dir/node_modules" | cut -f1))"
+}
+
+if [ -z "${REAL_WORLD_SKIP_INSTALL:-}" ]; then
+  for p in "${PACKAGES[@]}"; do install_pkg "$p"; done
+fi
+[ -n "${REAL_WORLD_INSTALL_ONLY:-}" ] && exit 0
+[ -d dist ] || npm run build
+files=()
+for p in "${PACKAGES[@]}"; do [ -f "test/real-world/$p.test.ts" ] && [ -f "test/real-world/$p/package.json" ] && files+=("test/real-world/$p.test.ts"); done
+cd "$ROOT"
+node --import tsx --test --test-concurrency=1 "${files[@]}"

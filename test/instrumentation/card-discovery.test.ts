@@ -1,0 +1,155 @@
+/**
+ * Agent Cards where real implementations put them, recognised by what they are, and
+ * operations attributed to the right agent on a shared origin; HTTP errors on A2A calls.
+ * A raw HTTP server stands in for the framework's routes here (the frameworks themselves
+ * run in test/real-world/).
+ */
+import { after, before, beforeEach, test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as undici from 'undici';
+import { SpanStatusCode } from '@opentelemetry/api';
+import { drifted, setupOtel, type Harness } from '../helpers/otel';
+
+let h: Harness;
+let server: http.Server;
+let base: string;
+
+function card(name: string, url: string, skills: string[]): unknown {
+  return {
+    name,
+    description: name,
+    url,
+    version: '1.0.0',
+    protocolVersion: '0.3.0',
+    capabilities: { streaming: true },
+    defaultInputModes: ['text'],
+    defaultOutputModes: ['text'],
+    skills: skills.map((id) => ({ id, name: id, description: id, tags: [] })),
+  };
+}
+
+function completed(id: string, text: string): unknown {
+  return { jsonrpc: '2.0', id: 1, result: { kind: 'task', id, contextId: 'c', status: { state: 'completed' }, artifacts: [{ artifactId: 'a', parts: [{ kind: 'text', text }] }] } };
+}
+
+before(async () => {
+  h = setupOtel();
+  server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      const json = (status: number, v: unknown): void => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(v));
+      };
+      const url = req.url ?? '';
+      // Mastra-like: per-agent cards, url on another host name than the one called
+      if (url === '/api/.well-known/weather/agent-card.json') return json(200, card('weather', 'http://localhost:4111/api/a2a/weather', ['forecast']));
+      if (url === '/api/.well-known/translator/agent-card.json') return json(200, card('translator', 'http://localhost:4111/api/a2a/translator', ['translate']));
+      // reactive-agents-like: {url}/agent/card
+      if (url === '/ra/agent/card') return json(200, card('ra', `${base}/ra`, ['summarize']));
+      if (url === '/other/agent/card') return json(200, { skills: ['not', 'a', 'card'], total: 3 });
+      if (url === '/gone/agent.json') return json(404, { error: 'no card here' });
+      if (url.startsWith('/api/a2a/')) {
+        const req1 = JSON.parse(body) as { params?: { metadata?: { skillId?: string } } };
+        const skill = req1.params?.metadata?.skillId ?? '';
+        if (url.endsWith('/translator') && skill === 'translate') return json(200, completed('t-1', 'Bonjour. (Tool "dictionary" not found. Available tools: translate)'));
+        if (skill === 'boom') return json(500, { jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'Internal error' } });
+        return json(200, completed('t-2', `Tool "${skill}" not found. Available tools: forecast`));
+      }
+      if (url === '/html-error') {
+        res.writeHead(503, { 'content-type': 'text/html' });
+        return res.end('<h1>down</h1>');
+      }
+      json(404, {});
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+after(async () => {
+  server.closeAllConnections();
+  await new Promise((r) => server.close(r));
+  await h.shutdown();
+});
+
+beforeEach(async () => {
+  await h.reset();
+});
+
+function send(path: string, skillId: string): Promise<string> {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: { kind: 'message', messageId: 'm', role: 'user', parts: [{ kind: 'text', text: 'hi' }] }, metadata: { skillId } } });
+  return fetch(`${base}${path}`, { method: 'POST', body, headers: { 'content-type': 'application/json' } }).then((r) => r.text());
+}
+
+test('per-agent cards (Mastra, VoltAgent paths) are cards; each agent is judged against its own card only', async () => {
+  await fetch(`${base}/api/.well-known/weather/agent-card.json`).then((r) => r.json());
+  const cards = await h.waitForSpans((s) => s.some((x) => x.name === 'GetAgentCard'));
+  const c = cards.find((x) => x.name === 'GetAgentCard');
+  assert.equal(typeof c?.attributes['a2a.agent_card.fingerprint'], 'string');
+  assert.equal(c?.attributes['a2a.protocol.version'], '0.3');
+  // another agent on the same origin, whose card the client never fetched: not judged against weather's card
+  await send('/api/a2a/translator', 'translate');
+  const spans = await h.waitForSpans((s) => s.some((x) => x.name === 'SendMessage'));
+  const op = spans.find((x) => x.name === 'SendMessage');
+  assert.equal(op?.attributes['a2a.agent_card.fingerprint'], undefined, 'no card speaks for the translator');
+  assert.equal(op?.attributes['a2a.protocol.version'], undefined);
+  assert.equal(drifted(spans).length, 0);
+});
+
+test('a completed task saying the requested tool is gone → unknown_skill; the version comes from the card', async () => {
+  await fetch(`${base}/api/.well-known/weather/agent-card.json`).then((r) => r.json());
+  const text = await send('/api/a2a/weather', 'forecast');
+  assert.match(text, /Tool \\?"forecast\\?" not found/);
+  const spans = await h.waitForSpans((s) => s.some((x) => x.name === 'SendMessage'));
+  const op = spans.find((x) => x.name === 'SendMessage');
+  assert.equal(op?.attributes['a2a.drift.kind'], 'unknown_skill');
+  assert.equal(op?.attributes['a2a.drift.matched_pattern'], 'tool not found');
+  assert.equal(op?.attributes['a2a.protocol.version'], '0.3');
+  assert.equal(op?.status.code, SpanStatusCode.ERROR);
+});
+
+test('the same text about another tool is no drift', async () => {
+  await fetch(`${base}/api/.well-known/translator/agent-card.json`).then((r) => r.json());
+  const text = await send('/api/a2a/translator', 'translate');
+  assert.match(text, /dictionary/);
+  const spans = await h.waitForSpans((s) => s.some((x) => x.name === 'SendMessage'));
+  const op = spans.find((x) => x.name === 'SendMessage');
+  assert.equal(op?.attributes['a2a.skill.id'], 'translate');
+  assert.equal(typeof op?.attributes['a2a.agent_card.fingerprint'], 'string');
+  assert.equal(drifted(spans).length, 0);
+});
+
+test('a card at {url}/agent/card is recognised by its content; other JSON there gets no span', async () => {
+  const viaFetch = await fetch(`${base}/ra/agent/card`).then((r) => r.json());
+  const viaUndici = await undici.request(`${base}/ra/agent/card`).then((r) => r.body.json());
+  assert.deepEqual(viaFetch, viaUndici);
+  await fetch(`${base}/other/agent/card`).then((r) => r.json());
+  await fetch(`${base}/gone/agent.json`).then((r) => r.text());
+  await new Promise((r) => setTimeout(r, 50));
+  const cards = h.spans('GetAgentCard');
+  assert.equal(cards.length, 2, 'the two fetches of the real card');
+  for (const c of cards) {
+    assert.equal(c.attributes['gen_ai.agent.name'], 'ra');
+    assert.equal(typeof c.attributes['a2a.agent_card.fingerprint'], 'string');
+    assert.ok(c.endTime[0] * 1e9 + c.endTime[1] >= c.startTime[0] * 1e9 + c.startTime[1]);
+  }
+  assert.equal(h.spans().length, 2);
+});
+
+test('every HTTP 4xx/5xx on an A2A call sets status ERROR, JSON or not', async () => {
+  await fetch(`${base}/api/.well-known/weather/agent-card.json`).then((r) => r.json());
+  await send('/api/a2a/weather', 'boom');
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: { kind: 'message', messageId: 'm', role: 'user', parts: [] } } });
+  await fetch(`${base}/html-error`, { method: 'POST', body }).then((r) => r.text());
+  const spans = await h.waitForSpans((s) => s.filter((x) => x.name === 'SendMessage').length === 2);
+  const [json500, html503] = spans.filter((x) => x.name === 'SendMessage');
+  assert.equal(json500.status.code, SpanStatusCode.ERROR);
+  assert.equal(json500.attributes['error.type'], '-32603');
+  assert.equal(html503.status.code, SpanStatusCode.ERROR);
+  assert.equal(html503.attributes['error.type'], '503');
+  assert.equal(drifted(spans).length, 0);
+});

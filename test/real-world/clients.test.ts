@@ -1,0 +1,296 @@
+/**
+ * Two real third-party A2A CLIENTS, in-process with the instrumentation (it must see their
+ * fetch/undici calls), against real servers:
+ *
+ * - `@google/adk` 2.0.0 `RemoteA2AAgent` (its @a2a-js/sdk 0.3.14 client), driven by an ADK
+ *   `Runner` + `InMemorySessionService` (no model), against the project's @a2a-js/sdk 1.3 peer
+ *   with legacyCompat on its main paths (`GET /.well-known/agent-card.json` → 0.3 card,
+ *   JSON-RPC at `/v03/jsonrpc`, `message/stream`).
+ * - `@reactive-agents/a2a` 0.9.0's client (`getAgentCard(url)` → `GET {url}/agent/card`,
+ *   `message/send` / `tasks/get` POSTed to `baseUrl`) against the package's own server
+ *   (createA2AHttpServer, child process, see ra-peer.ts) and against the @a2a-js/sdk peer's
+ *   0.3 JSON-RPC endpoint.
+ *
+ * The third-party packages live in ./clients (own package.json / lock): `npm ci --prefix
+ * test/real-world/clients` before running. Wire samples: test/fixtures/google-adk,
+ * test/fixtures/reactive-agents (recorded by clients/record.ts).
+ */
+import { after, before, beforeEach, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace';
+import { drifted, setupOtel, type Harness } from '../helpers/otel';
+import { startSdkPeer, DEFAULT_SKILL, TRANSLATE_SKILL, SUMMARIZE_PLAIN_SKILL, type SdkPeer } from '../peers/sdk-peer';
+import { startRaPeer, type RaPeer } from './ra-peer';
+import { skillFingerprint, withSkill } from '../../src/index';
+
+type Lib = typeof import('./clients/lib.js');
+let lib: Lib;
+let h: Harness;
+
+before(async () => {
+  h = setupOtel();
+  lib = await import('./clients/lib.js');
+});
+after(async () => {
+  await h.shutdown();
+});
+
+const A2A_SPAN_NAMES = new Set(['GetAgentCard', 'SendMessage', 'SendStreamingMessage', 'GetTask', 'CancelTask', 'SubscribeToTask']);
+/** Only the instrumentation's spans (ADK also traces through the global provider: invocation, invoke_agent …). */
+function a2aSpans(): ReadableSpan[] {
+  return h.spans().filter((s) => A2A_SPAN_NAMES.has(s.name));
+}
+function describeSpans(): string {
+  return JSON.stringify(
+    h.spans().map((s) => ({ name: s.name, attrs: s.attributes })),
+    null,
+    1,
+  );
+}
+async function waitFor(name: string, count = 1, timeoutMs = 3000): Promise<ReadableSpan[]> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const got = h.spans(name);
+    if (got.length >= count) return got;
+    if (Date.now() > until) assert.fail(`expected ${count} ${name} span(s), got ${got.length}; spans: ${describeSpans()}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+function only<T>(xs: T[], what: string): T {
+  assert.equal(xs.length, 1, `exactly one ${what}; spans: ${describeSpans()}`);
+  return xs[0];
+}
+function assertDrift(span: ReadableSpan, kind: string): void {
+  assert.equal(span.attributes['a2a.drift.kind'], kind, `${span.name} should carry a2a.drift.kind=${kind}; attrs: ${JSON.stringify(span.attributes)}`);
+  assert.equal(span.status.code, SpanStatusCode.ERROR);
+}
+async function fetchJson(url: string, headers: Record<string, string> = {}): Promise<Record<string, unknown>> {
+  // Untraced reference copy of a card (the instrumentation ignores nothing, so reset after).
+  const res = await fetch(url, { headers });
+  return (await res.json()) as Record<string, unknown>;
+}
+
+// ------------------------------------------------------------------------------------------
+describe('@google/adk 2.0.0 RemoteA2AAgent → @a2a-js/sdk 1.3 peer (0.3 compat on the main card URL)', () => {
+  let peer: SdkPeer;
+  beforeEach(async () => {
+    if (peer) await peer.close();
+    peer = await startSdkPeer({ name: 'peer-a', legacyOnMainPaths: true });
+    await h.reset();
+  });
+  after(async () => {
+    await peer?.close();
+  });
+
+  test('healthy: card at {base}/.well-known/agent-card.json fingerprinted; message/stream span is 0.3 with the skill, no drift', async () => {
+    const expectedCard = await fetchJson(peer.cardUrl);
+    await h.reset();
+    const events = await lib.runAdk(lib.adkAgent(peer.baseUrl, 'summarize-v2'));
+    assert.ok(!events.some((e) => e.thrown || e.errorMessage), `ADK run failed: ${JSON.stringify(events)}`);
+    assert.equal(peer.executions.at(-1)?.outcome, 'completed');
+
+    const card = only(await waitFor('GetAgentCard'), 'GetAgentCard span');
+    assert.equal(card.kind, SpanKind.CLIENT);
+    assert.equal(card.attributes['a2a.agent_card.url'], peer.cardUrl);
+    assert.equal(card.attributes['a2a.agent_card.fingerprint'], skillFingerprint(expectedCard as never));
+
+    const send = only(await waitFor('SendStreamingMessage'), 'SendStreamingMessage span');
+    const a = send.attributes;
+    assert.equal(send.kind, SpanKind.CLIENT);
+    assert.equal(a['a2a.method.name'], 'SendStreamingMessage');
+    assert.equal(a['a2a.protocol.version'], '0.3');
+    assert.equal(a['a2a.skill.id'], 'summarize-v2');
+    assert.equal(a['a2a.skill.id_source'], 'params.message.metadata.skillId');
+    assert.equal(a['a2a.task.state'], 'TASK_STATE_COMPLETED');
+    assert.equal(a['a2a.agent_card.fingerprint'], card.attributes['a2a.agent_card.fingerprint']);
+    assert.equal(a['gen_ai.agent.name'], 'peer-a');
+    assert.equal(a['server.port'], peer.port);
+    assert.equal(drifted(h.spans()).length, 0, describeSpans());
+    assert.notEqual(send.status.code, SpanStatusCode.ERROR);
+    assert.equal(await h.driftCount(), 0);
+  });
+
+  test('healthy without a skill id on the wire: withSkill() declares it (id_source=application), no drift', async () => {
+    const events = await withSkill('summarize-v2', () => lib.runAdk(lib.adkAgent(peer.baseUrl)));
+    assert.ok(!events.some((e) => e.thrown || e.errorMessage), `ADK run failed: ${JSON.stringify(events)}`);
+    await waitFor('GetAgentCard');
+    const send = only(await waitFor('SendStreamingMessage'), 'SendStreamingMessage span');
+    assert.equal(send.attributes['a2a.skill.id'], 'summarize-v2');
+    assert.equal(send.attributes['a2a.skill.id_source'], 'application');
+    assert.equal(send.attributes['a2a.protocol.version'], '0.3');
+    assert.equal(drifted(h.spans()).length, 0, describeSpans());
+  });
+
+  test('healthy, card without streaming: RemoteA2AAgent calls message/send → SendMessage span, no drift', async () => {
+    await peer.close();
+    peer = await startSdkPeer({ name: 'peer-ns', legacyOnMainPaths: true, streaming: false });
+    await h.reset();
+    const events = await lib.runAdk(lib.adkAgent(peer.baseUrl, 'summarize-v2'));
+    assert.ok(!events.some((e) => e.thrown || e.errorMessage), `ADK run failed: ${JSON.stringify(events)}`);
+    only(await waitFor('GetAgentCard'), 'GetAgentCard span');
+    const send = only(await waitFor('SendMessage'), 'SendMessage span');
+    assert.equal(send.attributes['a2a.protocol.version'], '0.3');
+    assert.equal(send.attributes['a2a.skill.id'], 'summarize-v2');
+    assert.equal(send.attributes['a2a.task.state'], 'TASK_STATE_COMPLETED');
+    assert.equal(drifted(h.spans()).length, 0, describeSpans());
+  });
+
+  test('variant A: same RemoteA2AAgent (card cached since init) after redeploy([translate-v1]) → unknown_skill on SendStreamingMessage', async () => {
+    const agent = lib.adkAgent(peer.baseUrl, 'summarize-v2');
+    await lib.runAdk(agent);
+    await waitFor('SendStreamingMessage');
+    peer.redeploy([TRANSLATE_SKILL]);
+    const events = await lib.runAdk(agent);
+    assert.equal(events.at(-1)?.errorMessage, 'unknown skill: summarize-v2', 'ADK surfaces the failed task as an error event');
+    assert.equal(h.spans('GetAgentCard').length, 1, 'the agent did not fetch the card again');
+    const sends = await waitFor('SendStreamingMessage', 2);
+    assert.equal(drifted([sends[0]]).length, 0, 'the healthy call is not flagged');
+    assertDrift(sends[1], 'unknown_skill');
+    assert.equal(sends[1].attributes['a2a.skill.id'], 'summarize-v2');
+    assert.equal(sends[1].attributes['a2a.task.state'], 'TASK_STATE_FAILED');
+    assert.equal(await h.driftCount({ 'a2a.drift.kind': 'unknown_skill' }), 1);
+  });
+
+  test('variant B: summarize-v2 now text/plain, same version → a new RemoteA2AAgent re-fetches the card: card_changed on GetAgentCard', async () => {
+    await lib.runAdk(lib.adkAgent(peer.baseUrl, 'summarize-v2'));
+    await waitFor('SendStreamingMessage');
+    peer.redeploy([SUMMARIZE_PLAIN_SKILL]);
+    // The old agent would keep its cached card: over 0.3 its text parts carry no media type, so
+    // its call cannot show the change (README "Media types"). A new agent (a restart, another
+    // Runner) fetches the card again, and THAT fetch shows it.
+    const events = await lib.runAdk(lib.adkAgent(peer.baseUrl, 'summarize-v2'));
+    assert.ok(!events.some((e) => e.thrown || e.errorMessage), `ADK run failed: ${JSON.stringify(events)}`);
+    const cards = await waitFor('GetAgentCard', 2);
+    assert.equal(drifted([cards[0]]).length, 0);
+    assertDrift(cards[1], 'card_changed');
+    assert.equal(cards[1].attributes['a2a.agent_card.previous_fingerprint'], cards[0].attributes['a2a.agent_card.fingerprint']);
+    assert.notEqual(cards[1].attributes['a2a.agent_card.fingerprint'], cards[0].attributes['a2a.agent_card.fingerprint']);
+  });
+});
+
+// ------------------------------------------------------------------------------------------
+describe('@reactive-agents/a2a 0.9.0 client → its own server (createA2AHttpServer, card at /agent/card)', () => {
+  let ra: RaPeer;
+  before(async () => {
+    ra = await startRaPeer({ name: 'ra-peer', skills: [DEFAULT_SKILL] });
+  });
+  beforeEach(async () => {
+    await ra.redeploy([DEFAULT_SKILL]);
+    await h.reset();
+  });
+  after(async () => {
+    await ra?.close();
+  });
+
+  test('healthy: GetAgentCard span for {url}/agent/card with the fingerprint; message/send span is 0.3, zero drift', async () => {
+    const card = (await lib.raCall(ra.rpcUrl, (c) => c.getAgentCard(ra.baseUrl))) as Record<string, unknown>;
+    assert.equal(card.protocolVersion, '0.3.0');
+    const task = (await lib.raCall(ra.rpcUrl, (c) => c.sendMessage(lib.raMessage('summarize this', 'summarize-v2')))) as { id: string; status: { state: string } };
+    assert.equal(task.status.state, 'completed');
+
+    const cardSpan = only(await waitFor('GetAgentCard'), 'GetAgentCard span');
+    assert.equal(cardSpan.attributes['a2a.agent_card.url'], `${ra.baseUrl}/agent/card`);
+    assert.equal(cardSpan.attributes['a2a.agent_card.fingerprint'], skillFingerprint(card as never));
+
+    const send = only(await waitFor('SendMessage'), 'SendMessage span');
+    const a = send.attributes;
+    assert.equal(a['a2a.method.name'], 'SendMessage');
+    assert.equal(a['a2a.protocol.version'], '0.3');
+    assert.equal(a['a2a.skill.id'], 'summarize-v2');
+    assert.equal(a['a2a.skill.id_source'], 'params.metadata.skillId');
+    assert.equal(a['a2a.task.id'], task.id);
+    assert.equal(a['a2a.task.state'], 'TASK_STATE_COMPLETED');
+    assert.equal(a['a2a.agent_card.fingerprint'], cardSpan.attributes['a2a.agent_card.fingerprint']);
+    assert.equal(a['gen_ai.agent.name'], 'ra-peer');
+    assert.equal(drifted(h.spans()).length, 0, describeSpans());
+    assert.equal(await h.driftCount(), 0);
+  });
+
+  test('healthy: discoverAgent() (GET /.well-known/agent.json) + withSkill and no skill id on the wire, GetTask too', async () => {
+    const card = (await lib.raDiscover(ra.baseUrl)) as Record<string, unknown>;
+    const task = (await withSkill('summarize-v2', () => lib.raCall(ra.rpcUrl, (c) => c.sendMessage(lib.raMessage('summarize this'))))) as { id: string };
+    await lib.raCall(ra.rpcUrl, (c) => c.getTask({ id: task.id }));
+    const cardSpan = only(await waitFor('GetAgentCard'), 'GetAgentCard span');
+    assert.equal(cardSpan.attributes['a2a.agent_card.url'], `${ra.baseUrl}/.well-known/agent.json`);
+    assert.equal(cardSpan.attributes['a2a.agent_card.fingerprint'], skillFingerprint(card as never));
+    const send = only(await waitFor('SendMessage'), 'SendMessage span');
+    assert.equal(send.attributes['a2a.skill.id'], 'summarize-v2');
+    assert.equal(send.attributes['a2a.skill.id_source'], 'application');
+    assert.equal(send.attributes['a2a.protocol.version'], '0.3');
+    const get = only(await waitFor('GetTask'), 'GetTask span');
+    assert.equal(get.attributes['a2a.task.id'], task.id);
+    assert.equal(get.attributes['a2a.task.state'], 'TASK_STATE_COMPLETED');
+    assert.equal(drifted(h.spans()).length, 0, describeSpans());
+  });
+
+  test('variant A: server redeployed with translate-v1 only, same version → card_changed on the re-fetch, skill_not_in_card on the next call naming summarize-v2', async () => {
+    await lib.raCall(ra.rpcUrl, (c) => c.getAgentCard(ra.baseUrl));
+    await ra.redeploy([TRANSLATE_SKILL]);
+    // This server never sees skill ids (its executor gets only the text): the call with the
+    // stale id SUCCEEDS on the wire. Only the card shows the change.
+    const stale = (await lib.raCall(ra.rpcUrl, (c) => c.sendMessage(lib.raMessage('summarize this', 'summarize-v2')))) as { status: { state: string } };
+    assert.equal(stale.status.state, 'completed');
+    await lib.raCall(ra.rpcUrl, (c) => c.getAgentCard(ra.baseUrl));
+    await lib.raCall(ra.rpcUrl, (c) => c.sendMessage(lib.raMessage('summarize this', 'summarize-v2')));
+    const cards = await waitFor('GetAgentCard', 2);
+    assert.equal(drifted([cards[0]]).length, 0);
+    assertDrift(cards[1], 'card_changed');
+    const sends = await waitFor('SendMessage', 2);
+    assertDrift(sends[1], 'skill_not_in_card');
+    assert.equal(sends[1].attributes['a2a.skill.id'], 'summarize-v2');
+  });
+
+  test('variant B: summarize-v2 redeployed as text/plain, same version → card_changed on the re-fetch', async () => {
+    await lib.raCall(ra.rpcUrl, (c) => c.getAgentCard(ra.baseUrl));
+    await ra.redeploy([SUMMARIZE_PLAIN_SKILL]);
+    await lib.raCall(ra.rpcUrl, (c) => c.getAgentCard(ra.baseUrl));
+    const cards = await waitFor('GetAgentCard', 2);
+    assertDrift(cards[1], 'card_changed');
+    assert.equal(cards[1].attributes['a2a.agent_card.previous_fingerprint'], cards[0].attributes['a2a.agent_card.fingerprint']);
+  });
+});
+
+// ------------------------------------------------------------------------------------------
+describe('@reactive-agents/a2a 0.9.0 client → @a2a-js/sdk 1.3 peer (0.3 JSON-RPC at /v03/jsonrpc)', () => {
+  let peer: SdkPeer;
+  beforeEach(async () => {
+    if (peer) await peer.close();
+    peer = await startSdkPeer({ name: 'peer-a' });
+    await h.reset();
+  });
+  after(async () => {
+    await peer?.close();
+  });
+
+  test('its card lookups ({url}/agent/card, /.well-known/agent.json) are 404 on an @a2a-js/sdk server', async () => {
+    await assert.rejects(lib.raCall(peer.v03JsonRpcUrl, (c) => c.getAgentCard(peer.v03BaseUrl)), /DiscoveryError|JSON/);
+    await assert.rejects(lib.raDiscover(peer.v03BaseUrl), /404/);
+    // No card was served, so no card may be fingerprinted.
+    for (const s of h.spans('GetAgentCard')) assert.equal(s.attributes['a2a.agent_card.fingerprint'], undefined, describeSpans());
+    assert.equal(drifted(h.spans()).length, 0, describeSpans());
+  });
+
+  test('healthy message/send with params.metadata.skillId: SendMessage (0.x), zero drift', async () => {
+    const task = (await lib.raCall(peer.v03JsonRpcUrl, (c) => c.sendMessage(lib.raMessage('summarize this', 'summarize-v2')))) as { status: { state: string } };
+    assert.equal(task.status.state, 'completed');
+    const send = only(await waitFor('SendMessage'), 'SendMessage span');
+    // No card is known (404 above), and `message/send` is both 0.2 and 0.3: the version is
+    // only known to be of the 0.x line, so it may be absent.
+    const v = send.attributes['a2a.protocol.version'];
+    assert.ok(v === undefined || String(v).startsWith('0.'), `a2a.protocol.version=${String(v)}`);
+    assert.equal(send.attributes['a2a.skill.id'], 'summarize-v2');
+    assert.equal(send.attributes['a2a.task.state'], 'TASK_STATE_COMPLETED');
+    assert.equal(drifted(a2aSpans()).length, 0, describeSpans());
+  });
+
+  test('variant A: peer redeployed with translate-v1 → the blocking reply is a failed task → unknown_skill on SendMessage', async () => {
+    await lib.raCall(peer.v03JsonRpcUrl, (c) => c.sendMessage(lib.raMessage('summarize this', 'summarize-v2')));
+    peer.redeploy([TRANSLATE_SKILL]);
+    const task = (await lib.raCall(peer.v03JsonRpcUrl, (c) => c.sendMessage(lib.raMessage('summarize this', 'summarize-v2')))) as { status: { state: string } };
+    assert.equal(task.status.state, 'failed');
+    const sends = await waitFor('SendMessage', 2);
+    assert.equal(drifted([sends[0]]).length, 0);
+    assertDrift(sends[1], 'unknown_skill');
+  });
+});

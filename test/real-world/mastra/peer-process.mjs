@@ -1,0 +1,102 @@
+/**
+ * Starts peer.mjs (the real Mastra A2A peer) in a child process run by a Node 22 binary
+ * (Mastra needs Node >= 22.13) and waits for its `{"port":N}` line. Used by record.mjs and
+ * ../mastra.test.ts (whose own process stays on Node 20).
+ *
+ * The Node 22 binary: $MASTRA_PEER_NODE if set, else what `bash node22.sh` prints (the runtime
+ * matrix's fetch: npm package node-linux-<arch>@22, cached under /tmp/a2a-matrix/node). No
+ * fallback to the current node: if no Node >= 22.13 can be had this throws.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const PEER_SCRIPT = path.join(here, 'peer.mjs');
+export const MASTRA_DIR = here;
+
+let cachedNode;
+/** Absolute path of a Node >= 22.13 binary, or throws saying why there is none. */
+export function node22() {
+  if (cachedNode) return cachedNode;
+  let bin = process.env.MASTRA_PEER_NODE;
+  if (!bin) {
+    try {
+      bin = execFileSync('bash', [path.join(here, 'node22.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 180_000 }).trim();
+    } catch (e) {
+      throw new Error(`no Node 22 binary for the Mastra peer: node22.sh failed: ${e.stderr || e.message}`);
+    }
+  }
+  let version;
+  try {
+    version = execFileSync(bin, ['--version'], { encoding: 'utf8' }).trim();
+  } catch (e) {
+    throw new Error(`no Node 22 binary for the Mastra peer: ${bin} does not run: ${e.message}`);
+  }
+  const [maj, min] = version.replace(/^v/, '').split('.').map(Number);
+  if (maj < 22 || (maj === 22 && min < 13)) throw new Error(`Mastra needs Node >= 22.13, ${bin} is ${version}`);
+  cachedNode = bin;
+  return bin;
+}
+
+/**
+ * @param {{ variant?: 'healthy'|'A', port?: number, node?: string }} [opts]
+ * @returns {Promise<{ port: number, variant: string, pid: number, origin: string, nodeVersion: string,
+ *   cardUrl(agentId: string): string, rpcUrl(agentId: string): string, stderr(): string, stop(): Promise<void> }>}
+ */
+export function startMastraPeer(opts = {}) {
+  const variant = opts.variant ?? 'healthy';
+  const bin = opts.node ?? node22();
+  const env = { ...process.env, VARIANT: variant, PORT: String(opts.port ?? 0), MASTRA_TELEMETRY_DISABLED: '1' };
+  // The peer must not inherit the client's loaders (tsx) or instrumentation.
+  delete env.NODE_OPTIONS;
+  const child = spawn(bin, [PEER_SCRIPT], { cwd: here, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (d) => {
+    stderr = (stderr + d).slice(-20_000);
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`Mastra peer did not start in 30 s; stderr:\n${stderr}`));
+    }, 30_000);
+    child.once('error', (e) => {
+      clearTimeout(timer);
+      reject(new Error(`Mastra peer could not be spawned with ${bin}: ${e.message}`));
+    });
+    child.once('exit', (code, sig) => {
+      clearTimeout(timer);
+      reject(new Error(`Mastra peer exited (${code ?? sig}) before it was ready; stderr:\n${stderr}`));
+    });
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (d) => {
+      out += d;
+      const nl = out.indexOf('\n');
+      if (nl < 0) return;
+      clearTimeout(timer);
+      const { port } = JSON.parse(out.slice(0, nl));
+      child.removeAllListeners('exit');
+      const exited = new Promise((r) => child.once('exit', r));
+      const origin = `http://127.0.0.1:${port}`;
+      resolve({
+        port,
+        variant,
+        pid: child.pid,
+        origin,
+        nodeVersion: execFileSync(bin, ['--version'], { encoding: 'utf8' }).trim(),
+        cardUrl: (agentId) => `${origin}/api/.well-known/${agentId}/agent-card.json`,
+        rpcUrl: (agentId) => `${origin}/api/a2a/${agentId}`,
+        stderr: () => stderr,
+        async stop() {
+          if (child.exitCode !== null || child.signalCode !== null) return;
+          child.kill('SIGTERM');
+          const t = setTimeout(() => child.kill('SIGKILL'), 3000);
+          await exited;
+          clearTimeout(t);
+        },
+      });
+    });
+  });
+}
