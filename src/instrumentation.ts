@@ -444,7 +444,7 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
         for (const c of body) reader.push(c);
         reader.end(true);
         if (!card) return;
-        const hop = this.newCall({ type: 'card' }, url, parent, startTime).attachHop();
+        const hop = this.newCall({ type: 'card', sniffed: true }, url, parent, startTime).attachHop();
         hop.onResponseHeaders?.(status, headers);
         for (const c of body) hop.onResponseBody?.(c);
         hop.onComplete?.();

@@ -6,6 +6,7 @@
  */
 import { TextDecoder } from 'node:util';
 import * as zlib from 'node:zlib';
+import { SSE_DATA_PREFIX_CODES } from './dialects/index';
 import { parseJsonSafe } from './json-path';
 import { SseParser } from './sse';
 
@@ -57,13 +58,13 @@ function streamDecompressor(encoding: string): Decompressor | undefined {
 }
 
 /**
- * The JSON text of an SSE event's data. VoltAgent frames every event as `data: \x1e{json}`
- * (an ASCII record separator, as in RFC 7464 JSON text sequences, before the JSON): leading
- * record separators are dropped. Anything else is left for the JSON parser to judge.
+ * The JSON text of an SSE event's data: the prefixes dialects write before the JSON
+ * (VoltAgent's `\x1e`, see dialects/) are dropped. Anything else is left for the JSON
+ * parser to judge.
  */
 export function sseJsonText(data: string): string {
   let i = 0;
-  while (i < data.length && data.charCodeAt(i) === 0x1e) i++;
+  while (i < data.length && SSE_DATA_PREFIX_CODES.has(data.charCodeAt(i))) i++;
   return i === 0 ? data : data.slice(i);
 }
 

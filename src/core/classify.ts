@@ -60,7 +60,8 @@ const AGENT_CARD_JSON = '/agent-card.json';
 const WELL_KNOWN_SEG = '/.well-known/';
 
 /**
- * Where an Agent Card is, by path (see CARD_PATH_RULES in dialects/):
+ * Where an Agent Card is, by path (every implementation seen keeps `agent` or `card` in the
+ * card path's last segment):
  * - `certain`: `…/.well-known/agent-card.json`, `…/.well-known/agent.json`, and the
  *   per-agent `…/.well-known/{agentId}/agent-card.json` (Mastra, VoltAgent);
  * - `sniff`: other paths that name a card (`…/agent.json` anywhere: python-a2a;

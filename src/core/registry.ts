@@ -27,6 +27,12 @@ export interface CardEntry {
    * VoltAgent): on a shared origin the card speaks only for request paths with that segment.
    */
   agentScope?: string;
+  /**
+   * A card found by sniffing an odd path (`/x/agent/card`, `/a2a/agent.json`) speaks, by
+   * origin, only for requests under the path it was served from (`…/x`, `…/a2a`): the
+   * normalised URL prefix.
+   */
+  pathScope?: string;
 }
 
 export interface CardUpdate {
@@ -83,6 +89,21 @@ export function agentScopeOf(cardUrl: string): string | undefined {
   } catch {
     return scope;
   }
+}
+
+/** The normalised URL of the folder a sniffed card was served from: `…/x/agent/card` → `…/x`, `…/a2a/agent.json` → `…/a2a`. */
+function sniffedPathScope(cardUrl: string): string | undefined {
+  const n = normaliseUrl(cardUrl);
+  if (n === undefined) return undefined;
+  let cut = n.lastIndexOf('/');
+  if (n.endsWith('/agent/card')) cut = n.length - '/agent/card'.length;
+  const origin = originOfNormalised(n);
+  return origin === undefined || cut < origin.length ? origin : n.slice(0, cut);
+}
+
+/** True when `n` is `prefix` or below it at a segment boundary. */
+function isUnder(n: string, prefix: string): boolean {
+  return n === prefix || (n.startsWith(prefix) && n.charCodeAt(prefix.length) === 47);
 }
 
 /** True when `scope` is one of the path segments of the normalised URL `n`. */
@@ -266,11 +287,12 @@ export class CardRegistry {
 
   /**
    * Records a freshly fetched card (it replaces any card held under the same URL and is
-   * no longer suspect), indexes its endpoints (resolved against the card URL) and its
-   * origins (the card URL's and its endpoints'), and compares it with the last
+   * no longer suspect), indexes its endpoints (resolved against the card URL; with
+   * `sameOriginOnly`, only those on the card URL's origin) and its origins (the card URL's
+   * and its endpoints'), and compares it with the last
    * fingerprint/version recorded for the URL, even if that card was evicted since.
    */
-  put(cardUrl: string, card: DecodedCard, fingerprint: string, now: number): CardUpdate {
+  put(cardUrl: string, card: DecodedCard, fingerprint: string, now: number, opts?: { sameOriginOnly?: boolean }): CardUpdate {
     const key = cardKey(cardUrl);
     const fp = typeof fingerprint === 'string' ? fingerprint : '';
     const c = (typeof card === 'object' && card !== null ? card : {}) as Partial<DecodedCard>;
@@ -287,10 +309,14 @@ export class CardRegistry {
     };
     const scope = safe(() => agentScopeOf(entry.cardUrl), undefined);
     if (scope !== undefined) entry.agentScope = scope;
+    if (opts?.sameOriginOnly === true) {
+      const pathScope = safe(() => sniffedPathScope(entry.cardUrl), undefined);
+      if (pathScope !== undefined) entry.pathScope = pathScope;
+    }
 
     this.remove(key);
     this.cards.set(key, entry);
-    this.index(key, entry, c);
+    this.index(key, entry, c, opts?.sameOriginOnly === true);
     while (this.cards.size > this.maxCards) this.remove(this.cards.oldestKey() as string);
 
     const prev = this.history.get(key);
@@ -355,19 +381,31 @@ export class CardRegistry {
     return entry;
   }
 
-  /** The newest card on `origin` that may speak for the request `n` (see forRequestUrl). */
+  /**
+   * The newest card on `origin` that may speak for the request `n` (see forRequestUrl):
+   * cards scoped to the request's agent or path first, then unscoped ones.
+   */
   private byOriginFor(origin: string, n: string): string | undefined {
     const members = this.byOrigin.get(origin);
     if (!members) return undefined;
+    let unscoped: string | undefined;
     let seen = 0;
     for (let k = members.newestKey(); k !== undefined && seen < MAX_ORIGIN_CANDIDATES; k = members.olderKey(k), seen++) {
       const ix = this.indexed.get(k);
       if (ix && ix.endpointOrigins.includes(origin)) continue; // its agent lives at its endpoints on this origin
       const entry = this.cards.get(k);
-      if (entry?.agentScope !== undefined && !pathHasSegment(n, origin, entry.agentScope)) continue;
-      return k;
+      if (entry === undefined) continue;
+      if (entry.agentScope !== undefined) {
+        if (pathHasSegment(n, origin, entry.agentScope)) return k;
+        continue;
+      }
+      if (entry.pathScope !== undefined) {
+        if (isUnder(n, entry.pathScope) && entry.pathScope !== origin) return k;
+        if (!isUnder(n, entry.pathScope)) continue;
+      }
+      if (unscoped === undefined) unscoped = k;
     }
-    return undefined;
+    return unscoped;
   }
 
   markSuspect(cardUrl: string): void {
@@ -398,7 +436,8 @@ export class CardRegistry {
     for (const o of ix.origins) removeFromIndex(this.byOrigin, o, key);
   }
 
-  private index(key: string, entry: CardEntry, card: Partial<DecodedCard>): void {
+  /** `sameOriginOnly`: endpoints on other origins than the card URL's are not indexed (cards found by sniffing an odd path cannot claim another host's agent). */
+  private index(key: string, entry: CardEntry, card: Partial<DecodedCard>, sameOriginOnly: boolean): void {
     const cardUrl = entry.cardUrl;
     const endpoints: string[] = [];
     const origins: string[] = [];
@@ -422,6 +461,7 @@ export class CardRegistry {
           if (typeof url !== 'string') continue;
           const n = normaliseUrl(url, base);
           if (n === undefined) continue;
+          if (sameOriginOnly && (normalisedCardUrl === undefined || originOfNormalised(n) !== originOfNormalised(normalisedCardUrl))) continue;
           const pv = (ep as { protocolVersion?: unknown }).protocolVersion;
           const version = typeof pv === 'string' ? pv : topLevel;
           const versions = entry.endpointVersions.get(n);

@@ -35,7 +35,8 @@ export interface CallDeps {
 
 const REFETCH_WAIT_MS = 5000;
 
-export type CallTarget = { type: 'card' } | { type: 'operation'; request: DecodedRequest };
+/** `sniffed`: a card recognised by its content at a path that only hinted at one: it may speak only for its own origin. */
+export type CallTarget = { type: 'card'; sniffed?: boolean } | { type: 'operation'; request: DecodedRequest };
 
 const MAX_EXPECTED_MODES = 16;
 const MAX_STREAM_TEXT = 4096;
@@ -313,7 +314,7 @@ export class A2ACall {
     const card = decodeCard(value);
     const fingerprint = skillFingerprint(value);
     const state = sharedState();
-    const update = state.cards.put(this.url.key, card, fingerprint, Date.now());
+    const update = state.cards.put(this.url.key, card, fingerprint, Date.now(), { sameOriginOnly: this.target.type === 'card' && this.target.sniffed === true });
     this.span.setAttributes(cardAttributes(update.entry));
     this.span.setAttribute(sc.ATTR_A2A_AGENT_CARD_SKILL_COUNT, card.skills.length);
     const version = cardProtocolVersion(card.protocolVersion, card.endpoints.map((e) => e.protocolVersion));

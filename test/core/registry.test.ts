@@ -378,3 +378,18 @@ test('NegotiationRegistry never throws on odd input', () => {
     assert.equal(r.size, 1);
   }
 });
+
+test('a sniffed card (odd path) speaks only for its own origin, under the folder it was served from', () => {
+  const r = new CardRegistry();
+  r.put('http://h/ra/agent/card', card(['http://other-host/a2a']), 'fpS', 1, { sameOriginOnly: true });
+  assert.equal(r.forRequestUrl('http://other-host/a2a'), undefined, 'no claim on another origin');
+  assert.equal(r.forRequestUrl('http://h/ra')?.fingerprint, 'fpS');
+  assert.equal(r.forRequestUrl('http://h/ra/tasks/1')?.fingerprint, 'fpS');
+  assert.equal(r.forRequestUrl('http://h/elsewhere'), undefined);
+  // a per-agent card on the same origin is preferred for its own agent's paths
+  r.put('http://h/.well-known/a1/agent-card.json', card([]), 'fpA1', 2);
+  r.put('http://h/agent.json', card([]), 'fpRoot', 3, { sameOriginOnly: true });
+  assert.equal(r.forRequestUrl('http://h/a2a/a1')?.fingerprint, 'fpA1');
+  assert.equal(r.forRequestUrl('http://h/ra')?.fingerprint, 'fpS', 'the narrower scope wins over the root one');
+  assert.equal(r.forRequestUrl('http://h/anything')?.fingerprint, 'fpRoot');
+});

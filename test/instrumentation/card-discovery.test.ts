@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import * as undici from 'undici';
 import { SpanStatusCode } from '@opentelemetry/api';
 import { drifted, setupOtel, type Harness } from '../helpers/otel';
+import { sharedState } from '../../src/telemetry/shared-state';
 
 let h: Harness;
 let server: http.Server;
@@ -51,6 +52,8 @@ before(async () => {
       // reactive-agents-like: {url}/agent/card
       if (url === '/ra/agent/card') return json(200, card('ra', `${base}/ra`, ['summarize']));
       if (url === '/other/agent/card') return json(200, { skills: ['not', 'a', 'card'], total: 3 });
+      // a card at an odd path claiming another agent's endpoint (the translator's)
+      if (url === '/hostile/agent/card') return json(200, card('hostile', 'http://honest.example/api/a2a/translator', ['nothing']));
       if (url === '/gone/agent.json') return json(404, { error: 'no card here' });
       if (url.startsWith('/api/a2a/')) {
         const req1 = JSON.parse(body) as { params?: { metadata?: { skillId?: string } } };
@@ -58,6 +61,12 @@ before(async () => {
         if (url.endsWith('/translator') && skill === 'translate') return json(200, completed('t-1', 'Bonjour. (Tool "dictionary" not found. Available tools: translate)'));
         if (skill === 'boom') return json(500, { jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'Internal error' } });
         return json(200, completed('t-2', `Tool "${skill}" not found. Available tools: forecast`));
+      }
+      if (url === '/stream-error') {
+        // an error event, then the stream stays open until the client gives up
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write('event: error\r\ndata: {"error":{"code":400,"status":"INVALID_ARGUMENT","message":"bad","details":[{"reason":"INVALID_PARAMS"}]}}\r\n\r\n');
+        return;
       }
       if (url === '/html-error') {
         res.writeHead(503, { 'content-type': 'text/html' });
@@ -152,4 +161,34 @@ test('every HTTP 4xx/5xx on an A2A call sets status ERROR, JSON or not', async (
   assert.equal(html503.status.code, SpanStatusCode.ERROR);
   assert.equal(html503.attributes['error.type'], '503');
   assert.equal(drifted(spans).length, 0);
+});
+
+test('the app aborting a stream after the peer\'s error event keeps the peer\'s error code on the span', async () => {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/stream', params: { message: { kind: 'message', messageId: 'm', role: 'user', parts: [{ kind: 'text', text: 'x' }] } } });
+  const controller = new AbortController();
+  const res = await fetch(`${base}/stream-error`, { method: 'POST', body, signal: controller.signal });
+  const reader = res.body!.getReader();
+  const first = await reader.read();
+  assert.match(Buffer.from(first.value!).toString(), /INVALID_ARGUMENT/);
+  await new Promise((r) => setTimeout(r, 20));
+  controller.abort();
+  await reader.read().catch(() => undefined);
+  const spans = await h.waitForSpans((s) => s.some((x) => x.name === 'SendStreamingMessage'));
+  const op = spans.find((x) => x.name === 'SendStreamingMessage')!;
+  assert.equal(op.status.code, SpanStatusCode.ERROR);
+  assert.equal(op.attributes['error.type'], '400', 'not AbortError');
+  assert.match(op.status.message ?? '', /INVALID_PARAMS/);
+});
+
+test('a card sniffed at an odd path cannot claim an endpoint on another origin', async () => {
+  await fetch(`${base}/api/.well-known/translator/agent-card.json`).then((r) => r.json());
+  // the hostile card names honest.example's translator; it is recorded, but speaks only for its own origin
+  await fetch(`${base}/hostile/agent/card`).then((r) => r.json());
+  const spans = await h.waitForSpans((s) => s.filter((x) => x.name === 'GetAgentCard').length === 2);
+  assert.equal(spans.filter((x) => x.attributes['gen_ai.agent.name'] === 'hostile').length, 1, 'it is a card');
+  assert.equal(sharedState().cards.forRequestUrl('http://honest.example/api/a2a/translator'), undefined);
+  // and our translator is still judged against its own card
+  await send('/api/a2a/translator', 'translate');
+  const after = await h.waitForSpans((s) => s.some((x) => x.name === 'SendMessage'));
+  assert.equal(after.find((x) => x.name === 'SendMessage')?.attributes['gen_ai.agent.name'], 'translator');
 });

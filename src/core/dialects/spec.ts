@@ -1,17 +1,11 @@
 /**
- * The A2A specification itself, every version: the well-known card paths and the
- * seed's "unknown skill" wording tied to the requested id.
+ * The A2A specification itself, every version: the seed's "unknown skill" wording and the
+ * generic ways of saying a skill is missing, tied to the requested id.
  */
 import type { Dialect } from './types';
 
 export const spec: Dialect = {
   name: 'a2a-spec',
-  cardPaths: [
-    // 0.3+ / 1.0: `/.well-known/agent-card.json`; 0.1–0.2: `/.well-known/agent.json`. Both are
-    // also served under a base path, and per agent (`/.well-known/{agentId}/agent-card.json`).
-    { suffix: 'agent-card.json', certain: true },
-    { suffix: 'agent.json', certain: true },
-  ],
   missingSkill: [
     // The field report's peers and the Python SDK's 0.3 layer (`-32603 "unknown skill: summarize-v2"`).
     { label: 'unknown skill', template: String.raw`\bunknown\s+(?:skill|tool|capability)(?:\s+id)?[\s:=]*["'\x60]?SKILL(?![\w.\-/])` },

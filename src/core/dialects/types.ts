@@ -1,7 +1,8 @@
 /**
- * What one A2A implementation does differently from the spec, as data: where it serves or
- * fetches its Agent Card, how it says that a requested skill (or the tool behind it) does
- * not exist. Adding the next framework is one file in this folder, listed in `index.ts`,
+ * What one A2A implementation does differently from the spec, as data: how it says that a
+ * requested skill (or the tool behind it) does not exist, how it frames stream events.
+ * (Where cards are is structural and lives in classify.ts: every implementation seen keeps
+ * `agent` or `card` in the card path's last segment.) Adding the next framework is one file in this folder, listed in `index.ts`,
  * plus its recorded fixtures under `test/fixtures/<implementation>/`.
  *
  * Pure data: no OpenTelemetry, no I/O.
@@ -15,17 +16,10 @@ export interface MissingSkillPhrase {
   template: string;
 }
 
-/** A path rule for Agent Card fetches. */
-export interface CardPathRule {
-  /** The path's last segments, lower case, e.g. `agent/card`. */
-  suffix: string;
-  /** True: a GET there is an Agent Card fetch. False: only when the JSON answer is an Agent Card. */
-  certain: boolean;
-}
-
 export interface Dialect {
   /** The implementation, e.g. `mastra`. */
   name: string;
-  cardPaths?: readonly CardPathRule[];
   missingSkill?: readonly MissingSkillPhrase[];
+  /** Characters written before the JSON of every SSE `data:` (dropped before parsing). */
+  sseDataPrefix?: string;
 }

@@ -7,9 +7,10 @@
  * matrix's fetch: npm package node-linux-<arch>@22, cached under /tmp/a2a-matrix/node). No
  * fallback to the current node: if no Node >= 22.13 can be had this throws.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startChildPeer } from '../child-peer.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const PEER_SCRIPT = path.join(here, 'peer.mjs');
@@ -44,59 +45,16 @@ export function node22() {
  * @returns {Promise<{ port: number, variant: string, pid: number, origin: string, nodeVersion: string,
  *   cardUrl(agentId: string): string, rpcUrl(agentId: string): string, stderr(): string, stop(): Promise<void> }>}
  */
-export function startMastraPeer(opts = {}) {
+export async function startMastraPeer(opts = {}) {
   const variant = opts.variant ?? 'healthy';
   const bin = opts.node ?? node22();
-  const env = { ...process.env, VARIANT: variant, PORT: String(opts.port ?? 0), MASTRA_TELEMETRY_DISABLED: '1' };
-  // The peer must not inherit the client's loaders (tsx) or instrumentation.
-  delete env.NODE_OPTIONS;
-  const child = spawn(bin, [PEER_SCRIPT], { cwd: here, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (d) => {
-    stderr = (stderr + d).slice(-20_000);
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`Mastra peer did not start in 30 s; stderr:\n${stderr}`));
-    }, 30_000);
-    child.once('error', (e) => {
-      clearTimeout(timer);
-      reject(new Error(`Mastra peer could not be spawned with ${bin}: ${e.message}`));
-    });
-    child.once('exit', (code, sig) => {
-      clearTimeout(timer);
-      reject(new Error(`Mastra peer exited (${code ?? sig}) before it was ready; stderr:\n${stderr}`));
-    });
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (d) => {
-      out += d;
-      const nl = out.indexOf('\n');
-      if (nl < 0) return;
-      clearTimeout(timer);
-      const { port } = JSON.parse(out.slice(0, nl));
-      child.removeAllListeners('exit');
-      const exited = new Promise((r) => child.once('exit', r));
-      const origin = `http://127.0.0.1:${port}`;
-      resolve({
-        port,
-        variant,
-        pid: child.pid,
-        origin,
-        nodeVersion: execFileSync(bin, ['--version'], { encoding: 'utf8' }).trim(),
-        cardUrl: (agentId) => `${origin}/api/.well-known/${agentId}/agent-card.json`,
-        rpcUrl: (agentId) => `${origin}/api/a2a/${agentId}`,
-        stderr: () => stderr,
-        async stop() {
-          if (child.exitCode !== null || child.signalCode !== null) return;
-          child.kill('SIGTERM');
-          const t = setTimeout(() => child.kill('SIGKILL'), 3000);
-          await exited;
-          clearTimeout(t);
-        },
-      });
-    });
-  });
+  const env = { VARIANT: variant, PORT: String(opts.port ?? 0), MASTRA_TELEMETRY_DISABLED: '1' };
+  const peer = await startChildPeer({ name: 'Mastra', script: PEER_SCRIPT, cwd: here, node: bin, env });
+  return {
+    ...peer,
+    variant,
+    nodeVersion: execFileSync(bin, ['--version'], { encoding: 'utf8' }).trim(),
+    cardUrl: (agentId) => `${peer.origin}/api/.well-known/${agentId}/agent-card.json`,
+    rpcUrl: (agentId) => `${peer.origin}/api/a2a/${agentId}`,
+  };
 }

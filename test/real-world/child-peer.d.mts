@@ -1,0 +1,16 @@
+export interface ChildPeer {
+  port: number;
+  pid: number | undefined;
+  origin: string;
+  stderr(): string;
+  stop(): Promise<void>;
+}
+export function startChildPeer(opts: {
+  name: string;
+  script: string;
+  args?: string[];
+  cwd?: string;
+  node?: string;
+  env?: Record<string, string>;
+  startTimeoutMs?: number;
+}): Promise<ChildPeer>;
