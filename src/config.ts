@@ -157,7 +157,8 @@ export function resolveConfig(config: A2AInstrumentationConfig): ResolvedConfig 
   let ignoreUrls: Array<string | RegExp> = [];
   if (config.ignoreUrls !== undefined) {
     if (Array.isArray(config.ignoreUrls) && config.ignoreUrls.every((p) => typeof p === 'string' || p instanceof RegExp)) {
-      ignoreUrls = config.ignoreUrls;
+      // A /g or /y RegExp keeps state between test() calls (it would ignore every other call): use a stateless copy.
+      ignoreUrls = config.ignoreUrls.map((p) => (p instanceof RegExp && (p.global || p.sticky) ? new RegExp(p.source, p.flags.replace(/[gy]/g, '')) : p));
     } else warn('ignoreUrls', config.ignoreUrls, []);
   }
 

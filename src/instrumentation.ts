@@ -12,11 +12,12 @@
  */
 import { context, createContextKey, diag, type Context } from '@opentelemetry/api';
 import { suppressTracing } from '@opentelemetry/core';
+import type { UnderlyingByteSource } from 'node:stream/web';
 import { skillFingerprint } from './core/fingerprint';
 import { BodyReader } from './core/body-reader';
 import { isAgentCard } from './core/card';
 import { InstrumentationBase, type InstrumentationNodeModuleDefinition } from '@opentelemetry/instrumentation';
-import { classifyRequest, type ClassifyOptions } from './core/classify';
+import { classifyRequest, parseJsonSafe, type ClassifyOptions } from './core/classify';
 import type { Classification } from './core/model';
 import { isIgnoredUrl, resolveConfig, type A2AInstrumentationConfig, type ResolvedConfig } from './config';
 import { FetchHook, type FetchFn } from './hooks/fetch';
@@ -145,6 +146,10 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
       this.fetchHook.install();
       this.wireTap.enable();
       this.startSweeper();
+      const owner = sharedState().owner;
+      if (owner !== undefined && owner !== this) {
+        diag.warn('opentelemetry-instrumentation-a2a: another A2AInstrumentation is already active in this process; this one stays idle (no duplicate spans) until that one is disabled');
+      }
     } catch (err) {
       diag.error('opentelemetry-instrumentation-a2a: enable failed', err);
     }
@@ -154,6 +159,8 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     if (!this.enabled) return;
     this.enabled = false;
     try {
+      const state = sharedState();
+      if (state.owner === this) state.owner = undefined;
       this.fetchHook?.uninstall();
       this.wireTap?.disable();
       if (this.sweeper) clearInterval(this.sweeper);
@@ -164,8 +171,12 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     }
   }
 
+  /** Enabled, and the one instance that makes spans in this process (see SharedState.owner). */
   private isActive(): boolean {
-    return this.enabled === true && this.getConfig().enabled !== false;
+    if (this.enabled !== true || this.getConfig().enabled === false) return false;
+    const state = sharedState();
+    if (state.owner === undefined) state.owner = this;
+    return state.owner === this;
   }
 
   private startSweeper(): void {
@@ -211,12 +222,18 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     const result = context.with(ctx, async () => {
       // Never follow a redirect: the re-fetch may only ever reach the card URL the app fetched.
       const res = await doFetch(cardUrl, { headers: { accept: 'application/json' }, redirect: 'manual', signal: AbortSignal.timeout(5000) });
-      if (!res.ok) return undefined;
+      if (!res.ok || !res.body) return undefined;
+      const max = Math.min(MAX_CARD_BYTES, this.config.maxInspectBytes);
       const length = Number(res.headers.get('content-length') ?? '0');
-      if (length > MAX_CARD_BYTES) return undefined;
-      const buf = await res.arrayBuffer();
-      if (buf.byteLength > MAX_CARD_BYTES) return undefined;
-      return skillFingerprint(JSON.parse(Buffer.from(buf).toString('utf8')));
+      if (length > max) {
+        await res.body.cancel().catch(() => {});
+        return undefined;
+      }
+      // Read (decoded) bytes up to the cap, never more: a chunked or compressed card cannot grow memory.
+      const text = await readCapped(res.body, max);
+      if (text === undefined) return undefined;
+      const parsed = parseJsonSafe(text);
+      return parsed.ok ? skillFingerprint(parsed.value) : undefined;
     }).catch((err: unknown) => {
       diag.debug('opentelemetry-instrumentation-a2a: card re-fetch failed', err);
       return undefined;
@@ -331,30 +348,25 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
   private async enforce(call: A2ACall, response: Response): Promise<Response> {
     if (!response.body) return response;
     const streaming = call.isStreaming || (response.headers.get('content-type') ?? '').includes('text/event-stream');
+    const reader = response.body.getReader();
     if (!streaming) {
-      const body = await response.arrayBuffer();
+      // Read the body whole, up to the inspection cap: past it nothing can be judged, so the
+      // rest is passed through unbuffered (a byte stream: the buffered head, then the wire).
+      const max = this.config.maxInspectBytes;
+      const head: Uint8Array[] = [];
+      let size = 0;
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        head.push(value);
+        size += value.byteLength;
+        if (size > max) return rebuildResponse(response, byteStream(head, reader, undefined));
+      }
       const drift = call.driftEvent;
       if (drift) throw drift.error;
-      return rebuildResponse(response, body);
+      return rebuildResponse(response, Buffer.concat(head, size));
     }
-    const reader = response.body.getReader();
-    const guarded = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        const { done, value } = await reader.read();
-        const drift = call.driftEvent;
-        if (drift) {
-          controller.error(drift.error);
-          void reader.cancel(drift.error).catch(() => {});
-          return;
-        }
-        if (done) controller.close();
-        else controller.enqueue(value);
-      },
-      cancel(reason) {
-        return reader.cancel(reason);
-      },
-    });
-    return rebuildResponse(response, guarded);
+    return rebuildResponse(response, byteStream([], reader, call));
   }
 
   /** An A2ACall, NOT_A2A when the URL and body say it is not A2A, undefined when only the wire can tell (streamed body). */
@@ -489,6 +501,24 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
   }
 }
 
+/** The body as UTF-8 text, or undefined (and the stream cancelled) once it passes `max` bytes. */
+async function readCapped(body: ReadableStream<Uint8Array>, max: number): Promise<string | undefined> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => {});
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
+}
+
 /** Runs the call's settle step on a side branch of the app's promise: a failure there must not become an unhandled rejection. */
 function settleQuietly(fn: () => void): void {
   try {
@@ -498,11 +528,94 @@ function settleQuietly(fn: () => void): void {
   }
 }
 
-/** A Response with the same status, headers, url and redirected flag as `original`, over `body`. */
+/**
+ * A byte stream (BYOB readers work, as on fetch's own body) that yields `head`, then what
+ * `reader` yields. With `call`: errors with the drift error at the chunk that completes the
+ * event showing drift (enforce mode on streams).
+ */
+function byteStream(head: Uint8Array[], reader: ReadableStreamDefaultReader<Uint8Array>, call: A2ACall | undefined): ReadableStream<Uint8Array> {
+  let i = 0;
+  const source: UnderlyingByteSource = {
+    type: 'bytes',
+    async pull(controller) {
+      if (i < head.length) {
+        controller.enqueue(head[i++]);
+        return;
+      }
+      const { done, value } = await reader.read();
+      const drift = call?.driftEvent;
+      if (drift) {
+        controller.error(drift.error);
+        void reader.cancel(drift.error).catch(() => {});
+        return;
+      }
+      if (done) {
+        controller.close();
+        controller.byobRequest?.respond(0);
+      } else controller.enqueue(value);
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  };
+  return new ReadableStream(source) as ReadableStream<Uint8Array>;
+}
+
+/**
+ * Responses rebuilt by enforce mode keep the original's `url`, `redirected` and `type`
+ * (fetch's Response constructor cannot set them): getters on a prototype between the
+ * object and Response.prototype, so they are not own properties, and `clone()` keeps them.
+ */
+interface Origin {
+  url: string;
+  redirected: boolean;
+  type: Response['type'];
+}
+const ORIGIN = new WeakMap<object, Origin>();
+let rebuiltPrototype: object | undefined;
+
+function rebuiltProto(): object {
+  if (rebuiltPrototype) return rebuiltPrototype;
+  const base = globalThis.Response.prototype;
+  const getter = (name: string): ((this: unknown) => unknown) | undefined => Object.getOwnPropertyDescriptor(base, name)?.get;
+  const own = (name: keyof Origin): PropertyDescriptor => {
+    const original = getter(name);
+    return {
+      configurable: true,
+      enumerable: true,
+      get(this: object): unknown {
+        const o = ORIGIN.get(this);
+        return o !== undefined ? o[name] : original?.call(this);
+      },
+    };
+  };
+  const baseClone = base.clone;
+  const proto: object = Object.create(base, {
+    url: own('url'),
+    redirected: own('redirected'),
+    type: own('type'),
+    clone: {
+      configurable: true,
+      writable: true,
+      value: function clone(this: Response): Response {
+        const copy = baseClone.call(this);
+        const o = ORIGIN.get(this);
+        if (o !== undefined) {
+          Object.setPrototypeOf(copy, proto);
+          ORIGIN.set(copy, o);
+        }
+        return copy;
+      },
+    },
+  });
+  rebuiltPrototype = proto;
+  return proto;
+}
+
+/** A Response with the same status, headers, url, redirected flag and type as `original`, over `body`. */
 function rebuildResponse(original: Response, body: ConstructorParameters<typeof Response>[0]): Response {
   const rebuilt = new Response(body, { status: original.status, statusText: original.statusText, headers: original.headers });
-  Object.defineProperty(rebuilt, 'url', { value: original.url });
-  Object.defineProperty(rebuilt, 'redirected', { value: original.redirected });
-  Object.defineProperty(rebuilt, 'type', { value: original.type });
+  ORIGIN.set(rebuilt, { url: original.url, redirected: original.redirected, type: original.type });
+  Object.setPrototypeOf(rebuilt, rebuiltProto());
   return rebuilt;
 }

@@ -193,7 +193,10 @@ function skills(json: Record<string, unknown>, card: DecodedCard, problems: stri
     if (raw !== undefined && raw !== null) problems.push('skills is not an array');
     return;
   }
-  if (list.length > MAX_SKILLS) problems.push(`only the first ${MAX_SKILLS} skills were read`);
+  if (list.length > MAX_SKILLS) {
+    problems.push(`only the first ${MAX_SKILLS} skills were read`);
+    card.skillsTruncated = true;
+  }
   const n = list.length > MAX_SKILLS ? MAX_SKILLS : list.length;
   let noId = 0;
   let badModes = 0;

@@ -37,7 +37,7 @@ export interface NegotiationContext {
   fingerprint?: string;
   agentName?: string;
   cardVersion?: string;
-  /** Whether the card in use lists `skillId` (only meaningful when cardKnown and skillId). */
+  /** Whether the card in use lists `skillId` (only meaningful when cardKnown and skillId); undefined when the card had more skills than were read and this one was not among them. */
   skillInCard?: boolean;
   /** That skill's effective output modes in the card in use. */
   outputModes?: readonly string[];
@@ -172,6 +172,7 @@ function judgeExchange(request: DecodedRequest | undefined, ctx: NegotiationCont
       const code = err.code ?? -32602;
       const what = err.code === -32602 ? 'JSON-RPC -32602' : `${err.code ?? 'an'} ${err.reason ?? 'invalid params'} error`;
       if (!ctx.cardKnown) return { unjudged: 'invalid params on a skill id, but no Agent Card known for this endpoint' };
+      if (ctx.skillInCard === undefined) return { unjudged: 'invalid params on a skill id the card in use may list among the skills not read' };
       if (ctx.skillInCard && requestBreaksInputModes(request, ctx)) {
         // The card in use already rules the request's parts out (VoltAgent: data parts to a
         // text-only agent): the client's mistake, not a stale card.
@@ -224,6 +225,7 @@ function judgeExchange(request: DecodedRequest | undefined, ctx: NegotiationCont
   if (result.artifacts.length === 0 || (result.state !== undefined && NO_ARTIFACT_STATES.has(result.state))) return NONE;
   if (ctx.skillId === undefined) return { unjudged: 'no skill id for this task' };
   if (!ctx.cardKnown) return { unjudged: 'no Agent Card known for this endpoint' };
+  if (ctx.skillInCard === undefined) return { unjudged: 'the skill is not among the skills read from the card in use (more than the cap)' };
   const modes = ctx.outputModes;
   if (!modes || modes.length === 0) return { unjudged: 'the skill advertises no output modes' };
   let unjudged: string | undefined;

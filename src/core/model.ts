@@ -156,6 +156,8 @@ export interface DecodedCard {
   defaultInputModes: string[];
   defaultOutputModes: string[];
   skills: SkillInfo[];
+  /** More skills than MAX_SKILLS were listed: a skill not found may be among those not read. */
+  skillsTruncated?: boolean;
   problem?: string;
 }
 

@@ -65,6 +65,8 @@ interface Indexed {
   origins: string[];
   /** Origins of the endpoints the card declares (a card with endpoints on an origin speaks there only for them). */
   endpointOrigins: string[];
+  /** The card URL's own origin. */
+  cardOrigin: string | undefined;
 }
 
 /** Cards sharing an origin looked at, newest first, when no endpoint matches. */
@@ -362,23 +364,40 @@ export class CardRegistry {
 
   /** forRequestUrl for a URL already normalised by normaliseUrl (no second parse). */
   forNormalisedUrl(n: string): CardEntry | undefined {
-    let key = this.byEndpoint.get(n)?.newestKey();
     const origin = originOfNormalised(n);
+    let key = this.claimant(n, origin);
     if (key === undefined && origin !== undefined) {
       let p = n;
       while (key === undefined && p.length > origin.length) {
         const i = p.lastIndexOf('/');
         if (i < origin.length) break;
         p = p.slice(0, i);
-        key = this.byEndpoint.get(p)?.newestKey();
+        key = this.claimant(p, origin);
       }
-      if (key === undefined && n.length > origin.length) key = this.byEndpoint.get(origin)?.newestKey();
+      if (key === undefined && n.length > origin.length) key = this.claimant(origin, origin);
       if (key === undefined) key = this.byOriginFor(origin, n);
     }
     if (key === undefined) return undefined;
     const entry = this.cards.get(key);
     if (entry) this.cards.touch(key);
     return entry;
+  }
+
+  /**
+   * The card that speaks for endpoint `e`: among the cards declaring it, the newest one
+   * served from the endpoint's own origin, else the newest one (a discovery host's card).
+   * A card from another host cannot take over an agent whose own card is known.
+   */
+  private claimant(e: string, origin: string | undefined): string | undefined {
+    const members = this.byEndpoint.get(e);
+    if (!members) return undefined;
+    const newest = members.newestKey();
+    if (origin === undefined || members.size === 1) return newest;
+    let seen = 0;
+    for (let k = newest; k !== undefined && seen < MAX_ORIGIN_CANDIDATES; k = members.olderKey(k), seen++) {
+      if (this.indexed.get(k)?.cardOrigin === origin) return k;
+    }
+    return newest;
   }
 
   /**
@@ -478,7 +497,7 @@ export class CardRegistry {
     }
     for (const e of endpoints) addToIndex(this.byEndpoint, e, key);
     for (const o of origins) addToIndex(this.byOrigin, o, key);
-    this.indexed.set(key, { endpoints, origins, endpointOrigins });
+    this.indexed.set(key, { endpoints, origins, endpointOrigins, cardOrigin: normalisedCardUrl !== undefined ? originOfNormalised(normalisedCardUrl) : undefined });
   }
 }
 
@@ -506,6 +525,8 @@ function skillMap(card: Partial<DecodedCard>): Map<string, SkillInfo> {
 
 export interface Negotiation {
   taskId: string;
+  /** The agent endpoint the task lives at (`endpointScope`): task ids are unique per agent only. */
+  scope?: string;
   skillId?: string;
   skillIdSource?: string;
   cardUrl?: string;
@@ -518,6 +539,11 @@ export interface Negotiation {
   /** opaque (a span context) */
   link?: unknown;
   createdAt: number;
+}
+
+/** Tasks are held per agent endpoint: `scope` + NUL + task id (the task id alone without a scope). */
+function negotiationKey(taskId: string, scope: unknown): string {
+  return typeof scope === 'string' && scope.length > 0 ? `${scope}\u0000${taskId}` : taskId;
 }
 
 export interface NegotiationRegistryOptions {
@@ -551,7 +577,7 @@ export class NegotiationRegistry {
   }
 
   /**
-   * Holds `n` (by reference) under its taskId, replacing any earlier one for that task
+   * Holds `n` (by reference) under its scope and taskId, replacing any earlier one for that task
    * (which then counts as the newest). Drops expired entries from the old end and the
    * oldest past maxEntries. Ignored unless `n` is an object with a string `taskId` and a
    * finite `createdAt`.
@@ -559,17 +585,20 @@ export class NegotiationRegistry {
   put(n: Negotiation): void {
     let taskId: unknown;
     let createdAt: unknown;
+    let scope: unknown;
     try {
       if (typeof n !== 'object' || n === null) return;
       taskId = n.taskId;
       createdAt = n.createdAt;
+      scope = n.scope;
     } catch {
       return;
     }
     if (typeof taskId !== 'string' || typeof createdAt !== 'number' || !Number.isFinite(createdAt)) return;
-    this.entries.set(taskId, { n, t: createdAt });
+    const key = negotiationKey(taskId, scope);
+    this.entries.set(key, { n, t: createdAt });
     // Expired entries at the old end go now (amortised O(1)), so memory follows the age cap too.
-    for (let id = this.entries.oldestKey(); id !== undefined && id !== taskId; id = this.entries.oldestKey()) {
+    for (let id = this.entries.oldestKey(); id !== undefined && id !== key; id = this.entries.oldestKey()) {
       const e = this.entries.get(id) as { t: number };
       if (!(createdAt - e.t > this.maxAgeMs)) break;
       this.entries.delete(id);
@@ -578,16 +607,17 @@ export class NegotiationRegistry {
   }
 
   /**
-   * The negotiation for this task, unless it has expired (now - createdAt > maxAgeMs),
+   * The negotiation for this task at this endpoint scope, unless it has expired (now - createdAt > maxAgeMs),
    * in which case it is removed and undefined returned. A non-finite `now` cannot judge
    * age: the entry is returned as is.
    */
-  get(taskId: string, now: number): Negotiation | undefined {
+  get(taskId: string, now: number, scope?: string): Negotiation | undefined {
     if (typeof taskId !== 'string') return undefined;
-    const e = this.entries.get(taskId);
+    const key = negotiationKey(taskId, scope);
+    const e = this.entries.get(key);
     if (e === undefined) return undefined;
     if (typeof now === 'number' && Number.isFinite(now) && now - e.t > this.maxAgeMs) {
-      this.entries.delete(taskId);
+      this.entries.delete(key);
       return undefined;
     }
     return e.n;

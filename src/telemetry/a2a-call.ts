@@ -12,6 +12,7 @@ import { skillFingerprint } from '../core/fingerprint';
 import { judge, judgeCardChange, type DriftEvent, type NegotiationContext } from '../core/judge';
 import type { DecodedRequest, DecodedResult } from '../core/model';
 import { decodeResponse, decodeStreamEvent } from '../core/protocol/results';
+import { endpointScope } from '../core/protocol/common';
 import { cardProtocolVersion, normaliseVersion, versionForFamily, type VersionFamily } from '../core/protocol/versions';
 import type { CardEntry } from '../core/registry';
 import type { A2AInstrumentationConfig, ResolvedConfig } from '../config';
@@ -46,10 +47,19 @@ function cap(value: string): string {
   return value.length > MAX_ATTR_LEN ? value.slice(0, MAX_ATTR_LEN) : value;
 }
 
-/** An error message for the span status: URLs inside it lose their user info and query, then capped. */
-function safeMessage(text: string): string {
+/** User info in anything URL-like, with or without a scheme: `//alice:secret@host`. */
+const USERINFO_IN_TEXT = /\/\/[^\s/?#@"'<>]*@/g;
+/** A query in anything URL-like, absolute or not: `/a2a?api_key=…`, `host/a2a?token=…` (up to whitespace or a quote). */
+const QUERY_IN_TEXT = /\?[^\s"'<>]+/g;
+
+/**
+ * An error message for the span status: URLs inside it are normalised (no user info, query,
+ * fragment); user info and queries of anything else URL-like (relative URLs, scheme-less
+ * `//user:pw@host`) are removed too; then capped.
+ */
+export function safeMessage(text: string): string {
   const head = text.length > 4 * MAX_ATTR_LEN ? text.slice(0, 4 * MAX_ATTR_LEN) : text;
-  return cap(head.replace(URL_IN_TEXT, (u) => normaliseUrl(u) ?? '[url]'));
+  return cap(head.replace(URL_IN_TEXT, (u) => normaliseUrl(u) ?? '[url]').replace(USERINFO_IN_TEXT, '//').replace(QUERY_IN_TEXT, ''));
 }
 
 
@@ -147,7 +157,7 @@ export class A2ACall {
     const now = Date.now();
     const isSend = req.operation === 'SendMessage' || req.operation === 'SendStreamingMessage';
     if (!isSend && req.taskId !== undefined) {
-      const n = state.negotiations.get(req.taskId, now);
+      const n = state.negotiations.get(req.taskId, now, this.taskScope(req));
       if (n) {
         if (n.skillId !== undefined) {
           attrs[sc.ATTR_A2A_SKILL_ID] = cap(n.skillId);
@@ -197,10 +207,16 @@ export class A2ACall {
       fingerprint: entry.fingerprint,
       agentName: entry.card.name,
       cardVersion: entry.card.version,
-      skillInCard: skillId !== undefined ? skill !== undefined : undefined,
+      // a card truncated at MAX_SKILLS may list the skill among those not read: not "not listed"
+      skillInCard: skillId === undefined ? undefined : skill !== undefined ? true : entry.card.skillsTruncated === true ? undefined : false,
       outputModes: skill?.outputModes,
       inputModes: skill?.inputModes,
     };
+  }
+
+  /** The agent endpoint this call's tasks live at (task ids are unique per agent only). */
+  private taskScope(req: DecodedRequest): string | undefined {
+    return this.url.parsed ? endpointScope(this.url.key, req) : undefined;
   }
 
   /**
@@ -374,6 +390,7 @@ export class A2ACall {
     const sc0 = this.span.spanContext();
     sharedState().negotiations.put({
       taskId,
+      scope: this.request ? this.taskScope(this.request) : undefined,
       skillId: this.ctx.skillId,
       skillIdSource: this.request?.skillIdSource ?? (this.ctx.skillId !== undefined ? 'application' : undefined),
       cardUrl: this.ctx.cardUrl,
@@ -391,7 +408,7 @@ export class A2ACall {
     if (this.drift) return;
     this.drift = event;
     const span = this.span;
-    span.setStatus({ code: SpanStatusCode.ERROR, message: cap(event.error.message) });
+    span.setStatus({ code: SpanStatusCode.ERROR, message: safeMessage(event.error.message) });
     const attrs: Attributes = {
       [sc.ATTR_ERROR_TYPE]: event.error.name,
       [sc.ATTR_A2A_DRIFT_KIND]: event.kind,
@@ -457,6 +474,12 @@ export class A2ACall {
     if (this.drift) return;
     // The app aborting (or the peer closing) after the peer said what went wrong: the peer's code stays.
     if (this.lastResult?.error !== undefined) return;
+    if (!(err instanceof Error)) {
+      // Not an error but a cancel reason (the app's `reader.cancel()`, `cancel('done')`): the
+      // call did not fail, the app stopped reading.
+      this.setUnjudged('the response was cancelled before its end');
+      return;
+    }
     const name = err instanceof Error ? err.name : typeof err;
     this.span.setAttribute(sc.ATTR_ERROR_TYPE, cap(name || 'Error'));
     this.span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? safeMessage(err.message) : undefined });

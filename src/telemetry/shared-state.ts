@@ -16,6 +16,12 @@ export interface SharedState {
   callbacks: Set<DriftCallback>;
   /** card URL + fingerprint → last time a callback was dispatched for it (debounce). */
   lastDispatch: Map<string, number>;
+  /**
+   * The A2AInstrumentation that makes spans in this process (the first enabled one, until it
+   * is disabled): a second instance, or a second copy of the package, stays idle instead of
+   * making every span twice.
+   */
+  owner?: object;
 }
 
 const KEY = Symbol.for('opentelemetry-instrumentation-a2a.shared-state');

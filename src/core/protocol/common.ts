@@ -88,3 +88,26 @@ export function taskIdFromName(name: unknown): string | undefined {
   const id = slash < 0 ? rest : rest.slice(0, slash);
   return id.length > 0 ? id : undefined;
 }
+
+/**
+ * The agent endpoint a request was sent to, for keying its tasks (task ids are only unique
+ * per agent: two peers both numbering tasks "1" must not share a negotiation). JSON-RPC:
+ * the normalised request URL itself. HTTP+JSON: the URL without the operation's path
+ * (`…/a2a/rest/tasks/7:cancel` and `…/a2a/rest/message:send` → `…/a2a/rest`), from the path
+ * template in `wireMethod`.
+ */
+export function endpointScope(normalisedUrl: string, req: DecodedRequest): string {
+  if (req.binding !== 'http+json') return normalisedUrl;
+  const space = req.wireMethod.indexOf(' ');
+  const template = space < 0 ? '' : req.wireMethod.slice(space + 1);
+  let k = 0;
+  for (let i = 0; i < template.length; i++) if (template.charCodeAt(i) === 47) k++;
+  let end = normalisedUrl.length;
+  const floor = normalisedUrl.indexOf('://') + 3;
+  for (; k > 0; k--) {
+    const slash = normalisedUrl.lastIndexOf('/', end - 1);
+    if (slash < floor) break;
+    end = slash;
+  }
+  return normalisedUrl.slice(0, end);
+}
