@@ -14,6 +14,7 @@ import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { drifted, setupOtel, type Harness } from '../helpers/otel';
 import { A2AInstrumentation } from '../../src/index';
 import { sharedState } from '../../src/telemetry/shared-state';
+import { safeMessage } from '../../src/telemetry/a2a-call';
 
 let h: Harness;
 
@@ -187,7 +188,6 @@ test('#9 refetchCardOnDrift reads at most the inspection cap of a chunked gzip c
 });
 
 test('#10 user info and queries never reach the span status, whatever the error message holds', async () => {
-  const { safeMessage } = await import('../../src/telemetry/a2a-call');
   for (const [text, secret] of [
     ['Failed to parse URL from /a2a?api_key=SECRET1', 'SECRET1'],
     ['connect to //alice:SECRET2@host/a2a failed', 'SECRET2'],
