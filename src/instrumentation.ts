@@ -13,7 +13,7 @@
 import { context, createContextKey, diag, type Context } from '@opentelemetry/api';
 import { suppressTracing } from '@opentelemetry/core';
 import type { UnderlyingByteSource } from 'node:stream/web';
-import { skillFingerprint } from './core/fingerprint';
+import { skillFingerprintBounded } from './core/fingerprint';
 import { BodyReader } from './core/body-reader';
 import { isAgentCard } from './core/card';
 import { InstrumentationBase, type InstrumentationNodeModuleDefinition } from '@opentelemetry/instrumentation';
@@ -233,7 +233,7 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
       const text = await readCapped(res.body, max);
       if (text === undefined) return undefined;
       const parsed = parseJsonSafe(text);
-      return parsed.ok ? skillFingerprint(parsed.value) : undefined;
+      return parsed.ok ? skillFingerprintBounded(parsed.value).fingerprint : undefined;
     }).catch((err: unknown) => {
       diag.debug('opentelemetry-instrumentation-a2a: card re-fetch failed', err);
       return undefined;

@@ -2,7 +2,11 @@
  * Turns raw response bytes (as seen on the wire: content encoding not removed) into
  * parsed JSON documents: one for a plain JSON body, one per `data` of an SSE stream.
  * Bounded: a JSON body past `maxBytes` is not parsed; an SSE event past `maxBytes` is
- * skipped. Never throws; what it cannot read is reported as a problem.
+ * skipped; a compressed SSE stream is inflated up to `maxInflatedBytes` in all, then no
+ * longer inspected. Never throws; what it cannot read is reported as a problem.
+ *
+ * The reader only observes copies of the bytes the app reads: whatever it stops doing,
+ * the app's stream is untouched.
  */
 import { TextDecoder } from 'node:util';
 import * as zlib from 'node:zlib';
@@ -43,15 +47,18 @@ function syncDecompress(encoding: string, data: Buffer, maxOutputLength: number)
   }
 }
 
+/** Output chunk of the stream decompressors: 64 KiB (zlib's 16 KiB default costs ~4x the time per inflated byte). */
+const INFLATE_CHUNK = 64 * 1024;
+
 function streamDecompressor(encoding: string): Decompressor | undefined {
   switch (encoding) {
     case 'gzip':
     case 'x-gzip':
-      return zlib.createGunzip({ finishFlush: zlib.constants.Z_SYNC_FLUSH });
+      return zlib.createGunzip({ finishFlush: zlib.constants.Z_SYNC_FLUSH, chunkSize: INFLATE_CHUNK });
     case 'deflate':
-      return zlib.createInflate({ finishFlush: zlib.constants.Z_SYNC_FLUSH });
+      return zlib.createInflate({ finishFlush: zlib.constants.Z_SYNC_FLUSH, chunkSize: INFLATE_CHUNK });
     case 'br':
-      return zlib.createBrotliDecompress();
+      return zlib.createBrotliDecompress({ chunkSize: INFLATE_CHUNK });
     default:
       return undefined;
   }
@@ -70,6 +77,32 @@ export function sseJsonText(data: string): string {
 
 const SUPPORTED_ENCODINGS = new Set(['gzip', 'x-gzip', 'deflate', 'br']);
 
+/**
+ * Default cap on the decompressed bytes of one compressed SSE stream: 64 MiB, or 4 x the
+ * per-document cap (`maxBytes`, i.e. `maxInspectBytes`) when that is larger.
+ *
+ * Why a cap: without one, a compression bomb makes the instrumentation inflate and parse
+ * everything the app's own decoder inflates (a 1 GB gzip bomb is ~1 MB on the wire), on
+ * top of the app's own work. Why this size: 64 MiB is 16 documents at the default
+ * 4 MiB cap, far more than an A2A task's stream of status and artifact events needs, and
+ * inflating it costs tenths of a second. Past the cap the stream is reported as not
+ * inspected (`onProblem`) and the decompressor is destroyed. Identity-encoded streams
+ * are not capped: the parser's work there is linear in the bytes the app itself reads.
+ * JSON bodies are capped at `maxBytes` decompressed, as before.
+ */
+export const DEFAULT_MAX_INFLATED_BYTES = 64 * 1024 * 1024;
+
+export interface BodyReaderOptions {
+  /** Decompressed bytes of a compressed SSE stream inspected at most; default: see DEFAULT_MAX_INFLATED_BYTES. */
+  maxInflatedBytes?: number;
+}
+
+function inflatedCap(maxBytes: number, opts: BodyReaderOptions | undefined): number {
+  const v = opts?.maxInflatedBytes;
+  if (typeof v === 'number' && Number.isFinite(v) && v >= 1) return Math.floor(v);
+  return Math.max(DEFAULT_MAX_INFLATED_BYTES, 4 * maxBytes);
+}
+
 export class BodyReader {
   private chunks: Buffer[] = [];
   private size = 0;
@@ -80,13 +113,23 @@ export class BodyReader {
   private decoder?: TextDecoder;
   private decompressor?: Decompressor;
   private failed = false;
+  private readonly maxInflated: number;
+  private inflated = 0;
 
   constructor(
     private readonly mode: BodyMode,
     contentEncoding: string | undefined,
     private readonly maxBytes: number,
     private readonly sink: BodySink,
+    opts?: BodyReaderOptions,
   ) {
+    let maxInflated = DEFAULT_MAX_INFLATED_BYTES;
+    try {
+      maxInflated = inflatedCap(maxBytes, opts);
+    } catch {
+      // a hostile options object: keep the default
+    }
+    this.maxInflated = maxInflated;
     const enc = contentEncoding?.trim().toLowerCase();
     this.encoding = enc && enc !== 'identity' ? enc : undefined;
     if (this.encoding && !SUPPORTED_ENCODINGS.has(this.encoding)) {
@@ -101,8 +144,9 @@ export class BodyReader {
         const d = streamDecompressor(this.encoding);
         if (d) {
           this.decompressor = d;
-          d.on('data', (out: Buffer) => this.feedText(out));
+          d.on('data', (out: Buffer) => this.onInflated(out));
           d.on('error', () => {
+            if (this.failed) return; // already reported (e.g. stopped at the inflation cap)
             this.failed = true;
             sink.onProblem(`could not decode ${this.encoding} stream`);
             // After end() nothing else will say the stream is over ('end' never comes after 'error').
@@ -157,6 +201,44 @@ export class BodyReader {
       return;
     }
     this.finishJson(complete);
+  }
+
+  /** Decompressed bytes of a compressed SSE stream that were inspected (at most the cap). */
+  get inflatedBytes(): number {
+    return this.inflated;
+  }
+
+  private onInflated(out: Buffer): void {
+    if (this.failed) return;
+    const room = this.maxInflated - this.inflated;
+    if (out.byteLength <= room) {
+      this.inflated += out.byteLength;
+      this.feedText(out);
+      return;
+    }
+    if (room > 0) {
+      this.inflated += room;
+      this.feedText(out.subarray(0, room));
+    }
+    this.stopInflating();
+  }
+
+  /** The inflation cap is reached: inspect no more of this stream; the app's bytes are not touched. */
+  private stopInflating(): void {
+    this.failed = true;
+    this.sink.onProblem(`stream over ${this.maxInflated} bytes decompressed: the rest not inspected`);
+    const d = this.decompressor;
+    if (d) {
+      try {
+        d.removeAllListeners('data');
+        d.removeAllListeners('end');
+        d.destroy();
+      } catch {
+        // nothing more to stop
+      }
+    }
+    // After end(), 'end' (which would have ended the parser) will not come: end here.
+    if (this.ended) this.sink.onEnd();
   }
 
   private feedText(bytes: Uint8Array): void {

@@ -57,6 +57,17 @@
  *   "Python would raise" is decided by the comparisons V8's sort makes, not CPython's.)
  * - nesting deeper than 1000 levels, cycles, throwing getters/proxies → the card is read
  *   as `{}`.
+ *
+ * ## Bounded work
+ * Reading a card that follows the A2A shape (string ids, lists of strings as modes) costs
+ * time linear in its size, sorting aside, and is not metered. The general path (modes or
+ * ids that are lists, dicts, numbers, a mode given as one string...) is metered: every
+ * value compared or serialised, every element listed and every comparison made costs one
+ * step, and past `MAX_FINGERPRINT_WORK` steps (about 10-30 ms) the card is "too complex
+ * to fingerprint". Comparing two values costs at most the size of the smaller one (one
+ * pass finds Python's first unequal item; the seed's `==` then `<` at every level was
+ * quadratic in the depth). `skillFingerprintBounded` says when and why a card could not be
+ * fingerprinted; `skillFingerprint` keeps the documented `{}` fallback for every such card.
  */
 import { createHash } from 'node:crypto';
 
@@ -64,11 +75,33 @@ import { createHash } from 'node:crypto';
 const EMPTY_MATERIAL = '{"pushNotifications":false,"skills":[],"streaming":false}';
 const MAX_DEPTH = 1000;
 
+/**
+ * Steps of the metered (general) path per card: see "Bounded work". Far above what any
+ * card with a few thousand non-string modes or ids needs; a hostile card (modes nested 900
+ * deep, a megabyte mode string, sparse arrays) reaches it in tens of milliseconds.
+ */
+export const MAX_FINGERPRINT_WORK = 1_000_000;
+
 const propertyIsEnumerable = Object.prototype.propertyIsEnumerable;
+
+/** A fingerprint, or why the card could not be fingerprinted (never both). */
+export type FingerprintResult = { fingerprint: string; problem?: undefined } | { fingerprint?: undefined; problem: string };
 
 /** SHA-256, lowercase hex, of the seed's canonical material for `card`. Total: never throws. */
 export function skillFingerprint(card: unknown): string {
   return createHash('sha256').update(fingerprintMaterial(card), 'latin1').digest('hex');
+}
+
+/**
+ * `skillFingerprint`, or `{ problem }` where it would fall back to the fingerprint of `{}`:
+ * a card nested more than 1000 levels deep (or cyclic), one whose reading throws (getters,
+ * proxies), and one needing more than `maxWork` steps of the metered path. Total: never
+ * throws. The fingerprint, when given, is the one `skillFingerprint` gives.
+ */
+export function skillFingerprintBounded(card: unknown, maxWork: number = MAX_FINGERPRINT_WORK): FingerprintResult {
+  const r = materialOrProblem(card, maxWork);
+  if (typeof r !== 'string') return r;
+  return { fingerprint: createHash('sha256').update(r, 'latin1').digest('hex') };
 }
 
 /** The first 12 hex digits, as the seed prints it in messages. */
@@ -81,10 +114,29 @@ export function fingerprintPrefix(fp: string): string {
  * `json.dumps(material, sort_keys=True, separators=(",", ":"))`. For tests and debugging.
  */
 export function fingerprintMaterial(card: unknown): string {
+  const r = materialOrProblem(card, MAX_FINGERPRINT_WORK);
+  return typeof r === 'string' ? r : EMPTY_MATERIAL;
+}
+
+/** Steps of the metered path taken by the last fingerprint (for tests and the benchmark). */
+export function lastFingerprintWork(): number {
+  return lastWork;
+}
+
+/** The material, or why not. Re-entrant (a getter on the card may fingerprint another card). */
+function materialOrProblem(card: unknown, maxWork: number): string | { problem: string } {
+  const outer = budget;
+  const limit = typeof maxWork === 'number' && maxWork >= 0 ? maxWork : MAX_FINGERPRINT_WORK;
+  budget = limit;
   try {
     return buildMaterial(card);
-  } catch {
-    return EMPTY_MATERIAL;
+  } catch (e) {
+    if (e === OVER_BUDGET) return { problem: `card too complex to fingerprint (over ${limit} steps)` };
+    if (e instanceof TooDeep) return { problem: `card nested more than ${MAX_DEPTH} levels deep (or cyclic)` };
+    return { problem: 'card could not be read' };
+  } finally {
+    lastWork = limit - budget;
+    budget = outer;
   }
 }
 
@@ -103,6 +155,22 @@ class Incomparable extends Error {}
 const INCOMPARABLE = new Incomparable('incomparable');
 
 class TooDeep extends Error {}
+
+class OverBudget extends Error {}
+const OVER_BUDGET = new OverBudget('over budget');
+
+/** Steps left for the card being read (module state: reading is synchronous). */
+let budget = 0;
+let lastWork = 0;
+
+/** Spends `n` steps of the metered path; throws OVER_BUDGET once they run out. */
+function spend(n: number): void {
+  if (n > budget) {
+    budget = -1; // one step over: what was refused is not counted as done
+    throw OVER_BUDGET;
+  }
+  budget -= n;
+}
 
 function isDict(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -236,62 +304,134 @@ function compareStr(a: string, b: string): number {
   return cx < cy ? -1 : cx > cy ? 1 : 0;
 }
 
+/** compareStr, metered by the length it may walk (sorting strings is not; this is for values nested in lists). */
+function compareStrMetered(a: string, b: string): number {
+  spend((a.length < b.length ? a.length : b.length) >> 6);
+  return compareStr(a, b);
+}
+
+/** A code unit at or above U+D800: where UTF-16 order and code point order can differ. */
+const HIGH_UNIT = /[\ud800-\uffff]/;
+
+/**
+ * A string whose UTF-16 order (native `<`, a native memory compare) is `s`'s code point
+ * order: `s` itself unless it has a unit at or above U+D800; then each code point from
+ * U+D800 up (a surrogate pair, a lone surrogate, U+E000..U+FFFF) becomes the two units
+ * U+D800 + (cp >> 16) and cp & 0xFFFF, which sort after every unit below U+D800 and among
+ * themselves by code point.
+ */
+function codePointKey(s: string): string {
+  if (!HIGH_UNIT.test(s)) return s;
+  const units: number[] = [];
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0xd800) {
+      units.push(c);
+    } else {
+      const cp = codePointFrom(s, i, c);
+      units.push(0xd800 + (cp >> 16), cp & 0xffff);
+      if (cp > 0xffff) i++;
+    }
+  }
+  let out = '';
+  for (let i = 0; i < units.length; i += 4096) out += String.fromCharCode.apply(null, units.slice(i, i + 4096));
+  return out;
+}
+
+const nativeCmp = (x: string, y: string): number => (x < y ? -1 : x > y ? 1 : 0);
+
+/**
+ * Sorts `items` (in place, stable) by Python's str order of `keyOf(item)`, with native
+ * string comparisons: linear work beyond the sort itself, however long the common prefixes.
+ */
+function sortByCodePoint<T>(items: T[], keyOf: (t: T) => string): T[] {
+  const n = items.length;
+  if (n < 2) return items;
+  let high = false;
+  for (let i = 0; i < n && !high; i++) high = HIGH_UNIT.test(keyOf(items[i]));
+  if (!high) return items.sort((a, b) => nativeCmp(keyOf(a), keyOf(b)));
+  const keys = new Array<string>(n);
+  const order = new Array<number>(n);
+  for (let i = 0; i < n; i++) {
+    keys[i] = codePointKey(keyOf(items[i]));
+    order[i] = i;
+  }
+  order.sort((i, j) => nativeCmp(keys[i], keys[j]) || i - j);
+  const sorted = order.map((i) => items[i]);
+  for (let i = 0; i < n; i++) items[i] = sorted[i];
+  return items;
+}
+
+const selfStr = (s: string): string => s;
+
 function numCmp(a: unknown, b: unknown): number {
   const x = typeof a === 'boolean' ? (a ? 1 : 0) : (a as number | bigint);
   const y = typeof b === 'boolean' ? (b ? 1 : 0) : (b as number | bigint);
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-/** Python `==` on JSON-model values. */
-function pyEq(a: unknown, b: unknown, depth: number): boolean {
+/** `cmp3` results: Python's `<`/`==` outcome for two JSON-model values. */
+const LT = -1;
+const EQ = 0;
+const GT = 1;
+/** Unequal, and Python's `<` raises TypeError on them (or on their first unequal items). */
+const NE = 2;
+
+/**
+ * Python `==` and, when unequal, `<` on JSON-model values, in one pass: EQ when `a == b`;
+ * otherwise LT/GT as Python's `a < b` / `b < a` would answer, or NE where that comparison
+ * raises. For lists this is CPython's rule (the first index whose items are not `==`
+ * decides, by `<` on those items; else the lengths), computed without re-walking a
+ * subtree at every level: the cost is at most the size of the smaller value.
+ */
+function cmp3(a: unknown, b: unknown, depth: number): number {
   if (depth > MAX_DEPTH) throw new TooDeep();
+  spend(1);
   const ka = kindOf(a);
-  if (ka !== kindOf(b)) return false;
+  if (ka !== kindOf(b)) return NE;
   switch (ka) {
     case Kind.None:
-      return true;
+      return EQ;
     case Kind.Num:
-      return numCmp(a, b) === 0;
+      return numCmp(a, b);
     case Kind.Str:
-      return a === b;
+      return compareStrMetered(a as string, b as string);
     case Kind.List: {
       const x = a as unknown[];
       const y = b as unknown[];
-      if (x.length !== y.length) return false;
-      for (let i = 0; i < x.length; i++) if (!pyEq(item(x[i]), item(y[i]), depth + 1)) return false;
-      return true;
+      const n = Math.min(x.length, y.length);
+      for (let i = 0; i < n; i++) {
+        const c = cmp3(item(x[i]), item(y[i]), depth + 1);
+        if (c !== EQ) return c;
+      }
+      return x.length < y.length ? LT : x.length > y.length ? GT : EQ;
     }
     default: {
+      // dicts: equal or not; never ordered
       const x = a as Record<string, unknown>;
       const y = b as Record<string, unknown>;
       const kx = dictKeys(x);
-      if (kx.length !== dictKeys(y).length) return false;
+      if (kx.length !== dictKeys(y).length) return NE;
+      spend(kx.length);
       for (const k of kx) {
         const w = get(y, k);
-        if (w === undefined || !pyEq(x[k], w, depth + 1)) return false;
+        if (w === undefined || cmp3(x[k], w, depth + 1) !== EQ) return NE;
       }
-      return true;
+      return EQ;
     }
   }
 }
 
 /** Python's ordering as `sorted` uses it; throws INCOMPARABLE where Python raises TypeError. */
-function pyCmp(a: unknown, b: unknown, depth: number): number {
-  if (depth > MAX_DEPTH) throw new TooDeep();
+function pyCmp(a: unknown, b: unknown): number {
   const ka = kindOf(a);
   const kb = kindOf(b);
-  if (ka === Kind.Str && kb === Kind.Str) return compareStr(a as string, b as string);
+  if (ka === Kind.Str && kb === Kind.Str) return compareStrMetered(a as string, b as string);
   if (ka === Kind.Num && kb === Kind.Num) return numCmp(a, b);
   if (ka === Kind.List && kb === Kind.List) {
-    const x = a as unknown[];
-    const y = b as unknown[];
-    const n = Math.min(x.length, y.length);
-    for (let i = 0; i < n; i++) {
-      const u = item(x[i]);
-      const v = item(y[i]);
-      if (!pyEq(u, v, depth + 1)) return pyCmp(u, v, depth + 1);
-    }
-    return x.length < y.length ? -1 : x.length > y.length ? 1 : 0;
+    const c = cmp3(a, b, 0);
+    if (c === NE) throw INCOMPARABLE;
+    return c;
   }
   throw INCOMPARABLE;
 }
@@ -299,6 +439,7 @@ function pyCmp(a: unknown, b: unknown, depth: number): number {
 /** The fallback total order: None < numbers < strings < lists < dicts. */
 function extCmp(a: unknown, b: unknown, depth: number): number {
   if (depth > MAX_DEPTH) throw new TooDeep();
+  spend(1);
   const ka = kindOf(a);
   const kb = kindOf(b);
   if (ka !== kb) return ka < kb ? -1 : 1;
@@ -308,7 +449,7 @@ function extCmp(a: unknown, b: unknown, depth: number): number {
     case Kind.Num:
       return numCmp(a, b);
     case Kind.Str:
-      return compareStr(a as string, b as string);
+      return compareStrMetered(a as string, b as string);
     case Kind.List: {
       const x = a as unknown[];
       const y = b as unknown[];
@@ -320,11 +461,22 @@ function extCmp(a: unknown, b: unknown, depth: number): number {
       return x.length < y.length ? -1 : x.length > y.length ? 1 : 0;
     }
     default: {
-      const x = serValue(a, depth);
-      const y = serValue(b, depth);
+      const x = serDictOnce(a as object, depth);
+      const y = serDictOnce(b as object, depth);
       return x < y ? -1 : x > y ? 1 : 0; // ASCII text: code unit order is code point order
     }
   }
+}
+
+/** Dicts serialised during one fallback sort (each is compared O(log n) times), with the depth reached. */
+let serMemo: Map<object, { depth: number; text: string }> | undefined;
+
+function serDictOnce(d: object, depth: number): string {
+  const hit = serMemo?.get(d);
+  if (hit && hit.depth >= depth) return hit.text; // fits within the limit at a greater depth: fits here
+  const text = serValue(d, depth);
+  serMemo?.set(d, { depth, text });
+  return text;
 }
 
 /**
@@ -334,14 +486,27 @@ function extCmp(a: unknown, b: unknown, depth: number): number {
 function pySorted<T>(items: T[], keyOf: (t: T) => unknown): T[] {
   const out = items.slice();
   if (out.length < 2) return out;
+  spend(out.length);
   let allStr = true;
   for (let i = 0; i < out.length && allStr; i++) allStr = typeof keyOf(out[i]) === 'string';
-  if (allStr) return out.sort((a, b) => compareStr(keyOf(a) as string, keyOf(b) as string));
+  if (allStr) return sortByCodePoint(out, keyOf as (t: T) => string);
   try {
-    return out.sort((a, b) => pyCmp(keyOf(a), keyOf(b), 0));
+    return out.sort((a, b) => {
+      spend(1);
+      return pyCmp(keyOf(a), keyOf(b));
+    });
   } catch (e) {
     if (e !== INCOMPARABLE) throw e;
-    return items.slice().sort((a, b) => extCmp(keyOf(a), keyOf(b), 0));
+    const outer = serMemo;
+    serMemo = new Map();
+    try {
+      return items.slice().sort((a, b) => {
+        spend(1);
+        return extCmp(keyOf(a), keyOf(b), 0);
+      });
+    } finally {
+      serMemo = outer;
+    }
   }
 }
 
@@ -363,42 +528,56 @@ function serStr(s: string): string {
   return NEEDS_ESCAPE.test(s) ? '"' + escapeFrom(s, 0) + '"' : '"' + s + '"';
 }
 
+/** Escapes by code unit, filled on first use (at most 65,536 short strings). */
+const ESCAPES: (string | undefined)[] = [];
+
+function escapeOf(c: number): string {
+  let e = ESCAPES[c];
+  if (e === undefined) {
+    switch (c) {
+      case 0x22:
+        e = '\\"';
+        break;
+      case 0x5c:
+        e = '\\\\';
+        break;
+      case 0x0a:
+        e = '\\n';
+        break;
+      case 0x0d:
+        e = '\\r';
+        break;
+      case 0x09:
+        e = '\\t';
+        break;
+      case 0x08:
+        e = '\\b';
+        break;
+      case 0x0c:
+        e = '\\f';
+        break;
+      default:
+        e = '\\u' + HEX[(c >> 12) & 15] + HEX[(c >> 8) & 15] + HEX[(c >> 4) & 15] + HEX[c & 15];
+    }
+    ESCAPES[c] = e;
+  }
+  return e;
+}
+
 function escapeFrom(s: string, start: number): string {
-  let out = s.slice(0, start);
+  // Parts joined once: appending to one string per escaped char made a rope of millions
+  // of pieces for a long non-ASCII string, slow to collect and to flatten for the hash.
+  const parts: string[] = start > 0 ? [s.slice(0, start)] : [];
   let run = start;
   for (let i = start; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (c >= 0x20 && c <= 0x7e && c !== 0x22 && c !== 0x5c) continue;
-    if (run < i) out += s.slice(run, i);
+    if (run < i) parts.push(s.slice(run, i));
     run = i + 1;
-    switch (c) {
-      case 0x22:
-        out += '\\"';
-        break;
-      case 0x5c:
-        out += '\\\\';
-        break;
-      case 0x0a:
-        out += '\\n';
-        break;
-      case 0x0d:
-        out += '\\r';
-        break;
-      case 0x09:
-        out += '\\t';
-        break;
-      case 0x08:
-        out += '\\b';
-        break;
-      case 0x0c:
-        out += '\\f';
-        break;
-      default:
-        out += '\\u' + HEX[(c >> 12) & 15] + HEX[(c >> 8) & 15] + HEX[(c >> 4) & 15] + HEX[c & 15];
-    }
+    parts.push(escapeOf(c));
   }
-  if (run < s.length) out += s.slice(run);
-  return out;
+  if (run < s.length) parts.push(s.slice(run));
+  return parts.join('');
 }
 
 /** Python `repr(float)` for a finite double (json.dumps uses it). */
@@ -435,8 +614,19 @@ function serNumber(n: number): string {
   return floatRepr(n);
 }
 
+/** `json.dumps` of a JSON-model value. */
 function serValue(v: unknown, depth: number): string {
+  if (typeof v !== 'object' || v === null) return serScalar(v, depth);
+  // Containers are written into one list of parts and joined once: concatenating at every
+  // level would build a rope as deep as the value, slow to flatten when it is hashed.
+  const parts: string[] = [];
+  writeValue(v, depth, parts);
+  return parts.join('');
+}
+
+function serScalar(v: unknown, depth: number): string {
   if (depth > MAX_DEPTH) throw new TooDeep();
+  spend(1);
   switch (typeof v) {
     case 'string':
       return serStr(v);
@@ -446,28 +636,35 @@ function serValue(v: unknown, depth: number): string {
       return v ? 'true' : 'false';
     case 'bigint':
       return v.toString();
-    case 'object': {
-      if (v === null) return 'null';
-      if (Array.isArray(v)) {
-        let out = '[';
-        for (let i = 0; i < v.length; i++) {
-          if (i > 0) out += ',';
-          out += serValue(item(v[i]), depth + 1);
-        }
-        return out + ']';
-      }
-      const d = v as Record<string, unknown>;
-      const keys = dictKeys(d).sort(compareStr);
-      let out = '{';
-      for (let i = 0; i < keys.length; i++) {
-        if (i > 0) out += ',';
-        out += serStr(keys[i]) + ':' + serValue(d[keys[i]], depth + 1);
-      }
-      return out + '}';
-    }
     default:
       return 'null';
   }
+}
+
+function writeValue(v: unknown, depth: number, parts: string[]): void {
+  if (typeof v !== 'object' || v === null) {
+    parts.push(serScalar(v, depth));
+    return;
+  }
+  if (depth > MAX_DEPTH) throw new TooDeep();
+  spend(1);
+  if (Array.isArray(v)) {
+    parts.push('[');
+    for (let i = 0; i < v.length; i++) {
+      if (i > 0) parts.push(',');
+      writeValue(item(v[i]), depth + 1, parts);
+    }
+    parts.push(']');
+    return;
+  }
+  const d = v as Record<string, unknown>;
+  const keys = sortByCodePoint(dictKeys(d), selfStr);
+  parts.push('{');
+  for (let i = 0; i < keys.length; i++) {
+    parts.push(i > 0 ? ',' + serStr(keys[i]) + ':' : serStr(keys[i]) + ':');
+    writeValue(d[keys[i]], depth + 1, parts);
+  }
+  parts.push('}');
 }
 
 // ---------------------------------------------------------------------------------------
@@ -521,24 +718,31 @@ function serModes(v: unknown): string {
       return out + '"]';
     }
     if (allStr) {
-      const sorted = (v as string[]).slice().sort(compareStr);
+      const sorted = sortByCodePoint((v as string[]).slice(), selfStr);
       let out = '[' + serStr(sorted[0]);
       for (let i = 1; i < n; i++) out += ',' + serStr(sorted[i]);
       return out + ']';
     }
+    spend(n); // before allocating: a sparse array may claim 2^32 - 1 elements
     list = new Array(n);
     for (let i = 0; i < n; i++) list[i] = item(v[i]);
   } else if (typeof v === 'string') {
+    spend(v.length);
     list = Array.from(v); // Python iterates a str by code point
   } else if (isDict(v)) {
     list = dictKeys(v); // Python iterates a dict by key
+    spend(list.length);
   } else {
     return '[]'; // absent, or not iterable in Python (None, number, bool): documented fallback
   }
   const sorted = pySorted(list, identity);
-  let out = '[';
-  for (let i = 0; i < sorted.length; i++) out += (i > 0 ? ',' : '') + serValue(sorted[i], 1);
-  return out + ']';
+  const parts: string[] = ['['];
+  for (let i = 0; i < sorted.length; i++) {
+    if (i > 0) parts.push(',');
+    writeValue(sorted[i], 1, parts);
+  }
+  parts.push(']');
+  return parts.join('');
 }
 
 interface SkillRec {
@@ -597,7 +801,7 @@ function buildMaterial(card: unknown): string {
   }
   if (recs.length > 1) {
     if (plainIds) recs = sortRecsPlain(recs);
-    else if (strIds) recs.sort((a, b) => compareStr(a.id as string, b.id as string));
+    else if (strIds) recs = sortByCodePoint(recs, (r) => r.id as string);
     else recs = pySorted(recs, idOf);
   }
   let out = push ? '{"pushNotifications":true,"skills":[' : '{"pushNotifications":false,"skills":[';

@@ -8,7 +8,7 @@ import { diag, SpanKind, SpanStatusCode, trace, type Attributes, type Context, t
 import { BodyReader, type BodyMode } from '../core/body-reader';
 import { decodeCard, isAgentCard, normaliseUrl } from '../core/card';
 import { urlFacts, type UrlFacts } from '../core/url';
-import { skillFingerprint } from '../core/fingerprint';
+import { skillFingerprintBounded } from '../core/fingerprint';
 import { judge, judgeCardChange, type DriftEvent, type NegotiationContext } from '../core/judge';
 import type { DecodedRequest, DecodedResult } from '../core/model';
 import { decodeResponse, decodeStreamEvent } from '../core/protocol/results';
@@ -328,8 +328,16 @@ export class A2ACall {
       return;
     }
     const card = decodeCard(value);
-    const fingerprint = skillFingerprint(value);
+    const fp = skillFingerprintBounded(value);
     const state = sharedState();
+    if (fp.fingerprint === undefined) {
+      // A card too complex to fingerprint within the work budget: nothing is judged against
+      // it, nor against an earlier card of that URL (it may no longer be what the peer serves).
+      state.cards.evict(this.url.key);
+      this.setUnjudged(cap(`could not fingerprint the Agent Card (${fp.problem})`));
+      return;
+    }
+    const fingerprint = fp.fingerprint;
     const update = state.cards.put(this.url.key, card, fingerprint, Date.now(), { sameOriginOnly: this.target.type === 'card' && this.target.sniffed === true });
     this.span.setAttributes(cardAttributes(update.entry));
     this.span.setAttribute(sc.ATTR_A2A_AGENT_CARD_SKILL_COUNT, card.skills.length);

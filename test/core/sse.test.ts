@@ -186,3 +186,91 @@ test('VoltAgent frames events as `data: \\x1e{json}`: the record separator is dr
   assert.deepEqual(docs, [[{ n: 1 }, undefined], [{ n: 2 }, 'error']]);
   assert.deepEqual(problems, []);
 });
+
+/** The spec's algorithm on the whole text at once (no chunks, no caps): the reference for the tests below. */
+function referenceEvents(text: string): SseEvent[] {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const lines = body.split(/\r\n|\r|\n/);
+  lines.pop(); // the part after the last line break is not a complete line
+  const out: SseEvent[] = [];
+  let data: string[] = [];
+  let type = '';
+  let id: string | undefined;
+  for (const line of lines) {
+    if (line === '') {
+      if (data.length > 0) {
+        const ev: SseEvent = { data: data.join('\n') };
+        if (type) ev.event = type;
+        if (id !== undefined) ev.id = id;
+        out.push(ev);
+      }
+      data = [];
+      type = '';
+      id = undefined;
+      continue;
+    }
+    if (line.startsWith(':')) continue;
+    const colon = line.indexOf(':');
+    const name = colon < 0 ? line : line.slice(0, colon);
+    let value = colon < 0 ? '' : line.slice(colon + 1);
+    if (value.startsWith(' ')) value = value.slice(1);
+    if (name === 'data') data.push(value);
+    else if (name === 'event') type = value;
+    else if (name === 'id' && !value.includes('\0')) id = value;
+  }
+  return out;
+}
+
+test('floods of blank lines (LF, CR, CRLF, mixed) around events, short and long lines, any split: the events of the reference algorithm', () => {
+  let seed = 15;
+  const rand = (n: number): number => {
+    seed = (seed * 1103515245 + 12345) >>> 0;
+    return (seed >>> 8) % n;
+  };
+  const eols = ['\n', '\r', '\r\n'];
+  const pieces = (): string => {
+    switch (rand(8)) {
+      case 0:
+        return eols[rand(3)].repeat(1 + rand(300)); // a flood of blank lines
+      case 1:
+        return `data: ${'L'.repeat(60 + rand(200))}${eols[rand(3)]}`; // past the char-by-char scan
+      case 2:
+        return `: keep-alive${eols[rand(3)]}`;
+      case 3:
+        return `event: e${rand(3)}${eols[rand(3)]}`;
+      case 4:
+        return `id: ${rand(100)}${eols[rand(3)]}`;
+      case 5:
+        return `data${eols[rand(3)]}`;
+      default:
+        return `data: {"n":${rand(1000)}}${eols[rand(3)]}`;
+    }
+  };
+  for (let round = 0; round < 60; round++) {
+    let text = '';
+    const n = 5 + rand(60);
+    for (let i = 0; i < n; i++) text += pieces();
+    const want = referenceEvents(text);
+    const chunks: string[] = [];
+    for (let pos = 0; pos < text.length; ) {
+      const len = 1 + rand(round % 3 === 0 ? 4 : 400);
+      chunks.push(text.slice(pos, pos + len));
+      pos += len;
+    }
+    assert.deepEqual(parseAll(chunks).events, want, `round ${round}`);
+    assert.deepEqual(parseAll([text]).events, want, `round ${round}, one chunk`);
+  }
+});
+
+test('a blank-line flood between the lines of one event does not end it early, nor leave state behind', () => {
+  const { events, parser } = parseAll(['data: a\n', '\r\n'.repeat(1000), 'data: b\n', '\n'.repeat(1000), ': c\n', '\r'.repeat(1000)]);
+  assert.deepEqual(events, [{ data: 'a' }, { data: 'b' }]);
+  assert.equal(parser.truncated, false);
+  assert.equal(parser.discardedTrailingChars, 0);
+  const p = new SseParser();
+  p.push('\n'.repeat(5000));
+  const internals = p as unknown as { data: string[]; hasFields: boolean; eventSize: number };
+  assert.deepEqual(internals.data, []);
+  assert.equal(internals.hasFields, false);
+  assert.equal(internals.eventSize, 0);
+});

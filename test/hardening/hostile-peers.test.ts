@@ -289,3 +289,25 @@ test('#12 two A2AInstrumentation instances: every call gets one span, not two', 
     await stop(p);
   }
 });
+
+test('#1 a card too complex to fingerprint: the span says so, and nothing is judged against it', async () => {
+  const card = { name: 'hostile', url: 'http://127.0.0.1:1/a2a', version: '1', protocolVersion: '0.3.0', capabilities: {}, skills: [{ id: 'render', inputModes: 'x'.repeat(1 << 20), outputModes: ['text/plain'] }] };
+  const s = http.createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(card));
+  });
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const base = `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
+  try {
+    const got = await fetch(`${base}/.well-known/agent-card.json`).then((r) => r.json());
+    assert.deepEqual(got, card, 'the app gets its card');
+    const spans = await h.waitForSpans((x) => x.some((y) => y.name === 'GetAgentCard'));
+    const span = spans.find((y) => y.name === 'GetAgentCard')!;
+    assert.equal(span.attributes['a2a.agent_card.fingerprint'], undefined);
+    assert.match(String(span.attributes['a2a.drift.unjudged_reason']), /could not fingerprint/);
+    assert.equal(sharedState().cards.forRequestUrl(`${base}/.well-known/agent-card.json`), undefined);
+  } finally {
+    s.closeAllConnections();
+    await new Promise((r) => s.close(r));
+  }
+});
