@@ -138,7 +138,7 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
       if (!this.fetchHook) this.fetchHook = new FetchHook((original, input, init) => this.handleFetch(original, input, init));
       if (!this.wireTap) {
         this.wireTap = new WireTap(
-          { onCreate: (info) => this.onWireCreate(info), responseHeaderNames: ['content-type', 'content-encoding', 'location'] },
+          { onCreate: (info) => this.onWireCreate(info), responseHeaderNames: ['content-type', 'content-encoding', 'location', 'cache-control', 'etag', 'last-modified'] },
           (where, err) => diag.debug(`opentelemetry-instrumentation-a2a: ${where}`, err),
         );
       }

@@ -30,6 +30,12 @@ export const ATTR_A2A_AGENT_CARD_FINGERPRINT = 'a2a.agent_card.fingerprint';
 export const ATTR_A2A_AGENT_CARD_URL = 'a2a.agent_card.url';
 /** The card in use was already implicated in a drift and has not been re-fetched since. */
 export const ATTR_A2A_AGENT_CARD_SUSPECT = 'a2a.agent_card.suspect';
+/** Who implicated the card in use: `local` (this process saw the drift) or `fleet` (an alert from another instance). */
+export const ATTR_A2A_AGENT_CARD_SUSPECT_SOURCE = 'a2a.agent_card.suspect_source';
+/** On GetAgentCard: the card response's freshness: `Cache-Control` max-age (seconds), `ETag`, `Last-Modified`. */
+export const ATTR_A2A_AGENT_CARD_MAX_AGE = 'a2a.agent_card.max_age_s';
+export const ATTR_A2A_AGENT_CARD_ETAG = 'a2a.agent_card.etag';
+export const ATTR_A2A_AGENT_CARD_LAST_MODIFIED = 'a2a.agent_card.last_modified';
 /** On GetAgentCard: the card's fingerprint before this fetch, when it was fetched before. */
 export const ATTR_A2A_AGENT_CARD_PREVIOUS_FINGERPRINT = 'a2a.agent_card.previous_fingerprint';
 /** On GetAgentCard: the card's `version` changed since the previous fetch (not an error by itself). */
@@ -55,6 +61,9 @@ export const ATTR_A2A_DRIFT_CURRENT_FINGERPRINT = 'a2a.drift.current_fingerprint
 export const ATTR_A2A_DRIFT_REFETCH = 'a2a.drift.refetch';
 /** refetchCardOnDrift: the card really changed since the one in use. */
 export const ATTR_A2A_DRIFT_CONFIRMED = 'a2a.drift.confirmed';
+
+/** Span event on the GetAgentCard span whose card changed under the same version (card_changed: not an error). */
+export const EVENT_AGENT_CARD_CHANGED = 'a2a.agent_card.changed';
 
 export const METRIC_CARD_DRIFT = 'a2a.client.card_drift';
 export const METRIC_CARD_DRIFT_UNIT = '{event}';

@@ -18,6 +18,11 @@ export interface CardEntry {
   version?: string;
   fetchedAt: number;
   suspect: boolean;
+  /** Who implicated it: this process's own evidence (`local`) or a fleet alert (`fleet`). */
+  suspectSource?: 'local' | 'fleet';
+  /** The card response's validators, for a conditional re-fetch. */
+  etag?: string;
+  lastModified?: string;
   /** The card's skills by id (for duplicate ids the last one wins, as a Python dict would). */
   skills: Map<string, SkillInfo>;
   /** Normalised endpoint URL → the protocol versions the card offers there (as written). */
@@ -294,7 +299,7 @@ export class CardRegistry {
    * and its endpoints'), and compares it with the last
    * fingerprint/version recorded for the URL, even if that card was evicted since.
    */
-  put(cardUrl: string, card: DecodedCard, fingerprint: string, now: number, opts?: { sameOriginOnly?: boolean }): CardUpdate {
+  put(cardUrl: string, card: DecodedCard, fingerprint: string, now: number, opts?: { sameOriginOnly?: boolean; etag?: string; lastModified?: string }): CardUpdate {
     const key = cardKey(cardUrl);
     const fp = typeof fingerprint === 'string' ? fingerprint : '';
     const c = (typeof card === 'object' && card !== null ? card : {}) as Partial<DecodedCard>;
@@ -309,6 +314,8 @@ export class CardRegistry {
       skills: skillMap(c),
       endpointVersions: new Map(),
     };
+    if (typeof opts?.etag === 'string') entry.etag = opts.etag;
+    if (typeof opts?.lastModified === 'string') entry.lastModified = opts.lastModified;
     const scope = safe(() => agentScopeOf(entry.cardUrl), undefined);
     if (scope !== undefined) entry.agentScope = scope;
     if (opts?.sameOriginOnly === true) {
@@ -427,9 +434,13 @@ export class CardRegistry {
     return unscoped;
   }
 
-  markSuspect(cardUrl: string): void {
+  /** Marks the card held for this URL as implicated in a drift (until it is fetched again). Returns whether one was held. */
+  markSuspect(cardUrl: string, source: 'local' | 'fleet' = 'local'): boolean {
     const entry = this.cards.get(cardKey(cardUrl));
-    if (entry) entry.suspect = true;
+    if (!entry) return false;
+    entry.suspect = true;
+    entry.suspectSource = source;
+    return true;
   }
 
   /** Drops the card (its endpoints stop resolving to it); its fingerprint history stays. */

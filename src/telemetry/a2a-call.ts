@@ -63,6 +63,29 @@ export function safeMessage(text: string): string {
 }
 
 
+interface Freshness {
+  maxAge?: number;
+  etag?: string;
+  lastModified?: string;
+}
+
+/** A card response's freshness: `Cache-Control` max-age (seconds; `no-store` / `no-cache` → 0), `ETag`, `Last-Modified` (capped). */
+function freshness(headers: Record<string, string>): Freshness | undefined {
+  const cc = headers['cache-control'];
+  const etag = headers['etag'];
+  const lm = headers['last-modified'];
+  if (cc === undefined && etag === undefined && lm === undefined) return undefined;
+  const out: Freshness = {};
+  if (cc !== undefined) {
+    const m = /(?:^|[,\s])max-age\s*=\s*"?(\d{1,10})/i.exec(cc);
+    if (m) out.maxAge = Number(m[1]);
+    else if (/(?:^|[,\s])no-(?:store|cache)\b/i.test(cc)) out.maxAge = 0;
+  }
+  if (etag !== undefined && etag.length > 0) out.etag = cap(etag);
+  if (lm !== undefined && lm.length > 0) out.lastModified = cap(lm);
+  return out;
+}
+
 /** Card entries are immutable snapshots: their span attributes are built once per entry. */
 const cardAttributeMemo = new WeakMap<CardEntry, Readonly<Attributes>>();
 
@@ -98,6 +121,8 @@ export class A2ACall {
   private statusCode: number | undefined;
   private lastResult: DecodedResult | undefined;
   private events = 0;
+  /** A card response's Cache-Control max-age, ETag and Last-Modified. */
+  private cardFreshness: Freshness | undefined;
   /** The streamed answer so far (judge only, never exported). */
   private streamText: string | undefined;
   private ctx: NegotiationContext;
@@ -198,7 +223,10 @@ export class A2ACall {
     const entry = this.url.parsed ? state.cards.forNormalisedUrl(this.url.key) : undefined;
     if (!entry) return { cardKnown: false, skillId };
     Object.assign(attrs, cardAttributes(entry));
-    if (entry.suspect) attrs[sc.ATTR_A2A_AGENT_CARD_SUSPECT] = true;
+    if (entry.suspect) {
+      attrs[sc.ATTR_A2A_AGENT_CARD_SUSPECT] = true;
+      attrs[sc.ATTR_A2A_AGENT_CARD_SUSPECT_SOURCE] = entry.suspectSource ?? 'local';
+    }
     const skill = skillId !== undefined ? entry.skills.get(skillId) : undefined;
     return {
       skillId,
@@ -265,6 +293,7 @@ export class A2ACall {
           return;
         }
         this.span.setAttribute(sc.ATTR_HTTP_RESPONSE_STATUS_CODE, statusCode);
+        if (this.target.type === 'card') this.cardFreshness = freshness(headers);
         const type = (headers['content-type'] ?? '').toLowerCase();
         let mode: BodyMode | undefined;
         if (type.includes('text/event-stream')) mode = 'sse';
@@ -338,7 +367,15 @@ export class A2ACall {
       return;
     }
     const fingerprint = fp.fingerprint;
-    const update = state.cards.put(this.url.key, card, fingerprint, Date.now(), { sameOriginOnly: this.target.type === 'card' && this.target.sniffed === true });
+    const fresh = this.cardFreshness;
+    const update = state.cards.put(this.url.key, card, fingerprint, Date.now(), {
+      sameOriginOnly: this.target.type === 'card' && this.target.sniffed === true,
+      etag: fresh?.etag,
+      lastModified: fresh?.lastModified,
+    });
+    if (fresh?.maxAge !== undefined) this.span.setAttribute(sc.ATTR_A2A_AGENT_CARD_MAX_AGE, fresh.maxAge);
+    if (fresh?.etag !== undefined) this.span.setAttribute(sc.ATTR_A2A_AGENT_CARD_ETAG, fresh.etag);
+    if (fresh?.lastModified !== undefined) this.span.setAttribute(sc.ATTR_A2A_AGENT_CARD_LAST_MODIFIED, fresh.lastModified);
     this.span.setAttributes(cardAttributes(update.entry));
     this.span.setAttribute(sc.ATTR_A2A_AGENT_CARD_SKILL_COUNT, card.skills.length);
     const version = cardProtocolVersion(card.protocolVersion, card.endpoints.map((e) => e.protocolVersion));
@@ -416,11 +453,14 @@ export class A2ACall {
     if (this.drift) return;
     this.drift = event;
     const span = this.span;
-    span.setStatus({ code: SpanStatusCode.ERROR, message: safeMessage(event.error.message) });
-    const attrs: Attributes = {
-      [sc.ATTR_ERROR_TYPE]: event.error.name,
-      [sc.ATTR_A2A_DRIFT_KIND]: event.kind,
-    };
+    // card_changed is the confirmation, not a failure: the fetch that refreshes the card did
+    // its job. Its span keeps status UNSET and gets an event; every other kind is an error.
+    const changed = event.kind === 'card_changed';
+    const attrs: Attributes = { [sc.ATTR_A2A_DRIFT_KIND]: event.kind };
+    if (!changed) {
+      span.setStatus({ code: SpanStatusCode.ERROR, message: safeMessage(event.error.message) });
+      attrs[sc.ATTR_ERROR_TYPE] = event.error.name;
+    }
     if (event.expectedModes) attrs[sc.ATTR_A2A_DRIFT_EXPECTED_MODES] = event.expectedModes.slice(0, MAX_EXPECTED_MODES).map(cap);
     if (event.actualMediaType !== undefined) attrs[sc.ATTR_A2A_DRIFT_ACTUAL_MEDIA_TYPE] = cap(event.actualMediaType);
     if (event.matchedPattern !== undefined) attrs[sc.ATTR_A2A_DRIFT_PATTERN] = cap(event.matchedPattern);
@@ -430,11 +470,24 @@ export class A2ACall {
       if (event.fingerprint !== undefined) attrs[sc.ATTR_A2A_DRIFT_CURRENT_FINGERPRINT] = event.fingerprint;
     }
     span.setAttributes(attrs);
-    span.recordException(event.error);
+    if (changed) {
+      const eventAttrs: Attributes = { [sc.ATTR_A2A_DRIFT_KIND]: event.kind };
+      if (event.previousFingerprint !== undefined) eventAttrs[sc.ATTR_A2A_DRIFT_PREVIOUS_FINGERPRINT] = event.previousFingerprint;
+      if (event.fingerprint !== undefined) eventAttrs[sc.ATTR_A2A_DRIFT_CURRENT_FINGERPRINT] = event.fingerprint;
+      span.addEvent(sc.EVENT_AGENT_CARD_CHANGED, eventAttrs);
+    } else {
+      span.recordException(event.error);
+    }
+    // Labels say WHICH card (its URL as fetched: no query, fragment or credentials) on which
+    // port: one series per card × skill × kind.
     const metricAttrs: Attributes = { [sc.ATTR_A2A_DRIFT_KIND]: event.kind };
     if (event.skillId !== undefined) metricAttrs[sc.ATTR_A2A_SKILL_ID] = cap(event.skillId);
     if (event.agentName !== undefined) metricAttrs[sc.ATTR_GEN_AI_AGENT_NAME] = cap(event.agentName);
-    if (this.url.host !== undefined) metricAttrs[sc.ATTR_SERVER_ADDRESS] = this.url.host;
+    if (event.cardUrl !== undefined) metricAttrs[sc.ATTR_A2A_AGENT_CARD_URL] = cap(event.cardUrl);
+    if (this.url.host !== undefined) {
+      metricAttrs[sc.ATTR_SERVER_ADDRESS] = this.url.host;
+      metricAttrs[sc.ATTR_SERVER_PORT] = this.url.port;
+    }
     this.deps.driftCounter?.add(1, metricAttrs);
     const state = sharedState();
     if (event.kind !== 'card_changed' && event.cardUrl) state.cards.markSuspect(event.cardUrl);

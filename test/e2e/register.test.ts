@@ -249,8 +249,10 @@ async function checkFleetTelemetry(service: string, run: RunResult): Promise<voi
     const changed = drifted.find((s) => s.attributes['a2a.drift.kind'] === 'card_changed' && s.attributes['gen_ai.agent.name'] === agent) as ReceivedSpan;
     const fp = fingerprints.get(agent) as { first: string; last: string };
     assert.equal(changed.name, 'GetAgentCard');
-    assert.equal(changed.status.code, STATUS_ERROR);
-    assert.equal(changed.attributes['error.type'], 'StaleAgentCardError');
+    // the re-fetch that confirms the change is not an error (issue 14): status UNSET, an event
+    assert.notEqual(changed.status.code, STATUS_ERROR);
+    assert.equal(changed.attributes['error.type'], undefined);
+    assert.ok(changed.events.some((e) => e.name === 'a2a.agent_card.changed'), 'a2a.agent_card.changed event');
     assert.equal(changed.attributes['a2a.agent_card.previous_fingerprint'], fp.first);
     assert.equal(changed.attributes['a2a.agent_card.fingerprint'], fp.last);
     assert.equal(changed.attributes['gen_ai.agent.version'], '1.0', 'same version');
@@ -286,9 +288,9 @@ async function checkFleetTelemetry(service: string, run: RunResult): Promise<voi
     assert.equal(p.scopeName, SCOPE);
     assert.equal(typeof p.attributes['a2a.drift.kind'], 'string');
     assert.deepEqual(
-      Object.keys(p.attributes).filter((k) => k.includes('fingerprint') || k.includes('url') || k.includes('task')),
+      Object.keys(p.attributes).filter((k) => k.includes('fingerprint') || (k.includes('url') && k !== 'a2a.agent_card.url') || k.includes('task')),
       [],
-      'no high-cardinality attribute on the metric',
+      'no high-cardinality attribute on the metric (the card URL is bounded by the cards held: one series per card × skill × kind)',
     );
   }
   const totals: Record<string, number> = {};
@@ -296,6 +298,8 @@ async function checkFleetTelemetry(service: string, run: RunResult): Promise<voi
     const key = `${p.attributes['a2a.drift.kind']}@${p.attributes['gen_ai.agent.name']}`;
     totals[key] = (totals[key] ?? 0) + p.value;
     assert.equal(p.attributes['server.address'], '127.0.0.1');
+    assert.equal(typeof p.attributes['server.port'], 'number');
+    assert.match(String(p.attributes['a2a.agent_card.url']), /^http:\/\/127\.0\.0\.1:\d+\/.*agent-card\.json$/, 'which card: its URL as fetched');
   }
   assert.deepEqual(totals, {
     'unknown_skill@peer-a': 1,

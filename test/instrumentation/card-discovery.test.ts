@@ -51,6 +51,10 @@ before(async () => {
       if (url === '/api/.well-known/translator/agent-card.json') return json(200, card('translator', 'http://localhost:4111/api/a2a/translator', ['translate']));
       // reactive-agents-like: {url}/agent/card
       if (url === '/ra/agent/card') return json(200, card('ra', `${base}/ra`, ['summarize']));
+      if (url === '/fresh/.well-known/agent-card.json') {
+        res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'public, max-age=300', etag: '"v7"', 'last-modified': 'Wed, 02 Dec 2026 10:00:00 GMT' });
+        return res.end(JSON.stringify(card('fresh', `${base}/fresh`, ['summarize'])));
+      }
       if (url === '/other/agent/card') return json(200, { skills: ['not', 'a', 'card'], total: 3 });
       // a card at an odd path claiming another agent's endpoint (the translator's)
       if (url === '/hostile/agent/card') return json(200, card('hostile', 'http://honest.example/api/a2a/translator', ['nothing']));
@@ -191,4 +195,16 @@ test('a card sniffed at an odd path cannot claim an endpoint on another origin',
   await send('/api/a2a/translator', 'translate');
   const after = await h.waitForSpans((s) => s.some((x) => x.name === 'SendMessage'));
   assert.equal(after.find((x) => x.name === 'SendMessage')?.attributes['gen_ai.agent.name'], 'translator');
+});
+
+test('card freshness: Cache-Control max-age, ETag and Last-Modified on the GetAgentCard span, kept for a conditional re-fetch', async () => {
+  await fetch(`${base}/fresh/.well-known/agent-card.json`).then((r) => r.json());
+  const spans = await h.waitForSpans((s) => s.some((x) => x.name === 'GetAgentCard'));
+  const c = spans.find((x) => x.name === 'GetAgentCard')!;
+  assert.equal(c.attributes['a2a.agent_card.max_age_s'], 300);
+  assert.equal(c.attributes['a2a.agent_card.etag'], '"v7"');
+  assert.equal(c.attributes['a2a.agent_card.last_modified'], 'Wed, 02 Dec 2026 10:00:00 GMT');
+  const entry = sharedState().cards.get(`${base}/fresh/.well-known/agent-card.json`);
+  assert.equal(entry?.etag, '"v7"');
+  assert.equal(entry?.lastModified, 'Wed, 02 Dec 2026 10:00:00 GMT');
 });
