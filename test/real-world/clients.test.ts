@@ -63,7 +63,11 @@ function only<T>(xs: T[], what: string): T {
 }
 function assertDrift(span: ReadableSpan, kind: string): void {
   assert.equal(span.attributes['a2a.drift.kind'], kind, `${span.name} should carry a2a.drift.kind=${kind}; attrs: ${JSON.stringify(span.attributes)}`);
-  assert.equal(span.status.code, SpanStatusCode.ERROR);
+  if (kind === 'card_changed') {
+    // the re-fetch that confirms the change is not an error: status UNSET and an event
+    assert.notEqual(span.status.code, SpanStatusCode.ERROR);
+    assert.ok(span.events.some((e) => e.name === 'a2a.agent_card.changed'));
+  } else assert.equal(span.status.code, SpanStatusCode.ERROR);
 }
 async function fetchJson(url: string, headers: Record<string, string> = {}): Promise<Record<string, unknown>> {
   // Untraced reference copy of a card (the instrumentation ignores nothing, so reset after).
