@@ -40,7 +40,8 @@ const REFETCH_WAIT_MS = 5000;
 export type CallTarget = { type: 'card'; sniffed?: boolean } | { type: 'operation'; request: DecodedRequest };
 
 const MAX_EXPECTED_MODES = 16;
-const MAX_STREAM_TEXT = 4096;
+/** Characters of a streamed answer kept before each delta (phrases naming a skill are far shorter). */
+const STREAM_OVERLAP = 384;
 const URL_IN_TEXT = /[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]*/gi;
 
 function cap(value: string): string {
@@ -123,8 +124,8 @@ export class A2ACall {
   private events = 0;
   /** A card response's Cache-Control max-age, ETag and Last-Modified. */
   private cardFreshness: Freshness | undefined;
-  /** The streamed answer so far (judge only, never exported). */
-  private streamText: string | undefined;
+  /** The end of the streamed answer so far (judge only, never exported). */
+  private streamTail: string | undefined;
   private ctx: NegotiationContext;
   private taskId: string | undefined;
   private negotiatedTaskId: string | undefined;
@@ -421,14 +422,17 @@ export class A2ACall {
 
   /**
    * A streamed answer comes in artifact updates: word-sized deltas (`append: true`, Mastra)
-   * or whole snapshots (VoltAgent). The judge sees the answer so far (its last
-   * MAX_STREAM_TEXT characters), not one delta.
+   * or whole snapshots (VoltAgent). The judge sees each delta together with the last
+   * STREAM_OVERLAP characters before it, so a phrase split across chunks is whole in one
+   * window, and each character of a long stream is looked at a bounded number of times
+   * (judging the whole answer so far at every event would be quadratic).
    */
   private withStreamedAnswer(result: DecodedResult): DecodedResult {
     if (result.kind !== 'artifact-update' || result.artifactText === undefined) return result;
-    const text = result.append === true && this.streamText !== undefined ? this.streamText + result.artifactText : result.artifactText;
-    this.streamText = text.length > MAX_STREAM_TEXT ? text.slice(text.length - MAX_STREAM_TEXT) : text;
-    return this.streamText === result.artifactText ? result : { ...result, artifactText: this.streamText };
+    const delta = result.artifactText;
+    const window = result.append === true && this.streamTail !== undefined ? this.streamTail + delta : delta;
+    this.streamTail = window.length > STREAM_OVERLAP ? window.slice(window.length - STREAM_OVERLAP) : window;
+    return window === delta ? result : { ...result, artifactText: window };
   }
 
   private rememberNegotiation(taskId: string): void {

@@ -12,7 +12,7 @@ import * as zlib from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { drifted, setupOtel, type Harness } from '../helpers/otel';
-import { A2AInstrumentation } from '../../src/index';
+import { A2AInstrumentation, onAgentCardDrift } from '../../src/index';
 import { sharedState } from '../../src/telemetry/shared-state';
 import { safeMessage } from '../../src/telemetry/a2a-call';
 
@@ -26,7 +26,7 @@ interface Peer {
 }
 
 /** A 0.3 JSON-RPC peer whose tasks are numbered from "1" (as a conforming peer may do). */
-async function startPeer(name: string, outputMode: string, opts: { skills?: number; hugeCardGz?: boolean } = {}): Promise<Peer> {
+async function startPeer(name: string, outputMode: string, opts: { skills?: number; hugeCardGz?: boolean; failSend?: boolean } = {}): Promise<Peer> {
   const peer = { refetches: 0, maxRefetchWritten: 0 } as Peer;
   let next = 1;
   let cardFetches = 0;
@@ -80,7 +80,7 @@ async function startPeer(name: string, outputMode: string, opts: { skills?: numb
       const rpc = JSON.parse(body || '{}') as { method?: string; params?: { id?: string } };
       res.writeHead(200, { 'content-type': 'application/json' });
       const id = rpc.method === 'tasks/get' ? String(rpc.params?.id) : String(next++);
-      const state = rpc.method === 'message/send' && opts.hugeCardGz ? 'failed' : 'completed';
+      const state = rpc.method === 'message/send' && (opts.hugeCardGz || opts.failSend) ? 'failed' : 'completed';
       res.end(JSON.stringify({ jsonrpc: '2.0', id: 1, result: { kind: 'task', id, contextId: 'c', status: { state, message: state === 'failed' ? { kind: 'message', role: 'agent', messageId: 'x', parts: [{ kind: 'text', text: 'unknown skill' }] } : undefined }, artifacts: state === 'completed' ? [{ artifactId: 'a', parts: [part] }] : [] } }));
     });
   });
@@ -309,5 +309,29 @@ test('#1 a card too complex to fingerprint: the span says so, and nothing is jud
   } finally {
     s.closeAllConnections();
     await new Promise((r) => s.close(r));
+  }
+});
+
+test('a drift callback that re-enters fetch (re-fetching the card itself) is observed normally, without recursion', async () => {
+  const p = await startPeer('reenter', 'application/json', { failSend: true });
+  const cardUrl = `${p.base}/.well-known/agent-card.json`;
+  let calls = 0;
+  let refetched: unknown;
+  const remove = onAgentCardDrift(async () => {
+    calls++;
+    refetched = await fetch(cardUrl).then((r) => r.json()); // the eviction the README suggests: fetch again
+  });
+  try {
+    await fetch(cardUrl).then((r) => r.json());
+    await fetch(`${p.base}/a2a`, rpc('message/send', sendParams)).then((r) => r.json()); // failed "unknown skill"
+    const spans = await h.waitForSpans((s) => s.filter((x) => x.name === 'GetAgentCard').length === 2);
+    assert.equal(calls, 1, 'one callback');
+    assert.equal((refetched as { name?: string }).name, 'reenter');
+    assert.equal(drifted(spans).map((x) => x.attributes['a2a.drift.kind']).join(), 'unknown_skill', 'the re-fetch is a normal card fetch, no drift of its own');
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(calls, 1, 'no recursion');
+  } finally {
+    remove();
+    await stop(p);
   }
 });
