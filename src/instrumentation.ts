@@ -33,6 +33,20 @@ const CALL_KEY = createContextKey('opentelemetry-instrumentation-a2a.call');
 /** Set around the instrumentation's own requests (card re-fetch): the wire tap ignores them. */
 const OWN_REQUEST_KEY = createContextKey('opentelemetry-instrumentation-a2a.own-request');
 const MAX_CARD_BYTES = 4 * 1024 * 1024;
+/** A card re-fetch that found the card the process holds unchanged (or failed) is trusted this long; one that found it changed, for the debounce window. */
+const UNCHANGED_REFETCH_MEMO_MS = 1000;
+/** A re-fetch in flight is shared this long at most (its own timeout is 5 s). */
+const REFETCH_IN_FLIGHT_MS = 6000;
+
+/**
+ * Run `fn` as one of this package's own requests (card re-fetch, Alertmanager poll):
+ * tracing is suppressed (no span from any instrumentation that honours it) and this
+ * package's wire tap ignores the undici requests made inside.
+ */
+export function runAsOwnRequest<T>(fn: () => T): T {
+  return context.with(suppressTracing(context.active()).setValue(OWN_REQUEST_KEY, true), fn);
+}
+
 /** fetchInProgress marker: the fetch wrapper decided the running call is not A2A. */
 const NOT_A2A = Symbol('not-a2a');
 
@@ -94,8 +108,12 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
   private enabled: boolean | undefined;
   /** The call whose original fetch() is running right now (undici publishes `create` synchronously inside it). */
   private fetchInProgress: A2ACall | typeof NOT_A2A | undefined;
-  /** refetchCardOnDrift: one re-fetch in flight per card URL, at most one per debounce window. */
-  private refetches: Map<string, { at: number; result: Promise<string | undefined> }> | undefined;
+  /**
+   * refetchCardOnDrift: one re-fetch in flight per card URL and fingerprint held, its answer
+   * reused for the debounce window when it found the card changed, UNCHANGED_REFETCH_MEMO_MS
+   * otherwise (so a redeploy right after an "unchanged" is seen).
+   */
+  private refetches: Map<string, { until: number; result: Promise<string | undefined> }> | undefined;
   private cachedDeps: CallDeps | undefined;
   /** classifyRequest options without a version header, reused while the config is the same. */
   private classifyOptions: ClassifyOptions | undefined;
@@ -146,6 +164,7 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
       this.fetchHook.install();
       this.wireTap.enable();
       this.startSweeper();
+      this.installFleetListener();
       const owner = sharedState().owner;
       if (owner !== undefined && owner !== this) {
         diag.warn('opentelemetry-instrumentation-a2a: another A2AInstrumentation is already active in this process; this one stays idle (no duplicate spans) until that one is disabled');
@@ -161,6 +180,7 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     try {
       const state = sharedState();
       if (state.owner === this) state.owner = undefined;
+      if (state.fleet?.owner === this) state.fleet = undefined;
       this.fetchHook?.uninstall();
       this.wireTap?.disable();
       if (this.sweeper) clearInterval(this.sweeper);
@@ -211,18 +231,56 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     return deps;
   }
 
-  /** Fetch a card again, untraced and unseen by the wire tap; resolves to its fingerprint. Only ever the card URL the app itself fetched. */
+  /**
+   * How fleet alerts (telemetry/fleet-alerts.ts) reach this instance: its debounce window,
+   * its onDrift and, with refetchCardOnDrift, the card re-fetch. The first enabled instance
+   * keeps it until it is disabled.
+   */
+  private installFleetListener(): void {
+    const state = sharedState();
+    if (state.fleet !== undefined && state.fleet.owner !== this) return;
+    state.fleet = {
+      owner: this,
+      debounceMs: () => this.config.driftCallbackDebounceMs,
+      onDrift: () => this.getConfig().onDrift,
+      refetch: (cardUrl) => {
+        if (!this.enabled || !this.config.refetchCardOnDrift) return;
+        void this.refetchCard(cardUrl).then((fp) => diag.debug(`opentelemetry-instrumentation-a2a: fleet alert: re-fetched ${cardUrl}: ${fp === undefined ? 'failed' : `fingerprint ${fp.slice(0, 12)}…`}`));
+      },
+    };
+  }
+
+  /**
+   * Fetch a card again, untraced and unseen by the wire tap; resolves to its fingerprint.
+   * Only ever the card URL the app itself fetched. A conditional request when the card's
+   * response had validators (If-None-Match / If-Modified-Since): 304 means the card held
+   * (whose validators they are) is unchanged.
+   */
   private refetchCard(cardUrl: string): Promise<string | undefined> {
     if (!this.refetches) this.refetches = new Map();
     const now = Date.now();
-    const last = this.refetches.get(cardUrl);
-    if (last && now - last.at < Math.max(1000, this.config.driftCallbackDebounceMs)) return last.result;
+    // The card this process holds for the URL now: its fingerprint keys the memo (an answer
+    // about an earlier card says nothing about this one) and its validators make the request conditional.
+    const held = sharedState().cards.get(cardUrl);
+    const memoKey = `${cardUrl}\u0000${held?.fingerprint ?? ''}`;
+    const last = this.refetches.get(memoKey);
+    if (last && now < last.until) return last.result;
     const doFetch = this.fetchHook?.originalFetch ?? globalThis.fetch;
-    const ctx = suppressTracing(context.active()).setValue(OWN_REQUEST_KEY, true);
-    const result = context.with(ctx, async () => {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (held?.etag !== undefined) headers['if-none-match'] = held.etag;
+    if (held?.lastModified !== undefined) headers['if-modified-since'] = held.lastModified;
+    const conditional = held !== undefined && (held.etag !== undefined || held.lastModified !== undefined);
+    const result = runAsOwnRequest(async () => {
       // Never follow a redirect: the re-fetch may only ever reach the card URL the app fetched.
-      const res = await doFetch(cardUrl, { headers: { accept: 'application/json' }, redirect: 'manual', signal: AbortSignal.timeout(5000) });
-      if (!res.ok || !res.body) return undefined;
+      const res = await doFetch(cardUrl, { headers, redirect: 'manual', signal: AbortSignal.timeout(5000) });
+      if (res.status === 304) {
+        await res.body?.cancel().catch(() => {});
+        return conditional ? held.fingerprint : undefined;
+      }
+      if (!res.ok || !res.body) {
+        await res.body?.cancel().catch(() => {});
+        return undefined;
+      }
       const max = Math.min(MAX_CARD_BYTES, this.config.maxInspectBytes);
       const length = Number(res.headers.get('content-length') ?? '0');
       if (length > max) {
@@ -238,7 +296,12 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
       diag.debug('opentelemetry-instrumentation-a2a: card re-fetch failed', err);
       return undefined;
     });
-    this.refetches.set(cardUrl, { at: now, result });
+    const memo = { until: now + REFETCH_IN_FLIGHT_MS, result };
+    this.refetches.set(memoKey, memo);
+    void result.then((fingerprint) => {
+      const changed = fingerprint !== undefined && held !== undefined && fingerprint !== held.fingerprint;
+      memo.until = Date.now() + (changed ? Math.max(UNCHANGED_REFETCH_MEMO_MS, this.config.driftCallbackDebounceMs) : UNCHANGED_REFETCH_MEMO_MS);
+    });
     if (this.refetches.size > 1000) {
       const oldest = this.refetches.keys().next().value;
       if (oldest !== undefined) this.refetches.delete(oldest);

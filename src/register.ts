@@ -8,7 +8,9 @@
  * OpenTelemetry users expect: OTEL_SERVICE_NAME, OTEL_EXPORTER_OTLP_(TRACES_|METRICS_)ENDPOINT,
  * OTEL_TRACES_EXPORTER (otlp | console | none), OTEL_METRICS_EXPORTER (otlp | console |
  * prometheus | none), OTEL_SDK_DISABLED, OTEL_LOG_LEVEL, and OTEL_INSTRUMENTATION_A2A_*
- * for this package's options. OTLP goes out as OTLP/HTTP JSON. Telemetry is flushed on
+ * for this package's options; OTEL_INSTRUMENTATION_A2A_WEBHOOK_PORT (_HOST, _TOKEN) and
+ * OTEL_INSTRUMENTATION_A2A_ALERTMANAGER_URL (_POLL_MS) receive fleet alerts
+ * (telemetry/fleet-alerts.ts). OTLP goes out as OTLP/HTTP JSON. Telemetry is flushed on
  * normal exit, SIGTERM and SIGINT without changing the application's exit code, its output
  * or its own signal handling, and never keeps the process alive beyond that flush (3 s at
  * most), whatever state the collector is in. Nothing here ever throws into the application.
@@ -26,6 +28,7 @@ import { NodeSDK } from '@opentelemetry/sdk-node';
 import { BatchSpanProcessor, ConsoleSpanExporter, SimpleSpanProcessor, type ReadableSpan, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace';
 import { configFromEnv } from './config';
 import { A2AInstrumentation } from './instrumentation';
+import { fleetConfigFromEnv, startFleetReceivers, type FleetEnvConfig, type FleetReceivers } from './telemetry/fleet-alerts';
 
 const STARTED = Symbol.for('opentelemetry-instrumentation-a2a.register');
 /** The most the register adds to a process's life: the flush at exit or on a signal. */
@@ -289,7 +292,20 @@ function isTrue(v: string | undefined): boolean {
   return (v ?? '').trim().toLowerCase() === 'true';
 }
 
-function installShutdown(sdk: NodeSDK, flushables: { forceFlush(): Promise<void> }[]): void {
+/**
+ * A warning printed whatever diag logger is installed (or none: NodeSDK installs one only
+ * with OTEL_LOG_LEVEL), unless OTEL_LOG_LEVEL asks for less than warnings: for what goes
+ * wrong after start-up that the user must hear about (a fleet webhook port already taken).
+ */
+function lateWarning(message: string): void {
+  try {
+    if (logLevelFromEnv() >= DiagLogLevel.WARN) new DiagConsoleLogger().warn(message);
+  } catch {
+    // never into the app
+  }
+}
+
+function installShutdown(sdk: NodeSDK, flushables: { forceFlush(): Promise<void> }[], fleet: FleetReceivers | undefined): void {
   let done: Promise<void> | undefined;
   /** Shuts the SDK down, holding the process SHUTDOWN_TIMEOUT_MS at most. */
   const shutdown = (): Promise<void> => {
@@ -305,6 +321,7 @@ function installShutdown(sdk: NodeSDK, flushables: { forceFlush(): Promise<void>
       // Ref'd on purpose: the one thing of ours that keeps the process alive, for the flush.
       const cap = setTimeout(finish, SHUTDOWN_TIMEOUT_MS);
       Promise.resolve()
+        .then(() => fleet?.close()) // the fleet listener and poll end with the SDK
         .then(() => sdk.shutdown())
         .catch((err: unknown) => diag.debug('opentelemetry-instrumentation-a2a: SDK shutdown failed', err))
         .then(finish, finish);
@@ -351,10 +368,16 @@ function start(): void {
   let instrumentation: A2AInstrumentation;
   let readers: IMetricReader[] | undefined;
   let spanProcessors: SpanProcessor[];
+  let fleetConfig: FleetEnvConfig = {};
   try {
     instrumentation = new A2AInstrumentation(configFromEnv(process.env)); // validates its options now
     readers = metricReadersFromEnv();
     spanProcessors = spanProcessorsFromEnv();
+    try {
+      fleetConfig = fleetConfigFromEnv(process.env);
+    } catch (err) {
+      diag.warn('opentelemetry-instrumentation-a2a: could not read the fleet alert settings', err);
+    }
   } finally {
     diag.disable();
   }
@@ -365,7 +388,10 @@ function start(): void {
     ...(readers ? { metricReaders: readers } : {}),
   });
   sdk.start();
-  installShutdown(sdk, [...spanProcessors, ...(readers ?? [])]);
+  // Fleet-wide eviction: Alertmanager's webhook and/or poll (after start: the instrumentation
+  // has installed its fleet listener). Unref'd: they never keep the process alive.
+  const fleet = fleetConfig.webhook || fleetConfig.poll ? startFleetReceivers(fleetConfig, lateWarning) : undefined;
+  installShutdown(sdk, [...spanProcessors, ...(readers ?? [])], fleet);
 }
 
 try {

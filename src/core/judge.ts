@@ -65,6 +65,11 @@ export interface DriftEvent {
   actualMediaType?: string;
   matchedPattern?: string;
   rpcCode?: number;
+  /**
+   * Whose evidence: `local` (this process saw the exchange) or `fleet` (an Alertmanager
+   * alert raised by another instance; such events carry no fingerprint or task id).
+   */
+  source?: 'local' | 'fleet';
 }
 
 export interface Judgement {
@@ -109,6 +114,7 @@ function stale(kind: DriftKind, message: string, ctx: NegotiationContext, taskId
   return {
     drift: {
       kind,
+      source: 'local',
       error: new StaleAgentCardError(message, details),
       skillId: ctx.skillId,
       taskId,
@@ -241,6 +247,7 @@ function judgeExchange(request: DecodedRequest | undefined, ctx: NegotiationCont
         return {
           drift: {
             kind: 'output_mode_mismatch',
+            source: 'local',
             error,
             skillId: ctx.skillId,
             taskId,
@@ -271,6 +278,7 @@ export function judgeCardChange(
     `without a version change (version ${JSON.stringify(short(version ?? ''))}): clients holding the earlier card must re-fetch it`;
   return {
     kind: 'card_changed',
+    source: 'local',
     error: new StaleAgentCardError(message, { kind: 'card_changed', cardUrl, fingerprint }),
     cardUrl,
     agentName,

@@ -1,10 +1,11 @@
 /**
  * The drift callbacks: registration (process-wide), debounce per card URL and
- * fingerprint, and dispatch that can never reach the request that revealed the drift.
+ * fingerprint (and per card URL between local and fleet evidence), and dispatch that
+ * can never reach the request that revealed the drift.
  */
 import { diag } from '@opentelemetry/api';
 import type { DriftEvent } from '../core/judge';
-import { sharedState, type DriftCallback } from './shared-state';
+import { sharedState, type DriftCallback, type SharedState } from './shared-state';
 
 const MAX_DEBOUNCE_KEYS = 10_000;
 
@@ -38,28 +39,77 @@ function safeInvoke(callback: DriftCallback, event: DriftEvent): void {
   }
 }
 
+function driftKey(cardUrl: string | undefined, fingerprint: string | undefined, changed: boolean): string {
+  return `${cardUrl ?? ''}\u0000${fingerprint ?? ''}\u0000${changed ? 'changed' : 'drift'}`;
+}
+
+function recent(map: Map<string, number>, key: string, now: number, debounceMs: number): boolean {
+  const last = map.get(key);
+  return last !== undefined && now - last < debounceMs;
+}
+
+function remember(map: Map<string, number>, key: string, now: number): void {
+  map.delete(key);
+  map.set(key, now);
+  if (map.size > MAX_DEBOUNCE_KEYS) {
+    const oldest = map.keys().next().value;
+    if (oldest !== undefined) map.delete(oldest);
+  }
+}
+
+/** card URL → last eviction (local or fleet); on the shared state, made on first use. */
+function evictions(state: SharedState): Map<string, number> {
+  return (state.lastEviction ??= new Map());
+}
+
+function deliver(event: DriftEvent, extra: DriftCallback | undefined): void {
+  const state = sharedState();
+  const targets = [...state.callbacks];
+  if (extra) targets.push(extra);
+  if (targets.length === 0) return;
+  setImmediate(() => {
+    for (const cb of targets) safeInvoke(cb, event);
+  });
+}
+
 /**
  * Dispatch `event` to the registered callbacks and `extra` (the config's onDrift), at
  * most once per `debounceMs` for the same card URL and fingerprint. The callbacks run on
  * a later turn of the event loop (setImmediate), never on the request's own path; a
  * callback that never settles holds nothing. Returns whether it was dispatched.
+ *
+ * A local event also records the eviction of its card URL (SharedState.lastEviction), so that a fleet alert
+ * about that card inside the window does not call the callbacks again.
  */
 export function dispatchDrift(event: DriftEvent, debounceMs: number, now: number, extra?: DriftCallback): boolean {
   const state = sharedState();
   if (state.callbacks.size === 0 && !extra) return false;
-  const key = `${event.cardUrl ?? ''}\u0000${event.fingerprint ?? ''}\u0000${event.kind === 'card_changed' ? 'changed' : 'drift'}`;
-  const last = state.lastDispatch.get(key);
-  if (last !== undefined && now - last < debounceMs) return false;
-  state.lastDispatch.delete(key);
-  state.lastDispatch.set(key, now);
-  if (state.lastDispatch.size > MAX_DEBOUNCE_KEYS) {
-    const oldest = state.lastDispatch.keys().next().value;
-    if (oldest !== undefined) state.lastDispatch.delete(oldest);
-  }
-  const targets = [...state.callbacks];
-  if (extra) targets.push(extra);
-  setImmediate(() => {
-    for (const cb of targets) safeInvoke(cb, event);
-  });
+  const key = driftKey(event.cardUrl, event.fingerprint, event.kind === 'card_changed');
+  if (recent(state.lastDispatch, key, now, debounceMs)) return false;
+  remember(state.lastDispatch, key, now);
+  // card_changed too: the process has just fetched the new card, a fleet alert would be late.
+  if (event.cardUrl) remember(evictions(state), event.cardUrl, now);
+  deliver(event, extra);
   return true;
+}
+
+/**
+ * Claim the eviction of `cardUrl` for a fleet alert: false when the card URL was evicted
+ * (for local evidence or another alert) less than `debounceMs` ago. Claimed, it records
+ * the eviction for the card URL and for the fingerprint this process holds for it
+ * (`heldFingerprint`), so that local evidence against that same card inside the window
+ * does not call the callbacks again either (evidence against a card fetched since does).
+ */
+export function claimFleetEviction(cardUrl: string, heldFingerprint: string | undefined, debounceMs: number, now: number): boolean {
+  const state = sharedState();
+  const last = evictions(state);
+  if (recent(last, cardUrl, now, debounceMs)) return false;
+  remember(last, cardUrl, now);
+  if (heldFingerprint !== undefined) remember(state.lastDispatch, driftKey(cardUrl, heldFingerprint, false), now);
+  return true;
+}
+
+/** Deliver a fleet event (claimed with claimFleetEviction) to the callbacks and `extra`. */
+export function deliverFleetDrift(event: DriftEvent, extra?: DriftCallback): void {
+  deliver(event, extra);
 }

@@ -3,10 +3,24 @@
  * (CommonJS and ESM entries, or two installed copies): the Agent Card and negotiation
  * registries and the drift callbacks. Kept on globalThis under a registered symbol.
  */
+import { SeenAlerts } from '../core/alerts';
 import { CardRegistry, NegotiationRegistry } from '../core/registry';
 import type { DriftEvent } from '../core/judge';
 
 export type DriftCallback = (event: DriftEvent) => void | Promise<void>;
+
+/**
+ * How fleet alerts (telemetry/fleet-alerts.ts) reach the instrumentation: installed by the
+ * enabled A2AInstrumentation, which owns the debounce window, the config's onDrift and the
+ * card re-fetch. Absent, fleet alerts use the default window and re-fetch nothing.
+ */
+export interface FleetListener {
+  owner: object;
+  debounceMs(): number;
+  onDrift(): DriftCallback | undefined;
+  /** refetchCardOnDrift: re-fetch the card (untraced), if the option is on. */
+  refetch(cardUrl: string, fingerprintInUse: string | undefined): void;
+}
 
 export interface SharedState {
   /** Bumped on an incompatible change of this object's shape. */
@@ -14,8 +28,13 @@ export interface SharedState {
   cards: CardRegistry;
   negotiations: NegotiationRegistry;
   callbacks: Set<DriftCallback>;
-  /** card URL + fingerprint → last time a callback was dispatched for it (debounce). */
+  /** card URL + fingerprint + changed/drift → last time a callback was dispatched for it (debounce). */
   lastDispatch: Map<string, number>;
+  /** card URL → last eviction of that card, local or fleet (debounce across the two; created on first use). */
+  lastEviction?: Map<string, number>;
+  /** Fleet alerts already acted on (created on first use: a copy of an older version may have made this object). */
+  seenAlerts?: SeenAlerts;
+  fleet?: FleetListener;
   /**
    * The A2AInstrumentation that makes spans in this process (the first enabled one, until it
    * is disabled): a second instance, or a second copy of the package, stays idle instead of

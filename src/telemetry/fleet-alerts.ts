@@ -1,0 +1,636 @@
+/**
+ * Fleet-wide eviction, the receiving side: Alertmanager tells every instance that one of
+ * them found an Agent Card stale, and each instance's onAgentCardDrift callbacks evict it.
+ *
+ * Two transports feed one function (actOnAlerts):
+ *  - webhook: Alertmanager POSTs its notification (JSON version "4") to
+ *    createAlertWebhookHandler(), mounted by the app in its own server or served by the
+ *    register entry's listener (OTEL_INSTRUMENTATION_A2A_WEBHOOK_PORT);
+ *  - poll: the register entry GETs `<url>/api/v2/alerts?active=true&silenced=false&inhibited=false`
+ *    every OTEL_INSTRUMENTATION_A2A_ALERTMANAGER_POLL_MS (OTEL_INSTRUMENTATION_A2A_ALERTMANAGER_URL).
+ *
+ * Each firing alert naming a card (label a2a_agent_card_url) is acted on once (fingerprint +
+ * startsAt, bounded memory): unless this process evicted that card URL less than the debounce
+ * window ago (its own evidence or another alert), or holds a card fetched after the alert
+ * started, the callbacks get a DriftEvent with `source: 'fleet'`, the card held is marked
+ * suspect (`a2a.agent_card.suspect_source=fleet`) and, with refetchCardOnDrift, re-fetched.
+ *
+ * Nothing here keeps the process alive (the listener, its connections, the poll timer and
+ * the poll's socket are unref'd) or throws into the application; neither transport makes
+ * spans.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { diag } from '@opentelemetry/api';
+import { fleetDriftEvent, parseApiAlerts, parseWebhookPayload, SeenAlerts, type AlertParse, type FleetAlert } from '../core/alerts';
+import { DEFAULTS } from '../config';
+import { runAsOwnRequest } from '../instrumentation';
+import { claimFleetEviction, deliverFleetDrift } from './drift-events';
+import { sharedState } from './shared-state';
+
+/** The listener's one path. */
+export const WEBHOOK_PATH = '/a2a/alerts';
+/** Request bodies (webhook) and responses (poll) larger than this are refused. */
+export const MAX_ALERT_BODY_BYTES = 1024 * 1024;
+/** Past this much discarded body the connection is closed instead of drained. */
+const MAX_DISCARD_BYTES = 16 * 1024 * 1024;
+export const DEFAULT_POLL_MS = 15_000;
+const MIN_POLL_MS = 100;
+const POLL_TIMEOUT_MS = 10_000;
+const WATCHDOG_MS = 200;
+
+const PREFIX = 'opentelemetry-instrumentation-a2a';
+
+// ---------------------------------------------------------------------------------------
+// The one function both transports feed
+// ---------------------------------------------------------------------------------------
+
+/** What a batch of alerts did: alerts acted on for the first time, and callbacks called. */
+export interface AlertOutcome {
+  accepted: number;
+  ignored: number;
+  /** Alerts that led to an eviction (callbacks called, card marked suspect). */
+  evicted: number;
+}
+
+/**
+ * Act on the firing alerts that name a card (see the file comment). Returns how many led to
+ * an eviction. Never throws.
+ */
+export function actOnAlerts(alerts: readonly FleetAlert[], now = Date.now()): number {
+  let evicted = 0;
+  try {
+    const state = sharedState();
+    const seen = (state.seenAlerts ??= new SeenAlerts());
+    const listener = state.fleet;
+    let debounceMs: number = DEFAULTS.driftCallbackDebounceMs;
+    try {
+      if (listener) debounceMs = listener.debounceMs();
+    } catch {
+      // the default window
+    }
+    for (const alert of alerts) {
+      if (!seen.firstTime(alert.key, now)) continue; // re-sent or polled again
+      const held = state.cards.get(alert.cardUrl);
+      // A card fetched after the alert started is newer than the evidence: not implicated.
+      if (held && alert.startsAt !== undefined && held.fetchedAt > alert.startsAt) continue;
+      if (!claimFleetEviction(alert.cardUrl, held?.fingerprint, debounceMs, now)) continue;
+      evicted++;
+      if (held && !held.suspect) state.cards.markSuspect(alert.cardUrl, 'fleet');
+      let extra;
+      try {
+        extra = listener?.onDrift();
+      } catch {
+        extra = undefined;
+      }
+      deliverFleetDrift(fleetDriftEvent(alert), extra);
+      if (held && listener) {
+        try {
+          listener.refetch(held.cardUrl, held.fingerprint);
+        } catch (err) {
+          diag.debug(`${PREFIX}: fleet re-fetch failed`, err);
+        }
+      }
+    }
+  } catch (err) {
+    diag.debug(`${PREFIX}: acting on fleet alerts failed`, err);
+  }
+  return evicted;
+}
+
+function act(parsed: AlertParse & { ok: true }, now = Date.now()): AlertOutcome {
+  const evicted = actOnAlerts(parsed.alerts, now);
+  if (parsed.ignored > 0) diag.debug(`${PREFIX}: fleet alerts ignored: ${JSON.stringify(parsed.reasons)}`);
+  if ((parsed.reasons['no drift kind'] ?? 0) > 0) warnOnce('no-kind', `${PREFIX}: fleet alerts name a card but no known a2a_drift_kind; they are ignored (keep a2a_drift_kind in the rule's "sum by")`);
+  return { accepted: parsed.alerts.length, ignored: parsed.ignored, evicted };
+}
+
+const warned = new Set<string>();
+function warnOnce(key: string, message: string): void {
+  if (warned.has(key)) return;
+  warned.add(key);
+  diag.warn(message);
+}
+
+// ---------------------------------------------------------------------------------------
+// Webhook
+// ---------------------------------------------------------------------------------------
+
+export interface AlertWebhookOptions {
+  /**
+   * The bearer token Alertmanager sends (`http_config.authorization.credentials`), compared
+   * in constant time. Without one, only clients on a loopback address are answered.
+   */
+  token?: string;
+  /** Only this request path is answered (others get 404). Default: any path (the app routes). */
+  path?: string;
+}
+
+export type AlertWebhookHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+function sha256(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest();
+}
+
+export function isLoopbackAddress(address: string | undefined): boolean {
+  if (typeof address !== 'string') return false;
+  const a = address.toLowerCase().replace(/^\[|\]$/g, '');
+  return a === '::1' || a === 'localhost' || /^127\./.test(a) || /^::ffff:127\./.test(a);
+}
+
+function pathOf(url: string | undefined): string {
+  const u = url ?? '/';
+  let end = u.length;
+  const q = u.indexOf('?');
+  if (q >= 0) end = q;
+  const h = u.indexOf('#');
+  if (h >= 0 && h < end) end = h;
+  return u.slice(0, end);
+}
+
+function answer(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}, close = false): void {
+  try {
+    if (res.headersSent || res.writableEnded || res.destroyed) return;
+    const text = JSON.stringify(body);
+    res.writeHead(status, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': String(Buffer.byteLength(text)),
+      'cache-control': 'no-store',
+      ...(close ? { connection: 'close' } : {}),
+      ...headers,
+    });
+    res.end(text);
+  } catch (err) {
+    diag.debug(`${PREFIX}: fleet webhook answer failed`, err);
+    try {
+      res.destroy();
+    } catch {
+      // nothing left to do
+    }
+  }
+}
+
+/**
+ * Read the request body, keeping at most `keep` bytes; calls `done` once, at its end, with
+ * the bytes kept (undefined when it was larger) — the rest is read and discarded, so the
+ * client gets the answer instead of a broken pipe (up to MAX_DISCARD_BYTES, then `done` is
+ * called with `tooLargeToDrain`, and the connection is closed after the answer).
+ */
+function readBody(req: IncomingMessage, keep: number, done: (body: Buffer | undefined, tooLargeToDrain: boolean) => void): void {
+  let called = false;
+  const finish = (body: Buffer | undefined, tooLarge: boolean): void => {
+    if (called) return;
+    called = true;
+    done(body, tooLarge);
+  };
+  if (req.readableEnded) {
+    finish(Buffer.alloc(0), false);
+    return;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let over = false;
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > keep) over = true;
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.byteLength;
+    if (!over && size > keep) {
+      over = true;
+      chunks.length = 0;
+    }
+    if (!over) chunks.push(chunk);
+    else if (size > keep + MAX_DISCARD_BYTES) {
+      req.pause();
+      finish(undefined, true);
+    }
+  });
+  req.on('end', () => finish(over ? undefined : Buffer.concat(chunks, size), false));
+  req.on('error', () => finish(undefined, true));
+}
+
+/**
+ * A Node `(req, res)` handler for Alertmanager's webhook (`POST`, JSON version "4"), for
+ * apps that mount it in their own server (`http.createServer(handler)`, `app.post('/a2a/alerts', handler)`;
+ * a body already parsed by express.json() is used as is). Answers 200 `{accepted, ignored}`,
+ * 401 (token missing or wrong), 400 (not JSON, or not a version 4 payload), 413 (over 1 MiB),
+ * 405 (not POST), 404 (another path, with `path`). Never throws.
+ */
+export function createAlertWebhookHandler(options: AlertWebhookOptions = {}): AlertWebhookHandler {
+  let token: Buffer | undefined;
+  let path: string | undefined;
+  try {
+    const raw = options?.token;
+    if (typeof raw === 'string' && raw.length > 0) token = sha256(raw);
+    else if (raw !== undefined && raw !== '') diag.warn(`${PREFIX}: createAlertWebhookHandler: token must be a string; only loopback clients will be answered`);
+    if (typeof options?.path === 'string' && options.path.length > 0) path = options.path;
+  } catch {
+    // odd options: no token, any path
+  }
+
+  const authorised = (req: IncomingMessage): boolean => {
+    if (!token) return isLoopbackAddress(req.socket?.remoteAddress);
+    const header = req.headers.authorization;
+    if (typeof header !== 'string') return false;
+    const m = /^bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
+    if (!m) return false;
+    return timingSafeEqual(sha256(m[1]), token);
+  };
+
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    // Every answer waits for the end of the request body (read and discarded).
+    const reply = (status: number, body: unknown, headers?: Record<string, string>): void =>
+      readBody(req, 0, (_b, tooLarge) => answer(res, status, body, headers, tooLarge));
+    if (path !== undefined && pathOf(req.url) !== path) {
+      reply(404, { error: `not found: POST ${path}` });
+      return;
+    }
+    if ((req.method ?? '').toUpperCase() !== 'POST') {
+      reply(405, { error: 'method not allowed: POST only' }, { allow: 'POST' });
+      return;
+    }
+    if (!authorised(req)) {
+      reply(401, { error: token ? 'missing or wrong bearer token' : 'no token configured: only loopback clients are answered' }, { 'www-authenticate': 'Bearer' });
+      return;
+    }
+    const parsedBefore = (req as IncomingMessage & { body?: unknown }).body;
+    if (parsedBefore !== undefined && req.readableEnded) {
+      // Mounted behind a body parser (express.json(), express.raw(), express.text()).
+      let value: unknown = parsedBefore;
+      if (Buffer.isBuffer(parsedBefore) || typeof parsedBefore === 'string') {
+        const text = parsedBefore.toString();
+        if (Buffer.byteLength(text) > MAX_ALERT_BODY_BYTES) {
+          answer(res, 413, { error: `payload larger than ${MAX_ALERT_BODY_BYTES} bytes` });
+          return;
+        }
+        try {
+          value = JSON.parse(text);
+        } catch {
+          answer(res, 400, { error: 'the body is not JSON' });
+          return;
+        }
+      }
+      respond(res, value);
+      return;
+    }
+    readBody(req, MAX_ALERT_BODY_BYTES, (body, tooLarge) => {
+      if (body === undefined) {
+        answer(res, 413, { error: `payload larger than ${MAX_ALERT_BODY_BYTES} bytes` }, {}, tooLarge);
+        if (tooLarge) res.once('finish', () => req.destroy());
+        return;
+      }
+      let value: unknown;
+      try {
+        value = JSON.parse(body.toString('utf8'));
+      } catch {
+        answer(res, 400, { error: 'the body is not JSON' });
+        return;
+      }
+      respond(res, value);
+    });
+  };
+
+  const respond = (res: ServerResponse, value: unknown): void => {
+    const parsed = parseWebhookPayload(value);
+    if (!parsed.ok) {
+      answer(res, 400, { error: parsed.error });
+      return;
+    }
+    const outcome = act(parsed);
+    answer(res, 200, { accepted: outcome.accepted, ignored: outcome.ignored });
+  };
+
+  return function a2aAlertWebhook(req: IncomingMessage, res: ServerResponse): void {
+    try {
+      handle(req, res);
+    } catch (err) {
+      diag.debug(`${PREFIX}: fleet webhook failed`, err);
+      answer(res, 500, { error: 'internal error' });
+    }
+  };
+}
+
+export interface AlertWebhookListener {
+  /** The bound address, once listening. */
+  address(): AddressInfo | undefined;
+  close(): void;
+}
+
+/**
+ * The register entry's listener: `POST /a2a/alerts` on host:port. The server, and every
+ * connection it accepts, is unref'd (it never keeps the process alive), and it emits its
+ * events past http.Server.prototype.emit, where HTTP server instrumentations hook, so its
+ * traffic makes no spans.
+ */
+export function startAlertWebhookListener(opts: { port: number; host: string; token?: string }, warn: (message: string) => void): AlertWebhookListener {
+  const handler = createAlertWebhookHandler({ token: opts.token, path: WEBHOOK_PATH });
+  const server = http.createServer({ requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 5_000 }, handler);
+  server.emit = EventEmitter.prototype.emit;
+  server.on('connection', (socket) => {
+    try {
+      socket.unref();
+    } catch {
+      // a socket already gone
+    }
+  });
+  server.on('error', (err: NodeJS.ErrnoException) => {
+    warn(`${PREFIX}: the fleet alert webhook could not listen on ${opts.host}:${opts.port} (${err.code ?? err.message}); fleet alerts will not be received by webhook`);
+  });
+  server.listen(opts.port, opts.host);
+  server.unref();
+  let closed = false;
+  return {
+    address: () => {
+      const a = server.address();
+      return a && typeof a === 'object' ? a : undefined;
+    },
+    close: () => {
+      if (closed) return;
+      closed = true;
+      try {
+        server.close();
+        server.closeAllConnections();
+      } catch (err) {
+        diag.debug(`${PREFIX}: closing the fleet alert webhook failed`, err);
+      }
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------
+// Poll
+// ---------------------------------------------------------------------------------------
+
+/** Resources that keep the process alive only for a poll still connecting (see register.ts). */
+const IDLE_RESOURCES = new Set(['ConnectWrap', 'GetAddrInfoReqWrap', 'PipeWrap', 'TTYWrap']);
+
+function onlyConnectsLeft(): boolean {
+  if (typeof process.getActiveResourcesInfo !== 'function') return false;
+  return process.getActiveResourcesInfo().every((t) => IDLE_RESOURCES.has(t));
+}
+
+interface PollTarget {
+  url: URL;
+  headers: Record<string, string>;
+  shown: string;
+}
+
+function pollTarget(base: string): PollTarget | undefined {
+  let u: URL;
+  try {
+    u = new URL(base);
+  } catch {
+    return undefined;
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return undefined;
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (u.username !== '' || u.password !== '') {
+    headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString('base64')}`;
+    u.username = '';
+    u.password = '';
+  }
+  const prefix = u.pathname.replace(/\/+$/, '');
+  const url = new URL(`${u.origin}${prefix}/api/v2/alerts?active=true&silenced=false&inhibited=false`);
+  return { url, headers, shown: `${u.origin}${prefix}` };
+}
+
+/** One GET of the alert list, untraced, bounded in bytes and time; never rejects. */
+function getAlerts(target: PollTarget, timeoutMs: number, track: (req: http.ClientRequest | undefined) => void): Promise<{ value?: unknown; error?: string }> {
+  return new Promise((resolve) => {
+    let settled = false;
+    const settle = (r: { value?: unknown; error?: string }): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      track(undefined);
+      resolve(r);
+    };
+    const timer = setTimeout(() => {
+      req?.destroy(new Error(`no answer in ${timeoutMs} ms`));
+      settle({ error: `no answer in ${timeoutMs} ms` });
+    }, timeoutMs);
+    timer.unref();
+    let req: http.ClientRequest | undefined;
+    try {
+      const mod = target.url.protocol === 'https:' ? https : http;
+      req = runAsOwnRequest(() =>
+        mod.request(target.url, { method: 'GET', headers: target.headers, agent: false }, (res) => {
+          const status = res.statusCode ?? 0;
+          if (status !== 200) {
+            res.resume();
+            settle({ error: `HTTP ${status}` });
+            req?.destroy();
+            return;
+          }
+          const declared = Number(res.headers['content-length']);
+          if (Number.isFinite(declared) && declared > MAX_ALERT_BODY_BYTES) {
+            settle({ error: `answer larger than ${MAX_ALERT_BODY_BYTES} bytes` });
+            req?.destroy();
+            return;
+          }
+          const chunks: Buffer[] = [];
+          let size = 0;
+          res.on('data', (chunk: Buffer) => {
+            size += chunk.byteLength;
+            if (size > MAX_ALERT_BODY_BYTES) {
+              settle({ error: `answer larger than ${MAX_ALERT_BODY_BYTES} bytes` });
+              req?.destroy();
+              return;
+            }
+            chunks.push(chunk);
+          });
+          res.on('end', () => {
+            if (settled) return;
+            try {
+              settle({ value: JSON.parse(Buffer.concat(chunks, size).toString('utf8')) });
+            } catch {
+              settle({ error: 'the answer is not JSON' });
+            }
+          });
+          res.on('error', (err) => settle({ error: err.message }));
+        }),
+      );
+      track(req);
+      req.on('socket', (socket) => {
+        try {
+          socket.unref();
+        } catch {
+          // gone already
+        }
+      });
+      req.on('error', (err) => settle({ error: err.message }));
+      req.end();
+    } catch (err) {
+      settle({ error: err instanceof Error ? err.message : String(err) });
+    }
+  });
+}
+
+export interface AlertmanagerPoller {
+  /** Poll now (tests); resolves with what the poll did, or an error text. */
+  pollNow(): Promise<AlertOutcome | { error: string }>;
+  stop(): void;
+}
+
+/**
+ * Poll Alertmanager's API v2 for active, unsilenced, uninhibited alerts every `intervalMs`
+ * (first poll at once). The timer and the request are unref'd; a poll still connecting
+ * when nothing else keeps the process alive is given up. Undefined for a URL that is not http(s).
+ */
+export function startAlertmanagerPoller(opts: { url: string; intervalMs?: number; autoStart?: boolean }, warn: (message: string) => void = (m) => diag.warn(m)): AlertmanagerPoller | undefined {
+  const target = pollTarget(opts.url);
+  if (!target) return undefined;
+  const intervalMs = Math.max(MIN_POLL_MS, Math.floor(opts.intervalMs ?? DEFAULT_POLL_MS));
+  const timeoutMs = Math.min(POLL_TIMEOUT_MS, Math.max(1000, intervalMs));
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let watchdog: NodeJS.Timeout | undefined;
+  let inFlight: http.ClientRequest | undefined;
+  let running: Promise<AlertOutcome | { error: string }> | undefined;
+  let failing = false;
+
+  const track = (req: http.ClientRequest | undefined): void => {
+    inFlight = req;
+    if (req && !watchdog) {
+      watchdog = setInterval(() => {
+        try {
+          if (inFlight && (inFlight.socket === null || inFlight.socket.connecting) && onlyConnectsLeft()) inFlight.destroy(new Error('given up: the process is ending'));
+        } catch {
+          // never into the app
+        }
+      }, WATCHDOG_MS);
+      watchdog.unref();
+    } else if (!req && watchdog) {
+      clearInterval(watchdog);
+      watchdog = undefined;
+    }
+  };
+
+  const pollOnce = async (): Promise<AlertOutcome | { error: string }> => {
+    const r = await getAlerts(target, timeoutMs, track);
+    let out: AlertOutcome | { error: string };
+    if (r.error !== undefined) out = { error: r.error };
+    else {
+      const parsed = parseApiAlerts(r.value);
+      out = parsed.ok ? act(parsed) : { error: parsed.error };
+    }
+    if ('error' in out) {
+      if (!failing) warn(`${PREFIX}: polling Alertmanager at ${target.shown} failed (${out.error.slice(0, 200)}); retrying every ${intervalMs} ms`);
+      failing = true;
+    } else if (failing) {
+      failing = false;
+      diag.info(`${PREFIX}: polling Alertmanager at ${target.shown} works again`);
+    }
+    return out;
+  };
+
+  const pollNow = (): Promise<AlertOutcome | { error: string }> => {
+    running ??= pollOnce()
+      .catch((err: unknown) => ({ error: err instanceof Error ? err.message : String(err) }))
+      .finally(() => {
+        running = undefined;
+      });
+    return running;
+  };
+
+  const schedule = (ms: number): void => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      void pollNow().finally(() => schedule(intervalMs));
+    }, ms);
+    timer.unref();
+  };
+  if (opts.autoStart !== false) schedule(0);
+
+  return {
+    pollNow,
+    stop: () => {
+      stopped = true;
+      clearTimeout(timer);
+      inFlight?.destroy();
+      track(undefined);
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------
+// The register entry's configuration
+// ---------------------------------------------------------------------------------------
+
+export interface FleetEnvConfig {
+  webhook?: { port: number; host: string; token?: string };
+  poll?: { url: string; intervalMs: number };
+}
+
+/**
+ * The fleet transports from OTEL_INSTRUMENTATION_A2A_WEBHOOK_PORT / _HOST / _TOKEN and
+ * OTEL_INSTRUMENTATION_A2A_ALERTMANAGER_URL / _POLL_MS. Bad values are warned about (once
+ * each) and that transport is left off (a bad poll interval: the default).
+ */
+export function fleetConfigFromEnv(env: NodeJS.ProcessEnv): FleetEnvConfig {
+  const read = (name: string): string | undefined => {
+    const v = env[`OTEL_INSTRUMENTATION_A2A_${name}`];
+    return v === undefined || v.trim() === '' ? undefined : v.trim();
+  };
+  const out: FleetEnvConfig = {};
+  const portRaw = read('WEBHOOK_PORT');
+  if (portRaw !== undefined) {
+    const port = Number(portRaw);
+    const host = read('WEBHOOK_HOST') ?? '127.0.0.1';
+    const token = read('WEBHOOK_TOKEN');
+    if (!/^\d+$/.test(portRaw) || !Number.isInteger(port) || port > 65535) {
+      diag.warn(`${PREFIX}: invalid OTEL_INSTRUMENTATION_A2A_WEBHOOK_PORT ${JSON.stringify(portRaw.slice(0, 100))}; the fleet alert webhook is not started`);
+    } else if (token === undefined && !isLoopbackAddress(host)) {
+      diag.warn(
+        `${PREFIX}: OTEL_INSTRUMENTATION_A2A_WEBHOOK_HOST=${JSON.stringify(host.slice(0, 100))} is not a loopback address and OTEL_INSTRUMENTATION_A2A_WEBHOOK_TOKEN is not set; the fleet alert webhook is not started (set the token Alertmanager sends as its bearer credentials)`,
+      );
+    } else {
+      out.webhook = { port, host, ...(token !== undefined ? { token } : {}) };
+    }
+  }
+  const url = read('ALERTMANAGER_URL');
+  if (url !== undefined) {
+    let intervalMs = DEFAULT_POLL_MS;
+    const pollRaw = read('ALERTMANAGER_POLL_MS');
+    if (pollRaw !== undefined) {
+      const n = Number(pollRaw);
+      if (/^\d+$/.test(pollRaw) && Number.isSafeInteger(n) && n >= MIN_POLL_MS) intervalMs = n;
+      else diag.warn(`${PREFIX}: invalid OTEL_INSTRUMENTATION_A2A_ALERTMANAGER_POLL_MS ${JSON.stringify(pollRaw.slice(0, 100))} (at least ${MIN_POLL_MS}); using ${DEFAULT_POLL_MS}`);
+    }
+    if (pollTarget(url) === undefined) diag.warn(`${PREFIX}: invalid OTEL_INSTRUMENTATION_A2A_ALERTMANAGER_URL (not an http(s) URL); Alertmanager is not polled`);
+    else out.poll = { url, intervalMs };
+  }
+  return out;
+}
+
+export interface FleetReceivers {
+  webhook?: AlertWebhookListener;
+  poller?: AlertmanagerPoller;
+  close(): void;
+}
+
+/** Start what `config` asks for. Never throws; `warn` reports a listener that cannot listen or a poll that fails. */
+export function startFleetReceivers(config: FleetEnvConfig, warn: (message: string) => void): FleetReceivers {
+  let webhook: AlertWebhookListener | undefined;
+  let poller: AlertmanagerPoller | undefined;
+  try {
+    if (config.webhook) webhook = startAlertWebhookListener(config.webhook, warn);
+  } catch (err) {
+    warn(`${PREFIX}: the fleet alert webhook could not start (${err instanceof Error ? err.message : String(err)})`);
+  }
+  try {
+    if (config.poll) poller = startAlertmanagerPoller(config.poll, warn);
+  } catch (err) {
+    warn(`${PREFIX}: Alertmanager polling could not start (${err instanceof Error ? err.message : String(err)})`);
+  }
+  return {
+    webhook,
+    poller,
+    close: () => {
+      webhook?.close();
+      poller?.stop();
+    },
+  };
+}
