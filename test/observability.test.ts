@@ -187,6 +187,35 @@ test('promtool check config prometheus.yaml (loads alerts.yaml)', (t) => {
   });
 });
 
+function amtool(args: string[], cwd = DIR): { ok: boolean; out: string } | null {
+  const r = spawnSync('amtool', args, { cwd, encoding: 'utf8', timeout: 60_000 });
+  if (r.error && (r.error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+  if (r.error) throw r.error;
+  return { ok: r.status === 0, out: `${r.stdout}${r.stderr}` };
+}
+
+const NO_AMTOOL =
+  'amtool is not on PATH (Debian/Ubuntu: apt-get install -y prometheus-alertmanager); alertmanager.yml was not checked';
+
+test('amtool check-config alertmanager.yml; the fleet route delivers card alerts to the webhook and on-call', (t) => {
+  if (amtool(['--version']) === null) {
+    if (process.env.CI) assert.fail(`${NO_AMTOOL}; CI must install it`);
+    t.skip(NO_AMTOOL);
+    return;
+  }
+  const r = amtool(['check-config', 'alertmanager.yml'])!;
+  assert.ok(r.ok, r.out);
+  const route = (labels: string[]): string => {
+    const x = amtool(['config', 'routes', 'test', '--config.file=alertmanager.yml', ...labels])!;
+    assert.ok(x.ok, x.out);
+    return x.out.trim().split('\n').filter((l) => !l.startsWith('Warning')).join('\n');
+  };
+  const card = 'a2a_agent_card_url=http://flights.example:8080/.well-known/agent-card.json';
+  assert.equal(route(['alertname=A2AAgentCardDrift', card]), 'a2a-fleet,on-call');
+  assert.equal(route(['alertname=A2AArtifactSchemaDrift', card]), 'a2a-fleet,on-call');
+  assert.equal(route(['alertname=A2ADriftSpans']), 'on-call', 'an alert without a card URL is not for the fleet');
+});
+
 test('promtool parses every dashboard PromQL expression', (t) => {
   withPromtool(t, () => {
     const exprs = dashboardTargets()
@@ -264,6 +293,101 @@ test('alerts.yaml: the drift alerts exist, name agent/skill/kind and say what to
   }
 });
 
+test('alerts.yaml: the counter rules name the card; card_changed pages nowhere', () => {
+  const rules = alertRules();
+  const counterRules = rules.filter((r) => new RegExp(`\\b${DRIFT_METRIC}\\b`).test(r.expr));
+  assert.deepEqual(counterRules.map((r) => r.alert).sort(), ['A2AAgentCardDrift', 'A2AArtifactSchemaDrift']);
+  for (const r of counterRules) {
+    const refs = scanPromQL(r.expr);
+    for (const l of [promName(sc.ATTR_A2A_AGENT_CARD_URL), promName(sc.ATTR_SERVER_PORT), promName(sc.ATTR_SERVER_ADDRESS)]) {
+      assert.ok(refs.labels.has(l), `${r.alert} does not keep ${l}: the alert could not say which card to evict`);
+    }
+    assert.match(Object.values(r.annotations).join('\n'), /\$labels\.a2a_agent_card_url/, `${r.alert}: annotations do not name the card`);
+  }
+  for (const r of rules) {
+    assert.equal(r.for ?? '0s', '0s', `${r.alert}: one drift is the evidence, \`for:\` only delays the eviction`);
+    // Either the rule selects one other kind (a2a_drift_kind="..."), or it excludes card_changed in every selector.
+    const selectors = [...String(r.expr).matchAll(/\b\w+_total\{([^}]*)\}/g)].map((m) => m[1]);
+    assert.ok(selectors.length > 0, r.alert);
+    for (const sel of selectors) {
+      const only = /a2a_drift_kind="([^"]+)"/.exec(sel);
+      if (only) assert.notEqual(only[1], 'card_changed', r.alert);
+      else assert.match(sel, /a2a_drift_kind!="card_changed"/, `${r.alert}: selector {${sel}} lets card_changed page`);
+    }
+  }
+  // And promtool proves it: a test feeds card_changed series to every signal and expects nothing.
+  const doc = yamlFile('alerts.test.yaml');
+  const cc = doc.tests.find((t: { name: string }) => t.name === 'card_changed does not page');
+  assert.ok(cc, 'alerts.test.yaml lacks the test "card_changed does not page"');
+  for (const s of cc.input_series) assert.match(s.series, /a2a_drift_kind="card_changed"/);
+  for (const r of rules) {
+    const checks = cc.alert_rule_test.filter((a: { alertname: string }) => a.alertname === r.alert);
+    assert.ok(checks.length > 0, `"card_changed does not page" does not check ${r.alert}`);
+    for (const c of checks) assert.deepEqual(c.exp_alerts, [], r.alert);
+  }
+  for (const name of ['drift counter series appearing at 1', 'drift counter incremented later', "second instance's first drift", 'two cards on one host']) {
+    assert.ok(doc.tests.some((t: { name: string }) => t.name === name), `alerts.test.yaml lacks the test "${name}"`);
+  }
+});
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function alertmanagerConfig(): any {
+  return yamlFile('alertmanager.yml');
+}
+
+/** Label names in Alertmanager matchers such as 'a2a_agent_card_url=~".+"'. */
+function matcherLabels(matchers: string[] = []): string[] {
+  return matchers.map((m) => {
+    const x = /^\s*([a-zA-Z_]\w*)\s*(=~|!~|!=|=)/.exec(m);
+    assert.ok(x, `matcher ${m}`);
+    return x[1];
+  });
+}
+
+test('alertmanager.yml: one group per card to the fleet webhook, bearer token, inhibition on known alerts', () => {
+  const am = alertmanagerConfig();
+  const known = (where: string, label: string): void => {
+    assert.ok(INFRA_LABELS.has(label) || ATTR_LABELS.has(label), `${where}: label ${label} is neither an attribute label nor a known one`);
+  };
+  const cardLabel = promName(sc.ATTR_A2A_AGENT_CARD_URL);
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const walk = (r: any): any[] => [r, ...(r.routes ?? []).flatMap(walk)];
+  const routes = walk(am.route);
+  for (const r of routes) {
+    for (const l of r.group_by ?? []) known('route group_by', l);
+    for (const l of matcherLabels(r.matchers)) known('route matchers', l);
+  }
+  const receivers = new Map<string, any>(am.receivers.map((r: { name: string }) => [r.name, r])); // eslint-disable-line @typescript-eslint/no-explicit-any
+  for (const r of routes) assert.ok(receivers.has(r.receiver), `route receiver ${r.receiver} undefined`);
+
+  const fleet = routes.filter((r) => (receivers.get(r.receiver)?.webhook_configs ?? []).length > 0);
+  assert.equal(fleet.length, 1, 'one route to the webhook receiver');
+  const f = fleet[0];
+  assert.deepEqual(f.group_by, [cardLabel], 'the fleet route groups by the card URL');
+  assert.deepEqual(matcherLabels(f.matchers), [cardLabel], 'the fleet route takes the alerts that name a card');
+  for (const k of ['group_wait', 'group_interval', 'repeat_interval']) assert.ok(f[k], `fleet route without ${k}`);
+  assert.equal(f.continue, true, 'the fleet route lets on-call see the alert too');
+
+  for (const w of receivers.get(f.receiver).webhook_configs) {
+    assert.equal(new URL(w.url).pathname, '/a2a/alerts', `webhook ${w.url}: the instrumentation listens on POST /a2a/alerts`);
+    const auth = w.http_config?.authorization;
+    assert.ok(auth, `webhook ${w.url} sends no token`);
+    assert.equal(auth.type ?? 'Bearer', 'Bearer');
+    assert.ok(auth.credentials || auth.credentials_file, `webhook ${w.url}: authorization without credentials`);
+    assert.equal(w.send_resolved, false, 'resolved alerts are ignored by the instances: do not send them');
+  }
+
+  const alerts = new Set(alertRules().map((r) => r.alert as string));
+  for (const ir of am.inhibit_rules ?? []) {
+    for (const m of [...(ir.source_matchers ?? []), ...(ir.target_matchers ?? [])]) {
+      const names = /^alertname=~?"([^"]*)"$/.exec(m);
+      if (names) for (const n of names[1].split('|')) assert.ok(alerts.has(n), `inhibit rule names ${n}, not an alert of alerts.yaml`);
+      else for (const l of matcherLabels([m])) known('inhibit matcher', l);
+    }
+    for (const l of ir.equal ?? []) known('inhibit equal', l);
+  }
+});
+
 test('alerts.test.yaml: input series use the names the stack produces', () => {
   const doc = yamlFile('alerts.test.yaml');
   assert.deepEqual(doc.rule_files, ['alerts.yaml']);
@@ -334,7 +458,7 @@ function mounts(service: string): Map<string, string> {
 test('docker-compose.yaml: services, pinned images, mounted files exist and are the ones used', () => {
   const c = compose();
   const services = c.services;
-  for (const s of ['otel-collector', 'jaeger', 'tempo', 'prometheus', 'grafana']) assert.ok(services[s], `service ${s} missing`);
+  for (const s of ['otel-collector', 'jaeger', 'tempo', 'prometheus', 'alertmanager', 'grafana']) assert.ok(services[s], `service ${s} missing`);
   const images: Record<string, RegExp> = {
     'otel-collector': /^otel\/opentelemetry-collector-contrib:/,
     jaeger: /^jaegertracing\/all-in-one:/,
@@ -379,6 +503,16 @@ test('docker-compose.yaml: services, pinned images, mounted files exist and are 
   for (const f of ['grafana/dashboards', 'grafana/provisioning/datasources', 'grafana/provisioning/dashboards']) {
     assert.ok(statSync(file(f)).isDirectory());
   }
+
+  // Alertmanager: started with alertmanager.yml, the target of prometheus.yaml's alerting block.
+  assert.match(services.alertmanager?.image ?? '', /^prom\/alertmanager:/, 'service alertmanager missing');
+  const amCfg = mounts('alertmanager').get('alertmanager.yml');
+  assert.ok(amCfg && services.alertmanager.command.join(' ').includes(`--config.file=${amCfg}`), 'alertmanager does not start with alertmanager.yml');
+  const amTargets: string[] = promYaml.alerting.alertmanagers.flatMap((a: { static_configs: { targets: string[] }[] }) =>
+    a.static_configs.flatMap((x) => x.targets),
+  );
+  assert.deepEqual(amTargets, ['alertmanager:9093'], 'prometheus.yaml does not send alerts to the alertmanager service');
+  assert.ok(services.alertmanager.ports.map(String).includes('9093:9093'), 'Alertmanager API not published (the apps poll it)');
 
   // The app's endpoint.
   const ports: string[] = services['otel-collector'].ports.map(String);
@@ -515,6 +649,16 @@ test('README.md: start command, endpoint and every search use emitted names', ()
     if (attr === sc.ATTR_A2A_DRIFT_KIND) assert.ok((DRIFT_KINDS as readonly string[]).includes(value), value);
   }
   assert.match(md, /Monitor tab[\s\S]*error rate/);
+  // The alert expression shown is the rule's, verbatim (whitespace aside).
+  const squash = (x: string): string => x.replace(/\s+/g, ' ').replace(/\( /g, '(').replace(/ \)/g, ')').trim();
+  const shown = [...md.matchAll(/^```[a-z]*\n([\s\S]*?)^```/gm)].map((m) => m[1]).filter((b) => b.startsWith('sum by') && b.includes(DRIFT_METRIC));
+  assert.equal(shown.length, 1, 'README shows the counter rule expression once');
+  assert.equal(squash(shown[0]), squash(alertRules().find((r) => r.alert === 'A2AAgentCardDrift').expr));
+  // Fleet-wide eviction: the Alertmanager file and the instances' settings.
+  assert.match(md, /alertmanager\.yml/);
+  for (const v of ['WEBHOOK_PORT', 'WEBHOOK_HOST', 'WEBHOOK_TOKEN', 'ALERTMANAGER_URL', 'ALERTMANAGER_POLL_MS']) {
+    assert.ok(md.includes(`OTEL_INSTRUMENTATION_A2A_${v}`), `README does not document OTEL_INSTRUMENTATION_A2A_${v}`);
+  }
   // Every drift kind the code knows is documented.
   for (const k of DRIFT_KINDS) assert.ok(md.includes(`\`${k}\``), `README does not list drift kind ${k}`);
   // Prometheus names in inline code are ones the stack produces.
