@@ -31,6 +31,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
 import { startSdkPeer, DEFAULT_SKILL, TRANSLATE_SKILL, type SdkPeer } from '../peers/sdk-peer';
+import { cleanEnv } from '../helpers/clean-env';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const REGISTER_CJS = path.join(REPO, 'dist', 'cjs', 'register.js');
@@ -73,16 +74,6 @@ async function freePort(): Promise<number> {
   const port = (srv.address() as net.AddressInfo).port;
   await new Promise<void>((resolve) => srv.close(() => resolve()));
   return port;
-}
-
-/** The parent's environment without OTEL_* nor the test runner's/tsx's own settings. */
-function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (k.startsWith('OTEL_') || k === 'NODE_OPTIONS' || k === 'NODE_TEST_CONTEXT') continue;
-    env[k] = v;
-  }
-  return { ...env, ...extra };
 }
 
 async function waitUntil<T>(what: string, deadlineMs: number, probe: () => Promise<T | undefined> | T | undefined, everyMs = 25): Promise<T> {

@@ -15,6 +15,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { cleanEnv } from '../helpers/clean-env';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const REGISTER_CJS = path.join(REPO, 'dist', 'cjs', 'register.js');
@@ -29,15 +30,6 @@ interface Child {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; timedOut: boolean }>;
   waitFor(text: string, ms?: number): Promise<void>;
   kill(): void;
-}
-
-function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (k.startsWith('OTEL_') || k === 'NODE_OPTIONS' || k === 'NODE_TEST_CONTEXT') continue;
-    env[k] = v;
-  }
-  return { ...env, ...extra };
 }
 
 /** The app: registers a drift callback that prints the event, and waits for it (15 s at most). */

@@ -15,6 +15,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedDataPoint, type ReceivedSpan } from '../peers/otlp-receiver';
+import { cleanEnv } from '../helpers/clean-env';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const REGISTER_CJS = path.join(REPO, 'dist', 'cjs', 'register.js');
@@ -47,16 +48,6 @@ interface RunResult {
   /** ms from the last stdout chunk to exit (the shutdown flush, for the demo) */
   afterLastOutputMs: number;
   timedOut: boolean;
-}
-
-/** The parent's environment without OTEL_* (each test says what it wants) nor the test runner's/tsx's own settings. */
-function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (k.startsWith('OTEL_') || k === 'NODE_OPTIONS' || k === 'NODE_TEST_CONTEXT') continue;
-    env[k] = v;
-  }
-  return { ...env, ...extra };
 }
 
 function runNode(args: string[], env: NodeJS.ProcessEnv, opts: { timeoutMs?: number; onStdout?: (text: string, child: ChildProcess) => void } = {}): Promise<RunResult> {

@@ -18,6 +18,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { cleanEnv } from '../helpers/clean-env';
 
 const REPO = path.resolve(__dirname, '..', '..');
 /** A2A_REGISTER_ENTRY: another build of the entry (e.g. one made aside while dist/ is being rebuilt). */
@@ -40,16 +41,6 @@ interface RunResult {
   /** ms from spawn to exit */
   ms: number;
   timedOut: boolean;
-}
-
-/** The parent's environment without OTEL_* (each test says what it wants) nor the test runner's/tsx's own settings. */
-function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (k.startsWith('OTEL_') || k === 'NODE_OPTIONS' || k === 'NODE_TEST_CONTEXT') continue;
-    env[k] = v;
-  }
-  return { ...env, ...extra };
 }
 
 function runNode(args: string[], env: NodeJS.ProcessEnv, onStdout?: (text: string, child: ChildProcess) => void): Promise<RunResult> {
