@@ -12,15 +12,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { drifted, setupOtel, type Harness } from '../helpers/otel';
 import { sharedState } from '../../src/telemetry/shared-state';
-
-interface Skill {
-  id: string;
-  name: string;
-  description: string;
-  tags: string[];
-  inputModes: string[];
-  outputModes: string[];
-}
+import type { SeedSkill as Skill } from '../peers/wire';
 
 const skill = (id: string): Skill => ({ id, name: id, description: `does ${id}`, tags: [], inputModes: ['text/plain'], outputModes: ['text/plain'] });
 
