@@ -13,6 +13,7 @@ const STABLE = process.env.OTEL3_STABLE || '^3.1.0'; // core, sdk-trace, sdk-met
 const EXPERIMENTAL = process.env.OTEL3_EXPERIMENTAL || '^0.301.0'; // instrumentation, sdk-node, exporters, ...
 const CONTRIB = {
   '@opentelemetry/instrumentation-undici': process.env.OTEL3_UNDICI || '^0.34.0',
+  '@opentelemetry/auto-instrumentations-node': process.env.OTEL3_AUTO || '^0.82.0',
 };
 // Gone in 3.x: both are folded into @opentelemetry/sdk-trace (TracerProvider).
 const REMOVED = ['@opentelemetry/sdk-trace-base', '@opentelemetry/sdk-trace-node'];
