@@ -19,10 +19,11 @@
 import { types } from 'node:util';
 
 export type FetchFn = typeof globalThis.fetch;
-export type FetchHandler = (original: FetchFn, input: Parameters<FetchFn>[0], init: Parameters<FetchFn>[1]) => ReturnType<FetchFn>;
+type FetchInput = Parameters<FetchFn>[0];
 type FetchInit = Parameters<FetchFn>[1];
+export type FetchHandler = (original: FetchFn, input: FetchInput, init: FetchInit) => ReturnType<FetchFn>;
 
-/** The `init` keys the instrumentation's handler reads (in the order native fetch's dictionary conversion reads them). */
+/** The `init` keys the instrumentation's handler reads. */
 const HANDLER_KEYS = ['body', 'headers', 'method', 'redirect'] as const;
 
 const { getPrototypeOf, getOwnPropertyDescriptor } = Object;
@@ -35,8 +36,7 @@ function isInertInit(init: object): boolean {
   if (proto !== objectProto && proto !== null) return false;
   for (const key of HANDLER_KEYS) {
     const d = getOwnPropertyDescriptor(init, key);
-    if (d !== undefined && d.get !== undefined) return false;
-    if (d !== undefined && d.set !== undefined && !('value' in d)) return false; // setter-only accessor
+    if (d !== undefined && d.get !== undefined) return false; // (a setter-only accessor reads as undefined)
   }
   return true;
 }
@@ -73,16 +73,16 @@ export function readOnceInit(init: FetchInit): FetchInit {
 }
 
 /** A function shaped like `original` (name, length, prototype or not) that calls `body`. */
-function lookAlike(original: FetchFn, body: (input: Parameters<FetchFn>[0], init: FetchInit) => ReturnType<FetchFn>): FetchFn {
+function lookAlike(original: FetchFn, body: (input: FetchInput, init: FetchInit) => ReturnType<FetchFn>): FetchFn {
   let wrapper: FetchFn;
   if (Object.prototype.hasOwnProperty.call(original, 'prototype')) {
-    wrapper = function fetch(input: Parameters<FetchFn>[0], init?: FetchInit): ReturnType<FetchFn> {
+    wrapper = function fetch(input: FetchInput, init?: FetchInit): ReturnType<FetchFn> {
       return body(input, init);
     } as FetchFn;
   } else {
     // A method has no `prototype` own property.
     wrapper = {
-      fetch(input: Parameters<FetchFn>[0], init?: FetchInit): ReturnType<FetchFn> {
+      fetch(input: FetchInput, init?: FetchInit): ReturnType<FetchFn> {
         return body(input, init);
       },
     }.fetch as FetchFn;

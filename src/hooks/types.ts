@@ -14,7 +14,10 @@ export interface WireRequestInfo {
   path: string;
   /** The request body when undici holds it whole at creation (string or bytes); undefined when streamed or absent. */
   body?: Uint8Array | string;
-  /** Request header value by lower-case name (what is on the request now, including headers added by earlier create subscribers). */
+  /**
+   * Request header value by lower-case name: what is on the request now, including headers
+   * added by earlier create subscribers.
+   */
   header(name: string): string | undefined;
   /**
    * Adds headers to the request (e.g. trace propagation), as instrumentation-undici does. Call it

@@ -10,6 +10,15 @@
  *   `WeakMap` miss on each later channel message of that request).
  * - `undici:request:headers` / `:trailers` / `:error` exist in every undici version we care
  *   about (5, 6, 7) and report status + headers, completion and failure.
+ * - Only `create` is subscribed at `enable()`; the other channels at the first request the
+ *   delegate follows. undici 7's NODE_DEBUG loggers (`NODE_DEBUG=undici|fetch`,
+ *   lib/core/diagnostics.js, Node 24's bundled copy included) are installed only if
+ *   `headers`/`trailers`/`error` have no subscribers when that module loads; holding them from
+ *   process start (the register entry) would silence the app's debug lines. A followed request
+ *   was created by a copy that has loaded that module already, so by then its choice is made
+ *   (undici 6, bundled in Node 20/22, installs its loggers unconditionally). Subscribing the
+ *   body-chunk channels lazily also spares non-A2A processes their per-chunk publishing.
+ * - `WireRequestInfo.addHeaders` adds request headers at create (see {@link addRequestHeaders}).
  * - Body chunks: undici >= 7.11 publishes `undici:request:bodyChunkSent` /
  *   `undici:request:bodyChunkReceived`; older copies (Node 20/22's bundled undici 6) do not.
  *   For those, we wrap the followed request object's OWN `onBodySent` and `onData`

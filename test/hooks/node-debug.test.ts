@@ -19,7 +19,11 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import * as diagnosticsChannel from 'node:diagnostics_channel';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { cleanEnv } from '../helpers/clean-env';
+import { UNDICI_CHANNELS, WireTap } from '../../src/hooks/wire-tap';
 
 const ROOT = path.resolve(__dirname, '../..');
 const REGISTER = path.join(ROOT, 'dist/cjs/register.js');
@@ -101,7 +105,8 @@ function debugLines(stderr: string): string[] {
   return stderr
     .split('\n')
     .filter((l) => /^(UNDICI|FETCH) \d+: /.test(l))
-    .map((l) => l.replace(/^(UNDICI|FETCH) \d+: /, '$1 <pid>: ').replace(/(127\.0\.0\.1|localhost)(:\d+)+/g, '$1:<port>'));
+    .map((l) => l.replace(/^(UNDICI|FETCH) \d+: /, '$1 <pid>: '))
+    .map((l) => l.replace(/(127\.0\.0\.1|localhost)(:\d+)+/g, '$1:<port>'));
 }
 
 describe('NODE_DEBUG=undici,fetch: the same undici debug lines with and without the register', () => {
@@ -130,4 +135,38 @@ describe('NODE_DEBUG=undici,fetch: the same undici debug lines with and without 
       assert.deepEqual(debugLines(withRegister.stderr), expected);
     });
   }
+});
+
+describe('WireTap subscriptions', () => {
+  const channels = Object.values(UNDICI_CHANNELS);
+  const subscribed = () => channels.filter((c) => diagnosticsChannel.channel(c).hasSubscribers);
+
+  test('only create at enable, the rest at the first followed request, none after disable', async () => {
+    assert.deepEqual(subscribed(), [], 'nothing else in this process subscribes');
+    const server = http.createServer((req, res) => req.resume().on('end', () => res.end('ok')));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    let completed = 0;
+    const onCreate = (info: { path: string }) =>
+      info.path === '/follow' ? { onComplete: () => completed++ } : undefined;
+    const tap = new WireTap({ onCreate }, () => {});
+    try {
+      tap.enable();
+      assert.deepEqual(subscribed(), [UNDICI_CHANNELS.create]);
+      await (await fetch(`${base}/ignored`)).text();
+      assert.deepEqual(subscribed(), [UNDICI_CHANNELS.create], 'a request not followed subscribes nothing');
+      await (await fetch(`${base}/follow`)).text();
+      assert.deepEqual(subscribed(), channels);
+      await (await fetch(`${base}/follow`)).text();
+      assert.equal(completed, 2, 'the followed requests completed through the lazily subscribed channels');
+      tap.disable();
+      assert.deepEqual(subscribed(), []);
+      tap.enable();
+      assert.deepEqual(subscribed(), [UNDICI_CHANNELS.create], 're-enabled: lazy again');
+    } finally {
+      tap.disable();
+      server.closeAllConnections();
+      server.close();
+    }
+  });
 });
