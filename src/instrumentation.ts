@@ -450,8 +450,11 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
       url = request.url;
     }
     if (!url) return undefined;
+    // Body first, as native fetch reads it. Where `init` has getters the fetch hook passes a
+    // memoising Proxy (also to the original fetch), so each getter runs once.
+    const initBody = init?.body;
     const method = (init?.method ?? request?.method ?? 'GET').toUpperCase();
-    const body = init?.body !== undefined ? bodyText(init.body, this.config.maxRequestBodyBytes) : undefined;
+    const body = initBody !== undefined ? bodyText(initBody, this.config.maxRequestBodyBytes) : undefined;
     if (method !== 'GET' && body === undefined) return undefined; // a streamed body: the wire tap decides when it has seen it
     const cls = this.classifyLazily(method, url, body, () => headerFromInit(init, 'a2a-version'));
     if (!cls) return NOT_A2A;
