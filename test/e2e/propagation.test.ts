@@ -42,7 +42,7 @@ function otlpEnv(service: string, rx: OtlpReceiver, extra: Record<string, string
     OTEL_LOGS_EXPORTER: 'none',
     OTEL_BSP_SCHEDULE_DELAY: '100',
     OTEL_NODE_ENABLED_INSTRUMENTATIONS: 'http,undici',
-    OTEL_NODE_RESOURCE_DETECTORS: 'none',
+    OTEL_NODE_RESOURCE_DETECTORS: 'env',
     ...extra,
   });
 }
