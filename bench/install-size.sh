@@ -41,11 +41,13 @@ measure() { # label, packages to install...
 }
 
 echo "node $(node --version), npm $(npm --version), $(date -u +%Y-%m-%dT%H:%MZ)"
-echo "ours = $(basename "$TARBALL") from $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet 2>/dev/null || echo '+changes')"
+COMMIT="$(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet 2>/dev/null || echo '+changes')"
+echo "ours = $(basename "$TARBALL") from $COMMIT"
 echo
 measure ours "$TARBALL" @opentelemetry/api
 measure anchor-latest @opentelemetry/sdk-node @opentelemetry/instrumentation-undici @opentelemetry/api
-measure anchor-2.x @opentelemetry/sdk-node@0.223.0 @opentelemetry/instrumentation-undici@0.33.0 @opentelemetry/api@~1.9.0
+measure anchor-2.x @opentelemetry/sdk-node@0.223.0 @opentelemetry/instrumentation-undici@0.33.0 \
+  @opentelemetry/api@~1.9.0
 echo
 ratio() { node -p "($1 / $2).toFixed(3)"; }
 for a in anchor-latest anchor-2.x; do

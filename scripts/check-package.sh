@@ -62,7 +62,8 @@ ln -s "$REPO/node_modules/@types/node" "$CON/node_modules/@types/node"
 TSC=("$REPO/node_modules/.bin/tsc" --noEmit --strict --skipLibCheck false --types node)
 
 cat >"$CON/node10.ts" <<'TS'
-import { A2AInstrumentation, skillFingerprint, onAgentCardDrift, type DriftEvent } from 'opentelemetry-instrumentation-a2a';
+import { A2AInstrumentation, skillFingerprint, onAgentCardDrift } from 'opentelemetry-instrumentation-a2a';
+import type { DriftEvent } from 'opentelemetry-instrumentation-a2a';
 import 'opentelemetry-instrumentation-a2a/register';
 const inst: A2AInstrumentation = new A2AInstrumentation();
 const fp: string = skillFingerprint({ skills: [] });
