@@ -21,3 +21,13 @@ writeFileSync(
   'dist/esm/register.mjs',
   `import '../cjs/register.js';\n`,
 );
+
+// Types of the ESM entries, for TypeScript's node16/nodenext and bundler resolution under the
+// `import` condition: ESM declaration files that re-export the CommonJS build's declarations
+// (as the .mjs files re-export its code), so `import` resolves to ESM-format types.
+writeFileSync(
+  'dist/esm/index.d.mts',
+  `export * from '../cjs/index.js';\n` +
+    `import * as api from '../cjs/index.js';\nexport default api;\n`,
+);
+writeFileSync('dist/esm/register.d.mts', 'export {};\n');

@@ -2,7 +2,8 @@
  * The configuration of A2AInstrumentation: its type, defaults, and validation.
  * A bad value gets one clear diag warning and the default, never an exception.
  */
-import { diag, type Span } from '@opentelemetry/api';
+import type { Span } from '@opentelemetry/api';
+import { logger } from './diag-logger';
 import type { InstrumentationConfig } from '@opentelemetry/instrumentation';
 import type { DriftEvent } from './core/judge';
 import { compilePatterns, type TextMatcher } from './core/judge';
@@ -107,7 +108,7 @@ function warn(option: string, value: unknown, fallback: unknown): void {
   } catch {
     shown = typeof value;
   }
-  diag.warn(`opentelemetry-instrumentation-a2a: invalid ${option} ${shown.slice(0, 100)}; using ${JSON.stringify(fallback)}`);
+  logger.warn(`invalid ${option} ${shown.slice(0, 100)}; using ${JSON.stringify(fallback)}`);
 }
 
 function positiveInt(option: string, value: unknown, fallback: number): number {
@@ -212,13 +213,13 @@ export function configFromEnv(env: NodeJS.ProcessEnv): A2AInstrumentationConfig 
     if (v === undefined) return;
     const n = Number(v);
     if (/^\d+$/.test(v) && Number.isSafeInteger(n)) (config as Record<string, unknown>)[key] = n;
-    else diag.warn(`opentelemetry-instrumentation-a2a: invalid OTEL_INSTRUMENTATION_A2A_${name} ${JSON.stringify(v.slice(0, 100))}; using the default`);
+    else logger.warn(`invalid OTEL_INSTRUMENTATION_A2A_${name} ${JSON.stringify(v.slice(0, 100))}; using the default`);
   };
   const bool = (name: string, key: keyof A2AInstrumentationConfig): void => {
     const v = read(name)?.toLowerCase();
     if (v === undefined) return;
     if (v === 'true' || v === 'false') (config as Record<string, unknown>)[key] = v === 'true';
-    else diag.warn(`opentelemetry-instrumentation-a2a: invalid OTEL_INSTRUMENTATION_A2A_${name} ${JSON.stringify(v.slice(0, 100))}; expected true or false, using the default`);
+    else logger.warn(`invalid OTEL_INSTRUMENTATION_A2A_${name} ${JSON.stringify(v.slice(0, 100))}; expected true or false, using the default`);
   };
   const unknown = list('UNKNOWN_SKILL_PATTERNS');
   if (unknown) config.unknownSkillPatterns = unknown;
@@ -232,7 +233,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv): A2AInstrumentationConfig 
   bool('REFETCH_CARD_ON_DRIFT', 'refetchCardOnDrift');
   const mode = read('MODE')?.toLowerCase();
   if (mode === 'observe' || mode === 'enforce') config.mode = mode;
-  else if (mode !== undefined) diag.warn(`opentelemetry-instrumentation-a2a: invalid OTEL_INSTRUMENTATION_A2A_MODE ${JSON.stringify(mode.slice(0, 100))}; expected observe or enforce, using observe`);
+  else if (mode !== undefined) logger.warn(`invalid OTEL_INSTRUMENTATION_A2A_MODE ${JSON.stringify(mode.slice(0, 100))}; expected observe or enforce, using observe`);
   bool('ENABLED', 'enabled');
   int('MAX_INSPECT_BYTES', 'maxInspectBytes');
   int('MAX_REQUEST_BODY_BYTES', 'maxRequestBodyBytes');

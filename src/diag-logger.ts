@@ -1,6 +1,7 @@
 /**
- * The package's diagnostic logger: `diag` with the package name in front of each message
- * (what OTel instrumentations do), so the user sees where a warning comes from.
+ * This package's diagnostic logger: OpenTelemetry's `diag` under the package's component name,
+ * so every message says where it comes from (`OTEL_LOG_LEVEL=debug` shows what the
+ * instrumentation decided). Nothing is printed unless a diag logger is installed.
  */
 import { diag } from '@opentelemetry/api';
 import { PACKAGE_NAME } from './version';

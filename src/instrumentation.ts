@@ -10,8 +10,9 @@
  *   they pass. Requests made inside a wrapped fetch attach to its span; other A2A
  *   requests (undici.request, undici.fetch, ...) get a span of their own.
  */
-import { context, createContextKey, diag, type Context } from '@opentelemetry/api';
-import { suppressTracing } from '@opentelemetry/core';
+import { context, createContextKey, propagation, trace, type Context, type TextMapGetter } from '@opentelemetry/api';
+import { logger } from './diag-logger';
+import { isTracingSuppressed, suppressTracing } from '@opentelemetry/core';
 import type { UnderlyingByteSource } from 'node:stream/web';
 import { skillFingerprintBounded } from './core/fingerprint';
 import { BodyReader } from './core/body-reader';
@@ -46,6 +47,11 @@ const REFETCH_IN_FLIGHT_MS = 6000;
 export function runAsOwnRequest<T>(fn: () => T): T {
   return context.with(suppressTracing(context.active()).setValue(OWN_REQUEST_KEY, true), fn);
 }
+
+const WIRE_HEADER_GETTER: TextMapGetter<WireRequestInfo> = {
+  get: (info, key) => info.header(key.toLowerCase()),
+  keys: () => [],
+};
 
 /** fetchInProgress marker: the fetch wrapper decided the running call is not A2A. */
 const NOT_A2A = Symbol('not-a2a');
@@ -157,7 +163,7 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
       if (!this.wireTap) {
         this.wireTap = new WireTap(
           { onCreate: (info) => this.onWireCreate(info), responseHeaderNames: ['content-type', 'content-encoding', 'location', 'cache-control', 'etag', 'last-modified'] },
-          (where, err) => diag.debug(`opentelemetry-instrumentation-a2a: ${where}`, err),
+          (where, err) => logger.debug(`${where}`, err),
         );
       }
       if (!this.activeCalls) this.activeCalls = new Set();
@@ -165,12 +171,13 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
       this.wireTap.enable();
       this.startSweeper();
       this.installFleetListener();
+      logger.debug('enabled: global fetch wrapped, undici diagnostics channels tapped');
       const owner = sharedState().owner;
       if (owner !== undefined && owner !== this) {
-        diag.warn('opentelemetry-instrumentation-a2a: another A2AInstrumentation is already active in this process; this one stays idle (no duplicate spans) until that one is disabled');
+        logger.warn('another A2AInstrumentation is already active in this process; this one stays idle (no duplicate spans) until that one is disabled');
       }
     } catch (err) {
-      diag.error('opentelemetry-instrumentation-a2a: enable failed', err);
+      logger.error('enable failed', err);
     }
   }
 
@@ -187,7 +194,7 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
       this.sweeper = undefined;
       if (this.activeCalls) for (const call of [...this.activeCalls]) call.finish('instrumentation disabled');
     } catch (err) {
-      diag.error('opentelemetry-instrumentation-a2a: disable failed', err);
+      logger.error('disable failed', err);
     }
   }
 
@@ -245,7 +252,7 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
       onDrift: () => this.getConfig().onDrift,
       refetch: (cardUrl) => {
         if (!this.enabled || !this.config.refetchCardOnDrift) return;
-        void this.refetchCard(cardUrl).then((fp) => diag.debug(`opentelemetry-instrumentation-a2a: fleet alert: re-fetched ${cardUrl}: ${fp === undefined ? 'failed' : `fingerprint ${fp.slice(0, 12)}…`}`));
+        void this.refetchCard(cardUrl).then((fp) => logger.debug(`fleet alert: re-fetched ${cardUrl}: ${fp === undefined ? 'failed' : `fingerprint ${fp.slice(0, 12)}…`}`));
       },
     };
   }
@@ -293,7 +300,7 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
       const parsed = parseJsonSafe(text);
       return parsed.ok ? skillFingerprintBounded(parsed.value).fingerprint : undefined;
     }).catch((err: unknown) => {
-      diag.debug('opentelemetry-instrumentation-a2a: card re-fetch failed', err);
+      logger.debug('card re-fetch failed', err);
       return undefined;
     });
     const memo = { until: now + REFETCH_IN_FLIGHT_MS, result };
@@ -351,7 +358,7 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     try {
       call = this.callForFetch(input, init);
     } catch (err) {
-      diag.debug('opentelemetry-instrumentation-a2a: fetch classification failed', err);
+      logger.debug('fetch classification failed', err);
     }
     if (call === NOT_A2A) {
       // Decided here already: the wire tap need not look at this request again.
@@ -443,8 +450,11 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
       url = request.url;
     }
     if (!url) return undefined;
+    // Body first, as native fetch reads it. Where `init` has getters the fetch hook passes a
+    // memoising Proxy (also to the original fetch), so each getter runs once.
+    const initBody = init?.body;
     const method = (init?.method ?? request?.method ?? 'GET').toUpperCase();
-    const body = init?.body !== undefined ? bodyText(init.body, this.config.maxRequestBodyBytes) : undefined;
+    const body = initBody !== undefined ? bodyText(initBody, this.config.maxRequestBodyBytes) : undefined;
     if (method !== 'GET' && body === undefined) return undefined; // a streamed body: the wire tap decides when it has seen it
     const cls = this.classifyLazily(method, url, body, () => headerFromInit(init, 'a2a-version'));
     if (!cls) return NOT_A2A;
@@ -462,7 +472,7 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     const ctx = context.active();
     if (ctx.getValue(OWN_REQUEST_KEY)) return undefined;
     const pending = inFetch ?? (ctx.getValue(CALL_KEY) as A2ACall | undefined);
-    if (pending && !pending.isFinished) return pending.attachHop();
+    if (pending && !pending.isFinished) return this.followHop(pending, info, ctx);
     const url = info.origin + info.path;
     const method = info.method.toUpperCase();
     const body = bodyText(info.body, this.config.maxRequestBodyBytes);
@@ -474,7 +484,51 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     const cls = this.classifyLazily(method, url, body, () => info.header('a2a-version'));
     if (!cls || cls.type === 'maybe-operation') return undefined;
     if (cls.type === 'card' && cls.sniff === true) return this.cardSniffer(url, ctx);
-    return this.newCall(cls.type === 'card' ? { type: 'card' } : { type: 'operation', request: cls.request }, url, ctx).attachHop();
+    const parent = this.wireParent(info, ctx);
+    return this.followHop(this.newCall(cls.type === 'card' ? { type: 'card' } : { type: 'operation', request: cls.request }, url, parent), info, parent);
+  }
+
+  /**
+   * The parent of an A2A span first seen at undici's request creation (the undici package's
+   * API): the active context, unless it holds no span while the request already carries a
+   * trace context (an HTTP client instrumentation subscribed before us made its span and
+   * injected it, or the app set it): then the A2A span joins that trace, under that span,
+   * rather than start a trace the peer never sees.
+   */
+  private wireParent(info: WireRequestInfo, ctx: Context): Context {
+    if (trace.getSpan(ctx) !== undefined) return ctx;
+    const extracted = propagation.extract(ctx, info, WIRE_HEADER_GETTER);
+    return trace.getSpan(extracted) !== undefined ? extracted : ctx;
+  }
+
+  /** Follows one undici request of `call`, carrying the call's trace context to the peer. */
+  private followHop(call: A2ACall, info: WireRequestInfo, ctx: Context): WireObserver {
+    try {
+      this.propagate(call, info, ctx);
+    } catch (err) {
+      logger.debug('could not add trace context headers', err);
+    }
+    return call.attachHop();
+  }
+
+  /**
+   * Trace context propagation from the A2A CLIENT span: the configured propagators' fields
+   * (W3C `traceparent`, `baggage` by default) are added to the undici request at its creation,
+   * except those already on it. An HTTP client instrumentation subscribed before us
+   * (instrumentation-undici, from its own child span of this one) or the application has then
+   * set them: the request carries them once. One subscribed after us replaces ours (the wire
+   * tap drops our value when it adds the same header: WireRequestInfo.addHeaders).
+   */
+  private propagate(call: A2ACall, info: WireRequestInfo, ctx: Context): void {
+    if (isTracingSuppressed(ctx)) return;
+    const carrier: Record<string, string> = {};
+    propagation.inject(call.activeContext(ctx), carrier);
+    let toAdd: Record<string, string> | undefined;
+    for (const name of Object.keys(carrier)) {
+      if (info.header(name) !== undefined) continue;
+      (toAdd ??= {})[name] = carrier[name]!;
+    }
+    if (toAdd) info.addHeaders(toAdd);
   }
 
   /**
@@ -587,7 +641,7 @@ function settleQuietly(fn: () => void): void {
   try {
     fn();
   } catch (err) {
-    diag.debug('opentelemetry-instrumentation-a2a: ending a fetch span failed', err);
+    logger.debug('ending a fetch span failed', err);
   }
 }
 

@@ -14,8 +14,18 @@ export interface WireRequestInfo {
   path: string;
   /** The request body when undici holds it whole at creation (string or bytes); undefined when streamed or absent. */
   body?: Uint8Array | string;
-  /** Request header value by lower-case name (only what was set on the request). */
+  /**
+   * Request header value by lower-case name: what is on the request now, including headers
+   * added by earlier create subscribers.
+   */
   header(name: string): string | undefined;
+  /**
+   * Adds headers to the request (e.g. trace propagation), as instrumentation-undici does. Call it
+   * only inside `onCreate`. Yields to later adders: if a create subscriber that runs after ours adds
+   * one of these names through `request.addHeader`, our entry is removed, so the request carries one.
+   * Never throws: a header undici refuses (invalid name or value) is skipped and reported as an internal error.
+   */
+  addHeaders(headers: Record<string, string>): void;
 }
 
 /** Per-exchange observer. Each hop of a redirect is its own undici request and gets its own onCreate. */

@@ -10,6 +10,15 @@
  *   `WeakMap` miss on each later channel message of that request).
  * - `undici:request:headers` / `:trailers` / `:error` exist in every undici version we care
  *   about (5, 6, 7) and report status + headers, completion and failure.
+ * - Only `create` is subscribed at `enable()`; the other channels at the first request the
+ *   delegate follows. undici 7's NODE_DEBUG loggers (`NODE_DEBUG=undici|fetch`,
+ *   lib/core/diagnostics.js, Node 24's bundled copy included) are installed only if
+ *   `headers`/`trailers`/`error` have no subscribers when that module loads; holding them from
+ *   process start (the register entry) would silence the app's debug lines. A followed request
+ *   was created by a copy that has loaded that module already, so by then its choice is made
+ *   (undici 6, bundled in Node 20/22, installs its loggers unconditionally). Subscribing the
+ *   body-chunk channels lazily also spares non-A2A processes their per-chunk publishing.
+ * - `WireRequestInfo.addHeaders` adds request headers at create (see {@link addRequestHeaders}).
  * - Body chunks: undici >= 7.11 publishes `undici:request:bodyChunkSent` /
  *   `undici:request:bodyChunkReceived`; older copies (Node 20/22's bundled undici 6) do not.
  *   For those, we wrap the followed request object's OWN `onBodySent` and `onData`
@@ -254,15 +263,90 @@ function setHeader(out: Record<string, string>, key: string, value: string): voi
   }
 }
 
+/** Per request object: the headers {@link addRequestHeaders} added (lower-case name -> name and value as added). */
+const addedHeaders = new WeakMap<object, Map<string, [string, string]>>();
+
+/**
+ * Adds headers to an undici request at create, the way instrumentation-undici does
+ * (`request.addHeader` where it exists, else undici 5's string or the flat array), and
+ * yields to later adders: the request's OWN `addHeader` is wrapped (never the prototype) so
+ * that a later `addHeader` of a name added here first removes our entry, leaving exactly one.
+ */
+export function addRequestHeaders(
+  request: UndiciRequestLike,
+  headers: Record<string, string>,
+  onError: (err: unknown) => void = () => {},
+): void {
+  let ours = addedHeaders.get(request);
+  if (ours === undefined && typeof request.addHeader === 'function') {
+    ours = new Map();
+    addedHeaders.set(request, ours);
+    const map = ours;
+    const original = request.addHeader as (this: unknown, ...args: unknown[]) => unknown;
+    request.addHeader = function addHeader(this: unknown, key: unknown, ...rest: unknown[]): unknown {
+      const lname = typeof key === 'string' ? key.toLowerCase() : undefined;
+      const mine = lname === undefined ? undefined : map.get(lname);
+      if (mine !== undefined) {
+        map.delete(lname as string);
+        try {
+          removeRequestHeader(request, mine[0], mine[1]);
+        } catch {
+          // leave it
+        }
+      }
+      return original.call(this, key, ...rest);
+    };
+  }
+  for (const name of Object.keys(headers)) {
+    const value = headers[name];
+    if (typeof value !== 'string') continue;
+    try {
+      if (typeof request.addHeader === 'function') {
+        request.addHeader(name, value); // through our wrapper: replaces a value we added before
+      } else if (typeof request.headers === 'string') {
+        request.headers += `${name}: ${value}\r\n`;
+      } else if (Array.isArray(request.headers)) {
+        request.headers.push(name, value);
+      } else {
+        continue;
+      }
+    } catch (err) {
+      onError(err); // undici refused it (invalid name or value): skipped
+      continue;
+    }
+    ours?.set(name.toLowerCase(), [name, value]);
+  }
+}
+
+/** Removes the last `name: value` entry (added by {@link addRequestHeaders}) from the request's headers. */
+function removeRequestHeader(request: UndiciRequestLike, name: string, value: string): void {
+  const h = request.headers;
+  if (typeof h === 'string') {
+    const line = `${name}: ${value}\r\n`;
+    const i = h.lastIndexOf(line);
+    if (i >= 0 && (i === 0 || h.endsWith('\r\n', i))) request.headers = h.slice(0, i) + h.slice(i + line.length);
+  } else if (Array.isArray(h)) {
+    const lname = name.toLowerCase();
+    for (let i = h.length - 2; i >= 0; i -= 2) {
+      if (h[i + 1] === value && typeof h[i] === 'string' && (h[i] as string).toLowerCase() === lname) {
+        h.splice(i, 2);
+        return;
+      }
+    }
+  }
+}
+
 /** What the delegate may ask about a request; each field is read from undici's request only when asked. */
 class RequestInfo implements WireRequestInfo {
   readonly #request: UndiciRequestLike;
+  readonly #onError: (err: unknown) => void;
   #method: string | undefined;
   #origin: string | undefined;
   #path: string | undefined;
 
-  constructor(request: UndiciRequestLike) {
+  constructor(request: UndiciRequestLike, onError: (err: unknown) => void) {
     this.#request = request;
+    this.#onError = onError;
   }
 
   get method(): string {
@@ -294,6 +378,10 @@ class RequestInfo implements WireRequestInfo {
   header(name: string): string | undefined {
     return lookupRequestHeader(this.#request, name);
   }
+
+  addHeaders(headers: Record<string, string>): void {
+    addRequestHeaders(this.#request, headers, this.#onError);
+  }
 }
 
 export class WireTap {
@@ -304,6 +392,8 @@ export class WireTap {
   /** Per undici copy (its `Request` class); survives disable/enable. */
   readonly #copies: WeakMap<object, CopyInfo> = new WeakMap();
   #subscriptions: Array<[string, Listener]> = [];
+  /** The channels past `create` are subscribed (done at the first followed request). */
+  #following = false;
 
   #headerFilter: HeaderFilter | undefined;
 
@@ -321,18 +411,30 @@ export class WireTap {
     if (this.#enabled) return;
     this.#enabled = true;
     this.#states = new WeakMap();
+    // Only `create` from the start. undici's NODE_DEBUG loggers (lib/core/diagnostics.js) stand
+    // down when `headers`/`trailers`/`error` already have subscribers as that module loads; by
+    // the time we follow a first request, the copy that created it has loaded it and chosen.
+    const create: Listener = (m) => this.#onCreateMessage(m);
+    diagnosticsChannel.subscribe(UNDICI_CHANNELS.create, create);
+    this.#subscriptions = [[UNDICI_CHANNELS.create, create]];
+    this.#following = false;
+  }
+
+  /** Subscribes to the channels a followed request needs, once per enable(). */
+  #subscribeFollowChannels(): void {
+    if (this.#following) return;
+    this.#following = true;
     const subs: Array<[string, Listener]> = [
-      [UNDICI_CHANNELS.create, (m) => this.#onCreateMessage(m)],
       [UNDICI_CHANNELS.headers, (m) => this.#onHeadersMessage(m)],
       [UNDICI_CHANNELS.trailers, (m) => this.#onTrailersMessage(m)],
       [UNDICI_CHANNELS.error, (m) => this.#onErrorMessage(m)],
       [UNDICI_CHANNELS.bodyChunkSent, (m) => this.#onBodyChunkMessage(m, 'sent')],
       [UNDICI_CHANNELS.bodyChunkReceived, (m) => this.#onBodyChunkMessage(m, 'recv')],
     ];
-    for (const [name, fn] of subs) {
-      diagnosticsChannel.subscribe(name, fn);
+    for (const sub of subs) {
+      diagnosticsChannel.subscribe(sub[0], sub[1]);
+      this.#subscriptions.push(sub);
     }
-    this.#subscriptions = subs;
   }
 
   disable(): void {
@@ -346,6 +448,7 @@ export class WireTap {
       }
     }
     this.#subscriptions = [];
+    this.#following = false;
     // Forget in-flight requests: their wrappers (if any) find no state and pass through.
     this.#states = new WeakMap();
   }
@@ -358,7 +461,7 @@ export class WireTap {
     let observer: WireObserver | undefined;
     let info: RequestInfo;
     try {
-      info = new RequestInfo(request);
+      info = new RequestInfo(request, this.#addHeaderError);
     } catch (err) {
       this.#internalError('create', err);
       return;
@@ -371,6 +474,7 @@ export class WireTap {
     }
     if (!observer) return;
     try {
+      this.#subscribeFollowChannels();
       this.#follow(request, observer, info.body === undefined);
     } catch (err) {
       this.#internalError('create', err);
@@ -506,6 +610,8 @@ export class WireTap {
       this.#internalError(where, err);
     }
   }
+
+  readonly #addHeaderError = (err: unknown): void => this.#internalError('addHeaders', err);
 
   #internalError(where: string, err: unknown): void {
     try {

@@ -4,7 +4,8 @@
  * and turns what the core says into span attributes, status, events, the drift counter
  * and the drift callbacks.
  */
-import { diag, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Counter, type Link, type Span, type Tracer } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Counter, type Link, type Span, type Tracer } from '@opentelemetry/api';
+import { logger } from '../diag-logger';
 import { BodyReader, type BodyMode } from '../core/body-reader';
 import { decodeCard, isAgentCard, normaliseUrl } from '../core/card';
 import { urlFacts, type UrlFacts } from '../core/url';
@@ -342,7 +343,7 @@ export class A2ACall {
       if (this.target.type === 'card') this.onCard(value);
       else this.onResult(isEvent ? decodeStreamEvent(value, this.target.request, eventName) : decodeResponse(value, this.target.request, this.statusCode));
     } catch (err) {
-      diag.debug('opentelemetry-instrumentation-a2a: could not process a response document', err);
+      logger.debug('could not process a response document', err);
       this.setUnjudged('internal error while judging');
     }
   }
@@ -374,6 +375,7 @@ export class A2ACall {
       etag: fresh?.etag,
       lastModified: fresh?.lastModified,
     });
+    logger.debug(`Agent Card recognised at ${this.url.key}: ${card.skills.length} skills, fingerprint ${fingerprint.slice(0, 12)}…`);
     if (fresh?.maxAge !== undefined) this.span.setAttribute(sc.ATTR_A2A_AGENT_CARD_MAX_AGE, fresh.maxAge);
     if (fresh?.etag !== undefined) this.span.setAttribute(sc.ATTR_A2A_AGENT_CARD_ETAG, fresh.etag);
     if (fresh?.lastModified !== undefined) this.span.setAttribute(sc.ATTR_A2A_AGENT_CARD_LAST_MODIFIED, fresh.lastModified);
@@ -456,6 +458,7 @@ export class A2ACall {
   private recordDrift(event: DriftEvent): void {
     if (this.drift) return;
     this.drift = event;
+    logger.debug(`drift: ${event.kind} on ${this.span.isRecording() ? 'a recorded' : 'an unrecorded'} A2A call to ${this.url.key}`);
     const span = this.span;
     // card_changed is the confirmation, not a failure: the fetch that refreshes the card did
     // its job. Its span keeps status UNSET and gets an event; every other kind is an error.
@@ -588,7 +591,7 @@ export class A2ACall {
     try {
       this.span.end();
     } catch (err) {
-      diag.debug('opentelemetry-instrumentation-a2a: span end failed', err);
+      logger.debug('span end failed', err);
     } finally {
       this.deps.onFinished(this); // never left in the in-flight set, whatever the span did
     }
@@ -607,7 +610,7 @@ export class A2ACall {
     try {
       fn();
     } catch (err) {
-      diag.warn(`opentelemetry-instrumentation-a2a: ${name} threw`, err);
+      logger.warn(`${name} threw`, err);
     }
   }
 }

@@ -3,7 +3,7 @@
  * fingerprint (and per card URL between local and fleet evidence), and dispatch that
  * can never reach the request that revealed the drift.
  */
-import { diag } from '@opentelemetry/api';
+import { logger } from '../diag-logger';
 import type { DriftEvent } from '../core/judge';
 import { sharedState, type DriftCallback, type SharedState } from './shared-state';
 
@@ -16,7 +16,7 @@ const MAX_DEBOUNCE_KEYS = 10_000;
  */
 export function onAgentCardDrift(callback: DriftCallback): () => void {
   if (typeof callback !== 'function') {
-    diag.warn('opentelemetry-instrumentation-a2a: onAgentCardDrift expects a function; ignored');
+    logger.warn('onAgentCardDrift expects a function; ignored');
     return () => {};
   }
   const { callbacks } = sharedState();
@@ -31,11 +31,11 @@ function safeInvoke(callback: DriftCallback, event: DriftEvent): void {
     const result = callback(event);
     if (result && typeof (result as Promise<void>).then === 'function') {
       (result as Promise<void>).then(undefined, (err: unknown) => {
-        diag.warn('opentelemetry-instrumentation-a2a: drift callback rejected', err);
+        logger.warn('drift callback rejected', err);
       });
     }
   } catch (err) {
-    diag.warn('opentelemetry-instrumentation-a2a: drift callback threw', err);
+    logger.warn('drift callback threw', err);
   }
 }
 
