@@ -20,7 +20,7 @@ import { describeRun, runNode } from '../helpers/run-node';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const REGISTER_CJS = path.join(REPO, 'dist', 'cjs', 'register.js');
-const APP = path.join(__dirname, 'fixtures', 'h2-a2a-app.js');
+const APP = path.join(__dirname, 'fixtures', 'a2a-client-app.js');
 const SCOPE = 'opentelemetry-instrumentation-a2a';
 const STARTED = 'started the OpenTelemetry SDK';
 const JOINED = 'joined the OpenTelemetry SDK already registered';
