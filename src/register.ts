@@ -42,6 +42,7 @@ import { NodeSDK } from '@opentelemetry/sdk-node';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace';
 import { configFromEnv } from './config';
 import { logger } from './diag-logger';
+import { PACKAGE_NAME } from './version';
 import { A2AInstrumentation } from './instrumentation';
 import { abortExports } from './telemetry/detached-export';
 import { metricReadersFromEnv, spanProcessorsFromEnv, type FromEnv } from './telemetry/exporters-from-env';
@@ -106,7 +107,7 @@ function sayDecision(message: string): void {
  */
 function lateWarning(message: string): void {
   try {
-    if (logLevelFromEnv() >= DiagLogLevel.WARN) new DiagConsoleLogger().warn(message);
+    if (logLevelFromEnv() >= DiagLogLevel.WARN) new DiagConsoleLogger().warn(PACKAGE_NAME, message); // as the component logger prints
   } catch {
     // never into the app
   }
