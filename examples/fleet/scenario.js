@@ -29,11 +29,18 @@ function exporterList(name) {
     .filter(Boolean);
 }
 
+function signalProtocol(signal) {
+  const own = process.env[`OTEL_EXPORTER_OTLP_${signal.toUpperCase()}_PROTOCOL`];
+  const raw = own && own.trim() ? own : process.env.OTEL_EXPORTER_OTLP_PROTOCOL;
+  return String(raw || 'http/protobuf').trim().toLowerCase() === 'grpc' ? 'grpc' : 'http';
+}
+
 function signalEndpoint(signal) {
+  const grpc = signalProtocol(signal) === 'grpc';
   const specific = process.env[`OTEL_EXPORTER_OTLP_${signal.toUpperCase()}_ENDPOINT`];
   if (specific && specific.trim()) return specific.trim();
-  const base = (process.env.OTEL_EXPORTER_OTLP_ENDPOINT || 'http://localhost:4318').trim().replace(/\/+$/, '');
-  return `${base}/v1/${signal}`;
+  const base = (process.env.OTEL_EXPORTER_OTLP_ENDPOINT || `http://localhost:${grpc ? 4317 : 4318}`).trim().replace(/\/+$/, '');
+  return grpc ? base : `${base}/v1/${signal}`;
 }
 
 /** Where this process's telemetry goes, as the register entry is configured by the environment. */
@@ -41,7 +48,7 @@ function telemetryDestination() {
   if (envTrue('OTEL_SDK_DISABLED')) return 'nowhere (OTEL_SDK_DISABLED=true)';
   const describe = (signal, list) => {
     if (list.includes('none') || list.length === 0) return `${signal}: not exported`;
-    return `${signal}: ${list.map((e) => (e === 'otlp' ? `OTLP/HTTP → ${signalEndpoint(signal)}` : e === 'console' ? 'console (stdout)' : e)).join(' + ')}`;
+    return `${signal}: ${list.map((e) => (e === 'otlp' ? `${signalProtocol(signal) === 'grpc' ? 'OTLP/gRPC' : 'OTLP/HTTP'} → ${signalEndpoint(signal)}` : e === 'console' ? 'console (stdout)' : e)).join(' + ')}`;
   };
   const traces = exporterList('OTEL_TRACES_EXPORTER');
   const metrics = exporterList('OTEL_METRICS_EXPORTER');

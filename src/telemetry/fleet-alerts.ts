@@ -24,9 +24,9 @@ import { EventEmitter } from 'node:events';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { diag } from '@opentelemetry/api';
 import { fleetDriftEvent, parseApiAlerts, parseWebhookPayload, SeenAlerts, type AlertParse, type FleetAlert } from '../core/alerts';
 import { DEFAULTS } from '../config';
+import { logger } from '../diag-logger';
 import { runAsOwnRequest } from '../instrumentation';
 import { claimFleetEviction, deliverFleetDrift } from './drift-events';
 import { sharedState } from './shared-state';
@@ -41,8 +41,6 @@ export const DEFAULT_POLL_MS = 15_000;
 const MIN_POLL_MS = 100;
 const POLL_TIMEOUT_MS = 10_000;
 const WATCHDOG_MS = 200;
-
-const PREFIX = 'opentelemetry-instrumentation-a2a';
 
 // ---------------------------------------------------------------------------------------
 // The one function both transports feed
@@ -91,20 +89,20 @@ export function actOnAlerts(alerts: readonly FleetAlert[], now = Date.now()): nu
         try {
           listener.refetch(held.cardUrl, held.fingerprint);
         } catch (err) {
-          diag.debug(`${PREFIX}: fleet re-fetch failed`, err);
+          logger.debug(`fleet re-fetch failed`, err);
         }
       }
     }
   } catch (err) {
-    diag.debug(`${PREFIX}: acting on fleet alerts failed`, err);
+    logger.debug(`acting on fleet alerts failed`, err);
   }
   return evicted;
 }
 
 function act(parsed: AlertParse & { ok: true }, now = Date.now()): AlertOutcome {
   const evicted = actOnAlerts(parsed.alerts, now);
-  if (parsed.ignored > 0) diag.debug(`${PREFIX}: fleet alerts ignored: ${JSON.stringify(parsed.reasons)}`);
-  if ((parsed.reasons['no drift kind'] ?? 0) > 0) warnOnce('no-kind', `${PREFIX}: fleet alerts name a card but no known a2a_drift_kind; they are ignored (keep a2a_drift_kind in the rule's "sum by")`);
+  if (parsed.ignored > 0) logger.debug(`fleet alerts ignored: ${JSON.stringify(parsed.reasons)}`);
+  if ((parsed.reasons['no drift kind'] ?? 0) > 0) warnOnce('no-kind', `fleet alerts name a card but no known a2a_drift_kind; they are ignored (keep a2a_drift_kind in the rule's "sum by")`);
   return { accepted: parsed.alerts.length, ignored: parsed.ignored, evicted };
 }
 
@@ -112,7 +110,7 @@ const warned = new Set<string>();
 function warnOnce(key: string, message: string): void {
   if (warned.has(key)) return;
   warned.add(key);
-  diag.warn(message);
+  logger.warn(message);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -164,7 +162,7 @@ function answer(res: ServerResponse, status: number, body: unknown, headers: Rec
     });
     res.end(text);
   } catch (err) {
-    diag.debug(`${PREFIX}: fleet webhook answer failed`, err);
+    logger.debug(`fleet webhook answer failed`, err);
     try {
       res.destroy();
     } catch {
@@ -224,7 +222,7 @@ export function createAlertWebhookHandler(options: AlertWebhookOptions = {}): Al
   try {
     const raw = options?.token;
     if (typeof raw === 'string' && raw.length > 0) token = sha256(raw);
-    else if (raw !== undefined && raw !== '') diag.warn(`${PREFIX}: createAlertWebhookHandler: token must be a string; only loopback clients will be answered`);
+    else if (raw !== undefined && raw !== '') logger.warn(`createAlertWebhookHandler: token must be a string; only loopback clients will be answered`);
     if (typeof options?.path === 'string' && options.path.length > 0) path = options.path;
   } catch {
     // odd options: no token, any path
@@ -306,7 +304,7 @@ export function createAlertWebhookHandler(options: AlertWebhookOptions = {}): Al
     try {
       handle(req, res);
     } catch (err) {
-      diag.debug(`${PREFIX}: fleet webhook failed`, err);
+      logger.debug(`fleet webhook failed`, err);
       answer(res, 500, { error: 'internal error' });
     }
   };
@@ -336,7 +334,7 @@ export function startAlertWebhookListener(opts: { port: number; host: string; to
     }
   });
   server.on('error', (err: NodeJS.ErrnoException) => {
-    warn(`${PREFIX}: the fleet alert webhook could not listen on ${opts.host}:${opts.port} (${err.code ?? err.message}); fleet alerts will not be received by webhook`);
+    warn(`the fleet alert webhook could not listen on ${opts.host}:${opts.port} (${err.code ?? err.message}); fleet alerts will not be received by webhook`);
   });
   server.listen(opts.port, opts.host);
   server.unref();
@@ -353,7 +351,7 @@ export function startAlertWebhookListener(opts: { port: number; host: string; to
         server.close();
         server.closeAllConnections();
       } catch (err) {
-        diag.debug(`${PREFIX}: closing the fleet alert webhook failed`, err);
+        logger.debug(`closing the fleet alert webhook failed`, err);
       }
     },
   };
@@ -479,7 +477,7 @@ export interface AlertmanagerPoller {
  * (first poll at once). The timer and the request are unref'd; a poll still connecting
  * when nothing else keeps the process alive is given up. Undefined for a URL that is not http(s).
  */
-export function startAlertmanagerPoller(opts: { url: string; intervalMs?: number; autoStart?: boolean }, warn: (message: string) => void = (m) => diag.warn(m)): AlertmanagerPoller | undefined {
+export function startAlertmanagerPoller(opts: { url: string; intervalMs?: number; autoStart?: boolean }, warn: (message: string) => void = (m) => logger.warn(m)): AlertmanagerPoller | undefined {
   const target = pollTarget(opts.url);
   if (!target) return undefined;
   const intervalMs = Math.max(MIN_POLL_MS, Math.floor(opts.intervalMs ?? DEFAULT_POLL_MS));
@@ -517,11 +515,11 @@ export function startAlertmanagerPoller(opts: { url: string; intervalMs?: number
       out = parsed.ok ? act(parsed) : { error: parsed.error };
     }
     if ('error' in out) {
-      if (!failing) warn(`${PREFIX}: polling Alertmanager at ${target.shown} failed (${out.error.slice(0, 200)}); retrying every ${intervalMs} ms`);
+      if (!failing) warn(`polling Alertmanager at ${target.shown} failed (${out.error.slice(0, 200)}); retrying every ${intervalMs} ms`);
       failing = true;
     } else if (failing) {
       failing = false;
-      diag.info(`${PREFIX}: polling Alertmanager at ${target.shown} works again`);
+      logger.info(`polling Alertmanager at ${target.shown} works again`);
     }
     return out;
   };
@@ -581,10 +579,10 @@ export function fleetConfigFromEnv(env: NodeJS.ProcessEnv): FleetEnvConfig {
     const host = read('WEBHOOK_HOST') ?? '127.0.0.1';
     const token = read('WEBHOOK_TOKEN');
     if (!/^\d+$/.test(portRaw) || !Number.isInteger(port) || port > 65535) {
-      diag.warn(`${PREFIX}: invalid OTEL_INSTRUMENTATION_A2A_WEBHOOK_PORT ${JSON.stringify(portRaw.slice(0, 100))}; the fleet alert webhook is not started`);
+      logger.warn(`invalid OTEL_INSTRUMENTATION_A2A_WEBHOOK_PORT ${JSON.stringify(portRaw.slice(0, 100))}; the fleet alert webhook is not started`);
     } else if (token === undefined && !isLoopbackAddress(host)) {
-      diag.warn(
-        `${PREFIX}: OTEL_INSTRUMENTATION_A2A_WEBHOOK_HOST=${JSON.stringify(host.slice(0, 100))} is not a loopback address and OTEL_INSTRUMENTATION_A2A_WEBHOOK_TOKEN is not set; the fleet alert webhook is not started (set the token Alertmanager sends as its bearer credentials)`,
+      logger.warn(
+        `OTEL_INSTRUMENTATION_A2A_WEBHOOK_HOST=${JSON.stringify(host.slice(0, 100))} is not a loopback address and OTEL_INSTRUMENTATION_A2A_WEBHOOK_TOKEN is not set; the fleet alert webhook is not started (set the token Alertmanager sends as its bearer credentials)`,
       );
     } else {
       out.webhook = { port, host, ...(token !== undefined ? { token } : {}) };
@@ -597,9 +595,9 @@ export function fleetConfigFromEnv(env: NodeJS.ProcessEnv): FleetEnvConfig {
     if (pollRaw !== undefined) {
       const n = Number(pollRaw);
       if (/^\d+$/.test(pollRaw) && Number.isSafeInteger(n) && n >= MIN_POLL_MS) intervalMs = n;
-      else diag.warn(`${PREFIX}: invalid OTEL_INSTRUMENTATION_A2A_ALERTMANAGER_POLL_MS ${JSON.stringify(pollRaw.slice(0, 100))} (at least ${MIN_POLL_MS}); using ${DEFAULT_POLL_MS}`);
+      else logger.warn(`invalid OTEL_INSTRUMENTATION_A2A_ALERTMANAGER_POLL_MS ${JSON.stringify(pollRaw.slice(0, 100))} (at least ${MIN_POLL_MS}); using ${DEFAULT_POLL_MS}`);
     }
-    if (pollTarget(url) === undefined) diag.warn(`${PREFIX}: invalid OTEL_INSTRUMENTATION_A2A_ALERTMANAGER_URL (not an http(s) URL); Alertmanager is not polled`);
+    if (pollTarget(url) === undefined) logger.warn(`invalid OTEL_INSTRUMENTATION_A2A_ALERTMANAGER_URL (not an http(s) URL); Alertmanager is not polled`);
     else out.poll = { url, intervalMs };
   }
   return out;
@@ -618,12 +616,12 @@ export function startFleetReceivers(config: FleetEnvConfig, warn: (message: stri
   try {
     if (config.webhook) webhook = startAlertWebhookListener(config.webhook, warn);
   } catch (err) {
-    warn(`${PREFIX}: the fleet alert webhook could not start (${err instanceof Error ? err.message : String(err)})`);
+    warn(`the fleet alert webhook could not start (${err instanceof Error ? err.message : String(err)})`);
   }
   try {
     if (config.poll) poller = startAlertmanagerPoller(config.poll, warn);
   } catch (err) {
-    warn(`${PREFIX}: Alertmanager polling could not start (${err instanceof Error ? err.message : String(err)})`);
+    warn(`Alertmanager polling could not start (${err instanceof Error ? err.message : String(err)})`);
   }
   return {
     webhook,

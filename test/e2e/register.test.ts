@@ -10,12 +10,12 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedDataPoint, type ReceivedSpan } from '../peers/otlp-receiver';
 import { cleanEnv } from '../helpers/clean-env';
+import { describeRun, runNode, type RunResult } from '../helpers/run-node';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const REGISTER_CJS = path.join(REPO, 'dist', 'cjs', 'register.js');
@@ -27,7 +27,6 @@ const IDLE_APP = path.join(__dirname, 'fixtures', 'idle-app.js');
 const SCOPE = 'opentelemetry-instrumentation-a2a';
 /** The register entry's own cap on the shutdown flush (src/register.ts SHUTDOWN_TIMEOUT_MS). */
 const SHUTDOWN_CAP_MS = 3000;
-const CHILD_TIMEOUT_MS = 25_000;
 const SPAN_WAIT_MS = 5000;
 
 /** The seed's skill fingerprint (its Python, run as is) of the demo's three cards. */
@@ -37,56 +36,6 @@ const FP_SUMMARIZE_PLAIN = '8268d6b7ee1b9ed48f4cef395d526f7d1d1b4f3ca48c39936e67
 
 const STATUS_ERROR = 2;
 const KIND_CLIENT = 3;
-
-interface RunResult {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-  /** ms from spawn to exit */
-  ms: number;
-  /** ms from the last stdout chunk to exit (the shutdown flush, for the demo) */
-  afterLastOutputMs: number;
-  timedOut: boolean;
-}
-
-function runNode(args: string[], env: NodeJS.ProcessEnv, opts: { timeoutMs?: number; onStdout?: (text: string, child: ChildProcess) => void } = {}): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    let lastOutput = started;
-    let stdout = '';
-    let stderr = '';
-    let timedOut = false;
-    const child = spawn(process.execPath, args, { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout.setEncoding('utf8');
-    child.stderr.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => {
-      stdout += chunk;
-      lastOutput = Date.now();
-      opts.onStdout?.(stdout, child);
-    });
-    child.stderr.on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill('SIGKILL');
-    }, opts.timeoutMs ?? CHILD_TIMEOUT_MS);
-    child.on('error', (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      const now = Date.now();
-      resolve({ code, signal, stdout, stderr, ms: now - started, afterLastOutputMs: now - lastOutput, timedOut });
-    });
-  });
-}
-
-function describeRun(r: RunResult): string {
-  return `exit code ${r.code} signal ${r.signal}${r.timedOut ? ' (KILLED: did not exit in time)' : ''} after ${r.ms} ms\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr.slice(0, 4000)}`;
-}
 
 async function closedPort(): Promise<number> {
   const srv = net.createServer();

@@ -19,6 +19,7 @@
  * Spans are stored flattened, as Jaeger/Tempo show them.
  */
 import http from 'node:http';
+import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 
@@ -468,7 +469,19 @@ function decodeMetricsProto(buf: Buffer): ReceivedDataPoint[] {
 
 // ---------------------------------------------------------------- server
 
-export async function startOtlpReceiver(): Promise<OtlpReceiver> {
+/** The OTLP/gRPC service methods, and the OTLP/HTTP path each one stands for. */
+const GRPC_METHODS: Record<string, string> = {
+  '/opentelemetry.proto.collector.trace.v1.TraceService/Export': '/v1/traces',
+  '/opentelemetry.proto.collector.metrics.v1.MetricsService/Export': '/v1/metrics',
+  '/opentelemetry.proto.collector.logs.v1.LogsService/Export': '/v1/logs',
+};
+
+/**
+ * `startOtlpReceiver()` serves OTLP/HTTP (JSON and protobuf); `startOtlpReceiver({ grpc: true })`
+ * serves OTLP/gRPC instead (HTTP/2 cleartext, `node:http2`: the unary Export calls, gRPC
+ * length-prefixed messages, gzip-compressed ones too), storing what it receives the same way.
+ */
+export async function startOtlpReceiver(options: { grpc?: boolean } = {}): Promise<OtlpReceiver> {
   const spans: ReceivedSpan[] = [];
   const metrics: ReceivedDataPoint[] = [];
   const exports: ExportRecord[] = [];
@@ -477,7 +490,56 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     for (const w of [...waiters]) w();
   };
 
-  const server = http.createServer((req, res) => {
+  /** Decodes and stores one export; throws on what cannot be decoded. */
+  const ingest = (path: string, contentType: string, contentEncoding: string, buf: Buffer, isProto: boolean): void => {
+    let items = 0;
+    if (path === '/v1/traces') {
+      const got = isProto ? decodeTracesProto(buf) : decodeTracesJson(JSON.parse(buf.toString('utf8')) as JsonObj);
+      spans.push(...got);
+      items = got.length;
+    } else if (path === '/v1/metrics') {
+      const got = isProto ? decodeMetricsProto(buf) : decodeMetricsJson(JSON.parse(buf.toString('utf8')) as JsonObj);
+      metrics.push(...got);
+      items = got.length;
+    }
+    exports.push({ path, contentType, contentEncoding, bytes: buf.length, items });
+    notify();
+  };
+
+  const grpcServer = options.grpc
+    ? http2.createServer((req, res) => {
+        const path = GRPC_METHODS[req.url ?? ''];
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', () => {
+          const contentType = String(req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+          const messageEncoding = String(req.headers['grpc-encoding'] ?? '').toLowerCase();
+          let status = 0;
+          let message = '';
+          try {
+            if (!path) throw Object.assign(new Error(`unknown method ${req.url}`), { grpcStatus: 12 });
+            const framed = Buffer.concat(chunks);
+            if (framed.length < 5) throw new Error('no gRPC message');
+            const compressed = framed[0] === 1;
+            let buf = framed.subarray(5, 5 + framed.readUInt32BE(1));
+            if (compressed && messageEncoding === 'gzip') buf = zlib.gunzipSync(buf);
+            ingest(path, contentType, compressed ? messageEncoding : '', buf, true);
+          } catch (err) {
+            status = (err as { grpcStatus?: number }).grpcStatus ?? 3;
+            message = String(err);
+          }
+          res.writeHead(200, { 'content-type': 'application/grpc' });
+          res.addTrailers(status === 0 ? { 'grpc-status': '0' } : { 'grpc-status': String(status), 'grpc-message': message });
+          // An empty Export*ServiceResponse: uncompressed, length 0.
+          if (status === 0) res.end(Buffer.alloc(5));
+          else res.end();
+        });
+      })
+    : undefined;
+
+  const httpServer = options.grpc
+    ? undefined
+    : http.createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     if (req.method !== 'POST' || !['/v1/traces', '/v1/metrics', '/v1/logs'].includes(path)) {
       res.writeHead(404).end();
@@ -497,23 +559,18 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
         let buf = Buffer.concat(chunks);
         if (contentEncoding === 'gzip') buf = zlib.gunzipSync(buf);
         else if (contentEncoding === 'deflate') buf = zlib.inflateSync(buf);
-        let items = 0;
-        if (path === '/v1/traces') {
-          const got = isProto ? decodeTracesProto(buf) : decodeTracesJson(JSON.parse(buf.toString('utf8')) as JsonObj);
-          spans.push(...got);
-          items = got.length;
-        } else if (path === '/v1/metrics') {
-          const got = isProto ? decodeMetricsProto(buf) : decodeMetricsJson(JSON.parse(buf.toString('utf8')) as JsonObj);
-          metrics.push(...got);
-          items = got.length;
-        }
-        exports.push({ path, contentType, contentEncoding, bytes: buf.length, items });
+        ingest(path, contentType, contentEncoding, buf, isProto);
         reply(200, '{}');
-        notify();
       } catch (err) {
         reply(400, JSON.stringify({ code: 3, message: `cannot decode: ${String(err)}` }));
       }
     });
+  });
+  const server = (grpcServer ?? httpServer) as http.Server | http2.Http2Server;
+  const sessions = new Set<http2.ServerHttp2Session>();
+  grpcServer?.on('session', (session) => {
+    sessions.add(session);
+    session.once('close', () => sessions.delete(session));
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -572,7 +629,8 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     async close(): Promise<void> {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
-        server.closeAllConnections();
+        httpServer?.closeAllConnections();
+        for (const session of sessions) session.destroy();
       });
     },
   };

@@ -520,7 +520,7 @@ test('environment: the webhook needs a token off loopback (one warning says why)
   const warnings: string[] = [];
   const logger: DiagLogger = {
     error: () => {},
-    warn: (m: string) => void warnings.push(m),
+    warn: (...args: unknown[]) => void warnings.push(args.join(" ")), // the component logger: namespace, message
     info: () => {},
     debug: () => {},
     verbose: () => {},
