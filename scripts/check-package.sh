@@ -44,6 +44,20 @@ if [ -z "$UNWANTED" ]; then
 else
   fail "unwanted files in the tarball: $(echo "$UNWANTED" | head -5 | tr '\n' ' ')"
 fi
+# Source maps carry their TypeScript (inlineSources): src/ is not shipped, a map pointing to it
+# would point nowhere in a debugger or with --enable-source-maps.
+mkdir -p "$TMP/maps" && tar -xzf "$TARBALL" -C "$TMP/maps" --wildcards 'package/dist/*.map'
+NO_SOURCES="$(find "$TMP/maps" -name '*.map' -print0 | xargs -0 node -e '
+  const bad = process.argv.slice(1).filter((f) => {
+    const m = JSON.parse(require("fs").readFileSync(f, "utf8"));
+    return !Array.isArray(m.sourcesContent) || m.sourcesContent.length !== m.sources.length || m.sourcesContent.some((c) => typeof c !== "string");
+  });
+  console.log(bad.map((f) => f.replace(/.*package\//, "")).join(" "));')"
+if [ -z "$NO_SOURCES" ]; then
+  pass "source maps carry their sources ($(find "$TMP/maps" -name '*.map' | wc -l) maps)"
+else
+  fail "source maps without sourcesContent: $(echo "$NO_SOURCES" | cut -c1-200)"
+fi
 
 # --- 2. attw --------------------------------------------------------------------------------
 if "$REPO/node_modules/.bin/attw" "$TARBALL" --format table-flipped --no-emoji >"$TMP/attw.txt" 2>&1; then
