@@ -46,6 +46,7 @@ srv.listen(0, '127.0.0.1', () => {
       OTEL_SERVICE_NAME: 'matrix-smoke',
       OTEL_TRACES_EXPORTER: 'otlp',
       OTEL_METRICS_EXPORTER: 'otlp',
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', // read below as JSON (protobuf: test/e2e/exporters.test.ts)
     },
     stdio: 'inherit',
   });

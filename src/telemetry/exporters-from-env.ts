@@ -109,7 +109,7 @@ export function metricReadersFromEnv(): FromEnv<IMetricReader> {
   const interval = exportInterval();
   const items = names.map((name): IMetricReader => {
     // A pull reader: its server is unref'd by the exporter itself.
-    if (name === 'prometheus') return new PrometheusExporter();
+    if (name === 'prometheus') return new PrometheusExporter(prometheusOptions());
     // The exporter's own timeout must not outlast the reader's, or exports to a down collector pile up.
     const exporter =
       name === 'console'
@@ -118,6 +118,23 @@ export function metricReadersFromEnv(): FromEnv<IMetricReader> {
     return new PeriodicExportingMetricReader({ exporter, ...interval });
   });
   return { items, described: names.map((n) => (n === 'otlp' ? `otlp (${protocol})` : n)) };
+}
+
+/**
+ * OTEL_EXPORTER_PROMETHEUS_HOST / _PORT, passed explicitly: exporter-prometheus 0.2xx reads them
+ * itself, 0.30x (OpenTelemetry JS 3.x) leaves it to sdk-node, which reads them the same way.
+ */
+function prometheusOptions(): { host?: string; port?: number } {
+  const host = envString('OTEL_EXPORTER_PROMETHEUS_HOST');
+  const rawPort = envString('OTEL_EXPORTER_PROMETHEUS_PORT');
+  const port = rawPort === undefined ? undefined : Number(rawPort);
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) {
+    logger.warn(`invalid OTEL_EXPORTER_PROMETHEUS_PORT ${JSON.stringify(rawPort)}; using the default`);
+  }
+  return {
+    ...(host !== undefined ? { host } : {}),
+    ...(port !== undefined && Number.isInteger(port) && port >= 0 && port <= 65535 ? { port } : {}),
+  };
 }
 
 function exportInterval(): { exportIntervalMillis?: number; exportTimeoutMillis?: number } {
