@@ -72,7 +72,7 @@ function bomb(mib: number): Buffer {
 async function inflation(BodyReader: BodyReaderCtor, SseParserProto: { push(chunk: string): unknown[] }): Promise<void> {
   const gz = bomb(BOMB_MIB);
   console.log(`\n2. BodyReader('sse', 'gzip') over a ${BOMB_MIB} MiB gzip bomb of newlines (${(gz.length / 1024).toFixed(0)} KiB on the wire):`);
-  // eslint-disable-next-line @typescript-eslint/unbound-method
+   
   const push = SseParserProto.push;
   let fed = 0;
   SseParserProto.push = function (this: unknown, chunk: string) {

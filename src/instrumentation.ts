@@ -384,6 +384,8 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     } finally {
       this.fetchInProgress = previous;
     }
+    // A patched fetch may return anything: only a thenable is followed.
+    // eslint-disable-next-line @typescript-eslint/no-misused-promises
     if (!result || typeof (result as Promise<Response>).then !== 'function') {
       active.fetchResolved();
       return result;

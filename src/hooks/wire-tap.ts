@@ -515,6 +515,8 @@ export class WireTap {
       return;
     }
     const { methods, report } = DIRECTIONS[dir];
+    // The wrapper's own `this` is the request (undici calls it as a method): the tap is named.
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
     const tap = this;
     for (const name of methods) {
       const original = request[name];

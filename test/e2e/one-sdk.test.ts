@@ -54,7 +54,7 @@ async function run(label: string, preload: string[]): Promise<{ output: string; 
   assert.equal(result.timedOut, false, describeRun(result));
   assert.equal(result.code, 0, describeRun(result));
   assert.match(result.stdout, /sent 2/, describeRun(result));
-  const spans = await rx.waitForSpans((s) => s.resource['service.name'] === name && s.scopeName === SCOPE, 5000, 2);
+  await rx.waitForSpans((s) => s.resource['service.name'] === name && s.scopeName === SCOPE, 5000, 2);
   // DiagConsoleLogger writes debug lines with console.debug: stdout.
   return { output: result.stdout + result.stderr, spans: rx.spans.filter((s) => s.resource['service.name'] === name), name };
 }

@@ -707,7 +707,7 @@ test('2,000 A2A calls of every kind (ok, faults, streams, aborts, cards): nothin
   const after = resourceCounts();
   for (const [type, n] of Object.entries(after)) assert.ok(n <= (baseHandles[type] ?? 0), `${type}: ${n} active, baseline ${baseHandles[type] ?? 0} (${JSON.stringify(after)} vs ${JSON.stringify(baseHandles)})`);
   const grown = process.memoryUsage().heapUsed - baseHeap;
-  // eslint-disable-next-line no-console
+   
   console.log(`leak check: heap ${(baseHeap / 1048576).toFixed(1)} MiB → ${((baseHeap + grown) / 1048576).toFixed(1)} MiB after 2,000 calls; handles ${JSON.stringify(after)} (baseline ${JSON.stringify(baseHandles)})`);
   assert.ok(grown < 16 * 1024 * 1024, `heap grew by ${(grown / 1048576).toFixed(1)} MiB over 2,000 calls`);
   h.instrumentation.setConfig({ driftCallbackDebounceMs: 0 });

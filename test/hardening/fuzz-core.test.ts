@@ -1251,6 +1251,6 @@ test('BodyReader: past the cap (plain or decompressed), or cut short, it reports
 // Last (tests in a file run in order): the figure the README cites.
 test('fuzz case count', () => {
   assert.ok(cases > 0);
-  // eslint-disable-next-line no-console
+   
   console.log(`fuzz-core: ${cases} generated cases checked (${parserRuns} SSE/BodyReader parser runs incl. split variants), seed ${SEED}, FUZZ_RUNS ${BASE}`);
 });

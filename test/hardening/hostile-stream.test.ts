@@ -33,7 +33,7 @@ const MiB = 1024 * 1024;
 
 /** Calls of `String.prototype.indexOf` on a receiver at least `minLength` long, while `fn` runs. */
 function countLongIndexOf(minLength: number, fn: () => void): number {
-  // eslint-disable-next-line @typescript-eslint/unbound-method
+   
   const original = String.prototype.indexOf;
   let calls = 0;
   String.prototype.indexOf = function (this: string, search: string, position?: number): number {
@@ -130,7 +130,7 @@ function recordingSink(): Recorded {
 
 /** Sums the characters given to SseParser.push while `fn`'s promise runs. */
 async function countParserInput(fn: () => Promise<void>): Promise<number> {
-  // eslint-disable-next-line @typescript-eslint/unbound-method
+   
   const original = SseParser.prototype.push;
   let chars = 0;
   SseParser.prototype.push = function (this: SseParser, chunk: string) {

@@ -140,7 +140,7 @@ test(`${SENDS} concurrent tasks/send + ${STREAMS} streams of ${EVENTS_PER_STREAM
     assert.equal(drifted(h.spans()).length, 0, 'conforming load: no drift');
     assert.ok(sharedState().negotiations.size <= MAX_TRACKED, `negotiations ${sharedState().negotiations.size} > ${MAX_TRACKED}`);
     assert.ok(sharedState().cards.size <= 2);
-    // eslint-disable-next-line no-console
+     
     console.log(`load: ${SENDS} sends + ${STREAMS}×${EVENTS_PER_STREAM}-event streams in ${elapsed} ms; negotiations held ${sharedState().negotiations.size}`);
   } finally {
     await pool.close();
