@@ -31,7 +31,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import * as inspector from 'node:inspector';
 import type { Client } from '@a2a-js/sdk/client';
 
-export type ConfigName = 'bare' | 'sdk' | 'undici' | 'a2a' | 'both' | 'a2a-inspect16' | 'nodesdk-undici' | 'register';
+export type ConfigName =
+  'bare' | 'sdk' | 'undici' | 'a2a' | 'both' | 'a2a-inspect16' | 'nodesdk-undici' | 'register';
 /** Measured phases; `big` is row 3. */
 export type Phase = 'send' | 'stream' | 'plainGet' | 'plainPost' | 'big';
 
@@ -142,9 +143,13 @@ const noFlush: Flush = () => Promise.resolve();
 /** The global tracer provider's forceFlush (the SDK behind the API's proxy), if any. */
 async function globalFlush(): Promise<Flush> {
   const { trace } = await import('@opentelemetry/api');
-  const proxy = trace.getTracerProvider() as { getDelegate?: () => { forceFlush?: () => Promise<void> } };
+  const proxy = trace.getTracerProvider() as {
+    getDelegate?: () => { forceFlush?: () => Promise<void> };
+  };
   const delegate = proxy.getDelegate?.() ?? (proxy as { forceFlush?: () => Promise<void> });
-  return typeof delegate.forceFlush === 'function' ? () => delegate.forceFlush!.call(delegate) : noFlush;
+  return typeof delegate.forceFlush === 'function'
+    ? () => delegate.forceFlush!.call(delegate)
+    : noFlush;
 }
 
 /** Sets up the configuration; returns why it cannot run, or its flush function. */
@@ -156,10 +161,14 @@ async function setup(job: ClientSpec): Promise<{ skipped: string } | { flush: Fl
     const { trace } = await import('@opentelemetry/api');
     const provider = trace.getTracerProvider() as { getDelegate?: () => object };
     const delegate = provider.getDelegate?.() ?? provider;
-    const wrapped = typeof globalThis.fetch === 'function' && (globalThis.fetch as unknown as Record<symbol, unknown>)[WRAPPED_FETCH] !== undefined;
+    const wrapped =
+      typeof globalThis.fetch === 'function' &&
+      (globalThis.fetch as unknown as Record<symbol, unknown>)[WRAPPED_FETCH] !== undefined;
     const noop = delegate.constructor?.name === 'NoopTracerProvider';
     if (!wrapped || noop) {
-      return { skipped: `dist/cjs/register.js does not start the SDK with A2AInstrumentation yet (fetch wrapped: ${wrapped}, tracer provider: ${delegate.constructor?.name})` };
+      return {
+        skipped: `dist/cjs/register.js does not start the SDK with A2AInstrumentation yet (fetch wrapped: ${wrapped}, tracer provider: ${delegate.constructor?.name})`,
+      };
     }
     return { flush: await globalFlush() };
   }
@@ -167,7 +176,10 @@ async function setup(job: ClientSpec): Promise<{ skipped: string } | { flush: Fl
     const { NodeSDK } = await import('@opentelemetry/sdk-node');
     const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-http');
     const { UndiciInstrumentation } = await import('@opentelemetry/instrumentation-undici');
-    const sdk = new NodeSDK({ traceExporter: new OTLPTraceExporter(), instrumentations: [new UndiciInstrumentation()] });
+    const sdk = new NodeSDK({
+      traceExporter: new OTLPTraceExporter(),
+      instrumentations: [new UndiciInstrumentation()],
+    });
     sdk.start();
     return { flush: await globalFlush() };
   }
@@ -183,7 +195,9 @@ async function setup(job: ClientSpec): Promise<{ skipped: string } | { flush: Fl
     shutdown: (): Promise<void> => Promise.resolve(),
     forceFlush: (): Promise<void> => Promise.resolve(),
   };
-  const provider = new NodeTracerProvider({ spanProcessors: [new BatchSpanProcessor(dropExporter)] });
+  const provider = new NodeTracerProvider({
+    spanProcessors: [new BatchSpanProcessor(dropExporter)],
+  });
   provider.register(); // AsyncLocalStorage context manager + W3C propagator, as any Node set-up
   const instrumentations: object[] = [];
   if (config === 'undici' || config === 'both') {
@@ -193,9 +207,17 @@ async function setup(job: ClientSpec): Promise<{ skipped: string } | { flush: Fl
   if (config === 'a2a' || config === 'both' || config === 'a2a-inspect16') {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const pkg = require(`${job.distDir}/cjs/index.js`) as typeof import('../src/index');
-    instrumentations.push(new pkg.A2AInstrumentation(config === 'a2a-inspect16' ? { maxInspectBytes: 16 * 1024 * 1024 } : {}));
+    instrumentations.push(
+      new pkg.A2AInstrumentation(
+        config === 'a2a-inspect16' ? { maxInspectBytes: 16 * 1024 * 1024 } : {},
+      ),
+    );
   }
-  if (instrumentations.length > 0) registerInstrumentations({ tracerProvider: provider, instrumentations: instrumentations as never });
+  if (instrumentations.length > 0)
+    registerInstrumentations({
+      tracerProvider: provider,
+      instrumentations: instrumentations as never,
+    });
   return { flush: () => provider.forceFlush() };
 }
 
@@ -210,14 +232,20 @@ const profiler = (() => {
   const file = process.env.BENCH_PROFILE_FILE;
   let session: inspector.Session | undefined;
   const post = (method: string, params: object = {}): Promise<unknown> =>
-    new Promise((resolve, reject) => (session as inspector.Session).post(method, params, (err, res) => (err ? reject(err) : resolve(res))));
+    new Promise((resolve, reject) =>
+      (session as inspector.Session).post(method, params, (err, res) =>
+        err ? reject(err) : resolve(res),
+      ),
+    );
   return {
     async start(): Promise<void> {
       if (!file || session) return;
       session = new inspector.Session();
       session.connect();
       await post('Profiler.enable');
-      await post('Profiler.setSamplingInterval', { interval: Number(process.env.BENCH_PROFILE_INTERVAL_US ?? 250) });
+      await post('Profiler.setSamplingInterval', {
+        interval: Number(process.env.BENCH_PROFILE_INTERVAL_US ?? 250),
+      });
       await post('Profiler.start');
     },
     async stop(): Promise<void> {
@@ -275,7 +303,10 @@ class Runner {
     const t0 = process.hrtime.bigint();
     const r = (await this.client.sendMessage(req)) as { artifacts?: unknown[] };
     const t = ms(t0, process.hrtime.bigint());
-    if (!r.artifacts || r.artifacts.length !== 1) throw new Error(`SendMessage: expected a task with one artifact, got ${JSON.stringify(r).slice(0, 300)}`);
+    if (!r.artifacts || r.artifacts.length !== 1)
+      throw new Error(
+        `SendMessage: expected a task with one artifact, got ${JSON.stringify(r).slice(0, 300)}`,
+      );
     return t;
   }
 
@@ -299,7 +330,11 @@ class Runner {
     const res =
       method === 'GET'
         ? await fetch(`${this.plainUrl}/api/items/${i}`)
-        : await fetch(`${this.plainUrl}/api/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: PLAIN_BODY });
+        : await fetch(`${this.plainUrl}/api/search`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: PLAIN_BODY,
+          });
     await res.json();
     const t = ms(t0, process.hrtime.bigint());
     if (res.status !== 200) throw new Error(`plain ${method}: ${res.status}`);
@@ -307,10 +342,12 @@ class Runner {
   }
 
   async warmup(phases: Phase[], w: Warmup): Promise<void> {
-    if (phases.includes('send') || phases.includes('big')) for (let i = 0; i < w.send; i++) await this.sendOnce();
+    if (phases.includes('send') || phases.includes('big'))
+      for (let i = 0; i < w.send; i++) await this.sendOnce();
     if (phases.includes('stream')) for (let i = 0; i < w.stream; i++) await this.streamOnce();
     if (phases.includes('plainGet')) for (let i = 0; i < w.plain; i++) await this.plainOnce('GET');
-    if (phases.includes('plainPost')) for (let i = 0; i < w.plain; i++) await this.plainOnce('POST');
+    if (phases.includes('plainPost'))
+      for (let i = 0; i < w.plain; i++) await this.plainOnce('POST');
   }
 
   /** Starts a phase with an empty span queue (what is flushed here belongs to earlier work). */
@@ -357,7 +394,13 @@ class Runner {
     await this.flush();
     const flushCpu = cpuUs() - f0;
     const cpu = this.cpuBatches + flushCpu;
-    if (phase !== 'stream') return { ...summarise(this.lat, this.wallMs, cpu, phaseMs), cpuUsWindow: windowCpu + flushCpu, flushCpuUs: flushCpu, mainThreadCpuUsWindow: mainCpu };
+    if (phase !== 'stream')
+      return {
+        ...summarise(this.lat, this.wallMs, cpu, phaseMs),
+        cpuUsWindow: windowCpu + flushCpu,
+        flushCpuUs: flushCpu,
+        mainThreadCpuUsWindow: mainCpu,
+      };
     const firsts = [...this.firsts].sort((a, b) => a - b);
     const lasts = [...this.lat].sort((a, b) => a - b);
     return {
@@ -392,7 +435,9 @@ class Runner {
     const c0 = cpuUs();
     for (let i = 0; i < n; i++) {
       const t0 = process.hrtime.bigint();
-      const r = (await this.client.sendMessage(this.sendRequest('big-artifact'))) as { artifacts?: Array<{ parts?: Array<{ content?: { value?: string } }> }> };
+      const r = (await this.client.sendMessage(this.sendRequest('big-artifact'))) as {
+        artifacts?: Array<{ parts?: Array<{ content?: { value?: string } }> }>;
+      };
       times.push(ms(t0, process.hrtime.bigint()));
       const h = heap();
       if (h > peakHeap) peakHeap = h;
@@ -440,10 +485,17 @@ async function main(): Promise<void> {
     return;
   }
   // Imported after the set-up, as an application would be after `--require`.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const peerClient = require('../test/peers/sdk-client') as typeof import('../test/peers/sdk-client');
+
+  const peerClient =
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    require('../test/peers/sdk-client') as typeof import('../test/peers/sdk-client');
   const client = await peerClient.createSdkClient({ baseUrl: spec.baseUrl } as never, 'jsonrpc');
-  const runner = new Runner(client, peerClient.sendRequest as unknown as SendRequest, spec.plainUrl, set.flush);
+  const runner = new Runner(
+    client,
+    peerClient.sendRequest as unknown as SendRequest,
+    spec.plainUrl,
+    set.flush,
+  );
   let queue = Promise.resolve();
   process.on('message', (c: Command) => {
     queue = queue.then(async () => {
@@ -456,7 +508,10 @@ async function main(): Promise<void> {
         else if (c.cmd === 'big') return reply({ type: 'done', value: await runner.big(c.n) });
         reply({ type: 'done' });
       } catch (err) {
-        reply({ type: 'error', message: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+        reply({
+          type: 'error',
+          message: err instanceof Error ? (err.stack ?? err.message) : String(err),
+        });
       }
     });
   });

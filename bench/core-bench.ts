@@ -9,7 +9,6 @@ import type { DecodedCard } from '../src/core/model';
 import { realisticCard } from './fixtures';
 import { measure } from './measure';
 
-
 console.log(`node ${process.version}, ${process.platform}/${process.arch}`);
 
 const card20 = realisticCard(20);
@@ -18,8 +17,12 @@ measure('skillFingerprint (20-skill card)', () => skillFingerprint(card20));
 // parse is timed separately so its cost can be subtracted.
 const wire20 = JSON.stringify(card20);
 const parse = measure('  JSON.parse of that card (reference)', () => JSON.parse(wire20));
-const parsed = measure('  JSON.parse + skillFingerprint', () => skillFingerprint(JSON.parse(wire20)));
-console.log(`  => skillFingerprint on a freshly parsed card ≈ ${(parsed.medianUs - parse.medianUs).toFixed(3)} µs (median difference)`);
+const parsed = measure('  JSON.parse + skillFingerprint', () =>
+  skillFingerprint(JSON.parse(wire20)),
+);
+console.log(
+  `  => skillFingerprint on a freshly parsed card ≈ ${(parsed.medianUs - parse.medianUs).toFixed(3)} µs (median difference)`,
+);
 const card1 = realisticCard(1);
 measure('skillFingerprint (1-skill card)', () => skillFingerprint(card1));
 
@@ -61,20 +64,28 @@ const cards = new CardRegistry();
 const decoded = (i: number): DecodedCard => ({
   name: `peer-${i}`,
   version: '1.0',
-  endpoints: [{ url: `https://peer-${i}.example.com/a2a/v1` }, { url: `https://peer-${i}.example.com/a2a/rest` }],
+  endpoints: [
+    { url: `https://peer-${i}.example.com/a2a/v1` },
+    { url: `https://peer-${i}.example.com/a2a/rest` },
+  ],
   streaming: true,
   pushNotifications: false,
   defaultInputModes: ['text/plain'],
   defaultOutputModes: ['text/plain'],
   skills: [],
 });
-for (let i = 0; i < 1000; i++) cards.put(`https://peer-${i}.example.com/.well-known/agent-card.json`, decoded(i), `fp${i}`, i);
+for (let i = 0; i < 1000; i++)
+  cards.put(`https://peer-${i}.example.com/.well-known/agent-card.json`, decoded(i), `fp${i}`, i);
 let urlI = 0;
-measure('CardRegistry.forRequestUrl (exact, 1000 cards)', () => cards.forRequestUrl(`https://peer-${urlI++ % 1000}.example.com/a2a/v1`));
+measure('CardRegistry.forRequestUrl (exact, 1000 cards)', () =>
+  cards.forRequestUrl(`https://peer-${urlI++ % 1000}.example.com/a2a/v1`),
+);
 measure('CardRegistry.forRequestUrl (REST prefix)', () =>
   cards.forRequestUrl(`https://peer-${urlI++ % 1000}.example.com/a2a/rest/tasks/abc:cancel`),
 );
-measure('CardRegistry.forRequestUrl (origin fallback)', () => cards.forRequestUrl(`https://peer-${urlI++ % 1000}.example.com/x/y/z`));
+measure('CardRegistry.forRequestUrl (origin fallback)', () =>
+  cards.forRequestUrl(`https://peer-${urlI++ % 1000}.example.com/x/y/z`),
+);
 let putCardI = 0;
 measure('CardRegistry.put (at 1000 cap, 2 endpoints)', () => {
   const i = 1000 + putCardI++;

@@ -45,8 +45,18 @@ export function sdkCard10(n = 20): Record<string, unknown> {
       name: 'sdk-peer',
       description: 'A2A test peer built on @a2a-js/sdk',
       supportedInterfaces: [
-        { url: `${base}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '1.0' },
-        { url: `${base}/a2a/rest`, protocolBinding: 'HTTP+JSON', tenant: '', protocolVersion: '1.0' },
+        {
+          url: `${base}/a2a/jsonrpc`,
+          protocolBinding: 'JSONRPC',
+          tenant: '',
+          protocolVersion: '1.0',
+        },
+        {
+          url: `${base}/a2a/rest`,
+          protocolBinding: 'HTTP+JSON',
+          tenant: '',
+          protocolVersion: '1.0',
+        },
       ],
       version: '1.0',
       capabilities: { streaming: true, pushNotifications: false, extensions: [] },

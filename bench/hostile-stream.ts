@@ -37,10 +37,17 @@ interface Sink {
   onProblem(p: string): void;
   onEnd(): void;
 }
-type BodyReaderCtor = new (mode: 'sse' | 'json', enc: string | undefined, max: number, sink: Sink) => { push(c: Uint8Array): void; end(complete: boolean): void };
+type BodyReaderCtor = new (
+  mode: 'sse' | 'json',
+  enc: string | undefined,
+  max: number,
+  sink: Sink,
+) => { push(c: Uint8Array): void; end(complete: boolean): void };
 
 function floods(SseParser: SseParserCtor): void {
-  console.log(`\n1. SseParser.push, ${FLOOD_MIB} MiB floods in 64 KiB chunks (median of ${ROUNDS}):`);
+  console.log(
+    `\n1. SseParser.push, ${FLOOD_MIB} MiB floods in 64 KiB chunks (median of ${ROUNDS}):`,
+  );
   for (const [name, unit] of [
     ['LF', '\n'],
     ['CR', '\r'],
@@ -60,7 +67,9 @@ function floods(SseParser: SseParserCtor): void {
       p.end();
       runs.push(Number(process.hrtime.bigint() - t0) / chars);
     }
-    console.log(`   ${name.padEnd(20)} ${median(runs).toFixed(1).padStart(8)} ns/char   (runs: ${runs.map((x) => x.toFixed(0)).join(' ')})`);
+    console.log(
+      `   ${name.padEnd(20)} ${median(runs).toFixed(1).padStart(8)} ns/char   (runs: ${runs.map((x) => x.toFixed(0)).join(' ')})`,
+    );
   }
 }
 
@@ -69,10 +78,15 @@ function bomb(mib: number): Buffer {
   return Buffer.concat(Array.from({ length: mib }, () => member));
 }
 
-async function inflation(BodyReader: BodyReaderCtor, SseParserProto: { push(chunk: string): unknown[] }): Promise<void> {
+async function inflation(
+  BodyReader: BodyReaderCtor,
+  SseParserProto: { push(chunk: string): unknown[] },
+): Promise<void> {
   const gz = bomb(BOMB_MIB);
-  console.log(`\n2. BodyReader('sse', 'gzip') over a ${BOMB_MIB} MiB gzip bomb of newlines (${(gz.length / 1024).toFixed(0)} KiB on the wire):`);
-   
+  console.log(
+    `\n2. BodyReader('sse', 'gzip') over a ${BOMB_MIB} MiB gzip bomb of newlines (${(gz.length / 1024).toFixed(0)} KiB on the wire):`,
+  );
+
   const push = SseParserProto.push;
   let fed = 0;
   SseParserProto.push = function (this: unknown, chunk: string) {
@@ -84,13 +98,19 @@ async function inflation(BodyReader: BodyReaderCtor, SseParserProto: { push(chun
     const cpu0 = process.cpuUsage();
     const t0 = process.hrtime.bigint();
     await new Promise<void>((resolve) => {
-      const reader = new BodyReader('sse', 'gzip', 4 * MiB, { onDocument: () => {}, onProblem: (p) => problems.push(p), onEnd: resolve });
+      const reader = new BodyReader('sse', 'gzip', 4 * MiB, {
+        onDocument: () => {},
+        onProblem: (p) => problems.push(p),
+        onEnd: resolve,
+      });
       for (let i = 0; i < gz.length; i += 16 * 1024) reader.push(gz.subarray(i, i + 16 * 1024));
       reader.end(true);
     });
     const wallMs = Number(process.hrtime.bigint() - t0) / 1e6;
     const cpu = process.cpuUsage(cpu0);
-    console.log(`   wall ${wallMs.toFixed(0)} ms, process CPU ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms, ${(fed / MiB).toFixed(1)} MiB parsed (${((wallMs * 1e6) / Math.max(fed, 1)).toFixed(1)} ns per parsed char)`);
+    console.log(
+      `   wall ${wallMs.toFixed(0)} ms, process CPU ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms, ${(fed / MiB).toFixed(1)} MiB parsed (${((wallMs * 1e6) / Math.max(fed, 1)).toFixed(1)} ns per parsed char)`,
+    );
     console.log(`   problems: ${problems.length === 0 ? '(none)' : problems.join('; ')}`);
   } finally {
     SseParserProto.push = push;
@@ -101,8 +121,17 @@ async function appRead(url: string): Promise<{ ms: number; bytes: number; error?
   const t0 = process.hrtime.bigint();
   let bytes = 0;
   try {
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/sendSubscribe', params: { id: 't', message: { role: 'user', parts: [{ type: 'text', text: 'hi' }] } } });
-    const res = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tasks/sendSubscribe',
+      params: { id: 't', message: { role: 'user', parts: [{ type: 'text', text: 'hi' }] } },
+    });
+    const res = await fetch(url, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json' },
+    });
     const reader = res.body!.getReader();
     for (;;) {
       const { done, value } = await reader.read();
@@ -126,9 +155,17 @@ async function app(): Promise<void> {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/rpc`;
-  console.log(`\n3. The app reads a ${APP_MIB} MiB gzip bomb of newlines with fetch (median of ${Math.min(ROUNDS, 3)}):`);
+  console.log(
+    `\n3. The app reads a ${APP_MIB} MiB gzip bomb of newlines with fetch (median of ${Math.min(ROUNDS, 3)}):`,
+  );
   const { BasicTracerProvider } = await import('@opentelemetry/sdk-trace-base');
-  const pkg = (await import(path.join(SRC, 'index'))) as { A2AInstrumentation: new (c: object) => { setTracerProvider(p: unknown): void; enable(): void; disable(): void } };
+  const pkg = (await import(path.join(SRC, 'index'))) as {
+    A2AInstrumentation: new (c: object) => {
+      setTracerProvider(p: unknown): void;
+      enable(): void;
+      disable(): void;
+    };
+  };
   const inst = new pkg.A2AInstrumentation({});
   inst.setTracerProvider(new BasicTracerProvider());
   inst.disable();
@@ -138,16 +175,28 @@ async function app(): Promise<void> {
     const runs: Array<{ ms: number; bytes: number; error?: string }> = [];
     for (let r = 0; r < Math.min(ROUNDS, 3); r++) runs.push(await appRead(url));
     if (mode === 'loaded') inst.disable();
-    rows.push([mode, median(runs.map((x) => x.ms)), runs[0].bytes, runs.find((x) => x.error)?.error]);
+    rows.push([
+      mode,
+      median(runs.map((x) => x.ms)),
+      runs[0].bytes,
+      runs.find((x) => x.error)?.error,
+    ]);
   }
-  for (const [mode, ms, bytes, error] of rows) console.log(`   ${mode.padEnd(7)} ${ms.toFixed(0).padStart(7)} ms   ${bytes} bytes read${error ? `   ERROR ${error}` : ''}`);
+  for (const [mode, ms, bytes, error] of rows)
+    console.log(
+      `   ${mode.padEnd(7)} ${ms.toFixed(0).padStart(7)} ms   ${bytes} bytes read${error ? `   ERROR ${error}` : ''}`,
+    );
   await new Promise<void>((r) => server.close(() => r()));
 }
 
 async function main(): Promise<void> {
   console.log(`node ${process.version}, ${process.platform}/${process.arch}; src: ${SRC}`);
-  const sse = (await import(path.join(SRC, 'core', 'sse'))) as { SseParser: SseParserCtor & { prototype: { push(chunk: string): unknown[] } } };
-  const br = (await import(path.join(SRC, 'core', 'body-reader'))) as { BodyReader: BodyReaderCtor };
+  const sse = (await import(path.join(SRC, 'core', 'sse'))) as {
+    SseParser: SseParserCtor & { prototype: { push(chunk: string): unknown[] } };
+  };
+  const br = (await import(path.join(SRC, 'core', 'body-reader'))) as {
+    BodyReader: BodyReaderCtor;
+  };
   floods(sse.SseParser);
   await inflation(br.BodyReader, sse.SseParser.prototype);
   await app();

@@ -20,7 +20,9 @@ type FingerprintModule = {
   skillFingerprint(card: unknown): string;
   skillFingerprintBounded?: (card: unknown) => { fingerprint?: string; problem?: string };
 };
-type JsonModule = { parseJsonSafe(text: string): { ok: true; value: unknown } | { ok: false; problem: string } };
+type JsonModule = {
+  parseJsonSafe(text: string): { ok: true; value: unknown } | { ok: false; problem: string };
+};
 
 const RUNS = Number(process.env.HOSTILE_RUNS ?? 7) || 7;
 const MAX_MS = Number(process.env.HOSTILE_MAX_MS ?? 4000) || 4000;
@@ -48,28 +50,89 @@ function fingerprintCases(): [string, string][] {
     ['normal card, 2,000 skills', JSON.stringify(realisticCard(2000))],
     ['modes nested 900 deep x 50 (issue: 90 KB)', deepModesCard(900, 50)],
     ['modes nested 990 deep x 400 (0.7 MB)', deepModesCard(990, 400)],
-    ['a mode given as one 1 MiB string', cardText(`[{"id":"s","inputModes":${JSON.stringify(bigString)}}]`)],
-    ['1,000 modes, 4 KB ASCII common prefix', cardText(`[{"id":"s","inputModes":${JSON.stringify(Array.from({ length: 1000 }, (_, i) => asciiPrefix + String(i)))}}]`)],
-    ['1,000 modes, 4 KB non-ASCII common prefix', cardText(`[{"id":"s","inputModes":${JSON.stringify(Array.from({ length: 1000 }, (_, i) => prefix + String(i)))}}]`)],
-    ['1,000 modes, 4 KB prefix with U+E000', cardText(`[{"id":"s","inputModes":${JSON.stringify(Array.from({ length: 1000 }, (_, i) => '\ue000'.repeat(1300) + String(i)))}}]`)],
-    ['1,000 one-string lists, 4 KB non-ASCII prefix', cardText(`[{"id":"s","inputModes":${JSON.stringify(Array.from({ length: 1000 }, (_, i) => [prefix + String(i)]))}}]`)],
-    ['5,000 dict modes of 20 keys', cardText(`[{"id":"s","inputModes":${JSON.stringify(Array.from({ length: 5000 }, (_, i) => Object.fromEntries(Array.from({ length: 20 }, (_, k) => [`k${(k * 7 + i) % 20}`, i % 3]))))}}]`)],
-    ['100,000 skills with numeric ids', cardText(JSON.stringify(Array.from({ length: 100_000 }, (_, i) => ({ id: (i * 7919) % 100_000 }))))],
+    [
+      'a mode given as one 1 MiB string',
+      cardText(`[{"id":"s","inputModes":${JSON.stringify(bigString)}}]`),
+    ],
+    [
+      '1,000 modes, 4 KB ASCII common prefix',
+      cardText(
+        `[{"id":"s","inputModes":${JSON.stringify(Array.from({ length: 1000 }, (_, i) => asciiPrefix + String(i)))}}]`,
+      ),
+    ],
+    [
+      '1,000 modes, 4 KB non-ASCII common prefix',
+      cardText(
+        `[{"id":"s","inputModes":${JSON.stringify(Array.from({ length: 1000 }, (_, i) => prefix + String(i)))}}]`,
+      ),
+    ],
+    [
+      '1,000 modes, 4 KB prefix with U+E000',
+      cardText(
+        `[{"id":"s","inputModes":${JSON.stringify(Array.from({ length: 1000 }, (_, i) => '\ue000'.repeat(1300) + String(i)))}}]`,
+      ),
+    ],
+    [
+      '1,000 one-string lists, 4 KB non-ASCII prefix',
+      cardText(
+        `[{"id":"s","inputModes":${JSON.stringify(Array.from({ length: 1000 }, (_, i) => [prefix + String(i)]))}}]`,
+      ),
+    ],
+    [
+      '5,000 dict modes of 20 keys',
+      cardText(
+        `[{"id":"s","inputModes":${JSON.stringify(Array.from({ length: 5000 }, (_, i) => Object.fromEntries(Array.from({ length: 20 }, (_, k) => [`k${(k * 7 + i) % 20}`, i % 3]))))}}]`,
+      ),
+    ],
+    [
+      '100,000 skills with numeric ids',
+      cardText(
+        JSON.stringify(Array.from({ length: 100_000 }, (_, i) => ({ id: (i * 7919) % 100_000 }))),
+      ),
+    ],
   ];
 }
 
 function jsonCases(): [string, string][] {
   const n = 4 * 1024 * 1024;
-  const doc = { jsonrpc: '2.0', id: 1, result: { kind: 'task', id: 't', artifacts: Array.from({ length: 20_000 }, (_, i) => ({ artifactId: `a${i}`, parts: [{ kind: 'text', text: `hello "world" \\ ${i} `.repeat(5) }] })) } };
+  const doc = {
+    jsonrpc: '2.0',
+    id: 1,
+    result: {
+      kind: 'task',
+      id: 't',
+      artifacts: Array.from({ length: 20_000 }, (_, i) => ({
+        artifactId: `a${i}`,
+        parts: [{ kind: 'text', text: `hello "world" \\ ${i} `.repeat(5) }],
+      })),
+    },
+  };
   const deep = 1000;
   return [
     ['A2A response, 1 KB', SEND_RESPONSE_BODY],
     ['A2A response, 3.4 MB (20,000 artifacts)', JSON.stringify(doc)],
     ['same, pretty-printed', JSON.stringify(doc, null, 2)],
     ['arrays nested 2M deep (4 MiB)', '['.repeat(n / 2) + ']'.repeat(n / 2)],
-    ['2,000 arrays nested 1,000 deep (4 MiB)', '[' + Array(Math.floor(n / (2 * deep + 1))).fill(nestedList(deep, 0)).join(',') + ']'],
-    ['4 MiB object, 330,000 distinct keys', '{' + Array.from({ length: Math.floor(n / 13) }, (_, i) => `"k${i}":0`).join(',') + '}'],
-    ['4 MiB of empty objects', '[' + Array(Math.floor(n / 3)).fill('{}').join(',') + ']'],
+    [
+      '2,000 arrays nested 1,000 deep (4 MiB)',
+      '[' +
+        Array(Math.floor(n / (2 * deep + 1)))
+          .fill(nestedList(deep, 0))
+          .join(',') +
+        ']',
+    ],
+    [
+      '4 MiB object, 330,000 distinct keys',
+      '{' + Array.from({ length: Math.floor(n / 13) }, (_, i) => `"k${i}":0`).join(',') + '}',
+    ],
+    [
+      '4 MiB of empty objects',
+      '[' +
+        Array(Math.floor(n / 3))
+          .fill('{}')
+          .join(',') +
+        ']',
+    ],
     ['BOM-prefixed A2A response', '\uFEFF' + SEND_RESPONSE_BODY],
   ];
 }
@@ -88,13 +151,20 @@ function time(fn: () => string): { ms: number; out: string; runs: number } {
 }
 
 function row(name: string, bytes: number, r: { ms: number; out: string; runs: number }): void {
-  const size = bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MiB` : `${(bytes / 1024).toFixed(1)} KiB`;
+  const size =
+    bytes >= 1024 * 1024
+      ? `${(bytes / 1024 / 1024).toFixed(1)} MiB`
+      : `${(bytes / 1024).toFixed(1)} KiB`;
   const ms = r.ms < 10 ? r.ms.toFixed(3) : r.ms.toFixed(1);
-  console.log(`  ${name.padEnd(46)} ${size.padStart(9)} ${ms.padStart(9)} ms  (n=${r.runs})  ${r.out}`);
+  console.log(
+    `  ${name.padEnd(46)} ${size.padStart(9)} ${ms.padStart(9)} ms  (n=${r.runs})  ${r.out}`,
+  );
 }
 
 async function main(): Promise<void> {
-  const base = process.env.HOSTILE_BASELINE ? resolve(process.env.HOSTILE_BASELINE) : join(__dirname, '..', 'src', 'core');
+  const base = process.env.HOSTILE_BASELINE
+    ? resolve(process.env.HOSTILE_BASELINE)
+    : join(__dirname, '..', 'src', 'core');
   const fp = (await import(join(base, 'fingerprint.ts'))) as FingerprintModule;
   const js = (await import(join(base, 'json-path.ts'))) as JsonModule;
   console.log(`hostile inputs (${base}); median of up to ${RUNS} runs, Node ${process.version}`);
@@ -106,7 +176,9 @@ async function main(): Promise<void> {
     const r = time(() => {
       if (fp.skillFingerprintBounded) {
         const b = fp.skillFingerprintBounded(card);
-        return b.fingerprint !== undefined ? `fp ${b.fingerprint.slice(0, 12)}` : `problem: ${b.problem}`;
+        return b.fingerprint !== undefined
+          ? `fp ${b.fingerprint.slice(0, 12)}`
+          : `problem: ${b.problem}`;
       }
       return `fp ${fp.skillFingerprint(card).slice(0, 12)}`;
     });

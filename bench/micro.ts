@@ -39,13 +39,26 @@ function main(): void {
 
   const card03 = realisticCard(20);
   const card10 = sdkCard10(20);
-  const fingerprint20v03 = measure('skillFingerprint (20-skill card, 0.3 shape)', () => skillFingerprint(card03), opts);
-  const fingerprint20v10 = measure('skillFingerprint (20-skill card, 1.0 SDK shape)', () => skillFingerprint(card10), opts);
+  const fingerprint20v03 = measure(
+    'skillFingerprint (20-skill card, 0.3 shape)',
+    () => skillFingerprint(card03),
+    opts,
+  );
+  const fingerprint20v10 = measure(
+    'skillFingerprint (20-skill card, 1.0 SDK shape)',
+    () => skillFingerprint(card10),
+    opts,
+  );
 
   const cfg = resolveConfig({});
   const url = 'http://127.0.0.1:38473/a2a/jsonrpc';
-  const cls = classifyRequest('POST', url, SEND_REQUEST_BODY, { skillIdPaths: cfg.skillIdPaths, a2aVersionHeader: '1.0', maxBodyBytes: cfg.maxRequestBodyBytes });
-  if (!cls || cls.type !== 'operation') throw new Error('the SendMessage request did not classify as an operation');
+  const cls = classifyRequest('POST', url, SEND_REQUEST_BODY, {
+    skillIdPaths: cfg.skillIdPaths,
+    a2aVersionHeader: '1.0',
+    maxBodyBytes: cfg.maxRequestBodyBytes,
+  });
+  if (!cls || cls.type !== 'operation')
+    throw new Error('the SendMessage request did not classify as an operation');
   const req: DecodedRequest = cls.request;
   const ctx: NegotiationContext = {
     skillId: 'summarize-v2',
@@ -59,21 +72,65 @@ function main(): void {
   };
   const parsed = JSON.parse(SEND_RESPONSE_BODY) as unknown;
   const check = judge(req, ctx, decodeResponse(parsed, req, 200), cfg);
-  const judgeVerdict = check.drift ? `drift ${check.drift.kind}` : check.unjudged ? `unjudged: ${check.unjudged}` : 'no drift (judged)';
-  const decodeJudge = measure('decodeResponse + judge (1.0 SendMessage, parsed)', () => judge(req, ctx, decodeResponse(parsed, req, 200), cfg), opts);
-  const parseDecodeJudge = measure('JSON.parse + decodeResponse + judge', () => {
-    const body = JSON.parse(SEND_RESPONSE_BODY) as unknown;
-    return judge(req, ctx, decodeResponse(body, req, 200), cfg);
-  }, opts);
-  const classifySend = measure('classifyRequest (SendMessage body)', () =>
-    classifyRequest('POST', url, SEND_REQUEST_BODY, { skillIdPaths: cfg.skillIdPaths, a2aVersionHeader: '1.0', maxBodyBytes: cfg.maxRequestBodyBytes }), opts);
-  const plainBody = '{"query":"wireless headphones","limit":10,"filters":{"priceMax":200,"brands":["acme","globex"],"inStock":true},"session":{"user":"u-1234","locale":"en-GB"}}';
-  const classifyPlainGet = measure('classifyRequest (non-A2A GET)', () =>
-    classifyRequest('GET', 'http://127.0.0.1:33565/api/items/123', undefined, { skillIdPaths: cfg.skillIdPaths, maxBodyBytes: cfg.maxRequestBodyBytes }), { ...opts, batch: 10 });
-  const classifyPlainPost = measure('classifyRequest (non-A2A JSON POST)', () =>
-    classifyRequest('POST', 'http://127.0.0.1:33565/api/search', plainBody, { skillIdPaths: cfg.skillIdPaths, maxBodyBytes: cfg.maxRequestBodyBytes }), { ...opts, batch: 10 });
+  const judgeVerdict = check.drift
+    ? `drift ${check.drift.kind}`
+    : check.unjudged
+      ? `unjudged: ${check.unjudged}`
+      : 'no drift (judged)';
+  const decodeJudge = measure(
+    'decodeResponse + judge (1.0 SendMessage, parsed)',
+    () => judge(req, ctx, decodeResponse(parsed, req, 200), cfg),
+    opts,
+  );
+  const parseDecodeJudge = measure(
+    'JSON.parse + decodeResponse + judge',
+    () => {
+      const body = JSON.parse(SEND_RESPONSE_BODY) as unknown;
+      return judge(req, ctx, decodeResponse(body, req, 200), cfg);
+    },
+    opts,
+  );
+  const classifySend = measure(
+    'classifyRequest (SendMessage body)',
+    () =>
+      classifyRequest('POST', url, SEND_REQUEST_BODY, {
+        skillIdPaths: cfg.skillIdPaths,
+        a2aVersionHeader: '1.0',
+        maxBodyBytes: cfg.maxRequestBodyBytes,
+      }),
+    opts,
+  );
+  const plainBody =
+    '{"query":"wireless headphones","limit":10,"filters":{"priceMax":200,"brands":["acme","globex"],"inStock":true},"session":{"user":"u-1234","locale":"en-GB"}}';
+  const classifyPlainGet = measure(
+    'classifyRequest (non-A2A GET)',
+    () =>
+      classifyRequest('GET', 'http://127.0.0.1:33565/api/items/123', undefined, {
+        skillIdPaths: cfg.skillIdPaths,
+        maxBodyBytes: cfg.maxRequestBodyBytes,
+      }),
+    { ...opts, batch: 10 },
+  );
+  const classifyPlainPost = measure(
+    'classifyRequest (non-A2A JSON POST)',
+    () =>
+      classifyRequest('POST', 'http://127.0.0.1:33565/api/search', plainBody, {
+        skillIdPaths: cfg.skillIdPaths,
+        maxBodyBytes: cfg.maxRequestBodyBytes,
+      }),
+    { ...opts, batch: 10 },
+  );
 
-  const results: MicroResults = { fingerprint20v03, fingerprint20v10, decodeJudge, parseDecodeJudge, classifySend, classifyPlainGet, classifyPlainPost, judgeVerdict };
+  const results: MicroResults = {
+    fingerprint20v03,
+    fingerprint20v10,
+    decodeJudge,
+    parseDecodeJudge,
+    classifySend,
+    classifyPlainGet,
+    classifyPlainPost,
+    judgeVerdict,
+  };
   console.log(`judge verdict on the typical response: ${judgeVerdict}`);
   if (process.send) process.send({ type: 'result', result: results }, () => process.exit(0));
 }

@@ -17,7 +17,12 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DEFAULT_SKILL, LONG_STREAM_SKILL, startSdkPeer, type PeerSkillInput } from '../test/peers/sdk-peer';
+import {
+  DEFAULT_SKILL,
+  LONG_STREAM_SKILL,
+  startSdkPeer,
+  type PeerSkillInput,
+} from '../test/peers/sdk-peer';
 
 export const STREAM_ARTIFACT_EVENTS = 97;
 export const BIG_SKILL: PeerSkillInput = {
@@ -33,7 +38,8 @@ const bigBytes = Number(process.env.BENCH_BIG_ARTIFACT_BYTES ?? 10 * 1024 * 1024
 let bigText: string | undefined;
 function big(): string {
   if (bigText === undefined) {
-    const line = 'lorem ipsum dolor sit amet, consectetur adipiscing elit; sed do eiusmod tempor.\n'; // 81 bytes
+    const line =
+      'lorem ipsum dolor sit amet, consectetur adipiscing elit; sed do eiusmod tempor.\n'; // 81 bytes
     bigText = line.repeat(Math.ceil(bigBytes / line.length)).slice(0, bigBytes);
   }
   return bigText;
@@ -41,19 +47,30 @@ function big(): string {
 
 function defaultText(skillId: string, mediaType: string, chunk: number, chunks: number): string {
   const suffix = chunks > 1 ? ` (${chunk + 1}/${chunks})` : '';
-  if (mediaType === 'text/markdown') return `## ${skillId}${suffix}\n\n- result from **${skillId}**\n`;
+  if (mediaType === 'text/markdown')
+    return `## ${skillId}${suffix}\n\n- result from **${skillId}**\n`;
   return `result from ${skillId}${suffix}`;
 }
 
 /** The plain, non-A2A API: small JSON answers, like any REST backend an app also calls. */
 function startPlainServer(): Promise<http.Server> {
   const item = (id: string) =>
-    JSON.stringify({ id, name: `item ${id}`, price: 12.5, tags: ['a', 'b', 'c'], updatedAt: '2025-01-01T00:00:00Z', stock: 42 });
+    JSON.stringify({
+      id,
+      name: `item ${id}`,
+      price: 12.5,
+      tags: ['a', 'b', 'c'],
+      updatedAt: '2025-01-01T00:00:00Z',
+      stock: 42,
+    });
   const server = http.createServer((req, res) => {
     if (req.method === 'GET') {
       const id = (req.url ?? '').split('/').pop() ?? '0';
       const body = item(id);
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body),
+      });
       res.end(body);
       return;
     }
@@ -61,7 +78,10 @@ function startPlainServer(): Promise<http.Server> {
     req.on('data', (c: Buffer) => (size += c.length));
     req.on('end', () => {
       const body = JSON.stringify({ results: [item('1'), item('2')], received: size });
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body),
+      });
       res.end(body);
     });
   });
@@ -79,16 +99,23 @@ async function main(): Promise<void> {
       settleDelayMs: 0,
       chunkDelayMs: 0,
       artifactChunks: { [LONG_STREAM_SKILL.id]: STREAM_ARTIFACT_EVENTS },
-      artifactText: (skillId, mediaType, chunk, chunks) => (skillId === BIG_SKILL.id ? big() : defaultText(skillId, mediaType, chunk, chunks)),
+      artifactText: (skillId, mediaType, chunk, chunks) =>
+        skillId === BIG_SKILL.id ? big() : defaultText(skillId, mediaType, chunk, chunks),
     },
   });
   const plain = await startPlainServer();
   const plainUrl = `http://127.0.0.1:${(plain.address() as AddressInfo).port}`;
-  process.stdout.write(`BENCH_PEER ${JSON.stringify({ baseUrl: peer.baseUrl, plainUrl, pid: process.pid })}\n`);
+  process.stdout.write(
+    `BENCH_PEER ${JSON.stringify({ baseUrl: peer.baseUrl, plainUrl, pid: process.pid })}\n`,
+  );
 
   const reset = (): void => {
     // The SDK's InMemoryTaskStore keeps every task; drop them between client processes.
-    const store = (peer.requestHandler as unknown as { taskStore?: { _scopedStore?: { _store?: Map<unknown, unknown> } } }).taskStore;
+    const store = (
+      peer.requestHandler as unknown as {
+        taskStore?: { _scopedStore?: { _store?: Map<unknown, unknown> } };
+      }
+    ).taskStore;
     store?._scopedStore?._store?.clear();
     peer.executions.length = 0;
     (globalThis as { gc?: () => void }).gc?.();
@@ -98,7 +125,9 @@ async function main(): Promise<void> {
       reset();
       process.send?.({ type: 'reset-done' });
     } else if (m?.type === 'stop') {
-      void Promise.all([peer.close(), new Promise<void>((r) => plain.close(() => r()))]).finally(() => process.exit(0));
+      void Promise.all([peer.close(), new Promise<void>((r) => plain.close(() => r()))]).finally(
+        () => process.exit(0),
+      );
     }
   });
   process.on('disconnect', () => process.exit(0));

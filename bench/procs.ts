@@ -22,7 +22,16 @@ export function bundleClient(): { script: string; execArgv: string[] } {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const esbuild = require('esbuild') as { buildSync(o: Record<string, unknown>): unknown };
     const outfile = path.join(OUT, 'client.cjs');
-    esbuild.buildSync({ entryPoints: [path.join(__dirname, 'client.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', packages: 'external', outfile, logLevel: 'error' });
+    esbuild.buildSync({
+      entryPoints: [path.join(__dirname, 'client.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      packages: 'external',
+      outfile,
+      logLevel: 'error',
+    });
     return { script: outfile, execArgv: [] };
   } catch (err) {
     console.log(`(esbuild unavailable, client runs under tsx: ${(err as Error).message})`);
@@ -33,7 +42,8 @@ export function bundleClient(): { script: string; execArgv: string[] } {
 export function snapshotDist(): string {
   mkdirSync(OUT, { recursive: true });
   const src = path.join(ROOT, 'dist');
-  if (!existsSync(path.join(src, 'cjs', 'index.js'))) throw new Error('dist/cjs/index.js missing: run `npm run build` first (npm run bench does)');
+  if (!existsSync(path.join(src, 'cjs', 'index.js')))
+    throw new Error('dist/cjs/index.js missing: run `npm run build` first (npm run bench does)');
   const dst = path.join(OUT, 'dist');
   rmSync(dst, { recursive: true, force: true });
   cpSync(src, dst, { recursive: true });
@@ -50,7 +60,13 @@ export interface OtlpSink {
 }
 
 export function startSink(): Promise<OtlpSink> {
-  const sink: OtlpSink = { url: '', requests: 0, bytes: 0, byPath: {}, close: () => server.close() };
+  const sink: OtlpSink = {
+    url: '',
+    requests: 0,
+    bytes: 0,
+    byPath: {},
+    close: () => server.close(),
+  };
   const server = http.createServer((req, res) => {
     const key = (req.url ?? '/').split('/')[1] ?? '';
     const slot = (sink.byPath[key] ??= { requests: 0, bytes: 0 });
@@ -76,7 +92,8 @@ export function startSink(): Promise<OtlpSink> {
 
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('OTEL_') && !k.startsWith('BENCH_')) env[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (!k.startsWith('OTEL_') && !k.startsWith('BENCH_')) env[k] = v;
   return { ...env, ...extra };
 }
 
@@ -91,7 +108,11 @@ export interface Peer {
 export function startPeer(): Promise<Peer> {
   const child = fork(path.join(__dirname, 'peer-process.ts'), [], {
     execArgv: ['--import', 'tsx', '--expose-gc'],
-    env: cleanEnv(process.env.BENCH_BIG_ARTIFACT_BYTES ? { BENCH_BIG_ARTIFACT_BYTES: process.env.BENCH_BIG_ARTIFACT_BYTES } : {}),
+    env: cleanEnv(
+      process.env.BENCH_BIG_ARTIFACT_BYTES
+        ? { BENCH_BIG_ARTIFACT_BYTES: process.env.BENCH_BIG_ARTIFACT_BYTES }
+        : {},
+    ),
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {
@@ -125,9 +146,18 @@ export function startPeer(): Promise<Peer> {
 }
 
 /** Forks a bench script and resolves with the `{type: 'result'}` it sends. */
-export function runChild<T>(script: string, execArgv: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<T> {
+export function runChild<T>(
+  script: string,
+  execArgv: string[],
+  env: NodeJS.ProcessEnv,
+  timeoutMs: number,
+): Promise<T> {
   return new Promise((resolve, reject) => {
-    const child = fork(path.join(__dirname, script), [], { execArgv, env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(path.join(__dirname, script), [], {
+      execArgv,
+      env,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     let settled = false;
     const timer = setTimeout(() => {
       if (settled) return;
@@ -177,10 +207,19 @@ export class ClientProc {
     const execArgv = [...clientScript.execArgv, '--expose-gc', ...extraExecArgv];
     const extra: Record<string, string> = { ...extraEnv, BENCH_CLIENT: JSON.stringify(spec) };
     if (sink && (spec.config === 'register' || spec.config === 'nodesdk-undici')) {
-      Object.assign(extra, { OTEL_EXPORTER_OTLP_ENDPOINT: `${sink.url}/${spec.config}`, OTEL_SERVICE_NAME: 'a2a-bench-client' });
+      Object.assign(extra, {
+        OTEL_EXPORTER_OTLP_ENDPOINT: `${sink.url}/${spec.config}`,
+        OTEL_SERVICE_NAME: 'a2a-bench-client',
+      });
     }
-    if (spec.config === 'register') execArgv.unshift('--require', path.join(spec.distDir, 'cjs', 'register.js'));
-    this.child = fork(clientScript.script, [], { execArgv, execPath: clientNode(), env: cleanEnv(extra), stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    if (spec.config === 'register')
+      execArgv.unshift('--require', path.join(spec.distDir, 'cjs', 'register.js'));
+    this.child = fork(clientScript.script, [], {
+      execArgv,
+      execPath: clientNode(),
+      env: cleanEnv(extra),
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     this.child.on('message', (r: Reply) => {
       const w = this.waiting.shift();
       if (!w) return;
@@ -189,7 +228,8 @@ export class ClientProc {
     });
     this.child.on('exit', (code, signal) => {
       this.exited = true;
-      for (const w of this.waiting.splice(0)) w.reject(new Error(`${spec.config} client exited (${code ?? signal})`));
+      for (const w of this.waiting.splice(0))
+        w.reject(new Error(`${spec.config} client exited (${code ?? signal})`));
     });
   }
 
@@ -211,7 +251,10 @@ export class ClientProc {
 
   private next(timeoutMs: number): Promise<Reply> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${this.spec.config}: no reply within ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`${this.spec.config}: no reply within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
       this.waiting.push({
         resolve: (r) => {
           clearTimeout(timer);

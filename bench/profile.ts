@@ -22,7 +22,16 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ConfigName, LatencyFigures, Phase, StreamFigures } from './client';
-import { bundleClient, ClientProc, OUT, snapshotDist, startPeer, startSink, type OtlpSink, type Peer } from './procs';
+import {
+  bundleClient,
+  ClientProc,
+  OUT,
+  snapshotDist,
+  startPeer,
+  startSink,
+  type OtlpSink,
+  type Peer,
+} from './procs';
 
 interface CallFrame {
   functionName: string;
@@ -65,10 +74,14 @@ export interface ProfileSummary {
   packageByFile: Array<{ file: string; selfMs: number; usPerCall: number }>;
 }
 
-const isPackage = (url: string): boolean => url.includes('/.bench-out/dist/cjs/') || url.includes('/main/dist/cjs/') || /\/main\/src\/.*\.ts$/.test(url);
+const isPackage = (url: string): boolean =>
+  url.includes('/.bench-out/dist/cjs/') ||
+  url.includes('/main/dist/cjs/') ||
+  /\/main\/src\/.*\.ts$/.test(url);
 const isUndiciInstr = (url: string): boolean => url.includes('/instrumentation-undici/');
 const isExport = (url: string): boolean => /\/@opentelemetry\/(otlp-|exporter-)/.test(url);
-const isOtel = (url: string): boolean => url.includes('/node_modules/@opentelemetry/') && !isUndiciInstr(url) && !isExport(url);
+const isOtel = (url: string): boolean =>
+  url.includes('/node_modules/@opentelemetry/') && !isUndiciInstr(url) && !isExport(url);
 
 function shortUrl(url: string): string {
   const i = url.indexOf('/node_modules/');
@@ -83,7 +96,13 @@ function shortUrl(url: string): string {
  *   time is wall-clock sampled (a preempted thread still collects samples), so per-call
  *   figures are scaled to it (shares are kept, the unit becomes CPU µs).
  */
-export function analyse(profile: CpuProfile, calls: number, config: string, phase: string, cpuUsPerCall?: number): ProfileSummary {
+export function analyse(
+  profile: CpuProfile,
+  calls: number,
+  config: string,
+  phase: string,
+  cpuUsPerCall?: number,
+): ProfileSummary {
   const byId = new Map<number, ProfileNode>();
   const parent = new Map<number, number>();
   for (const n of profile.nodes) {
@@ -110,7 +129,11 @@ export function analyse(profile: CpuProfile, calls: number, config: string, phas
     if (isPackage(url)) o = 1;
     else if (isUndiciInstr(url)) o = 2;
     else if (isExport(url)) o = 3;
-    else if (url === '' || isOtel(url) || (url.startsWith('node:') && !url.startsWith('node:internal/deps/undici'))) {
+    else if (
+      url === '' ||
+      isOtel(url) ||
+      (url.startsWith('node:') && !url.startsWith('node:internal/deps/undici'))
+    ) {
       const p = parent.get(id);
       o = p === undefined ? 0 : owner(p);
     } else o = 0;
@@ -134,26 +157,54 @@ export function analyse(profile: CpuProfile, calls: number, config: string, phas
     if (o === 3) expIncl += dt;
   }
   // Aggregate self time per function (same name + location).
-  const perFn = new Map<string, { fn: string; where: string; us: number; pkg: boolean; und: boolean; otel: boolean; file: string }>();
+  const perFn = new Map<
+    string,
+    {
+      fn: string;
+      where: string;
+      us: number;
+      pkg: boolean;
+      und: boolean;
+      otel: boolean;
+      file: string;
+    }
+  >();
   for (const [id, us] of self) {
     const cf = (byId.get(id) as ProfileNode).callFrame;
     const where = `${shortUrl(cf.url)}:${cf.lineNumber + 1}`;
     const key = `${cf.functionName}@${where}`;
-    const e = perFn.get(key) ?? { fn: cf.functionName || '(anonymous)', where, us: 0, pkg: isPackage(cf.url), und: isUndiciInstr(cf.url), otel: isOtel(cf.url), file: shortUrl(cf.url) };
+    const e = perFn.get(key) ?? {
+      fn: cf.functionName || '(anonymous)',
+      where,
+      us: 0,
+      pkg: isPackage(cf.url),
+      und: isUndiciInstr(cf.url),
+      otel: isOtel(cf.url),
+      file: shortUrl(cf.url),
+    };
     e.us += us;
     perFn.set(key, e);
   }
   const profileUsPerCall = total / calls;
-  const scale = cpuUsPerCall !== undefined && Number.isFinite(cpuUsPerCall) && profileUsPerCall > 0 ? cpuUsPerCall / profileUsPerCall : 1;
+  const scale =
+    cpuUsPerCall !== undefined && Number.isFinite(cpuUsPerCall) && profileUsPerCall > 0
+      ? cpuUsPerCall / profileUsPerCall
+      : 1;
   for (const e of perFn.values()) e.us *= scale;
   pkgIncl *= scale;
   undIncl *= scale;
   expIncl *= scale;
   const all = [...perFn.values()].sort((a, b) => b.us - a.us);
-  const sum = (f: (e: (typeof all)[number]) => boolean) => all.filter(f).reduce((a, e) => a + e.us, 0);
+  const sum = (f: (e: (typeof all)[number]) => boolean) =>
+    all.filter(f).reduce((a, e) => a + e.us, 0);
   const byFile = new Map<string, number>();
   for (const e of all) if (e.pkg) byFile.set(e.file, (byFile.get(e.file) ?? 0) + e.us);
-  const row = (e: (typeof all)[number]) => ({ fn: e.fn, where: e.where, selfMs: e.us / 1000, usPerCall: e.us / calls });
+  const row = (e: (typeof all)[number]) => ({
+    fn: e.fn,
+    where: e.where,
+    selfMs: e.us / 1000,
+    usPerCall: e.us / calls,
+  });
   return {
     config,
     phase,
@@ -167,12 +218,16 @@ export function analyse(profile: CpuProfile, calls: number, config: string, phas
     undiciInstrInclusiveUs: undIncl / calls,
     exportUs: expIncl / calls,
     otelSelfUs: sum((e) => e.otel) / calls,
-    topPackage: all.filter((e) => e.pkg).slice(0, 15).map(row),
+    topPackage: all
+      .filter((e) => e.pkg)
+      .slice(0, 15)
+      .map(row),
     topOverall: all.slice(0, 15).map(row),
-    packageByFile: [...byFile].sort((a, b) => b[1] - a[1]).map(([file, us]) => ({ file, selfMs: us / 1000, usPerCall: us / calls })),
+    packageByFile: [...byFile]
+      .sort((a, b) => b[1] - a[1])
+      .map(([file, us]) => ({ file, selfMs: us / 1000, usPerCall: us / calls })),
   };
 }
-
 
 export interface ProfileRun {
   summary: ProfileSummary;
@@ -188,7 +243,12 @@ export interface ProfileRun {
  * `node --cpu-prof`). Undefined when the configuration cannot run (register stub).
  */
 export async function profileOne(
-  env: { peer: Peer; sink: OtlpSink; distDir: string; clientScript: { script: string; execArgv: string[] } },
+  env: {
+    peer: Peer;
+    sink: OtlpSink;
+    distDir: string;
+    clientScript: { script: string; execArgv: string[] };
+  },
   config: ConfigName,
   phase: Phase,
   calls: number,
@@ -201,24 +261,54 @@ export async function profileOne(
   mkdirSync(dir, { recursive: true });
   await env.peer.reset();
   const execArgv = whole ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=250'] : [];
-  const extraEnv: Record<string, string> = whole ? {} : { BENCH_PROFILE_FILE: path.join(dir, 'phase.cpuprofile') };
-  const proc = new ClientProc({ config, baseUrl: env.peer.baseUrl, plainUrl: env.peer.plainUrl, distDir: env.distDir, round: 0 }, env.sink, env.clientScript, execArgv, extraEnv);
+  const extraEnv: Record<string, string> = whole
+    ? {}
+    : { BENCH_PROFILE_FILE: path.join(dir, 'phase.cpuprofile') };
+  const proc = new ClientProc(
+    {
+      config,
+      baseUrl: env.peer.baseUrl,
+      plainUrl: env.peer.plainUrl,
+      distDir: env.distDir,
+      round: 0,
+    },
+    env.sink,
+    env.clientScript,
+    execArgv,
+    extraEnv,
+  );
   try {
     const ready = await proc.ready();
     if (ready.type === 'ready' && ready.skipped) return undefined;
-    await proc.send({ cmd: 'warmup', phases: [phase], warmup: { send: warm, stream: warm, plain: warm } });
+    await proc.send({
+      cmd: 'warmup',
+      phases: [phase],
+      warmup: { send: warm, stream: warm, plain: warm },
+    });
     await proc.send({ cmd: 'begin', phase });
     const size = phase === 'stream' ? 5 : 100;
-    for (let done = 0; done < calls; done += size) await proc.send({ cmd: 'batch', phase, n: Math.min(size, calls - done) });
+    for (let done = 0; done < calls; done += size)
+      await proc.send({ cmd: 'batch', phase, n: Math.min(size, calls - done) });
     const end = await proc.send({ cmd: 'end', phase });
     const fig = end.type === 'done' ? (end.value as LatencyFigures | StreamFigures) : undefined;
     await proc.stop();
     const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
     if (!file) throw new Error(`${config}: no .cpuprofile written in ${dir}`);
     const profile = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as CpuProfile;
-    const cpu = fig && 'cpuUsPerCall' in fig ? fig.cpuUsPerCall : fig && 'cpuUsPerStream' in fig ? fig.cpuUsPerStream : NaN;
+    const cpu =
+      fig && 'cpuUsPerCall' in fig
+        ? fig.cpuUsPerCall
+        : fig && 'cpuUsPerStream' in fig
+          ? fig.cpuUsPerStream
+          : NaN;
     const mainCpu = (fig?.mainThreadCpuUsWindow ?? NaN) / calls;
-    const summary = analyse(profile, whole ? calls + warm : calls, config, phase, whole ? undefined : mainCpu);
+    const summary = analyse(
+      profile,
+      whole ? calls + warm : calls,
+      config,
+      phase,
+      whole ? undefined : mainCpu,
+    );
     return { summary, cpuUsPerCall: cpu, mainCpuUsPerCall: mainCpu };
   } finally {
     await proc.stop();
@@ -242,7 +332,14 @@ async function main(): Promise<void> {
       const calls = Number(callsArg ?? (phase === 'stream' ? 200 : 3000));
       const warm = phase === 'stream' ? 10 : 300;
       for (const config of configs) {
-        const run = await profileOne({ peer, sink, distDir, clientScript }, config, phase, calls, warm, whole);
+        const run = await profileOne(
+          { peer, sink, distDir, clientScript },
+          config,
+          phase,
+          calls,
+          warm,
+          whole,
+        );
         if (!run) {
           console.log(`${config}: skipped (register entry not implemented)`);
           continue;
@@ -258,23 +355,33 @@ async function main(): Promise<void> {
           `this package: self ${s.packageSelfUs.toFixed(1)} µs/call, with what it calls ${s.packageInclusiveUs.toFixed(1)} | ` +
             `instrumentation-undici: self ${s.undiciInstrSelfUs.toFixed(1)}, with what it calls ${s.undiciInstrInclusiveUs.toFixed(1)} | OTLP export ${s.exportUs.toFixed(1)} | other @opentelemetry self ${s.otelSelfUs.toFixed(1)}`,
         );
-        if (s.packageByFile.length) console.log('this package, self time by file (µs/call): ' + s.packageByFile.map((f) => `${f.file} ${f.usPerCall.toFixed(1)}`).join(', '));
+        if (s.packageByFile.length)
+          console.log(
+            'this package, self time by file (µs/call): ' +
+              s.packageByFile.map((f) => `${f.file} ${f.usPerCall.toFixed(1)}`).join(', '),
+          );
         if (s.topPackage.length) {
           console.log('top self time in this package (µs/call):');
-          for (const t of s.topPackage.slice(0, 12)) console.log(`  ${t.usPerCall.toFixed(2).padStart(7)}  ${t.fn}  ${t.where}`);
+          for (const t of s.topPackage.slice(0, 12))
+            console.log(`  ${t.usPerCall.toFixed(2).padStart(7)}  ${t.fn}  ${t.where}`);
         }
         console.log('top self time overall (µs/call):');
-        for (const t of s.topOverall.slice(0, 10)) console.log(`  ${t.usPerCall.toFixed(2).padStart(7)}  ${t.fn}  ${t.where}`);
+        for (const t of s.topOverall.slice(0, 10))
+          console.log(`  ${t.usPerCall.toFixed(2).padStart(7)}  ${t.fn}  ${t.where}`);
       }
     }
   } finally {
     peer.stop();
     sink.close();
   }
-  console.log('\n| configuration | phase | this package self µs/call | this package + what it calls | instrumentation-undici self | instrumentation-undici + what it calls | OTLP export |');
+  console.log(
+    '\n| configuration | phase | this package self µs/call | this package + what it calls | instrumentation-undici self | instrumentation-undici + what it calls | OTLP export |',
+  );
   console.log('|:--|:--|--:|--:|--:|--:|--:|');
   for (const s of summaries) {
-    console.log(`| ${s.config} | ${s.phase} | ${s.packageSelfUs.toFixed(1)} | ${s.packageInclusiveUs.toFixed(1)} | ${s.undiciInstrSelfUs.toFixed(1)} | ${s.undiciInstrInclusiveUs.toFixed(1)} | ${s.exportUs.toFixed(1)} |`);
+    console.log(
+      `| ${s.config} | ${s.phase} | ${s.packageSelfUs.toFixed(1)} | ${s.packageInclusiveUs.toFixed(1)} | ${s.undiciInstrSelfUs.toFixed(1)} | ${s.undiciInstrInclusiveUs.toFixed(1)} | ${s.exportUs.toFixed(1)} |`,
+    );
   }
   const out = path.join(profDir, `summary-${phases.join('-')}.json`);
   writeFileSync(out, JSON.stringify(summaries, null, 1));

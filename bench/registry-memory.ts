@@ -66,7 +66,14 @@ const create = dc.channel('undici:request:create');
 const headersCh = dc.channel('undici:request:headers');
 const trailersCh = dc.channel('undici:request:trailers');
 
-function exchange(method: string, path: string, body: string | undefined, reqHeaders: string[], status: number, responseBody: string): void {
+function exchange(
+  method: string,
+  path: string,
+  body: string | undefined,
+  reqHeaders: string[],
+  status: number,
+  responseBody: string,
+): void {
   const request = new FakeUndiciRequest(method, ORIGIN, path, body, reqHeaders);
   create.publish({ request });
   const payload = Buffer.from(responseBody);
@@ -74,7 +81,12 @@ function exchange(method: string, path: string, body: string | undefined, reqHea
     request,
     response: {
       statusCode: status,
-      headers: [Buffer.from('content-type'), Buffer.from('application/json'), Buffer.from('content-length'), Buffer.from(String(payload.length))],
+      headers: [
+        Buffer.from('content-type'),
+        Buffer.from('application/json'),
+        Buffer.from('content-length'),
+        Buffer.from(String(payload.length)),
+      ],
       statusText: 'OK',
     },
   });
@@ -89,41 +101,80 @@ async function main(): Promise<void> {
   const tasks = envNumber('BENCH_TASKS', 100_000, 20_000);
   const maxTrackedTasks = envNumber('BENCH_MAX_TRACKED_TASKS', 10_000);
 
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { NodeTracerProvider } = require('@opentelemetry/sdk-trace-node') as typeof import('@opentelemetry/sdk-trace-node');
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { BatchSpanProcessor } = require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base');
+  const { NodeTracerProvider } =
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    require('@opentelemetry/sdk-trace-node') as typeof import('@opentelemetry/sdk-trace-node');
+
+  const { BatchSpanProcessor } =
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base');
   let spansEnded = 0;
   let cardKnownOnLastSpan = false;
   const exporter = {
-    export(spans: Array<{ name: string; attributes: Record<string, unknown> }>, done: (r: { code: number }) => void): void {
+    export(
+      spans: Array<{ name: string; attributes: Record<string, unknown> }>,
+      done: (r: { code: number }) => void,
+    ): void {
       spansEnded += spans.length;
-      for (const s of spans) if (s.name === 'SendMessage') cardKnownOnLastSpan = s.attributes['a2a.agent_card.fingerprint'] !== undefined;
+      for (const s of spans)
+        if (s.name === 'SendMessage')
+          cardKnownOnLastSpan = s.attributes['a2a.agent_card.fingerprint'] !== undefined;
       done({ code: 0 });
     },
     shutdown: (): Promise<void> => Promise.resolve(),
     forceFlush: (): Promise<void> => Promise.resolve(),
   };
-  const provider = new NodeTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter as never)] });
+  const provider = new NodeTracerProvider({
+    spanProcessors: [new BatchSpanProcessor(exporter as never)],
+  });
   provider.register();
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const pkg = require(`${distDir}/cjs/index.js`) as typeof import('../src/index');
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { sharedState } = require(`${distDir}/cjs/telemetry/shared-state.js`) as typeof import('../src/telemetry/shared-state');
-  const instrumentation = new pkg.A2AInstrumentation(process.env.BENCH_MAX_TRACKED_TASKS ? { maxTrackedTasks } : {});
+  const { sharedState } = require(
+    `${distDir}/cjs/telemetry/shared-state.js`,
+  ) as typeof import('../src/telemetry/shared-state');
+  const instrumentation = new pkg.A2AInstrumentation(
+    process.env.BENCH_MAX_TRACKED_TASKS ? { maxTrackedTasks } : {},
+  );
   instrumentation.setTracerProvider(provider);
   instrumentation.enable();
   const state = sharedState();
-  const activeCalls = (): number | undefined => (instrumentation as unknown as { activeCalls?: Set<unknown> }).activeCalls?.size;
+  const activeCalls = (): number | undefined =>
+    (instrumentation as unknown as { activeCalls?: Set<unknown> }).activeCalls?.size;
 
   // The Agent Card, fetched once.
-  const card = sdkCard10(20) as { skills: Array<Record<string, unknown>>; supportedInterfaces: Array<Record<string, unknown>> };
-  card.supportedInterfaces = [{ url: `${ORIGIN}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '1.0' }];
+  const card = sdkCard10(20) as {
+    skills: Array<Record<string, unknown>>;
+    supportedInterfaces: Array<Record<string, unknown>>;
+  };
+  card.supportedInterfaces = [
+    {
+      url: `${ORIGIN}/a2a/jsonrpc`,
+      protocolBinding: 'JSONRPC',
+      tenant: '',
+      protocolVersion: '1.0',
+    },
+  ];
   card.skills[0].id = 'summarize-v2';
   card.skills[0].outputModes = ['text/markdown'];
-  exchange('GET', '/.well-known/agent-card.json', undefined, ['a2a-version', '1.0'], 200, JSON.stringify(card));
+  exchange(
+    'GET',
+    '/.well-known/agent-card.json',
+    undefined,
+    ['a2a-version', '1.0'],
+    200,
+    JSON.stringify(card),
+  );
 
-  const reqHeaders = ['a2a-version', '1.0', 'content-type', 'application/json', 'accept', 'application/json'];
+  const reqHeaders = [
+    'a2a-version',
+    '1.0',
+    'content-type',
+    'application/json',
+    'accept',
+    'application/json',
+  ];
   const requestBody = (i: number): string =>
     `{"jsonrpc":"2.0","method":"SendMessage","params":{"message":{"messageId":"msg-bench-${i}","role":"ROLE_USER",` +
     `"parts":[{"text":"Please summarize this text.","mediaType":"text/plain"}],"metadata":{"skillId":"summarize-v2"}},` +
@@ -145,7 +196,14 @@ async function main(): Promise<void> {
     gc();
     gc();
     const m = process.memoryUsage();
-    checkpoints.push({ tasks: n, heapUsedBytes: m.heapUsed, rssBytes: m.rss, negotiations: state.negotiations.size, cards: state.cards.size, activeCalls: activeCalls() });
+    checkpoints.push({
+      tasks: n,
+      heapUsedBytes: m.heapUsed,
+      rssBytes: m.rss,
+      negotiations: state.negotiations.size,
+      cards: state.cards.size,
+      activeCalls: activeCalls(),
+    });
   };
 
   let timedNs = 0n;
@@ -161,7 +219,9 @@ async function main(): Promise<void> {
     // Let the BatchSpanProcessor export (as it would between real round trips): every 256 exchanges.
     if ((i & 255) === 255) await tick();
     const t0 = process.hrtime.bigint();
-    context.with(root, () => exchange('POST', '/a2a/jsonrpc', requestBody(i), reqHeaders, 200, responseBody(i)));
+    context.with(root, () =>
+      exchange('POST', '/a2a/jsonrpc', requestBody(i), reqHeaders, 200, responseBody(i)),
+    );
     if (i >= 10_000) {
       timedNs += process.hrtime.bigint() - t0;
       timedCalls++;
@@ -174,8 +234,24 @@ async function main(): Promise<void> {
   for (let i = 0; i < cardsToFetch; i++) {
     if ((i & 255) === 255) await tick();
     const c = sdkCard10(20) as typeof card;
-    c.supportedInterfaces = [{ url: `${ORIGIN}/agents/${i}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '1.0' }];
-    context.with(root, () => exchange('GET', `/agents/${i}/.well-known/agent-card.json`, undefined, ['a2a-version', '1.0'], 200, JSON.stringify(c)));
+    c.supportedInterfaces = [
+      {
+        url: `${ORIGIN}/agents/${i}/a2a/jsonrpc`,
+        protocolBinding: 'JSONRPC',
+        tenant: '',
+        protocolVersion: '1.0',
+      },
+    ];
+    context.with(root, () =>
+      exchange(
+        'GET',
+        `/agents/${i}/.well-known/agent-card.json`,
+        undefined,
+        ['a2a-version', '1.0'],
+        200,
+        JSON.stringify(c),
+      ),
+    );
   }
   await provider.forceFlush();
   checkpoint(tasks);
@@ -197,7 +273,9 @@ async function main(): Promise<void> {
           `negotiations ${c.negotiations}, cards ${c.cards}${c.cardsFetched ? ` (of ${c.cardsFetched} distinct card URLs fetched)` : ''}, active calls ${c.activeCalls}`,
       );
     }
-    console.log(`spans ended ${spansEnded}; ${result.usPerExchange.toFixed(1)} µs per exchange (instrumentation path, no network)`);
+    console.log(
+      `spans ended ${spansEnded}; ${result.usPerExchange.toFixed(1)} µs per exchange (instrumentation path, no network)`,
+    );
     if (process.send) process.send({ type: 'result', result }, () => process.exit(0));
   });
 }

@@ -40,10 +40,31 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { BigFigures, ClientResult, ConfigName, LatencyFigures, Phase, StreamFigures, Warmup } from './client';
+import type {
+  BigFigures,
+  ClientResult,
+  ConfigName,
+  LatencyFigures,
+  Phase,
+  StreamFigures,
+  Warmup,
+} from './client';
 import { profileOne, type ProfileRun } from './profile';
 import { execFileSync } from 'node:child_process';
-import { bundleClient, ClientProc, clientNode, cleanEnv, OUT, ROOT, runChild, snapshotDist, startPeer, startSink, type OtlpSink, type Peer } from './procs';
+import {
+  bundleClient,
+  ClientProc,
+  clientNode,
+  cleanEnv,
+  OUT,
+  ROOT,
+  runChild,
+  snapshotDist,
+  startPeer,
+  startSink,
+  type OtlpSink,
+  type Peer,
+} from './procs';
 import type { MicroResults } from './micro';
 import type { RegistryMemoryResult } from './registry-memory';
 import { envNumber, fmtMiB, fmtMs, fmtRatio, fmtUs, median } from './stats';
@@ -67,7 +88,9 @@ type Counts = typeof counts;
 const rounds = envNumber('BENCH_ROUNDS', 4, 1);
 const bigRounds = Math.min(rounds, envNumber('BENCH_BIG_ROUNDS', 3, 1));
 /** BENCH_PHASES: measure only these phases (comma list of send, stream, plainGet, plainPost, big). */
-const onlyPhases = process.env.BENCH_PHASES ? new Set(process.env.BENCH_PHASES.split(',').map((x) => x.trim())) : undefined;
+const onlyPhases = process.env.BENCH_PHASES
+  ? new Set(process.env.BENCH_PHASES.split(',').map((x) => x.trim()))
+  : undefined;
 const skipRows = new Set((process.env.BENCH_SKIP ?? '').split(',').map((x) => x.trim()));
 
 /** Which phases each configuration runs (row 3 only in the first `bigRounds` rounds). */
@@ -90,12 +113,16 @@ const DESCRIPTION: Record<ConfigName, string> = {
   both: 'same SDK + instrumentation-undici + this instrumentation',
   'a2a-inspect16': 'this instrumentation alone, maxInspectBytes 16 MiB (row 3 only)',
   'nodesdk-undici': 'NodeSDK + instrumentation-undici + OTLP/HTTP exporter (to local sink)',
-  register: 'this package as users run it: --require dist/cjs/register.js (OTLP/HTTP to local sink)',
+  register:
+    'this package as users run it: --require dist/cjs/register.js (OTLP/HTTP to local sink)',
 };
 
 // ------------------------------------------------------------------------------ processes
 
-let clientScript: { script: string; execArgv: string[] } = { script: path.join(__dirname, 'client.ts'), execArgv: ['--import', 'tsx'] };
+let clientScript: { script: string; execArgv: string[] } = {
+  script: path.join(__dirname, 'client.ts'),
+  execArgv: ['--import', 'tsx'],
+};
 
 const MEASURED: Phase[] = ['send', 'stream', 'plainGet', 'plainPost'];
 
@@ -110,11 +137,26 @@ const PROFILE_PLAN: Array<[ConfigName, Phase]> = [
 ];
 
 /** One round: fresh processes for every configuration, warmed up, phases measured in interleaved batches. */
-async function runRound(round: number, configs: ConfigName[], peer: Peer, sink: OtlpSink, distDir: string, c: Counts): Promise<{ results: ClientResult[]; skipped: Map<ConfigName, string> }> {
+async function runRound(
+  round: number,
+  configs: ConfigName[],
+  peer: Peer,
+  sink: OtlpSink,
+  distDir: string,
+  c: Counts,
+): Promise<{ results: ClientResult[]; skipped: Map<ConfigName, string> }> {
   const skipped = new Map<ConfigName, string>();
-  const rotate = <T>(list: T[], by: number): T[] => list.map((_, i) => list[(i + by) % list.length]);
+  const rotate = <T>(list: T[], by: number): T[] =>
+    list.map((_, i) => list[(i + by) % list.length]);
   await peer.reset();
-  const procs: ClientProc[] = configs.map((config) => new ClientProc({ config, baseUrl: peer.baseUrl, plainUrl: peer.plainUrl, distDir, round }, sink, clientScript));
+  const procs: ClientProc[] = configs.map(
+    (config) =>
+      new ClientProc(
+        { config, baseUrl: peer.baseUrl, plainUrl: peer.plainUrl, distDir, round },
+        sink,
+        clientScript,
+      ),
+  );
   const live: ClientProc[] = [];
   try {
     const tStart = Date.now();
@@ -126,8 +168,12 @@ async function runRound(round: number, configs: ConfigName[], peer: Peer, sink: 
     const warmup: Warmup = { send: c.sendWarmup, stream: c.streamWarmup, plain: c.plainWarmup };
     const tReady = Date.now();
     await Promise.all(live.map((p) => p.send({ cmd: 'warmup', phases: PLAN[p.config], warmup })));
-    console.log(`round ${round + 1} ${live.length} client processes started in ${((tReady - tStart) / 1000).toFixed(1)} s, warmed up in ${((Date.now() - tReady) / 1000).toFixed(1)} s`);
-    const results = new Map<ConfigName, ClientResult>(live.map((p) => [p.config, { config: p.config, round }]));
+    console.log(
+      `round ${round + 1} ${live.length} client processes started in ${((tReady - tStart) / 1000).toFixed(1)} s, warmed up in ${((Date.now() - tReady) / 1000).toFixed(1)} s`,
+    );
+    const results = new Map<ConfigName, ClientResult>(
+      live.map((p) => [p.config, { config: p.config, round }]),
+    );
 
     for (const phase of MEASURED) {
       if (onlyPhases && !onlyPhases.has(phase)) continue;
@@ -153,10 +199,14 @@ async function runRound(round: number, configs: ConfigName[], peer: Peer, sink: 
       const line = part
         .map((p) => {
           const r = results.get(p.config) as ClientResult;
-          return phase === 'stream' ? `${p.config} ${fmtMs(r.stream?.firstEventP50Ms ?? NaN)}/${fmtMs(r.stream?.lastEventP50Ms ?? NaN)}` : `${p.config} ${fmtMs(r[phase as 'send']?.p50Ms ?? NaN)}/${fmtUs(r[phase as 'send']?.cpuUsPerCall ?? NaN)}`;
+          return phase === 'stream'
+            ? `${p.config} ${fmtMs(r.stream?.firstEventP50Ms ?? NaN)}/${fmtMs(r.stream?.lastEventP50Ms ?? NaN)}`
+            : `${p.config} ${fmtMs(r[phase as 'send']?.p50Ms ?? NaN)}/${fmtUs(r[phase as 'send']?.cpuUsPerCall ?? NaN)}`;
         })
         .join(', ');
-      console.log(`round ${round + 1} ${phase.padEnd(9)} ${((Date.now() - t0) / 1000).toFixed(1)} s  ${phase === 'stream' ? 'first/last ms' : 'p50 ms/CPU µs'}: ${line}`);
+      console.log(
+        `round ${round + 1} ${phase.padEnd(9)} ${((Date.now() - t0) / 1000).toFixed(1)} s  ${phase === 'stream' ? 'first/last ms' : 'p50 ms/CPU µs'}: ${line}`,
+      );
     }
 
     if (round < bigRounds && (!onlyPhases || onlyPhases.has('big'))) {
@@ -165,11 +215,19 @@ async function runRound(round: number, configs: ConfigName[], peer: Peer, sink: 
       const t0 = Date.now();
       for (const p of rotate(part, round)) {
         const r = await p.send({ cmd: 'big', n: c.bigCalls });
-        (results.get(p.config) as ClientResult).big = (r.type === 'done' ? r.value : undefined) as BigFigures;
+        (results.get(p.config) as ClientResult).big = (
+          r.type === 'done' ? r.value : undefined
+        ) as BigFigures;
       }
       console.log(`round ${round + 1} big       ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     }
-    return { results: [...results.values(), ...[...skipped].map(([config, why]) => ({ config, round, skipped: why }))], skipped };
+    return {
+      results: [
+        ...results.values(),
+        ...[...skipped].map(([config, why]) => ({ config, round, skipped: why })),
+      ],
+      skipped,
+    };
   } finally {
     await Promise.all(procs.map((p) => p.stop()));
   }
@@ -179,10 +237,15 @@ async function runRound(round: number, configs: ConfigName[], peer: Peer, sink: 
 
 type Getter = (r: ClientResult) => number | undefined;
 
-const byConfig = (all: ClientResult[], c: ConfigName): ClientResult[] => all.filter((r) => r.config === c && !r.skipped);
+const byConfig = (all: ClientResult[], c: ConfigName): ClientResult[] =>
+  all.filter((r) => r.config === c && !r.skipped);
 
 function med(all: ClientResult[], c: ConfigName, get: Getter): number {
-  return median(byConfig(all, c).map(get).filter((v): v is number => v !== undefined && Number.isFinite(v)));
+  return median(
+    byConfig(all, c)
+      .map(get)
+      .filter((v): v is number => v !== undefined && Number.isFinite(v)),
+  );
 }
 
 interface Ratio {
@@ -201,15 +264,32 @@ function ratio(all: ClientResult[], c: ConfigName, base: ConfigName, get: Getter
     const vb = b ? get(b) : undefined;
     if (vc !== undefined && vb !== undefined && vb > 0 && Number.isFinite(vc)) values.push(vc / vb);
   }
-  return { median: median(values), min: Math.min(...values), max: Math.max(...values), rounds: values.length };
+  return {
+    median: median(values),
+    min: Math.min(...values),
+    max: Math.max(...values),
+    rounds: values.length,
+  };
 }
 
-const fmtR = (r: Ratio): string => (r.rounds === 0 ? 'n/a' : `${fmtRatio(r.median)} [${fmtRatio(r.min)}–${fmtRatio(r.max)}]`);
+const fmtR = (r: Ratio): string =>
+  r.rounds === 0 ? 'n/a' : `${fmtRatio(r.median)} [${fmtRatio(r.min)}–${fmtRatio(r.max)}]`;
 
 function table(headers: string[], rows: string[][]): string {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => '| ' + cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ') + ' |';
-  return [line(headers), '|' + widths.map((w, i) => (i === 0 ? ':' : '-') + '-'.repeat(w) + (i === 0 ? '-' : ':')).join('|') + '|', ...rows.map(line)].join('\n');
+  const line = (cells: string[]) =>
+    '| ' +
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ') +
+    ' |';
+  return [
+    line(headers),
+    '|' +
+      widths
+        .map((w, i) => (i === 0 ? ':' : '-') + '-'.repeat(w) + (i === 0 ? '-' : ':'))
+        .join('|') +
+      '|',
+    ...rows.map(line),
+  ].join('\n');
 }
 
 function clientNodeVersion(): string {
@@ -230,7 +310,11 @@ function machine(): Record<string, string | number> {
   }
   const pkg = (name: string): string => {
     try {
-      return (JSON.parse(readFileSync(path.join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+      return (
+        JSON.parse(readFileSync(path.join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as {
+          version: string;
+        }
+      ).version;
     } catch {
       return 'missing';
     }
@@ -258,10 +342,16 @@ async function main(): Promise<void> {
   clientScript = bundleClient();
   const m = machine();
   const loadStart = os.loadavg();
-  console.log(`machine: ${m.cpus} CPUs (${m.cpu}), ${m.memoryGiB} GiB, Node ${m.node} (clients ${m.clientNode}); load average at start ${loadStart.map((v) => v.toFixed(2)).join(' ')}`);
-  console.log(`rounds ${rounds} (row 3: ${bigRounds}), counts ${JSON.stringify(counts)}${quick ? ' [BENCH_QUICK]' : ''}`);
+  console.log(
+    `machine: ${m.cpus} CPUs (${m.cpu}), ${m.memoryGiB} GiB, Node ${m.node} (clients ${m.clientNode}); load average at start ${loadStart.map((v) => v.toFixed(2)).join(' ')}`,
+  );
+  console.log(
+    `rounds ${rounds} (row 3: ${bigRounds}), counts ${JSON.stringify(counts)}${quick ? ' [BENCH_QUICK]' : ''}`,
+  );
 
-  const only = process.env.BENCH_CONFIGS ? new Set(process.env.BENCH_CONFIGS.split(',').map((s) => s.trim())) : undefined;
+  const only = process.env.BENCH_CONFIGS
+    ? new Set(process.env.BENCH_CONFIGS.split(',').map((s) => s.trim()))
+    : undefined;
   let configs = (Object.keys(PLAN) as ConfigName[]).filter((c) => !only || only.has(c));
 
   const sink = await startSink();
@@ -289,8 +379,25 @@ async function main(): Promise<void> {
       for (const [config, phase] of PROFILE_PLAN) {
         if (!configs.includes(config)) continue;
         try {
-          const calls = phase === 'stream' ? (quick ? 20 : 60) : phase === 'send' ? (quick ? 500 : 1500) : quick ? 1000 : 3000;
-          const run = await profileOne({ peer, sink, distDir, clientScript }, config, phase, calls, phase === 'stream' ? 5 : 300);
+          const calls =
+            phase === 'stream'
+              ? quick
+                ? 20
+                : 60
+              : phase === 'send'
+                ? quick
+                  ? 500
+                  : 1500
+                : quick
+                  ? 1000
+                  : 3000;
+          const run = await profileOne(
+            { peer, sink, distDir, clientScript },
+            config,
+            phase,
+            calls,
+            phase === 'stream' ? 5 : 300,
+          );
           if (run) profiles.push(run);
         } catch (err) {
           errors.push(`profile ${config} ${phase}: ${(err as Error).message}`);
@@ -302,33 +409,79 @@ async function main(): Promise<void> {
   }
 
   let memory: RegistryMemoryResult | undefined;
-  if (!skipRows.has('5')) try {
-    console.log('row 5: 100,000 tasks negotiated, never polled …');
-    memory = await runChild<RegistryMemoryResult>('registry-memory.ts', ['--import', 'tsx', '--expose-gc'], cleanEnv({ BENCH_DIST: distDir, ...(process.env.BENCH_TASKS ? { BENCH_TASKS: process.env.BENCH_TASKS } : {}), ...(quick ? { BENCH_QUICK: '1' } : {}) }), 300_000);
-  } catch (err) {
-    errors.push(`row 5: ${(err as Error).message}`);
-  }
+  if (!skipRows.has('5'))
+    try {
+      console.log('row 5: 100,000 tasks negotiated, never polled …');
+      memory = await runChild<RegistryMemoryResult>(
+        'registry-memory.ts',
+        ['--import', 'tsx', '--expose-gc'],
+        cleanEnv({
+          BENCH_DIST: distDir,
+          ...(process.env.BENCH_TASKS ? { BENCH_TASKS: process.env.BENCH_TASKS } : {}),
+          ...(quick ? { BENCH_QUICK: '1' } : {}),
+        }),
+        300_000,
+      );
+    } catch (err) {
+      errors.push(`row 5: ${(err as Error).message}`);
+    }
   let micro: MicroResults | undefined;
-  if (!skipRows.has('6')) try {
-    console.log('row 6: fingerprint and judge, per call …');
-    const microEnv: Record<string, string> = quick ? { BENCH_QUICK: '1' } : {};
-    for (const k of ['BENCH_MICRO_ROUNDS', 'BENCH_MICRO_SAMPLES', 'BENCH_MICRO_WARMUP']) if (process.env[k]) microEnv[k] = process.env[k] as string;
-    micro = await runChild<MicroResults>('micro.ts', ['--import', 'tsx'], cleanEnv(microEnv), 300_000);
-  } catch (err) {
-    errors.push(`row 6: ${(err as Error).message}`);
-  }
+  if (!skipRows.has('6'))
+    try {
+      console.log('row 6: fingerprint and judge, per call …');
+      const microEnv: Record<string, string> = quick ? { BENCH_QUICK: '1' } : {};
+      for (const k of ['BENCH_MICRO_ROUNDS', 'BENCH_MICRO_SAMPLES', 'BENCH_MICRO_WARMUP'])
+        if (process.env[k]) microEnv[k] = process.env[k] as string;
+      micro = await runChild<MicroResults>(
+        'micro.ts',
+        ['--import', 'tsx'],
+        cleanEnv(microEnv),
+        300_000,
+      );
+    } catch (err) {
+      errors.push(`row 6: ${(err as Error).message}`);
+    }
   sink.close();
   const loadEnd = os.loadavg();
   const elapsedS = (Date.now() - started) / 1000;
 
-  const report = render(results, memory, micro, sink, { rounds, bigRounds, counts, quick, elapsedS, loadStart, loadEnd, machine: m, errors, profiles });
+  const report = render(results, memory, micro, sink, {
+    rounds,
+    bigRounds,
+    counts,
+    quick,
+    elapsedS,
+    loadStart,
+    loadEnd,
+    machine: m,
+    errors,
+    profiles,
+  });
   console.log('\n' + report.text);
   writeFileSync(
     path.join(OUT, `${OUT_NAME}.json`),
-    JSON.stringify({ date: new Date().toISOString(), machine: m, method: { rounds, bigRounds, counts, quick, loadStart, loadEnd, elapsedS }, summary: report.summary, targets: report.targets, clients: results, profiles, registryMemory: memory, micro, sink: { requests: sink.requests, bytes: sink.bytes, byPath: sink.byPath }, errors }, null, 1),
+    JSON.stringify(
+      {
+        date: new Date().toISOString(),
+        machine: m,
+        method: { rounds, bigRounds, counts, quick, loadStart, loadEnd, elapsedS },
+        summary: report.summary,
+        targets: report.targets,
+        clients: results,
+        profiles,
+        registryMemory: memory,
+        micro,
+        sink: { requests: sink.requests, bytes: sink.bytes, byPath: sink.byPath },
+        errors,
+      },
+      null,
+      1,
+    ),
   );
   writeFileSync(path.join(OUT, `${OUT_NAME}.md`), report.text + '\n');
-  console.log(`\nwrote .bench-out/${OUT_NAME}.json and .bench-out/${OUT_NAME}.md (${elapsedS.toFixed(0)} s)`);
+  console.log(
+    `\nwrote .bench-out/${OUT_NAME}.json and .bench-out/${OUT_NAME}.md (${elapsedS.toFixed(0)} s)`,
+  );
   if (errors.length > 0) process.exitCode = 1;
 }
 
@@ -352,28 +505,54 @@ interface Target {
   verdict: 'met' | 'missed' | 'not measured' | 'within noise';
 }
 
-function render(all: ClientResult[], memory: RegistryMemoryResult | undefined, micro: MicroResults | undefined, sink: OtlpSink, ctx: RenderContext) {
+function render(
+  all: ClientResult[],
+  memory: RegistryMemoryResult | undefined,
+  micro: MicroResults | undefined,
+  sink: OtlpSink,
+  ctx: RenderContext,
+) {
   const out: string[] = [];
   const targets: Target[] = [];
   const summary: Record<string, unknown> = {};
   const present = (c: ConfigName) => byConfig(all, c).length > 0;
   const skippedRegister = all.find((r) => r.config === 'register' && r.skipped)?.skipped;
 
-  out.push(`Machine: ${ctx.machine.cpus} CPUs (${ctx.machine.cpu}), ${ctx.machine.memoryGiB} GiB RAM, Node ${ctx.machine.node} (client processes ${ctx.machine.clientNode}), ${ctx.machine.platform}; @a2a-js/sdk ${ctx.machine['@a2a-js/sdk']}, instrumentation-undici ${ctx.machine['@opentelemetry/instrumentation-undici']}, sdk-node ${ctx.machine['@opentelemetry/sdk-node']}.`);
-  out.push(`Run: ${ctx.rounds} rounds (row 3: ${ctx.bigRounds}), fresh client process per configuration per round, order rotated; counts per process ${JSON.stringify(ctx.counts)}; ${ctx.elapsedS.toFixed(0)} s; load average ${ctx.loadStart.map((v) => v.toFixed(2)).join('/')} → ${ctx.loadEnd.map((v) => v.toFixed(2)).join('/')}${ctx.quick ? '; BENCH_QUICK smoke run, figures indicative only' : ''}.`);
+  out.push(
+    `Machine: ${ctx.machine.cpus} CPUs (${ctx.machine.cpu}), ${ctx.machine.memoryGiB} GiB RAM, Node ${ctx.machine.node} (client processes ${ctx.machine.clientNode}), ${ctx.machine.platform}; @a2a-js/sdk ${ctx.machine['@a2a-js/sdk']}, instrumentation-undici ${ctx.machine['@opentelemetry/instrumentation-undici']}, sdk-node ${ctx.machine['@opentelemetry/sdk-node']}.`,
+  );
+  out.push(
+    `Run: ${ctx.rounds} rounds (row 3: ${ctx.bigRounds}), fresh client process per configuration per round, order rotated; counts per process ${JSON.stringify(ctx.counts)}; ${ctx.elapsedS.toFixed(0)} s; load average ${ctx.loadStart.map((v) => v.toFixed(2)).join('/')} → ${ctx.loadEnd.map((v) => v.toFixed(2)).join('/')}${ctx.quick ? '; BENCH_QUICK smoke run, figures indicative only' : ''}.`,
+  );
   out.push('Ratios: median of per-round ratios [min–max over rounds].');
 
   // Row 1 -----------------------------------------------------------------------------
-  const sendCfgs = (['bare', 'sdk', 'undici', 'a2a', 'both', 'nodesdk-undici', 'register'] as ConfigName[]).filter(present);
+  const sendCfgs = (
+    ['bare', 'sdk', 'undici', 'a2a', 'both', 'nodesdk-undici', 'register'] as ConfigName[]
+  ).filter(present);
   const p50: Getter = (r) => r.send?.p50Ms;
   const p99: Getter = (r) => r.send?.p99Ms;
   const cpu: Getter = (r) => r.send?.cpuUsPerCall;
   const tput: Getter = (r) => r.send?.perSecond;
-  const mainCpu: Getter = (r) => (r.send?.mainThreadCpuUsWindow !== undefined ? r.send.mainThreadCpuUsWindow / r.send.calls : undefined);
+  const mainCpu: Getter = (r) =>
+    r.send?.mainThreadCpuUsWindow !== undefined
+      ? r.send.mainThreadCpuUsWindow / r.send.calls
+      : undefined;
   out.push('\n### 1. SendMessage round trips (small task, one artifact), sequential\n');
   out.push(
     table(
-      ['configuration', 'calls/s', 'p50 ms', 'p99 ms', 'client CPU µs/call', 'main-thread CPU µs/call', 'p50 vs bare', 'CPU vs bare', 'p50 vs SDK floor', 'CPU vs SDK floor'],
+      [
+        'configuration',
+        'calls/s',
+        'p50 ms',
+        'p99 ms',
+        'client CPU µs/call',
+        'main-thread CPU µs/call',
+        'p50 vs bare',
+        'CPU vs bare',
+        'p50 vs SDK floor',
+        'CPU vs SDK floor',
+      ],
       sendCfgs.map((c) => [
         c,
         med(all, c, tput).toFixed(0),
@@ -388,9 +567,25 @@ function render(all: ClientResult[], memory: RegistryMemoryResult | undefined, m
       ]),
     ),
   );
-  if (skippedRegister) out.push(`\n\`register\`: not measured: ${skippedRegister}. The row runs as soon as the entry exists.`);
-  summary.send = Object.fromEntries(sendCfgs.map((c) => [c, { perSecond: med(all, c, tput), p50Ms: med(all, c, p50), p99Ms: med(all, c, p99), cpuUsPerCall: med(all, c, cpu), mainThreadCpuUsPerCall: med(all, c, mainCpu) }]));
-  out.push('\nclient CPU: user + system of the client process (all threads) during its own batches plus the final export flush; main-thread CPU: the JavaScript thread alone over the whole phase window (10 ms ticks, informative).');
+  if (skippedRegister)
+    out.push(
+      `\n\`register\`: not measured: ${skippedRegister}. The row runs as soon as the entry exists.`,
+    );
+  summary.send = Object.fromEntries(
+    sendCfgs.map((c) => [
+      c,
+      {
+        perSecond: med(all, c, tput),
+        p50Ms: med(all, c, p50),
+        p99Ms: med(all, c, p99),
+        cpuUsPerCall: med(all, c, cpu),
+        mainThreadCpuUsPerCall: med(all, c, mainCpu),
+      },
+    ]),
+  );
+  out.push(
+    '\nclient CPU: user + system of the client process (all threads) during its own batches plus the final export flush; main-thread CPU: the JavaScript thread alone over the whole phase window (10 ms ticks, informative).',
+  );
 
   // Increments over the bare SDK (this package's own work vs instrumentation-undici's).
   if (present('sdk') && present('undici') && present('a2a')) {
@@ -409,7 +604,8 @@ function render(all: ClientResult[], memory: RegistryMemoryResult | undefined, m
     const floorC = ratio(all, 'undici', 'bare', cpu);
     targets.push({
       id: 'T1',
-      target: 'this instrumentation alone ≤ 1.05 × instrumentation-undici alone (same SDK set-up, spans dropped), latency and client CPU',
+      target:
+        'this instrumentation alone ≤ 1.05 × instrumentation-undici alone (same SDK set-up, spans dropped), latency and client CPU',
       measured: `latency ${fmtR(rl)}, CPU ${fmtR(rc)} (SDK floor vs bare: latency ${fmtR(floorL)}, CPU ${fmtR(floorC)})`,
       verdict: rl.median <= 1.05 && rc.median <= 1.05 ? 'met' : 'missed',
     });
@@ -420,7 +616,8 @@ function render(all: ClientResult[], memory: RegistryMemoryResult | undefined, m
       const ic = inc('undici', cpu) > 0 ? inc('a2a', cpu) / inc('undici', cpu) : Infinity;
       targets.push({
         id: 'T1-own',
-        target: '(stricter reading) what this instrumentation adds over the bare SDK set-up ≤ 1.05 × what instrumentation-undici adds',
+        target:
+          '(stricter reading) what this instrumentation adds over the bare SDK set-up ≤ 1.05 × what instrumentation-undici adds',
         measured: `latency ${fmtUs(inc('a2a', p50) * 1000)} µs vs ${fmtUs(inc('undici', p50) * 1000)} µs (${Number.isFinite(il) ? fmtRatio(il) + '×' : 'undici adds nothing measurable'}), CPU ${fmtUs(inc('a2a', cpu))} µs vs ${fmtUs(inc('undici', cpu))} µs (${Number.isFinite(ic) ? fmtRatio(ic) + '×' : 'n/a'}), differences of medians across rounds`,
         verdict: il <= 1.05 && ic <= 1.05 ? 'met' : 'missed',
       });
@@ -440,24 +637,50 @@ function render(all: ClientResult[], memory: RegistryMemoryResult | undefined, m
     const rc = ratio(all, 'register', 'nodesdk-undici', cpu);
     targets.push({
       id: 'T2',
-      target: 'register entry (OTLP export) ≤ NodeSDK + instrumentation-undici + same exporter, latency and client CPU',
+      target:
+        'register entry (OTLP export) ≤ NodeSDK + instrumentation-undici + same exporter, latency and client CPU',
       measured: `latency ${fmtR(rl)}, CPU ${fmtR(rc)}`,
-      verdict: rl.median <= 1.0 && rc.median <= 1.0 ? 'met' : rl.median <= 1.02 && rc.median <= 1.02 ? 'within noise' : 'missed',
+      verdict:
+        rl.median <= 1.0 && rc.median <= 1.0
+          ? 'met'
+          : rl.median <= 1.02 && rc.median <= 1.02
+            ? 'within noise'
+            : 'missed',
     });
   } else {
-    targets.push({ id: 'T2', target: 'register entry (OTLP export) ≤ NodeSDK + instrumentation-undici + same exporter', measured: skippedRegister ?? 'not run', verdict: 'not measured' });
+    targets.push({
+      id: 'T2',
+      target: 'register entry (OTLP export) ≤ NodeSDK + instrumentation-undici + same exporter',
+      measured: skippedRegister ?? 'not run',
+      verdict: 'not measured',
+    });
   }
 
   // Row 2 -----------------------------------------------------------------------------
-  const streamCfgs = (['bare', 'undici', 'a2a', 'both'] as ConfigName[]).filter((c) => byConfig(all, c).some((r) => r.stream));
+  const streamCfgs = (['bare', 'undici', 'a2a', 'both'] as ConfigName[]).filter((c) =>
+    byConfig(all, c).some((r) => r.stream),
+  );
   if (streamCfgs.length) {
     const f50: Getter = (r) => r.stream?.firstEventP50Ms;
     const l50: Getter = (r) => r.stream?.lastEventP50Ms;
     const scpu: Getter = (r) => r.stream?.cpuUsPerStream;
-    out.push('\n### 2. SendStreamingMessage, 100 events per stream (task, WORKING, 97 artifact updates, COMPLETED; sent back to back)\n');
+    out.push(
+      '\n### 2. SendStreamingMessage, 100 events per stream (task, WORKING, 97 artifact updates, COMPLETED; sent back to back)\n',
+    );
     out.push(
       table(
-        ['configuration', 'first event p50 ms', 'first p99 ms', 'last event p50 ms', 'last p99 ms', 'client CPU µs/stream', 'first vs bare', 'first vs SDK floor', 'last vs SDK floor', 'CPU vs SDK floor'],
+        [
+          'configuration',
+          'first event p50 ms',
+          'first p99 ms',
+          'last event p50 ms',
+          'last p99 ms',
+          'client CPU µs/stream',
+          'first vs bare',
+          'first vs SDK floor',
+          'last vs SDK floor',
+          'CPU vs SDK floor',
+        ],
         streamCfgs.map((c) => [
           c,
           fmtMs(med(all, c, f50)),
@@ -472,19 +695,34 @@ function render(all: ClientResult[], memory: RegistryMemoryResult | undefined, m
         ]),
       ),
     );
-    summary.stream = Object.fromEntries(streamCfgs.map((c) => [c, { firstP50Ms: med(all, c, f50), lastP50Ms: med(all, c, l50), cpuUsPerStream: med(all, c, scpu) }]));
+    summary.stream = Object.fromEntries(
+      streamCfgs.map((c) => [
+        c,
+        {
+          firstP50Ms: med(all, c, f50),
+          lastP50Ms: med(all, c, l50),
+          cpuUsPerStream: med(all, c, scpu),
+        },
+      ]),
+    );
     if (present('a2a') && present('undici')) {
       // Noise: spread of the floor's own per-round first-event medians.
-      const floorFirsts = byConfig(all, 'undici').map(f50).filter((v): v is number => v !== undefined);
+      const floorFirsts = byConfig(all, 'undici')
+        .map(f50)
+        .filter((v): v is number => v !== undefined);
       const floorMed = median(floorFirsts);
-      const noise = floorFirsts.length > 1 ? (Math.max(...floorFirsts) - Math.min(...floorFirsts)) / floorMed : NaN;
+      const noise =
+        floorFirsts.length > 1
+          ? (Math.max(...floorFirsts) - Math.min(...floorFirsts)) / floorMed
+          : NaN;
       const ra = ratio(all, 'a2a', 'undici', f50);
       const rb = ratio(all, 'both', 'undici', f50);
       // Unchanged within noise: the paired per-round ratios straddle 1 (not slower in every round).
       const within = (r: Ratio) => r.rounds > 0 && r.min <= 1 && r.max >= 1;
       targets.push({
         id: 'T4',
-        target: 'streaming: time to first event unchanged within noise (per-round ratios vs the SDK floor straddle 1)',
+        target:
+          'streaming: time to first event unchanged within noise (per-round ratios vs the SDK floor straddle 1)',
         measured: `first event a2a ÷ SDK floor ${fmtR(ra)}, both ÷ SDK floor ${fmtR(rb)}; the SDK floor's own first-event medians spread ${Number.isFinite(noise) ? `${(noise * 100).toFixed(0)}%` : 'n/a (one round)'} across rounds`,
         verdict: within(ra) && within(rb) ? 'met' : 'missed',
       });
@@ -492,17 +730,30 @@ function render(all: ClientResult[], memory: RegistryMemoryResult | undefined, m
   }
 
   // Row 3 -----------------------------------------------------------------------------
-  const bigCfgs = (['bare', 'undici', 'a2a', 'both', 'a2a-inspect16'] as ConfigName[]).filter((c) => byConfig(all, c).some((r) => r.big));
+  const bigCfgs = (['bare', 'undici', 'a2a', 'both', 'a2a-inspect16'] as ConfigName[]).filter((c) =>
+    byConfig(all, c).some((r) => r.big),
+  );
   if (bigCfgs.length) {
     const bt: Getter = (r) => r.big?.msPerCallMedian;
     const bc: Getter = (r) => r.big?.cpuMsPerCall;
     const br: Getter = (r) => r.big?.peakRssDeltaBytes;
     const bh: Getter = (r) => r.big?.peakHeapDeltaBytes;
     const size = byConfig(all, bigCfgs[0]).find((r) => r.big)?.big?.artifactBytes ?? 0;
-    out.push(`\n### 3. One ${fmtMiB(size)} MiB text artifact (SendMessage), ${ctx.counts.bigCalls} call(s) per process\n`);
+    out.push(
+      `\n### 3. One ${fmtMiB(size)} MiB text artifact (SendMessage), ${ctx.counts.bigCalls} call(s) per process\n`,
+    );
     out.push(
       table(
-        ['configuration', 'ms/call', 'client CPU ms/call', 'added time vs bare ms', 'added CPU vs bare ms', 'peak RSS Δ MiB', 'peak heap+buffers Δ MiB', 'added peak RSS vs bare MiB'],
+        [
+          'configuration',
+          'ms/call',
+          'client CPU ms/call',
+          'added time vs bare ms',
+          'added CPU vs bare ms',
+          'peak RSS Δ MiB',
+          'peak heap+buffers Δ MiB',
+          'added peak RSS vs bare MiB',
+        ],
         bigCfgs.map((c) => [
           c,
           fmtMs(med(all, c, bt)),
@@ -515,13 +766,27 @@ function render(all: ClientResult[], memory: RegistryMemoryResult | undefined, m
         ]),
       ),
     );
-    summary.big = Object.fromEntries(bigCfgs.map((c) => [c, { msPerCall: med(all, c, bt), cpuMsPerCall: med(all, c, bc), peakRssDeltaBytes: med(all, c, br), peakHeapDeltaBytes: med(all, c, bh) }]));
+    summary.big = Object.fromEntries(
+      bigCfgs.map((c) => [
+        c,
+        {
+          msPerCall: med(all, c, bt),
+          cpuMsPerCall: med(all, c, bc),
+          peakRssDeltaBytes: med(all, c, br),
+          peakHeapDeltaBytes: med(all, c, bh),
+        },
+      ]),
+    );
   }
 
   // Row 4 -----------------------------------------------------------------------------
-  const plainCfgs = (['bare', 'sdk', 'undici', 'a2a', 'both'] as ConfigName[]).filter((c) => byConfig(all, c).some((r) => r.plainGet));
+  const plainCfgs = (['bare', 'sdk', 'undici', 'a2a', 'both'] as ConfigName[]).filter((c) =>
+    byConfig(all, c).some((r) => r.plainGet),
+  );
   if (plainCfgs.length) {
-    out.push('\n### 4. Plain (non-A2A) fetch traffic: small JSON GET and JSON POST to a plain HTTP server, sequential\n');
+    out.push(
+      '\n### 4. Plain (non-A2A) fetch traffic: small JSON GET and JSON POST to a plain HTTP server, sequential\n',
+    );
     const rows: string[][] = [];
     for (const kind of ['plainGet', 'plainPost'] as const) {
       const g50: Getter = (r) => r[kind]?.p50Ms;
@@ -552,25 +817,70 @@ function render(all: ClientResult[], memory: RegistryMemoryResult | undefined, m
         });
       }
     }
-    out.push(table(['request / configuration', 'p50 ms', 'p99 ms', 'client CPU µs/call', 'p50 vs bare', 'p50 vs same SDK w/o this package', 'CPU vs same SDK w/o this package'], rows));
-    summary.plain = Object.fromEntries(plainCfgs.map((c) => [c, { getP50Ms: med(all, c, (r) => r.plainGet?.p50Ms), getCpuUs: med(all, c, (r) => r.plainGet?.cpuUsPerCall), postP50Ms: med(all, c, (r) => r.plainPost?.p50Ms), postCpuUs: med(all, c, (r) => r.plainPost?.cpuUsPerCall) }]));
+    out.push(
+      table(
+        [
+          'request / configuration',
+          'p50 ms',
+          'p99 ms',
+          'client CPU µs/call',
+          'p50 vs bare',
+          'p50 vs same SDK w/o this package',
+          'CPU vs same SDK w/o this package',
+        ],
+        rows,
+      ),
+    );
+    summary.plain = Object.fromEntries(
+      plainCfgs.map((c) => [
+        c,
+        {
+          getP50Ms: med(all, c, (r) => r.plainGet?.p50Ms),
+          getCpuUs: med(all, c, (r) => r.plainGet?.cpuUsPerCall),
+          postP50Ms: med(all, c, (r) => r.plainPost?.p50Ms),
+          postCpuUs: med(all, c, (r) => r.plainPost?.cpuUsPerCall),
+        },
+      ]),
+    );
   }
 
   // Row 5 -----------------------------------------------------------------------------
   if (memory) {
-    out.push(`\n### 5. ${memory.tasks.toLocaleString('en-US')} SendMessage tasks negotiated, never polled (one instrumentation, real wire path without the network)\n`);
+    out.push(
+      `\n### 5. ${memory.tasks.toLocaleString('en-US')} SendMessage tasks negotiated, never polled (one instrumentation, real wire path without the network)\n`,
+    );
     out.push(
       table(
-        ['tasks negotiated', 'distinct cards fetched', 'heap used MiB (after GC)', 'RSS MiB', 'negotiations held', 'cards held', 'spans in flight'],
-        memory.checkpoints.map((c) => [c.tasks.toLocaleString('en-US'), (c.cardsFetched ?? 1).toLocaleString('en-US'), fmtMiB(c.heapUsedBytes), fmtMiB(c.rssBytes), String(c.negotiations), String(c.cards), String(c.activeCalls ?? 'n/a')]),
+        [
+          'tasks negotiated',
+          'distinct cards fetched',
+          'heap used MiB (after GC)',
+          'RSS MiB',
+          'negotiations held',
+          'cards held',
+          'spans in flight',
+        ],
+        memory.checkpoints.map((c) => [
+          c.tasks.toLocaleString('en-US'),
+          (c.cardsFetched ?? 1).toLocaleString('en-US'),
+          fmtMiB(c.heapUsedBytes),
+          fmtMiB(c.rssBytes),
+          String(c.negotiations),
+          String(c.cards),
+          String(c.activeCalls ?? 'n/a'),
+        ]),
       ),
     );
     const at = (n: number) => memory.checkpoints.find((c) => c.tasks === n);
     const first = at(0);
     const cap = at(memory.maxTrackedTasks) ?? at(10_000);
     const afterCards = memory.checkpoints[memory.checkpoints.length - 1];
-    const last = [...memory.checkpoints].reverse().find((c) => c.cardsFetched === undefined) ?? afterCards;
-    const perEntry = first && cap ? (cap.heapUsedBytes - first.heapUsedBytes) / Math.max(1, cap.negotiations) : NaN;
+    const last =
+      [...memory.checkpoints].reverse().find((c) => c.cardsFetched === undefined) ?? afterCards;
+    const perEntry =
+      first && cap
+        ? (cap.heapUsedBytes - first.heapUsedBytes) / Math.max(1, cap.negotiations)
+        : NaN;
     const growthAfterCap = cap ? last.heapUsedBytes - cap.heapUsedBytes : NaN;
     out.push(
       `\n≈ ${perEntry.toFixed(0)} B of heap per held negotiation; heap growth from ${cap?.tasks.toLocaleString('en-US')} to ${last.tasks.toLocaleString('en-US')} tasks: ${fmtMiB(growthAfterCap)} MiB. ` +
@@ -603,28 +913,58 @@ function render(all: ClientResult[], memory: RegistryMemoryResult | undefined, m
       ['classifyRequest, non-A2A GET (informative)', micro.classifyPlainGet],
       ['classifyRequest, non-A2A JSON POST (informative)', micro.classifyPlainPost],
     ] as const;
-    out.push(table(['operation', 'median µs', 'p99 µs', 'min µs', 'round medians µs'], rows.map(([n, r]) => [n, fmtUs(r.medianUs), fmtUs(r.p99Us), fmtUs(r.minUs), r.roundMedians.map(fmtUs).join(', ')])));
+    out.push(
+      table(
+        ['operation', 'median µs', 'p99 µs', 'min µs', 'round medians µs'],
+        rows.map(([n, r]) => [
+          n,
+          fmtUs(r.medianUs),
+          fmtUs(r.p99Us),
+          fmtUs(r.minUs),
+          r.roundMedians.map(fmtUs).join(', '),
+        ]),
+      ),
+    );
     out.push(`\nJudge verdict on the typical response: ${micro.judgeVerdict}.`);
     const fp = Math.max(micro.fingerprint20v03.medianUs, micro.fingerprint20v10.medianUs);
-    targets.push({ id: 'T6a', target: 'fingerprint of a 20-skill card ≤ 10 µs', measured: `${fmtUs(micro.fingerprint20v03.medianUs)} µs (0.3 shape), ${fmtUs(micro.fingerprint20v10.medianUs)} µs (1.0 shape), median`, verdict: fp <= 10 ? 'met' : 'missed' });
+    targets.push({
+      id: 'T6a',
+      target: 'fingerprint of a 20-skill card ≤ 10 µs',
+      measured: `${fmtUs(micro.fingerprint20v03.medianUs)} µs (0.3 shape), ${fmtUs(micro.fingerprint20v10.medianUs)} µs (1.0 shape), median`,
+      verdict: fp <= 10 ? 'met' : 'missed',
+    });
     targets.push({
       id: 'T6b',
       target: 'decode and judge a typical response ≤ 10 µs',
       measured: `${fmtUs(micro.decodeJudge.medianUs)} µs parsed; ${fmtUs(micro.parseDecodeJudge.medianUs)} µs with JSON.parse`,
-      verdict: micro.parseDecodeJudge.medianUs <= 10 && micro.decodeJudge.medianUs <= 10 ? 'met' : 'missed',
+      verdict:
+        micro.parseDecodeJudge.medianUs <= 10 && micro.decodeJudge.medianUs <= 10
+          ? 'met'
+          : 'missed',
     });
   }
 
   // Attribution -------------------------------------------------------------------------
   if (ctx.profiles.length) {
-    out.push('\n### Where the client CPU goes (V8 CPU profile of the measured phase, one process per row)\n');
+    out.push(
+      '\n### Where the client CPU goes (V8 CPU profile of the measured phase, one process per row)\n',
+    );
     out.push(
       'Per call, in CPU µs (profile shares scaled to the main thread\'s measured CPU). "+ what it calls" = its own frames plus the OpenTelemetry SDK/API, Node-internal and native code they call (span creation, JSON.parse, URL parsing, ...), not the fetch it wraps. ' +
         'Costs an instrumentation causes outside its own stack (undici publishing diagnostics-channel messages, promise hooks, GC) are not attributed, so these are lower bounds.\n',
     );
     out.push(
       table(
-        ['configuration / phase', 'calls', 'process CPU µs/call', 'main-thread CPU µs/call', 'this package self', 'this package + what it calls', 'instrumentation-undici + what it calls', 'OTLP export'],
+        [
+          'configuration / phase',
+          'calls',
+          'process CPU µs/call',
+          'main-thread CPU µs/call',
+          'this package self',
+          'this package + what it calls',
+          'instrumentation-undici + what it calls',
+          'OTLP export',
+        ],
         ctx.profiles.map((p) => [
           `${p.summary.config} ${p.summary.phase}`,
           String(p.summary.calls),
@@ -639,18 +979,37 @@ function render(all: ClientResult[], memory: RegistryMemoryResult | undefined, m
     );
     for (const p of ctx.profiles) {
       if (p.summary.topPackage.length === 0) continue;
-      out.push(`\nTop self time in this package, ${p.summary.config} ${p.summary.phase} (µs/call): ` + p.summary.topPackage.slice(0, 8).map((t) => `${t.fn} (${t.where}) ${fmtUs(t.usPerCall)}`).join('; ') + '.');
-      out.push(`By file: ` + p.summary.packageByFile.slice(0, 8).map((f) => `${f.file} ${fmtUs(f.usPerCall)}`).join(', ') + '.');
+      out.push(
+        `\nTop self time in this package, ${p.summary.config} ${p.summary.phase} (µs/call): ` +
+          p.summary.topPackage
+            .slice(0, 8)
+            .map((t) => `${t.fn} (${t.where}) ${fmtUs(t.usPerCall)}`)
+            .join('; ') +
+          '.',
+      );
+      out.push(
+        `By file: ` +
+          p.summary.packageByFile
+            .slice(0, 8)
+            .map((f) => `${f.file} ${fmtUs(f.usPerCall)}`)
+            .join(', ') +
+          '.',
+      );
     }
-    const prof = (c: ConfigName, ph: Phase) => ctx.profiles.find((p) => p.summary.config === c && p.summary.phase === ph);
+    const prof = (c: ConfigName, ph: Phase) =>
+      ctx.profiles.find((p) => p.summary.config === c && p.summary.phase === ph);
     const a = prof('a2a', 'send');
     const u = prof('undici', 'send');
     if (a && u) {
       targets.push({
         id: 'T1-prof',
-        target: '(attribution) this instrumentation\'s own work per SendMessage vs instrumentation-undici\'s, from the profiles',
+        target:
+          "(attribution) this instrumentation's own work per SendMessage vs instrumentation-undici's, from the profiles",
         measured: `${fmtUs(a.summary.packageInclusiveUs)} µs vs ${fmtUs(u.summary.undiciInstrInclusiveUs)} µs per call (${fmtRatio(a.summary.packageInclusiveUs / u.summary.undiciInstrInclusiveUs)}×)`,
-        verdict: a.summary.packageInclusiveUs <= 1.05 * u.summary.undiciInstrInclusiveUs ? 'met' : 'missed',
+        verdict:
+          a.summary.packageInclusiveUs <= 1.05 * u.summary.undiciInstrInclusiveUs
+            ? 'met'
+            : 'missed',
       });
     }
     for (const kind of ['plainGet', 'plainPost'] as const) {
@@ -667,11 +1026,27 @@ function render(all: ClientResult[], memory: RegistryMemoryResult | undefined, m
     }
   }
 
-  out.push(`\nOTLP sink received ${sink.requests} requests, ${fmtMiB(sink.bytes)} MiB: ${Object.entries(sink.byPath).map(([k, v]) => `${k} ${v.requests} requests / ${fmtMiB(v.bytes)} MiB`).join(', ') || 'none'}.`);
+  out.push(
+    `\nOTLP sink received ${sink.requests} requests, ${fmtMiB(sink.bytes)} MiB: ${
+      Object.entries(sink.byPath)
+        .map(([k, v]) => `${k} ${v.requests} requests / ${fmtMiB(v.bytes)} MiB`)
+        .join(', ') || 'none'
+    }.`,
+  );
   out.push('\n### Targets\n');
-  out.push(table(['', 'target', 'measured', 'verdict'], targets.map((t) => [t.id, t.target, t.measured, t.verdict])));
+  out.push(
+    table(
+      ['', 'target', 'measured', 'verdict'],
+      targets.map((t) => [t.id, t.target, t.measured, t.verdict]),
+    ),
+  );
   if (ctx.errors.length) out.push('\nErrors:\n' + ctx.errors.map((e) => `- ${e}`).join('\n'));
-  out.push('\nConfigurations:\n' + (Object.keys(DESCRIPTION) as ConfigName[]).map((c) => `- \`${c}\`: ${DESCRIPTION[c]}`).join('\n'));
+  out.push(
+    '\nConfigurations:\n' +
+      (Object.keys(DESCRIPTION) as ConfigName[])
+        .map((c) => `- \`${c}\`: ${DESCRIPTION[c]}`)
+        .join('\n'),
+  );
   return { text: out.join('\n'), targets, summary };
 }
 
@@ -679,4 +1054,3 @@ main().catch((err: unknown) => {
   console.error(err);
   process.exit(1);
 });
-

@@ -55,10 +55,16 @@ function childEnv(): NodeJS.ProcessEnv {
 
 function runOnce(name: Name, env: NodeJS.ProcessEnv): number {
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(NODE, CONFIGS[name], { env, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+  const r = spawnSync(NODE, CONFIGS[name], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    encoding: 'utf8',
+  });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   if (r.status !== 0 || r.signal) {
-    throw new Error(`${name} exited with ${r.status ?? r.signal}: ${(r.stderr || '').slice(0, 2000)}`);
+    throw new Error(
+      `${name} exited with ${r.status ?? r.signal}: ${(r.stderr || '').slice(0, 2000)}`,
+    );
   }
   return ms;
 }
@@ -74,9 +80,17 @@ function main(): void {
   if (!existsSync(REGISTER)) throw new Error(`${REGISTER} missing: run \`npm run build\` first`);
   const env = childEnv();
   const nodeVersion = spawnSync(NODE, ['--version'], { encoding: 'utf8' }).stdout.trim();
-  const load = (): string => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+  const load = (): string =>
+    os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ');
   console.log(`start-up bench: node ${nodeVersion}, ${os.cpus().length} CPUs, load ${load()}`);
-  console.log(`env (all three): ${Object.entries(STARTUP_ENV).map(([k, v]) => `${k}=${v}`).join(' ')}`);
+  console.log(
+    `env (all three): ${Object.entries(STARTUP_ENV)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ')}`,
+  );
   console.log(`${ROUNDS} rounds (+${WARMUP} warm-up), order rotated each round\n`);
 
   for (let w = 0; w < WARMUP; w++) for (const n of NAMES) runOnce(n, env);
@@ -93,17 +107,25 @@ function main(): void {
     console.log(`${line}   min ${fmt(s[0]!)}   max ${fmt(s[s.length - 1]!)}`);
   }
   const perRound = times.ours.map((o, i) => o / times.anchor[i]!);
-  const ownPerRound = times.ours.map((o, i) => (o - times.bare[i]!) / (times.anchor[i]! - times.bare[i]!));
+  const ownPerRound = times.ours.map(
+    (o, i) => (o - times.bare[i]!) / (times.anchor[i]! - times.bare[i]!),
+  );
   const ratio = med.ours / med.anchor;
   const own = (med.ours - med.bare) / (med.anchor - med.bare);
   const range = (xs: number[]): string => `[${fmt(Math.min(...xs), 3)}–${fmt(Math.max(...xs), 3)}]`;
   console.log('');
   const verdict = ratio <= 1.2 ? 'met' : 'MISSED';
   console.log(`ours / anchor (medians)                 ${fmt(ratio, 3)}   goal <= 1.2: ${verdict}`);
-  console.log(`ours / anchor (median per round)        ${fmt(median(perRound), 3)} ${range(perRound)}`);
+  console.log(
+    `ours / anchor (median per round)        ${fmt(median(perRound), 3)} ${range(perRound)}`,
+  );
   const ownRound = fmt(median(ownPerRound), 3);
-  console.log(`(ours - bare) / (anchor - bare)         ${fmt(own, 3)}   (median per round ${ownRound})`);
-  console.log(`preload cost: ours ${fmt(med.ours - med.bare)} ms, anchor ${fmt(med.anchor - med.bare)} ms over bare`);
+  console.log(
+    `(ours - bare) / (anchor - bare)         ${fmt(own, 3)}   (median per round ${ownRound})`,
+  );
+  console.log(
+    `preload cost: ours ${fmt(med.ours - med.bare)} ms, anchor ${fmt(med.anchor - med.bare)} ms over bare`,
+  );
   console.log(`load at end ${load()}`);
 }
 

@@ -25,8 +25,24 @@ export function envNumber(name: string, def: number, quickDef?: number): number 
   return process.env.BENCH_QUICK === '1' && quickDef !== undefined ? quickDef : def;
 }
 
-export const fmtMs = (ms: number): string => (Number.isFinite(ms) ? (ms < 10 ? ms.toFixed(3) : ms < 100 ? ms.toFixed(2) : ms.toFixed(1)) : 'n/a');
-export const fmtUs = (us: number): string => (Number.isFinite(us) ? (us < 10 ? us.toFixed(2) : us < 1000 ? us.toFixed(1) : us.toFixed(0)) : 'n/a');
+export const fmtMs = (ms: number): string =>
+  Number.isFinite(ms)
+    ? ms < 10
+      ? ms.toFixed(3)
+      : ms < 100
+        ? ms.toFixed(2)
+        : ms.toFixed(1)
+    : 'n/a';
+export const fmtUs = (us: number): string =>
+  Number.isFinite(us)
+    ? us < 10
+      ? us.toFixed(2)
+      : us < 1000
+        ? us.toFixed(1)
+        : us.toFixed(0)
+    : 'n/a';
 export const fmtRatio = (r: number): string => (Number.isFinite(r) ? r.toFixed(3) : 'n/a');
-export const fmtPct = (r: number): string => (Number.isFinite(r) ? `${r >= 1 ? '+' : ''}${((r - 1) * 100).toFixed(1)}%` : 'n/a');
-export const fmtMiB = (bytes: number): string => (Number.isFinite(bytes) ? (bytes / 1024 / 1024).toFixed(1) : 'n/a');
+export const fmtPct = (r: number): string =>
+  Number.isFinite(r) ? `${r >= 1 ? '+' : ''}${((r - 1) * 100).toFixed(1)}%` : 'n/a';
+export const fmtMiB = (bytes: number): string =>
+  Number.isFinite(bytes) ? (bytes / 1024 / 1024).toFixed(1) : 'n/a';

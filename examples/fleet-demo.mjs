@@ -16,5 +16,6 @@ import scenario from './fleet/scenario.js';
 await scenario.main({
   onAgentCardDrift,
   createClient: (baseUrl) => new ClientFactory().createFromUrl(baseUrl),
-  title: 'A2A fleet demo (ESM): 2 worker agents (@a2a-js/sdk servers) and a client agent that caches Agent Cards for 1 h',
+  title:
+    'A2A fleet demo (ESM): 2 worker agents (@a2a-js/sdk servers) and a client agent that caches Agent Cards for 1 h',
 });

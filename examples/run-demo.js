@@ -24,19 +24,29 @@ const register = path.join(repo, 'dist', 'cjs', 'register.js');
 const demo = path.join(__dirname, 'fleet-demo.js');
 
 if (!fs.existsSync(register)) {
-  console.error(`run-demo: ${path.relative(process.cwd(), register)} is missing: run \`npm run build\` first (npm run demo does)`);
+  console.error(
+    `run-demo: ${path.relative(process.cwd(), register)} is missing: run \`npm run build\` first (npm run demo does)`,
+  );
   process.exit(1);
 }
 
 const env = { ...process.env };
 const isSet = (name) => typeof env[name] === 'string' && env[name].trim() !== '';
-if (!isSet('OTEL_EXPORTER_OTLP_ENDPOINT') && !isSet('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT') && !isSet('OTEL_TRACES_EXPORTER')) {
+if (
+  !isSet('OTEL_EXPORTER_OTLP_ENDPOINT') &&
+  !isSet('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT') &&
+  !isSet('OTEL_TRACES_EXPORTER')
+) {
   env.OTEL_TRACES_EXPORTER = 'none';
   env.OTEL_METRICS_EXPORTER = 'none';
 }
 if (!isSet('OTEL_SERVICE_NAME')) env.OTEL_SERVICE_NAME = 'a2a-fleet-client';
 
-const child = spawn(process.execPath, ['--require', register, demo, ...process.argv.slice(2)], { cwd: repo, env, stdio: 'inherit' });
+const child = spawn(process.execPath, ['--require', register, demo, ...process.argv.slice(2)], {
+  cwd: repo,
+  env,
+  stdio: 'inherit',
+});
 
 // Ctrl-C reaches the child through the terminal's process group; forward explicit signals.
 const forward = (signal) => {

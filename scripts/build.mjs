@@ -7,7 +7,9 @@ import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 rmSync('dist', { recursive: true, force: true });
-execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json'], { stdio: 'inherit' });
+execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json'], {
+  stdio: 'inherit',
+});
 mkdirSync('dist/esm', { recursive: true });
 writeFileSync('dist/cjs/package.json', '{ "type": "commonjs" }\n');
 
@@ -17,10 +19,7 @@ writeFileSync(
   'dist/esm/index.mjs',
   `import api from '../cjs/index.js';\nexport const { ${names.join(', ')} } = api;\nexport default api;\n`,
 );
-writeFileSync(
-  'dist/esm/register.mjs',
-  `import '../cjs/register.js';\n`,
-);
+writeFileSync('dist/esm/register.mjs', `import '../cjs/register.js';\n`);
 
 // Types of the ESM entries, for TypeScript's node16/nodenext and bundler resolution under the
 // `import` condition: ESM declaration files that re-export the CommonJS build's declarations

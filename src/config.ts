@@ -125,9 +125,16 @@ function nonNegativeInt(option: string, value: unknown, fallback: number): numbe
   return fallback;
 }
 
-function patternList(option: string, value: unknown, fallback: readonly string[]): Array<string | RegExp> {
+function patternList(
+  option: string,
+  value: unknown,
+  fallback: readonly string[],
+): Array<string | RegExp> {
   if (value === undefined) return [...fallback];
-  if (Array.isArray(value) && value.every((p) => (typeof p === 'string' && p.length > 0) || p instanceof RegExp)) {
+  if (
+    Array.isArray(value) &&
+    value.every((p) => (typeof p === 'string' && p.length > 0) || p instanceof RegExp)
+  ) {
     return value as Array<string | RegExp>;
   }
   warn(option, value, fallback);
@@ -136,7 +143,8 @@ function patternList(option: string, value: unknown, fallback: readonly string[]
 
 function stringList(option: string, value: unknown, fallback: readonly string[]): string[] {
   if (value === undefined) return [...fallback];
-  if (Array.isArray(value) && value.every((p) => typeof p === 'string' && p.length > 0)) return value as string[];
+  if (Array.isArray(value) && value.every((p) => typeof p === 'string' && p.length > 0))
+    return value as string[];
   warn(option, value, fallback);
   return [...fallback];
 }
@@ -150,32 +158,74 @@ export function resolveConfig(config: A2AInstrumentationConfig): ResolvedConfig 
 
   let enforce = false;
   if (config.mode === 'enforce') enforce = true;
-  else if (config.mode !== undefined && config.mode !== 'observe') warn('mode', config.mode, 'observe');
+  else if (config.mode !== undefined && config.mode !== 'observe')
+    warn('mode', config.mode, 'observe');
   let refetchCardOnDrift = false;
-  if (typeof config.refetchCardOnDrift === 'boolean') refetchCardOnDrift = config.refetchCardOnDrift;
-  else if (config.refetchCardOnDrift !== undefined) warn('refetchCardOnDrift', config.refetchCardOnDrift, false);
+  if (typeof config.refetchCardOnDrift === 'boolean')
+    refetchCardOnDrift = config.refetchCardOnDrift;
+  else if (config.refetchCardOnDrift !== undefined)
+    warn('refetchCardOnDrift', config.refetchCardOnDrift, false);
 
   let ignoreUrls: Array<string | RegExp> = [];
   if (config.ignoreUrls !== undefined) {
-    if (Array.isArray(config.ignoreUrls) && config.ignoreUrls.every((p) => typeof p === 'string' || p instanceof RegExp)) {
+    if (
+      Array.isArray(config.ignoreUrls) &&
+      config.ignoreUrls.every((p) => typeof p === 'string' || p instanceof RegExp)
+    ) {
       // A /g or /y RegExp keeps state between test() calls (it would ignore every other call): use a stateless copy.
-      ignoreUrls = config.ignoreUrls.map((p) => (p instanceof RegExp && (p.global || p.sticky) ? new RegExp(p.source, p.flags.replace(/[gy]/g, '')) : p));
+      ignoreUrls = config.ignoreUrls.map((p) =>
+        p instanceof RegExp && (p.global || p.sticky)
+          ? new RegExp(p.source, p.flags.replace(/[gy]/g, ''))
+          : p,
+      );
     } else warn('ignoreUrls', config.ignoreUrls, []);
   }
 
   return {
-    unknownSkillPatterns: compilePatterns(patternList('unknownSkillPatterns', config.unknownSkillPatterns, DEFAULTS.unknownSkillPatterns)),
-    unsupportedModePatterns: compilePatterns(patternList('unsupportedModePatterns', config.unsupportedModePatterns, DEFAULTS.unsupportedModePatterns)),
+    unknownSkillPatterns: compilePatterns(
+      patternList(
+        'unknownSkillPatterns',
+        config.unknownSkillPatterns,
+        DEFAULTS.unknownSkillPatterns,
+      ),
+    ),
+    unsupportedModePatterns: compilePatterns(
+      patternList(
+        'unsupportedModePatterns',
+        config.unsupportedModePatterns,
+        DEFAULTS.unsupportedModePatterns,
+      ),
+    ),
     skillIdPaths: stringList('skillIdPaths', config.skillIdPaths, DEFAULTS.skillIdPaths),
     strictTextParts,
-    maxInspectBytes: positiveInt('maxInspectBytes', config.maxInspectBytes, DEFAULTS.maxInspectBytes),
-    maxRequestBodyBytes: positiveInt('maxRequestBodyBytes', config.maxRequestBodyBytes, DEFAULTS.maxRequestBodyBytes),
+    maxInspectBytes: positiveInt(
+      'maxInspectBytes',
+      config.maxInspectBytes,
+      DEFAULTS.maxInspectBytes,
+    ),
+    maxRequestBodyBytes: positiveInt(
+      'maxRequestBodyBytes',
+      config.maxRequestBodyBytes,
+      DEFAULTS.maxRequestBodyBytes,
+    ),
     ignoreUrls,
-    driftCallbackDebounceMs: nonNegativeInt('driftCallbackDebounceMs', config.driftCallbackDebounceMs, DEFAULTS.driftCallbackDebounceMs),
-    maxTrackedTasks: positiveInt('maxTrackedTasks', config.maxTrackedTasks, DEFAULTS.maxTrackedTasks),
+    driftCallbackDebounceMs: nonNegativeInt(
+      'driftCallbackDebounceMs',
+      config.driftCallbackDebounceMs,
+      DEFAULTS.driftCallbackDebounceMs,
+    ),
+    maxTrackedTasks: positiveInt(
+      'maxTrackedTasks',
+      config.maxTrackedTasks,
+      DEFAULTS.maxTrackedTasks,
+    ),
     taskTtlMs: positiveInt('taskTtlMs', config.taskTtlMs, DEFAULTS.taskTtlMs),
     maxCards: positiveInt('maxCards', config.maxCards, DEFAULTS.maxCards),
-    maxSpanDurationMs: positiveInt('maxSpanDurationMs', config.maxSpanDurationMs, DEFAULTS.maxSpanDurationMs),
+    maxSpanDurationMs: positiveInt(
+      'maxSpanDurationMs',
+      config.maxSpanDurationMs,
+      DEFAULTS.maxSpanDurationMs,
+    ),
     enforce,
     refetchCardOnDrift,
   };
@@ -213,13 +263,19 @@ export function configFromEnv(env: NodeJS.ProcessEnv): A2AInstrumentationConfig 
     if (v === undefined) return;
     const n = Number(v);
     if (/^\d+$/.test(v) && Number.isSafeInteger(n)) (config as Record<string, unknown>)[key] = n;
-    else logger.warn(`invalid OTEL_INSTRUMENTATION_A2A_${name} ${JSON.stringify(v.slice(0, 100))}; using the default`);
+    else
+      logger.warn(
+        `invalid OTEL_INSTRUMENTATION_A2A_${name} ${JSON.stringify(v.slice(0, 100))}; using the default`,
+      );
   };
   const bool = (name: string, key: keyof A2AInstrumentationConfig): void => {
     const v = read(name)?.toLowerCase();
     if (v === undefined) return;
     if (v === 'true' || v === 'false') (config as Record<string, unknown>)[key] = v === 'true';
-    else logger.warn(`invalid OTEL_INSTRUMENTATION_A2A_${name} ${JSON.stringify(v.slice(0, 100))}; expected true or false, using the default`);
+    else
+      logger.warn(
+        `invalid OTEL_INSTRUMENTATION_A2A_${name} ${JSON.stringify(v.slice(0, 100))}; expected true or false, using the default`,
+      );
   };
   const unknown = list('UNKNOWN_SKILL_PATTERNS');
   if (unknown) config.unknownSkillPatterns = unknown;
@@ -233,7 +289,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv): A2AInstrumentationConfig 
   bool('REFETCH_CARD_ON_DRIFT', 'refetchCardOnDrift');
   const mode = read('MODE')?.toLowerCase();
   if (mode === 'observe' || mode === 'enforce') config.mode = mode;
-  else if (mode !== undefined) logger.warn(`invalid OTEL_INSTRUMENTATION_A2A_MODE ${JSON.stringify(mode.slice(0, 100))}; expected observe or enforce, using observe`);
+  else if (mode !== undefined)
+    logger.warn(
+      `invalid OTEL_INSTRUMENTATION_A2A_MODE ${JSON.stringify(mode.slice(0, 100))}; expected observe or enforce, using observe`,
+    );
   bool('ENABLED', 'enabled');
   int('MAX_INSPECT_BYTES', 'maxInspectBytes');
   int('MAX_REQUEST_BODY_BYTES', 'maxRequestBodyBytes');

@@ -10,17 +10,32 @@
  *   they pass. Requests made inside a wrapped fetch attach to its span; other A2A
  *   requests (undici.request, undici.fetch, ...) get a span of their own.
  */
-import { context, createContextKey, propagation, trace, type Context, type TextMapGetter } from '@opentelemetry/api';
+import {
+  context,
+  createContextKey,
+  propagation,
+  trace,
+  type Context,
+  type TextMapGetter,
+} from '@opentelemetry/api';
 import { logger } from './diag-logger';
 import { isTracingSuppressed, suppressTracing } from '@opentelemetry/core';
 import type { UnderlyingByteSource } from 'node:stream/web';
 import { skillFingerprintBounded } from './core/fingerprint';
 import { BodyReader } from './core/body-reader';
 import { isAgentCard } from './core/card';
-import { InstrumentationBase, type InstrumentationNodeModuleDefinition } from '@opentelemetry/instrumentation';
+import {
+  InstrumentationBase,
+  type InstrumentationNodeModuleDefinition,
+} from '@opentelemetry/instrumentation';
 import { classifyRequest, parseJsonSafe, type ClassifyOptions } from './core/classify';
 import type { Classification } from './core/model';
-import { isIgnoredUrl, resolveConfig, type A2AInstrumentationConfig, type ResolvedConfig } from './config';
+import {
+  isIgnoredUrl,
+  resolveConfig,
+  type A2AInstrumentationConfig,
+  type ResolvedConfig,
+} from './config';
 import { FetchHook, type FetchFn } from './hooks/fetch';
 import type { WireObserver, WireRequestInfo } from './hooks/types';
 import { WireTap } from './hooks/wire-tap';
@@ -63,12 +78,15 @@ function headerFromInit(init: FetchInit, name: string): string | undefined {
   const headers = init?.headers;
   if (!headers) return undefined;
   try {
-    if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name) ?? undefined;
+    if (typeof (headers as Headers).get === 'function')
+      return (headers as Headers).get(name) ?? undefined;
     if (Array.isArray(headers)) {
-      for (const pair of headers) if (Array.isArray(pair) && String(pair[0]).toLowerCase() === name) return String(pair[1]);
+      for (const pair of headers)
+        if (Array.isArray(pair) && String(pair[0]).toLowerCase() === name) return String(pair[1]);
       return undefined;
     }
-    for (const key of Object.keys(headers)) if (key.toLowerCase() === name) return String((headers as Record<string, unknown>)[key]);
+    for (const key of Object.keys(headers))
+      if (key.toLowerCase() === name) return String((headers as Record<string, unknown>)[key]);
   } catch {
     // exotic headers objects are not inspected
   }
@@ -87,7 +105,11 @@ function originAndPath(url: string): string {
 
 function startsLikeJsonObject(bytes: Uint8Array): boolean {
   let i = 0;
-  while (i < bytes.byteLength && (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09)) i++;
+  while (
+    i < bytes.byteLength &&
+    (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09)
+  )
+    i++;
   return i === bytes.byteLength || bytes[i] === 0x7b;
 }
 
@@ -119,7 +141,8 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
    * reused for the debounce window when it found the card changed, UNCHANGED_REFETCH_MEMO_MS
    * otherwise (so a redeploy right after an "unchanged" is seen).
    */
-  private refetches: Map<string, { until: number; result: Promise<string | undefined> }> | undefined;
+  private refetches:
+    Map<string, { until: number; result: Promise<string | undefined> }> | undefined;
   private cachedDeps: CallDeps | undefined;
   /** classifyRequest options without a version header, reused while the config is the same. */
   private classifyOptions: ClassifyOptions | undefined;
@@ -159,10 +182,23 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     if (this.enabled) return;
     this.enabled = true;
     try {
-      if (!this.fetchHook) this.fetchHook = new FetchHook((original, input, init) => this.handleFetch(original, input, init));
+      if (!this.fetchHook)
+        this.fetchHook = new FetchHook((original, input, init) =>
+          this.handleFetch(original, input, init),
+        );
       if (!this.wireTap) {
         this.wireTap = new WireTap(
-          { onCreate: (info) => this.onWireCreate(info), responseHeaderNames: ['content-type', 'content-encoding', 'location', 'cache-control', 'etag', 'last-modified'] },
+          {
+            onCreate: (info) => this.onWireCreate(info),
+            responseHeaderNames: [
+              'content-type',
+              'content-encoding',
+              'location',
+              'cache-control',
+              'etag',
+              'last-modified',
+            ],
+          },
           (where, err) => logger.debug(`${where}`, err),
         );
       }
@@ -174,7 +210,9 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
       logger.debug('enabled: global fetch wrapped, undici diagnostics channels tapped');
       const owner = sharedState().owner;
       if (owner !== undefined && owner !== this) {
-        logger.warn('another A2AInstrumentation is already active in this process; this one stays idle (no duplicate spans) until that one is disabled');
+        logger.warn(
+          'another A2AInstrumentation is already active in this process; this one stays idle (no duplicate spans) until that one is disabled',
+        );
       }
     } catch (err) {
       logger.error('enable failed', err);
@@ -192,7 +230,8 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
       this.wireTap?.disable();
       if (this.sweeper) clearInterval(this.sweeper);
       this.sweeper = undefined;
-      if (this.activeCalls) for (const call of [...this.activeCalls]) call.finish('instrumentation disabled');
+      if (this.activeCalls)
+        for (const call of [...this.activeCalls]) call.finish('instrumentation disabled');
     } catch (err) {
       logger.error('disable failed', err);
     }
@@ -208,12 +247,16 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
 
   private startSweeper(): void {
     const max = this.config.maxSpanDurationMs;
-    this.sweeper = setInterval(() => {
-      const now = Date.now();
-      for (const call of this.activeCalls ?? []) {
-        if (now - call.lastActivity > max) call.finish(`no response bytes for ${max} ms (abandoned)`);
-      }
-    }, Math.max(1000, Math.min(30_000, Math.floor(max / 2))));
+    this.sweeper = setInterval(
+      () => {
+        const now = Date.now();
+        for (const call of this.activeCalls ?? []) {
+          if (now - call.lastActivity > max)
+            call.finish(`no response bytes for ${max} ms (abandoned)`);
+        }
+      },
+      Math.max(1000, Math.min(30_000, Math.floor(max / 2))),
+    );
     this.sweeper.unref();
   }
 
@@ -223,7 +266,13 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     const config = this.config;
     const userConfig = this.getConfig();
     const cached = this.cachedDeps;
-    if (cached && cached.tracer === tracer && cached.config === config && cached.userConfig === userConfig && cached.driftCounter === this.driftCounter) {
+    if (
+      cached &&
+      cached.tracer === tracer &&
+      cached.config === config &&
+      cached.userConfig === userConfig &&
+      cached.driftCounter === this.driftCounter
+    ) {
       return cached;
     }
     const deps: CallDeps = {
@@ -252,7 +301,11 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
       onDrift: () => this.getConfig().onDrift,
       refetch: (cardUrl) => {
         if (!this.enabled || !this.config.refetchCardOnDrift) return;
-        void this.refetchCard(cardUrl).then((fp) => logger.debug(`fleet alert: re-fetched ${cardUrl}: ${fp === undefined ? 'failed' : `fingerprint ${fp.slice(0, 12)}…`}`));
+        void this.refetchCard(cardUrl).then((fp) =>
+          logger.debug(
+            `fleet alert: re-fetched ${cardUrl}: ${fp === undefined ? 'failed' : `fingerprint ${fp.slice(0, 12)}…`}`,
+          ),
+        );
       },
     };
   }
@@ -276,10 +329,15 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     const headers: Record<string, string> = { accept: 'application/json' };
     if (held?.etag !== undefined) headers['if-none-match'] = held.etag;
     if (held?.lastModified !== undefined) headers['if-modified-since'] = held.lastModified;
-    const conditional = held !== undefined && (held.etag !== undefined || held.lastModified !== undefined);
+    const conditional =
+      held !== undefined && (held.etag !== undefined || held.lastModified !== undefined);
     const result = runAsOwnRequest(async () => {
       // Never follow a redirect: the re-fetch may only ever reach the card URL the app fetched.
-      const res = await doFetch(cardUrl, { headers, redirect: 'manual', signal: AbortSignal.timeout(5000) });
+      const res = await doFetch(cardUrl, {
+        headers,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(5000),
+      });
       if (res.status === 304) {
         await res.body?.cancel().catch(() => {});
         return conditional ? held.fingerprint : undefined;
@@ -306,8 +364,13 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     const memo = { until: now + REFETCH_IN_FLIGHT_MS, result };
     this.refetches.set(memoKey, memo);
     void result.then((fingerprint) => {
-      const changed = fingerprint !== undefined && held !== undefined && fingerprint !== held.fingerprint;
-      memo.until = Date.now() + (changed ? Math.max(UNCHANGED_REFETCH_MEMO_MS, this.config.driftCallbackDebounceMs) : UNCHANGED_REFETCH_MEMO_MS);
+      const changed =
+        fingerprint !== undefined && held !== undefined && fingerprint !== held.fingerprint;
+      memo.until =
+        Date.now() +
+        (changed
+          ? Math.max(UNCHANGED_REFETCH_MEMO_MS, this.config.driftCallbackDebounceMs)
+          : UNCHANGED_REFETCH_MEMO_MS);
     });
     if (this.refetches.size > 1000) {
       const oldest = this.refetches.keys().next().value;
@@ -317,23 +380,45 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
   }
 
   private newCall(target: CallTarget, url: string, parent: Context, startTime?: number): A2ACall {
-    const call = new A2ACall(this.deps(), target, url, parent, applicationSkillId(parent), startTime);
+    const call = new A2ACall(
+      this.deps(),
+      target,
+      url,
+      parent,
+      applicationSkillId(parent),
+      startTime,
+    );
     this.activeCalls?.add(call);
     return call;
   }
 
-  private classify(method: string, url: string, body: string | undefined, versionHeader: string | undefined): Classification {
+  private classify(
+    method: string,
+    url: string,
+    body: string | undefined,
+    versionHeader: string | undefined,
+  ): Classification {
     const cfg = this.config;
-    if (cfg.ignoreUrls.length > 0 && isIgnoredUrl(originAndPath(url), cfg.ignoreUrls)) return undefined;
+    if (cfg.ignoreUrls.length > 0 && isIgnoredUrl(originAndPath(url), cfg.ignoreUrls))
+      return undefined;
     let opts = this.classifyOptions;
-    if (!opts || opts.skillIdPaths !== cfg.skillIdPaths || opts.maxBodyBytes !== cfg.maxRequestBodyBytes) {
+    if (
+      !opts ||
+      opts.skillIdPaths !== cfg.skillIdPaths ||
+      opts.maxBodyBytes !== cfg.maxRequestBodyBytes
+    ) {
       opts = { skillIdPaths: cfg.skillIdPaths, maxBodyBytes: cfg.maxRequestBodyBytes };
       this.classifyOptions = opts;
     }
     if (versionHeader !== undefined) opts = { ...opts, a2aVersionHeader: versionHeader };
     const cls = classifyRequest(method, url, body, opts);
     // REST paths common outside A2A (GET …/tasks/{id}) count only at an endpoint a fetched card advertises.
-    if (cls === undefined && versionHeader === undefined && url.includes('/tasks') && sharedState().cards.forRequestUrl(url)) {
+    if (
+      cls === undefined &&
+      versionHeader === undefined &&
+      url.includes('/tasks') &&
+      sharedState().cards.forRequestUrl(url)
+    ) {
       return classifyRequest(method, url, body, { ...opts, knownA2AEndpoint: true });
     }
     return cls;
@@ -344,9 +429,17 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
    * open (an ambiguous REST path, or a method name shared by 0.2 and 0.3): reading a header
    * costs microseconds, and this runs for every request of the host application.
    */
-  private classifyLazily(method: string, url: string, body: string | undefined, header: () => string | undefined): Classification {
+  private classifyLazily(
+    method: string,
+    url: string,
+    body: string | undefined,
+    header: () => string | undefined,
+  ): Classification {
     const cls = this.classify(method, url, body, undefined);
-    const open = cls === undefined ? url.includes('/tasks') || url.includes('/card') : cls.type === 'operation' && cls.request.protocolVersion === undefined;
+    const open =
+      cls === undefined
+        ? url.includes('/tasks') || url.includes('/card')
+        : cls.type === 'operation' && cls.request.protocolVersion === undefined;
     if (!open) return cls;
     const version = header();
     return version === undefined ? cls : this.classify(method, url, body, version);
@@ -377,7 +470,13 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     const previous = this.fetchInProgress;
     this.fetchInProgress = active;
     try {
-      result = context.with(active.activeContext(parent).setValue(CALL_KEY, active), original, undefined, input, init);
+      result = context.with(
+        active.activeContext(parent).setValue(CALL_KEY, active),
+        original,
+        undefined,
+        input,
+        init,
+      );
     } catch (err) {
       active.fetchRejected(err);
       throw err;
@@ -419,7 +518,9 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
    */
   private async enforce(call: A2ACall, response: Response): Promise<Response> {
     if (!response.body) return response;
-    const streaming = call.isStreaming || (response.headers.get('content-type') ?? '').includes('text/event-stream');
+    const streaming =
+      call.isStreaming ||
+      (response.headers.get('content-type') ?? '').includes('text/event-stream');
     const reader = response.body.getReader();
     if (!streaming) {
       // Read the body whole, up to the inspection cap: past it nothing can be judged, so the
@@ -456,13 +557,18 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     // memoising Proxy (also to the original fetch), so each getter runs once.
     const initBody = init?.body;
     const method = (init?.method ?? request?.method ?? 'GET').toUpperCase();
-    const body = initBody !== undefined ? bodyText(initBody, this.config.maxRequestBodyBytes) : undefined;
+    const body =
+      initBody !== undefined ? bodyText(initBody, this.config.maxRequestBodyBytes) : undefined;
     if (method !== 'GET' && body === undefined) return undefined; // a streamed body: the wire tap decides when it has seen it
     const cls = this.classifyLazily(method, url, body, () => headerFromInit(init, 'a2a-version'));
     if (!cls) return NOT_A2A;
     if (cls.type === 'maybe-operation') return undefined;
     if (cls.type === 'card' && cls.sniff === true) return undefined; // a card only if its answer is one: the wire tap sniffs it
-    const call = this.newCall(cls.type === 'card' ? { type: 'card' } : { type: 'operation', request: cls.request }, url, context.active());
+    const call = this.newCall(
+      cls.type === 'card' ? { type: 'card' } : { type: 'operation', request: cls.request },
+      url,
+      context.active(),
+    );
     call.followsRedirects = (init?.redirect ?? request?.redirect ?? 'follow') === 'follow';
     return call;
   }
@@ -487,7 +593,15 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     if (!cls || cls.type === 'maybe-operation') return undefined;
     if (cls.type === 'card' && cls.sniff === true) return this.cardSniffer(url, ctx);
     const parent = this.wireParent(info, ctx);
-    return this.followHop(this.newCall(cls.type === 'card' ? { type: 'card' } : { type: 'operation', request: cls.request }, url, parent), info, parent);
+    return this.followHop(
+      this.newCall(
+        cls.type === 'card' ? { type: 'card' } : { type: 'operation', request: cls.request },
+        url,
+        parent,
+      ),
+      info,
+      parent,
+    );
   }
 
   /**
@@ -549,7 +663,8 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     return {
       onResponseHeaders: (statusCode, h) => {
         const type = (h['content-type'] ?? '').toLowerCase();
-        if (statusCode < 200 || statusCode >= 300 || !(type === '' || type.includes('json'))) return;
+        if (statusCode < 200 || statusCode >= 300 || !(type === '' || type.includes('json')))
+          return;
         status = statusCode;
         headers = h;
         chunks = [];
@@ -575,7 +690,12 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
         for (const c of body) reader.push(c);
         reader.end(true);
         if (!card) return;
-        const hop = this.newCall({ type: 'card', sniffed: true }, url, parent, startTime).attachHop();
+        const hop = this.newCall(
+          { type: 'card', sniffed: true },
+          url,
+          parent,
+          startTime,
+        ).attachHop();
         hop.onResponseHeaders?.(status, headers);
         for (const c of body) hop.onResponseBody?.(c);
         hop.onComplete?.();
@@ -587,7 +707,12 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
   }
 
   /** A JSON request whose body is streamed: collect it (capped) and decide at the response headers. */
-  private deferredObserver(url: string, method: string, parent: Context, versionHeader: string | undefined): WireObserver {
+  private deferredObserver(
+    url: string,
+    method: string,
+    parent: Context,
+    versionHeader: string | undefined,
+  ): WireObserver {
     const startTime = Date.now();
     const max = this.config.maxRequestBodyBytes;
     let chunks: Buffer[] | undefined = [];
@@ -610,7 +735,12 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
         chunks = undefined;
         const cls = this.classify(method, url, text, versionHeader);
         if (!cls || cls.type !== 'operation') return;
-        inner = this.newCall({ type: 'operation', request: cls.request }, url, parent, startTime).attachHop();
+        inner = this.newCall(
+          { type: 'operation', request: cls.request },
+          url,
+          parent,
+          startTime,
+        ).attachHop();
         inner.onResponseHeaders?.(status, headers);
       },
       onResponseBody: (chunk) => inner?.onResponseBody?.(chunk),
@@ -621,7 +751,10 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
 }
 
 /** The body as UTF-8 text, or undefined (and the stream cancelled) once it passes `max` bytes. */
-async function readCapped(body: ReadableStream<Uint8Array>, max: number): Promise<string | undefined> {
+async function readCapped(
+  body: ReadableStream<Uint8Array>,
+  max: number,
+): Promise<string | undefined> {
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -652,7 +785,11 @@ function settleQuietly(fn: () => void): void {
  * `reader` yields. With `call`: errors with the drift error at the chunk that completes the
  * event showing drift (enforce mode on streams).
  */
-function byteStream(head: Uint8Array[], reader: ReadableStreamDefaultReader<Uint8Array>, call: A2ACall | undefined): ReadableStream<Uint8Array> {
+function byteStream(
+  head: Uint8Array[],
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  call: A2ACall | undefined,
+): ReadableStream<Uint8Array> {
   let i = 0;
   const source: UnderlyingByteSource = {
     type: 'bytes',
@@ -696,7 +833,8 @@ let rebuiltPrototype: object | undefined;
 function rebuiltProto(): object {
   if (rebuiltPrototype) return rebuiltPrototype;
   const base = globalThis.Response.prototype;
-  const getter = (name: string): ((this: unknown) => unknown) | undefined => Object.getOwnPropertyDescriptor(base, name)?.get;
+  const getter = (name: string): ((this: unknown) => unknown) | undefined =>
+    Object.getOwnPropertyDescriptor(base, name)?.get;
   const own = (name: keyof Origin): PropertyDescriptor => {
     const original = getter(name);
     return {
@@ -732,8 +870,15 @@ function rebuiltProto(): object {
 }
 
 /** A Response with the same status, headers, url, redirected flag and type as `original`, over `body`. */
-function rebuildResponse(original: Response, body: ConstructorParameters<typeof Response>[0]): Response {
-  const rebuilt = new Response(body, { status: original.status, statusText: original.statusText, headers: original.headers });
+function rebuildResponse(
+  original: Response,
+  body: ConstructorParameters<typeof Response>[0],
+): Response {
+  const rebuilt = new Response(body, {
+    status: original.status,
+    statusText: original.statusText,
+    headers: original.headers,
+  });
   ORIGIN.set(rebuilt, { url: original.url, redirected: original.redirected, type: original.type });
   Object.setPrototypeOf(rebuilt, rebuiltProto());
   return rebuilt;

@@ -45,7 +45,11 @@ import { logger } from './diag-logger';
 import { PACKAGE_NAME } from './version';
 import { A2AInstrumentation } from './instrumentation';
 import { abortExports } from './telemetry/detached-export';
-import { metricReadersFromEnv, spanProcessorsFromEnv, type FromEnv } from './telemetry/exporters-from-env';
+import {
+  metricReadersFromEnv,
+  spanProcessorsFromEnv,
+  type FromEnv,
+} from './telemetry/exporters-from-env';
 import {
   fleetConfigFromEnv,
   startFleetReceivers,
@@ -71,7 +75,9 @@ function isTrue(v: string | undefined): boolean {
 
 /** Whether a diag logger is installed (by another SDK, or NodeSDK with OTEL_LOG_LEVEL). */
 function diagLoggerInstalled(): boolean {
-  const globals = (globalThis as unknown as Record<symbol, { diag?: unknown } | undefined>)[API_GLOBALS];
+  const globals = (globalThis as unknown as Record<symbol, { diag?: unknown } | undefined>)[
+    API_GLOBALS
+  ];
   return globals?.diag !== undefined;
 }
 
@@ -82,7 +88,10 @@ function diagLoggerInstalled(): boolean {
  */
 function withDiag<T>(fn: () => T): T {
   if (diagLoggerInstalled()) return fn();
-  diag.setLogger(new DiagConsoleLogger(), { logLevel: logLevelFromEnv(), suppressOverrideMessage: true });
+  diag.setLogger(new DiagConsoleLogger(), {
+    logLevel: logLevelFromEnv(),
+    suppressOverrideMessage: true,
+  });
   try {
     return fn();
   } finally {
@@ -114,16 +123,22 @@ function lateWarning(message: string): void {
 }
 
 const isNoop = (provider: unknown, noopName: string): boolean =>
-  provider === undefined || (provider as { constructor?: { name?: string } }).constructor?.name === noopName;
+  provider === undefined ||
+  (provider as { constructor?: { name?: string } }).constructor?.name === noopName;
 
 /** The global TracerProvider another SDK registered, if any. */
 function registeredTracerProvider(): TracerProvider | undefined {
   const global = trace.getTracerProvider();
-  const delegate = global instanceof ProxyTracerProvider || 'getDelegate' in global
-    ? (global as ProxyTracerProvider).getDelegate()
-    : global;
+  const delegate =
+    global instanceof ProxyTracerProvider || 'getDelegate' in global
+      ? (global as ProxyTracerProvider).getDelegate()
+      : global;
   // The api's own no-op (our copy's singleton, or by name for another copy of the api).
-  if (delegate === new ProxyTracerProvider().getDelegate() || isNoop(delegate, 'NoopTracerProvider')) return undefined;
+  if (
+    delegate === new ProxyTracerProvider().getDelegate() ||
+    isNoop(delegate, 'NoopTracerProvider')
+  )
+    return undefined;
   return global;
 }
 
@@ -137,7 +152,11 @@ interface Flushable {
   forceFlush(): Promise<void>;
 }
 
-function installShutdown(shutdownTelemetry: () => Promise<void>, flushables: Flushable[], fleet?: FleetReceivers): void {
+function installShutdown(
+  shutdownTelemetry: () => Promise<void>,
+  flushables: Flushable[],
+  fleet?: FleetReceivers,
+): void {
   let done: Promise<void> | undefined;
   /** Shuts telemetry down, holding the process SHUTDOWN_TIMEOUT_MS at most. */
   const shutdown = (): Promise<void> => {
@@ -163,7 +182,9 @@ function installShutdown(shutdownTelemetry: () => Promise<void>, flushables: Flu
   /** Sends what is buffered without keeping the process alive (the app is shutting down on its own). */
   const flush = (): void => {
     const cap = new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_TIMEOUT_MS).unref());
-    const all = Promise.allSettled(flushables.map((f) => Promise.resolve().then(() => f.forceFlush())));
+    const all = Promise.allSettled(
+      flushables.map((f) => Promise.resolve().then(() => f.forceFlush())),
+    );
     void Promise.race([all, cap]).catch(() => undefined);
   };
   // Normal exit: the event loop is empty (telemetry holds nothing), async work is still
@@ -256,9 +277,11 @@ function joinSdk(): void {
   const own = meterProvider;
   installShutdown(async () => own?.shutdown(), own ? [own] : [], fleet);
   const metricsTo = hasMeterProvider
-    ? "the drift counter to its MeterProvider"
+    ? 'the drift counter to its MeterProvider'
     : `the drift counter to a MeterProvider of ours (metrics → ${readers?.described.join(', ') || 'none'})`;
-  sayDecision(`joined the OpenTelemetry SDK already registered: spans to its TracerProvider, ${metricsTo}`);
+  sayDecision(
+    `joined the OpenTelemetry SDK already registered: spans to its TracerProvider, ${metricsTo}`,
+  );
 }
 
 function start(): void {

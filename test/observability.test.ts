@@ -44,17 +44,32 @@ const KNOWN_METRICS = new Set([DRIFT_METRIC, COLLECTOR_CALLS, TEMPO_CALLS, 'up']
  * intrinsics (Collector: service_name; Tempo: service), and the rules' own labels.
  */
 const INFRA_LABELS = new Set([
-  '__name__', 'job', 'instance', 'le', 'source',
-  'service_name', 'service', 'span_name', 'span_kind', 'status_code',
-  'alertname', 'severity', 'signal',
+  '__name__',
+  'job',
+  'instance',
+  'le',
+  'source',
+  'service_name',
+  'service',
+  'span_name',
+  'span_kind',
+  'status_code',
+  'alertname',
+  'severity',
+  'signal',
 ]);
 
 test('semconv: the names this stack is built on exist', () => {
   assert.ok(ATTRS.has('a2a.drift.kind'));
   assert.equal(sc.ATTR_A2A_DRIFT_KIND, 'a2a.drift.kind');
   assert.equal(DRIFT_METRIC, 'a2a_client_card_drift_total');
-  assert.match(sc.METRIC_CARD_DRIFT_UNIT, /^\{.*\}$/, 'a unit other than {annotation} would add a suffix to the Prometheus name');
-  for (const label of ATTR_LABELS.keys()) assert.ok(!INFRA_LABELS.has(label), `${label} is both an attribute label and an infra label`);
+  assert.match(
+    sc.METRIC_CARD_DRIFT_UNIT,
+    /^\{.*\}$/,
+    'a unit other than {annotation} would add a suffix to the Prometheus name',
+  );
+  for (const label of ATTR_LABELS.keys())
+    assert.ok(!INFRA_LABELS.has(label), `${label} is both an attribute label and an infra label`);
 });
 
 // ---------------------------------------------------------------------------------------
@@ -68,11 +83,30 @@ interface PromRefs {
 }
 
 const PROMQL_WORDS = new Set([
-  'sum', 'min', 'max', 'avg', 'count', 'by', 'without', 'on', 'ignoring', 'group_left', 'group_right',
-  'and', 'or', 'unless', 'offset', 'bool', 'topk', 'bottomk',
+  'sum',
+  'min',
+  'max',
+  'avg',
+  'count',
+  'by',
+  'without',
+  'on',
+  'ignoring',
+  'group_left',
+  'group_right',
+  'and',
+  'or',
+  'unless',
+  'offset',
+  'bool',
+  'topk',
+  'bottomk',
 ]);
 
-function scanPromQL(expr: string, refs: PromRefs = { labels: new Set(), metrics: new Set(), values: new Map() }): PromRefs {
+function scanPromQL(
+  expr: string,
+  refs: PromRefs = { labels: new Set(), metrics: new Set(), values: new Map() },
+): PromRefs {
   // Grafana variables ($__rate_interval, $agent, ${kind}) are not PromQL.
   let e = expr.replace(/\$\{?\w+\}?/g, '');
   for (const sel of e.matchAll(/\{([^{}]*)\}/g)) {
@@ -84,8 +118,14 @@ function scanPromQL(expr: string, refs: PromRefs = { labels: new Set(), metrics:
       }
     }
   }
-  for (const g of e.matchAll(/\b(?:by|without|on|ignoring|group_left|group_right)\s*\(([^)]*)\)/g)) {
-    for (const l of g[1].split(',').map((s) => s.trim()).filter(Boolean)) refs.labels.add(l);
+  for (const g of e.matchAll(
+    /\b(?:by|without|on|ignoring|group_left|group_right)\s*\(([^)]*)\)/g,
+  )) {
+    for (const l of g[1]
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean))
+      refs.labels.add(l);
   }
   e = e
     .replace(/\{[^{}]*\}/g, ' ')
@@ -109,11 +149,17 @@ function checkPromRefs(where: string, refs: PromRefs): void {
     );
   }
   for (const metric of refs.metrics) {
-    assert.ok(KNOWN_METRICS.has(metric), `${where}: metric ${metric} is not one the stack produces (${[...KNOWN_METRICS].join(', ')})`);
+    assert.ok(
+      KNOWN_METRICS.has(metric),
+      `${where}: metric ${metric} is not one the stack produces (${[...KNOWN_METRICS].join(', ')})`,
+    );
   }
   for (const kind of refs.values.get('a2a_drift_kind') ?? []) {
     if (kind === '') continue;
-    assert.ok((DRIFT_KINDS as readonly string[]).includes(kind), `${where}: a2a_drift_kind="${kind}" is not a drift kind`);
+    assert.ok(
+      (DRIFT_KINDS as readonly string[]).includes(kind),
+      `${where}: a2a_drift_kind="${kind}" is not a drift kind`,
+    );
   }
 }
 
@@ -125,7 +171,11 @@ function traceqlSpanAttrs(q: string): string[] {
 function checkTraceQL(where: string, q: string): void {
   const attrs = traceqlSpanAttrs(q);
   assert.ok(attrs.length > 0, `${where}: ${q} references no span attribute`);
-  for (const a of attrs) assert.ok(ATTRS.has(a), `${where}: TraceQL span.${a} is not an attribute in src/semconv.ts (${q})`);
+  for (const a of attrs)
+    assert.ok(
+      ATTRS.has(a),
+      `${where}: TraceQL span.${a} is not an attribute in src/semconv.ts (${q})`,
+    );
   for (const m of q.matchAll(/(?<![.\w])name\s*=\s*"([^"]*)"/g)) {
     assert.equal(m[1], sc.SPAN_GET_AGENT_CARD, `${where}: span name ${m[1]}`);
   }
@@ -135,12 +185,20 @@ function checkTraceQL(where: string, q: string): void {
 }
 
 test('the PromQL scanner sees labels, metrics and values', () => {
-  const r = scanPromQL('sum by (a, b) ((increase(m_total{x="1", y!~"z"}[5m]) > 0) or (m_total unless m_total offset 5m)) / on(c) rate(n[$__rate_interval])');
+  const r = scanPromQL(
+    'sum by (a, b) ((increase(m_total{x="1", y!~"z"}[5m]) > 0) or (m_total unless m_total offset 5m)) / on(c) rate(n[$__rate_interval])',
+  );
   assert.deepEqual([...r.labels].sort(), ['a', 'b', 'c', 'x', 'y']);
   assert.deepEqual([...r.metrics].sort(), ['m_total', 'n']);
   assert.deepEqual([...(r.values.get('x') ?? [])], ['1']);
-  assert.throws(() => checkPromRefs('t', scanPromQL('sum by (a2a_drift_kinds) (a2a_client_card_drift_total)')), /a2a_drift_kinds/);
-  assert.throws(() => checkPromRefs('t', scanPromQL('a2a_client_card_drifts_total')), /a2a_client_card_drifts_total/);
+  assert.throws(
+    () => checkPromRefs('t', scanPromQL('sum by (a2a_drift_kinds) (a2a_client_card_drift_total)')),
+    /a2a_drift_kinds/,
+  );
+  assert.throws(
+    () => checkPromRefs('t', scanPromQL('a2a_client_card_drifts_total')),
+    /a2a_client_card_drifts_total/,
+  );
   assert.throws(() => checkTraceQL('t', '{ span.a2a.drift.kinds != nil }'), /a2a\.drift\.kinds/);
 });
 
@@ -208,12 +266,20 @@ test('amtool check-config alertmanager.yml; the fleet route delivers card alerts
   const route = (labels: string[]): string => {
     const x = amtool(['config', 'routes', 'test', '--config.file=alertmanager.yml', ...labels])!;
     assert.ok(x.ok, x.out);
-    return x.out.trim().split('\n').filter((l) => !l.startsWith('Warning')).join('\n');
+    return x.out
+      .trim()
+      .split('\n')
+      .filter((l) => !l.startsWith('Warning'))
+      .join('\n');
   };
   const card = 'a2a_agent_card_url=http://flights.example:8080/.well-known/agent-card.json';
   assert.equal(route(['alertname=A2AAgentCardDrift', card]), 'a2a-fleet,on-call');
   assert.equal(route(['alertname=A2AArtifactSchemaDrift', card]), 'a2a-fleet,on-call');
-  assert.equal(route(['alertname=A2ADriftSpans']), 'on-call', 'an alert without a card URL is not for the fleet');
+  assert.equal(
+    route(['alertname=A2ADriftSpans']),
+    'on-call',
+    'an alert without a card URL is not for the fleet',
+  );
 });
 
 test('promtool parses every dashboard PromQL expression', (t) => {
@@ -224,7 +290,14 @@ test('promtool parses every dashboard PromQL expression', (t) => {
     assert.ok(exprs.length >= 5);
     const tmp = mkdtempSync(path.join(tmpdir(), 'a2a-dash-'));
     try {
-      const rules = { groups: [{ name: 'dashboard', rules: exprs.map((expr, i) => ({ record: `dashboard:expr${i}`, expr })) }] };
+      const rules = {
+        groups: [
+          {
+            name: 'dashboard',
+            rules: exprs.map((expr, i) => ({ record: `dashboard:expr${i}`, expr })),
+          },
+        ],
+      };
       writeFileSync(path.join(tmp, 'rules.json'), JSON.stringify(rules)); // JSON is YAML
       const r = promtool(['check', 'rules', 'rules.json'], tmp)!;
       assert.ok(r.ok, r.out);
@@ -254,7 +327,12 @@ function alertRules(): any[] {
 test('alerts.yaml: the drift alerts exist, name agent/skill/kind and say what to do', () => {
   const rules = alertRules();
   const byName = new Map(rules.map((r) => [r.alert as string, r]));
-  for (const name of ['A2AAgentCardDrift', 'A2AArtifactSchemaDrift', 'A2ADriftSpans', 'A2ADriftSpansTempo']) {
+  for (const name of [
+    'A2AAgentCardDrift',
+    'A2AArtifactSchemaDrift',
+    'A2ADriftSpans',
+    'A2ADriftSpansTempo',
+  ]) {
     assert.ok(byName.has(name), `alert ${name} missing`);
   }
   assert.match(byName.get('A2AAgentCardDrift').expr, new RegExp(`\\b${DRIFT_METRIC}\\b`));
@@ -279,40 +357,83 @@ test('alerts.yaml: the drift alerts exist, name agent/skill/kind and say what to
     );
     const annotations = Object.values(r.annotations ?? {}).join('\n');
     for (const m of annotations.matchAll(/\$labels\.(\w+)/g)) {
-      assert.ok(INFRA_LABELS.has(m[1]) || ATTR_LABELS.has(m[1]), `${r.alert}: annotation uses $labels.${m[1]}`);
-      assert.ok(refs.labels.has(m[1]), `${r.alert}: annotation uses $labels.${m[1]}, which the expression drops`);
+      assert.ok(
+        INFRA_LABELS.has(m[1]) || ATTR_LABELS.has(m[1]),
+        `${r.alert}: annotation uses $labels.${m[1]}`,
+      );
+      assert.ok(
+        refs.labels.has(m[1]),
+        `${r.alert}: annotation uses $labels.${m[1]}, which the expression drops`,
+      );
     }
     assert.ok(
-      /\$labels\.a2a_drift_kind/.test(annotations) || DRIFT_KINDS.some((k) => annotations.includes(k)),
+      /\$labels\.a2a_drift_kind/.test(annotations) ||
+        DRIFT_KINDS.some((k) => annotations.includes(k)),
       `${r.alert}: annotations do not say which kind`,
     );
-    assert.match(annotations, /\$labels\.a2a_skill_id/, `${r.alert}: annotations do not say which skill`);
-    assert.match(annotations, /\$labels\.gen_ai_agent_name/, `${r.alert}: annotations do not say which agent`);
-    assert.match(annotations, /[Ee]vict[\s\S]*re-fetch/, `${r.alert}: annotations do not say to evict and re-fetch the card`);
-    for (const q of annotations.matchAll(/TraceQL (\{[^}]*\})/g)) checkTraceQL(`alerts.yaml ${r.alert}`, q[1]);
+    assert.match(
+      annotations,
+      /\$labels\.a2a_skill_id/,
+      `${r.alert}: annotations do not say which skill`,
+    );
+    assert.match(
+      annotations,
+      /\$labels\.gen_ai_agent_name/,
+      `${r.alert}: annotations do not say which agent`,
+    );
+    assert.match(
+      annotations,
+      /[Ee]vict[\s\S]*re-fetch/,
+      `${r.alert}: annotations do not say to evict and re-fetch the card`,
+    );
+    for (const q of annotations.matchAll(/TraceQL (\{[^}]*\})/g))
+      checkTraceQL(`alerts.yaml ${r.alert}`, q[1]);
   }
 });
 
 test('alerts.yaml: the counter rules name the card; card_changed pages nowhere', () => {
   const rules = alertRules();
   const counterRules = rules.filter((r) => new RegExp(`\\b${DRIFT_METRIC}\\b`).test(r.expr));
-  assert.deepEqual(counterRules.map((r) => r.alert).sort(), ['A2AAgentCardDrift', 'A2AArtifactSchemaDrift']);
+  assert.deepEqual(counterRules.map((r) => r.alert).sort(), [
+    'A2AAgentCardDrift',
+    'A2AArtifactSchemaDrift',
+  ]);
   for (const r of counterRules) {
     const refs = scanPromQL(r.expr);
-    for (const l of [promName(sc.ATTR_A2A_AGENT_CARD_URL), promName(sc.ATTR_SERVER_PORT), promName(sc.ATTR_SERVER_ADDRESS)]) {
-      assert.ok(refs.labels.has(l), `${r.alert} does not keep ${l}: the alert could not say which card to evict`);
+    for (const l of [
+      promName(sc.ATTR_A2A_AGENT_CARD_URL),
+      promName(sc.ATTR_SERVER_PORT),
+      promName(sc.ATTR_SERVER_ADDRESS),
+    ]) {
+      assert.ok(
+        refs.labels.has(l),
+        `${r.alert} does not keep ${l}: the alert could not say which card to evict`,
+      );
     }
-    assert.match(Object.values(r.annotations).join('\n'), /\$labels\.a2a_agent_card_url/, `${r.alert}: annotations do not name the card`);
+    assert.match(
+      Object.values(r.annotations).join('\n'),
+      /\$labels\.a2a_agent_card_url/,
+      `${r.alert}: annotations do not name the card`,
+    );
   }
   for (const r of rules) {
-    assert.equal(r.for ?? '0s', '0s', `${r.alert}: one drift is the evidence, \`for:\` only delays the eviction`);
+    assert.equal(
+      r.for ?? '0s',
+      '0s',
+      `${r.alert}: one drift is the evidence, \`for:\` only delays the eviction`,
+    );
     // Either the rule selects one other kind (a2a_drift_kind="..."), or it excludes card_changed in every selector.
     const selectors = [...String(r.expr).matchAll(/\b\w+_total\{([^}]*)\}/g)].map((m) => m[1]);
     assert.ok(selectors.length > 0, r.alert);
     for (const sel of selectors) {
       const only = /a2a_drift_kind="([^"]+)"/.exec(sel);
       if (only) assert.notEqual(only[1], 'card_changed', r.alert);
-      else assert.match(sel, /a2a_drift_kind!="card_changed"/, `${r.alert}: selector {${sel}} lets card_changed page`);
+      else
+        assert.match(
+          sel,
+          /a2a_drift_kind!="card_changed"/,
+          `${r.alert}: selector {${sel}} lets card_changed page`,
+        );
     }
   }
   // And promtool proves it: a test feeds card_changed series to every signal and expects nothing.
@@ -325,8 +446,16 @@ test('alerts.yaml: the counter rules name the card; card_changed pages nowhere',
     assert.ok(checks.length > 0, `"card_changed does not page" does not check ${r.alert}`);
     for (const c of checks) assert.deepEqual(c.exp_alerts, [], r.alert);
   }
-  for (const name of ['drift counter series appearing at 1', 'drift counter incremented later', "second instance's first drift", 'two cards on one host']) {
-    assert.ok(doc.tests.some((t: { name: string }) => t.name === name), `alerts.test.yaml lacks the test "${name}"`);
+  for (const name of [
+    'drift counter series appearing at 1',
+    'drift counter incremented later',
+    "second instance's first drift",
+    'two cards on one host',
+  ]) {
+    assert.ok(
+      doc.tests.some((t: { name: string }) => t.name === name),
+      `alerts.test.yaml lacks the test "${name}"`,
+    );
   }
 });
 
@@ -347,7 +476,10 @@ function matcherLabels(matchers: string[] = []): string[] {
 test('alertmanager.yml: one group per card to the fleet webhook, bearer token, inhibition on known alerts', () => {
   const am = alertmanagerConfig();
   const known = (where: string, label: string): void => {
-    assert.ok(INFRA_LABELS.has(label) || ATTR_LABELS.has(label), `${where}: label ${label} is neither an attribute label nor a known one`);
+    assert.ok(
+      INFRA_LABELS.has(label) || ATTR_LABELS.has(label),
+      `${where}: label ${label} is neither an attribute label nor a known one`,
+    );
   };
   const cardLabel = promName(sc.ATTR_A2A_AGENT_CARD_URL);
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -358,30 +490,49 @@ test('alertmanager.yml: one group per card to the fleet webhook, bearer token, i
     for (const l of matcherLabels(r.matchers)) known('route matchers', l);
   }
   const receivers = new Map<string, any>(am.receivers.map((r: { name: string }) => [r.name, r])); // eslint-disable-line @typescript-eslint/no-explicit-any
-  for (const r of routes) assert.ok(receivers.has(r.receiver), `route receiver ${r.receiver} undefined`);
+  for (const r of routes)
+    assert.ok(receivers.has(r.receiver), `route receiver ${r.receiver} undefined`);
 
   const fleet = routes.filter((r) => (receivers.get(r.receiver)?.webhook_configs ?? []).length > 0);
   assert.equal(fleet.length, 1, 'one route to the webhook receiver');
   const f = fleet[0];
   assert.deepEqual(f.group_by, [cardLabel], 'the fleet route groups by the card URL');
-  assert.deepEqual(matcherLabels(f.matchers), [cardLabel], 'the fleet route takes the alerts that name a card');
-  for (const k of ['group_wait', 'group_interval', 'repeat_interval']) assert.ok(f[k], `fleet route without ${k}`);
+  assert.deepEqual(
+    matcherLabels(f.matchers),
+    [cardLabel],
+    'the fleet route takes the alerts that name a card',
+  );
+  for (const k of ['group_wait', 'group_interval', 'repeat_interval'])
+    assert.ok(f[k], `fleet route without ${k}`);
   assert.equal(f.continue, true, 'the fleet route lets on-call see the alert too');
 
   for (const w of receivers.get(f.receiver).webhook_configs) {
-    assert.equal(new URL(w.url).pathname, '/a2a/alerts', `webhook ${w.url}: the instrumentation listens on POST /a2a/alerts`);
+    assert.equal(
+      new URL(w.url).pathname,
+      '/a2a/alerts',
+      `webhook ${w.url}: the instrumentation listens on POST /a2a/alerts`,
+    );
     const auth = w.http_config?.authorization;
     assert.ok(auth, `webhook ${w.url} sends no token`);
     assert.equal(auth.type ?? 'Bearer', 'Bearer');
-    assert.ok(auth.credentials || auth.credentials_file, `webhook ${w.url}: authorization without credentials`);
-    assert.equal(w.send_resolved, false, 'resolved alerts are ignored by the instances: do not send them');
+    assert.ok(
+      auth.credentials || auth.credentials_file,
+      `webhook ${w.url}: authorization without credentials`,
+    );
+    assert.equal(
+      w.send_resolved,
+      false,
+      'resolved alerts are ignored by the instances: do not send them',
+    );
   }
 
   const alerts = new Set(alertRules().map((r) => r.alert as string));
   for (const ir of am.inhibit_rules ?? []) {
     for (const m of [...(ir.source_matchers ?? []), ...(ir.target_matchers ?? [])]) {
       const names = /^alertname=~?"([^"]*)"$/.exec(m);
-      if (names) for (const n of names[1].split('|')) assert.ok(alerts.has(n), `inhibit rule names ${n}, not an alert of alerts.yaml`);
+      if (names)
+        for (const n of names[1].split('|'))
+          assert.ok(alerts.has(n), `inhibit rule names ${n}, not an alert of alerts.yaml`);
       else for (const l of matcherLabels([m])) known('inhibit matcher', l);
     }
     for (const l of ir.equal ?? []) known('inhibit equal', l);
@@ -393,7 +544,8 @@ test('alerts.test.yaml: input series use the names the stack produces', () => {
   assert.deepEqual(doc.rule_files, ['alerts.yaml']);
   const firing = new Set<string>();
   for (const t of doc.tests) {
-    for (const s of t.input_series) checkPromRefs(`alerts.test.yaml "${t.name}"`, scanPromQL(s.series));
+    for (const s of t.input_series)
+      checkPromRefs(`alerts.test.yaml "${t.name}"`, scanPromQL(s.series));
     for (const a of t.alert_rule_test) if ((a.exp_alerts ?? []).length > 0) firing.add(a.alertname);
   }
   for (const r of alertRules()) assert.ok(firing.has(r.alert), `no test makes ${r.alert} fire`);
@@ -409,32 +561,55 @@ test('otel-collector.yaml: spanmetrics dimensions are emitted attributes; pipeli
 
   const sm = c.connectors.spanmetrics;
   const dims: string[] = sm.dimensions.map((d: { name: string }) => d.name);
-  for (const d of dims) assert.ok(ATTRS.has(d), `spanmetrics dimension ${d} is not an attribute in src/semconv.ts`);
+  for (const d of dims)
+    assert.ok(ATTRS.has(d), `spanmetrics dimension ${d} is not an attribute in src/semconv.ts`);
   assert.deepEqual(
     [...dims].sort(),
-    [sc.ATTR_A2A_DRIFT_KIND, sc.ATTR_A2A_SKILL_ID, sc.ATTR_GEN_AI_AGENT_NAME, sc.ATTR_A2A_METHOD_NAME].sort(),
+    [
+      sc.ATTR_A2A_DRIFT_KIND,
+      sc.ATTR_A2A_SKILL_ID,
+      sc.ATTR_GEN_AI_AGENT_NAME,
+      sc.ATTR_A2A_METHOD_NAME,
+    ].sort(),
   );
-  assert.ok(!dims.includes(sc.ATTR_A2A_AGENT_CARD_FINGERPRINT) && !dims.includes(sc.ATTR_A2A_TASK_ID), 'unbounded dimension');
+  assert.ok(
+    !dims.includes(sc.ATTR_A2A_AGENT_CARD_FINGERPRINT) && !dims.includes(sc.ATTR_A2A_TASK_ID),
+    'unbounded dimension',
+  );
   assert.equal(`${promName(sm.namespace ?? 'traces.span.metrics')}_calls_total`, COLLECTOR_CALLS);
 
   const p = c.service.pipelines;
-  for (const e of ['spanmetrics', 'otlp/jaeger', 'otlp/tempo']) assert.ok(p.traces.exporters.includes(e), `traces → ${e}`);
+  for (const e of ['spanmetrics', 'otlp/jaeger', 'otlp/tempo'])
+    assert.ok(p.traces.exporters.includes(e), `traces → ${e}`);
   assert.ok(p.traces.receivers.includes('otlp'));
   assert.deepEqual([...p.metrics.receivers].sort(), ['otlp', 'spanmetrics']);
   assert.deepEqual(p.metrics.exporters, ['prometheus']);
-  for (const [name, pipe] of Object.entries(p) as [string, { receivers: string[]; exporters: string[] }][]) {
-    for (const r of pipe.receivers) assert.ok(c.receivers[r] ?? c.connectors[r], `${name}: receiver ${r} undefined`);
-    for (const e of pipe.exporters) assert.ok(c.exporters[e] ?? c.connectors[e], `${name}: exporter ${e} undefined`);
+  for (const [name, pipe] of Object.entries(p) as [
+    string,
+    { receivers: string[]; exporters: string[] },
+  ][]) {
+    for (const r of pipe.receivers)
+      assert.ok(c.receivers[r] ?? c.connectors[r], `${name}: receiver ${r} undefined`);
+    for (const e of pipe.exporters)
+      assert.ok(c.exporters[e] ?? c.connectors[e], `${name}: exporter ${e} undefined`);
   }
 });
 
 test('tempo.yaml: span-metrics dimensions are emitted attributes; remote write to Prometheus', () => {
   const t = yamlFile('tempo.yaml');
   const dims: string[] = t.metrics_generator.processor.span_metrics.dimensions;
-  for (const d of dims) assert.ok(ATTRS.has(d), `Tempo dimension ${d} is not an attribute in src/semconv.ts`);
-  assert.deepEqual([...dims].sort(), [sc.ATTR_A2A_DRIFT_KIND, sc.ATTR_A2A_SKILL_ID, sc.ATTR_GEN_AI_AGENT_NAME].sort());
-  for (const d of t.metrics_generator.processor.service_graphs?.dimensions ?? []) assert.ok(ATTRS.has(d), d);
-  assert.ok(t.overrides.defaults.metrics_generator.processors.includes('span-metrics'), 'span-metrics processor not enabled');
+  for (const d of dims)
+    assert.ok(ATTRS.has(d), `Tempo dimension ${d} is not an attribute in src/semconv.ts`);
+  assert.deepEqual(
+    [...dims].sort(),
+    [sc.ATTR_A2A_DRIFT_KIND, sc.ATTR_A2A_SKILL_ID, sc.ATTR_GEN_AI_AGENT_NAME].sort(),
+  );
+  for (const d of t.metrics_generator.processor.service_graphs?.dimensions ?? [])
+    assert.ok(ATTRS.has(d), d);
+  assert.ok(
+    t.overrides.defaults.metrics_generator.processors.includes('span-metrics'),
+    'span-metrics processor not enabled',
+  );
   const rw = t.metrics_generator.storage.remote_write.map((w: { url: string }) => new URL(w.url));
   assert.ok(rw.some((u: URL) => u.hostname === 'prometheus' && u.pathname === '/api/v1/write'));
   assert.match(t.distributor.receivers.otlp.protocols.grpc.endpoint, /^0\.0\.0\.0:4317$/);
@@ -458,7 +633,8 @@ function mounts(service: string): Map<string, string> {
 test('docker-compose.yaml: services, pinned images, mounted files exist and are the ones used', () => {
   const c = compose();
   const services = c.services;
-  for (const s of ['otel-collector', 'jaeger', 'tempo', 'prometheus', 'alertmanager', 'grafana']) assert.ok(services[s], `service ${s} missing`);
+  for (const s of ['otel-collector', 'jaeger', 'tempo', 'prometheus', 'alertmanager', 'grafana'])
+    assert.ok(services[s], `service ${s} missing`);
   const images: Record<string, RegExp> = {
     'otel-collector': /^otel\/opentelemetry-collector-contrib:/,
     jaeger: /^jaegertracing\/all-in-one:/,
@@ -468,51 +644,99 @@ test('docker-compose.yaml: services, pinned images, mounted files exist and are 
   };
   for (const [s, re] of Object.entries(images)) assert.match(services[s].image, re);
   for (const [name, s] of Object.entries(services) as [string, { image: string }][]) {
-    assert.match(s.image, /:v?\d+\.\d+\.\d+$/, `${name}: image ${s.image} is not pinned to a version`);
+    assert.match(
+      s.image,
+      /:v?\d+\.\d+\.\d+$/,
+      `${name}: image ${s.image} is not pinned to a version`,
+    );
   }
 
   // Every ./file mounted into a container exists here.
   for (const name of Object.keys(services)) {
-    for (const src of mounts(name).keys()) assert.ok(existsSync(file(src)), `${name} mounts ${src}, which does not exist`);
+    for (const src of mounts(name).keys())
+      assert.ok(existsSync(file(src)), `${name} mounts ${src}, which does not exist`);
   }
   // And every config file of this folder is mounted where its service reads it.
   const collectorMounts = mounts('otel-collector');
   const collectorCfg = collectorMounts.get('otel-collector.yaml');
   assert.ok(collectorCfg, 'otel-collector.yaml not mounted');
-  assert.ok(services['otel-collector'].command.join(' ').includes(collectorCfg), 'collector does not start with otel-collector.yaml');
+  assert.ok(
+    services['otel-collector'].command.join(' ').includes(collectorCfg),
+    'collector does not start with otel-collector.yaml',
+  );
   const tempoCfg = mounts('tempo').get('tempo.yaml');
-  assert.ok(tempoCfg && services.tempo.command.join(' ').includes(tempoCfg), 'tempo does not start with tempo.yaml');
+  assert.ok(
+    tempoCfg && services.tempo.command.join(' ').includes(tempoCfg),
+    'tempo does not start with tempo.yaml',
+  );
   const promMounts = mounts('prometheus');
   const promCfg = promMounts.get('prometheus.yaml');
-  assert.ok(promCfg && services.prometheus.command.join(' ').includes(promCfg), 'prometheus does not start with prometheus.yaml');
+  assert.ok(
+    promCfg && services.prometheus.command.join(' ').includes(promCfg),
+    'prometheus does not start with prometheus.yaml',
+  );
   const alertsIn = promMounts.get('alerts.yaml');
   assert.ok(alertsIn, 'alerts.yaml not mounted');
   const promYaml = yamlFile('prometheus.yaml');
-  const ruleFiles: string[] = promYaml.rule_files.map((f: string) => path.posix.resolve(path.posix.dirname(promCfg), f));
-  assert.ok(ruleFiles.includes(alertsIn), `prometheus.yaml rule_files ${ruleFiles} do not load ${alertsIn}`);
-  assert.ok(services.prometheus.command.includes('--web.enable-remote-write-receiver'), 'Tempo cannot remote-write');
+  const ruleFiles: string[] = promYaml.rule_files.map((f: string) =>
+    path.posix.resolve(path.posix.dirname(promCfg), f),
+  );
+  assert.ok(
+    ruleFiles.includes(alertsIn),
+    `prometheus.yaml rule_files ${ruleFiles} do not load ${alertsIn}`,
+  );
+  assert.ok(
+    services.prometheus.command.includes('--web.enable-remote-write-receiver'),
+    'Tempo cannot remote-write',
+  );
 
   const grafana = mounts('grafana');
-  assert.equal(grafana.get('grafana/provisioning/datasources'), '/etc/grafana/provisioning/datasources');
-  assert.equal(grafana.get('grafana/provisioning/dashboards'), '/etc/grafana/provisioning/dashboards');
+  assert.equal(
+    grafana.get('grafana/provisioning/datasources'),
+    '/etc/grafana/provisioning/datasources',
+  );
+  assert.equal(
+    grafana.get('grafana/provisioning/dashboards'),
+    '/etc/grafana/provisioning/dashboards',
+  );
   const providers = yamlFile('grafana/provisioning/dashboards/dashboards.yaml').providers;
   assert.ok(
-    providers.some((p: { options: { path: string } }) => p.options.path === grafana.get('grafana/dashboards')),
+    providers.some(
+      (p: { options: { path: string } }) => p.options.path === grafana.get('grafana/dashboards'),
+    ),
     'the dashboard provider does not read the mounted grafana/dashboards',
   );
-  for (const f of ['grafana/dashboards', 'grafana/provisioning/datasources', 'grafana/provisioning/dashboards']) {
+  for (const f of [
+    'grafana/dashboards',
+    'grafana/provisioning/datasources',
+    'grafana/provisioning/dashboards',
+  ]) {
     assert.ok(statSync(file(f)).isDirectory());
   }
 
   // Alertmanager: started with alertmanager.yml, the target of prometheus.yaml's alerting block.
-  assert.match(services.alertmanager?.image ?? '', /^prom\/alertmanager:/, 'service alertmanager missing');
-  const amCfg = mounts('alertmanager').get('alertmanager.yml');
-  assert.ok(amCfg && services.alertmanager.command.join(' ').includes(`--config.file=${amCfg}`), 'alertmanager does not start with alertmanager.yml');
-  const amTargets: string[] = promYaml.alerting.alertmanagers.flatMap((a: { static_configs: { targets: string[] }[] }) =>
-    a.static_configs.flatMap((x) => x.targets),
+  assert.match(
+    services.alertmanager?.image ?? '',
+    /^prom\/alertmanager:/,
+    'service alertmanager missing',
   );
-  assert.deepEqual(amTargets, ['alertmanager:9093'], 'prometheus.yaml does not send alerts to the alertmanager service');
-  assert.ok(services.alertmanager.ports.map(String).includes('9093:9093'), 'Alertmanager API not published (the apps poll it)');
+  const amCfg = mounts('alertmanager').get('alertmanager.yml');
+  assert.ok(
+    amCfg && services.alertmanager.command.join(' ').includes(`--config.file=${amCfg}`),
+    'alertmanager does not start with alertmanager.yml',
+  );
+  const amTargets: string[] = promYaml.alerting.alertmanagers.flatMap(
+    (a: { static_configs: { targets: string[] }[] }) => a.static_configs.flatMap((x) => x.targets),
+  );
+  assert.deepEqual(
+    amTargets,
+    ['alertmanager:9093'],
+    'prometheus.yaml does not send alerts to the alertmanager service',
+  );
+  assert.ok(
+    services.alertmanager.ports.map(String).includes('9093:9093'),
+    'Alertmanager API not published (the apps poll it)',
+  );
 
   // The app's endpoint.
   const ports: string[] = services['otel-collector'].ports.map(String);
@@ -525,19 +749,31 @@ test('docker-compose.yaml: services, pinned images, mounted files exist and are 
     assert.ok(services[host], `${e} points at ${host}, not a compose service`);
   }
   const exporterPort = String(collector.exporters.prometheus.endpoint).split(':').pop();
-  const targets: string[] = promYaml.scrape_configs.flatMap((s: { static_configs: { targets: string[] }[] }) =>
-    s.static_configs.flatMap((x) => x.targets),
+  const targets: string[] = promYaml.scrape_configs.flatMap(
+    (s: { static_configs: { targets: string[] }[] }) => s.static_configs.flatMap((x) => x.targets),
   );
-  assert.ok(targets.includes(`otel-collector:${exporterPort}`), 'Prometheus does not scrape the collector exporter');
-  const collectorJob = promYaml.scrape_configs.find((s: { static_configs: { targets: string[] }[] }) =>
-    s.static_configs.some((x) => x.targets.includes(`otel-collector:${exporterPort}`)),
+  assert.ok(
+    targets.includes(`otel-collector:${exporterPort}`),
+    'Prometheus does not scrape the collector exporter',
   );
-  assert.equal(collectorJob.honor_labels, true, 'without honor_labels the app service.name lands in exported_job');
+  const collectorJob = promYaml.scrape_configs.find(
+    (s: { static_configs: { targets: string[] }[] }) =>
+      s.static_configs.some((x) => x.targets.includes(`otel-collector:${exporterPort}`)),
+  );
+  assert.equal(
+    collectorJob.honor_labels,
+    true,
+    'without honor_labels the app service.name lands in exported_job',
+  );
 
   // Jaeger's Monitor tab reads the Collector's span metrics.
   const jaegerEnv: string[] = services.jaeger.environment;
   assert.ok(jaegerEnv.includes('METRICS_STORAGE_TYPE=prometheus'));
-  assert.ok(jaegerEnv.includes(`PROMETHEUS_QUERY_NAMESPACE=${COLLECTOR_CALLS.replace(/_calls_total$/, '')}`));
+  assert.ok(
+    jaegerEnv.includes(
+      `PROMETHEUS_QUERY_NAMESPACE=${COLLECTOR_CALLS.replace(/_calls_total$/, '')}`,
+    ),
+  );
 });
 
 // ---------------------------------------------------------------------------------------
@@ -545,7 +781,10 @@ test('docker-compose.yaml: services, pinned images, mounted files exist and are 
 
 test('datasources.yaml: Prometheus, Tempo and Jaeger at their compose services', () => {
   const ds = yamlFile('grafana/provisioning/datasources/datasources.yaml').datasources as {
-    type: string; uid: string; url: string; jsonData?: Record<string, unknown>;
+    type: string;
+    uid: string;
+    url: string;
+    jsonData?: Record<string, unknown>;
   }[];
   const services = compose().services;
   const byType = new Map(ds.map((d) => [d.type, d]));
@@ -556,13 +795,20 @@ test('datasources.yaml: Prometheus, Tempo and Jaeger at their compose services',
     assert.ok(services[host], `${type} datasource points at ${host}, not a compose service`);
   }
   const tempo = byType.get('tempo')!;
-  const t2m = tempo.jsonData?.tracesToMetrics as { tags: { key: string; value: string }[]; queries: { query: string }[] };
+  const t2m = tempo.jsonData?.tracesToMetrics as {
+    tags: { key: string; value: string }[];
+    queries: { query: string }[];
+  };
   for (const tag of t2m.tags) {
     if (tag.key === 'service.name') continue; // resource attribute; Tempo's label is `service`
     assert.ok(ATTRS.has(tag.key), `tracesToMetrics tag ${tag.key}`);
     assert.equal(tag.value, promName(tag.key));
   }
-  for (const q of t2m.queries) checkPromRefs('datasources.yaml tracesToMetrics', scanPromQL(q.query.replace(/\$\$__tags,?/g, '')));
+  for (const q of t2m.queries)
+    checkPromRefs(
+      'datasources.yaml tracesToMetrics',
+      scanPromQL(q.query.replace(/\$\$__tags,?/g, '')),
+    );
 });
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -574,13 +820,17 @@ function dashboard(): any {
 function dashboardTargets(): { panel: any; target: any }[] {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const flat = (ps: any[]): any[] => ps.flatMap((p) => [p, ...flat(p.panels ?? [])]);
-  return flat(dashboard().panels).flatMap((panel) => (panel.targets ?? []).map((target: unknown) => ({ panel, target })));
+  return flat(dashboard().panels).flatMap((panel) =>
+    (panel.targets ?? []).map((target: unknown) => ({ panel, target })),
+  );
 }
 
 test('a2a-drift.json: panels by kind, agent, skill, span metrics and a TraceQL table, all on emitted names', () => {
   const d = dashboard();
   const uids = new Set(
-    (yamlFile('grafana/provisioning/datasources/datasources.yaml').datasources as { uid: string }[]).map((x) => x.uid),
+    (
+      yamlFile('grafana/provisioning/datasources/datasources.yaml').datasources as { uid: string }[]
+    ).map((x) => x.uid),
   );
   const targets = dashboardTargets();
   const promTargets = targets.filter((x) => typeof x.target.expr === 'string');
@@ -588,7 +838,11 @@ test('a2a-drift.json: panels by kind, agent, skill, span metrics and a TraceQL t
 
   for (const { panel, target } of targets) {
     for (const ds of [panel.datasource, target.datasource]) {
-      if (ds?.uid) assert.ok(uids.has(ds.uid), `panel "${panel.title}" uses datasource uid ${ds.uid}, not provisioned`);
+      if (ds?.uid)
+        assert.ok(
+          uids.has(ds.uid),
+          `panel "${panel.title}" uses datasource uid ${ds.uid}, not provisioned`,
+        );
     }
   }
   for (const { panel, target } of promTargets) {
@@ -602,21 +856,45 @@ test('a2a-drift.json: panels by kind, agent, skill, span metrics and a TraceQL t
     }
   }
   for (const v of d.templating.list) {
-    if (v.type === 'query') checkPromRefs(`dashboard variable ${v.name}`, scanPromQL(String(v.definition).replace(/^label_values\((.*), *(\w+)\)$/, 'sum by ($2) ($1)')));
+    if (v.type === 'query')
+      checkPromRefs(
+        `dashboard variable ${v.name}`,
+        scanPromQL(
+          String(v.definition).replace(/^label_values\((.*), *(\w+)\)$/, 'sum by ($2) ($1)'),
+        ),
+      );
   }
 
   const groupedBy = (label: string) =>
-    promTargets.some((x) => x.target.expr.includes(DRIFT_METRIC) && new RegExp(`by \\([^)]*\\b${label}\\b`).test(x.target.expr));
+    promTargets.some(
+      (x) =>
+        x.target.expr.includes(DRIFT_METRIC) &&
+        new RegExp(`by \\([^)]*\\b${label}\\b`).test(x.target.expr),
+    );
   assert.ok(groupedBy('a2a_drift_kind'), 'no drift-by-kind panel');
   assert.ok(groupedBy('gen_ai_agent_name'), 'no drift-by-agent panel');
   assert.ok(groupedBy('a2a_skill_id'), 'no drift-by-skill panel');
-  assert.ok(promTargets.some((x) => x.target.expr.includes(COLLECTOR_CALLS) && x.target.expr.includes('a2a_drift_kind')), 'no Collector span-metrics drift panel');
-  assert.ok(promTargets.some((x) => x.target.expr.includes(TEMPO_CALLS) && x.target.expr.includes('a2a_drift_kind')), 'no Tempo span-metrics drift panel');
+  assert.ok(
+    promTargets.some(
+      (x) => x.target.expr.includes(COLLECTOR_CALLS) && x.target.expr.includes('a2a_drift_kind'),
+    ),
+    'no Collector span-metrics drift panel',
+  );
+  assert.ok(
+    promTargets.some(
+      (x) => x.target.expr.includes(TEMPO_CALLS) && x.target.expr.includes('a2a_drift_kind'),
+    ),
+    'no Tempo span-metrics drift panel',
+  );
 
   assert.ok(traceql.length > 0, 'no TraceQL panel');
-  for (const { panel, target } of traceql) checkTraceQL(`dashboard panel "${panel.title}"`, target.query);
+  for (const { panel, target } of traceql)
+    checkTraceQL(`dashboard panel "${panel.title}"`, target.query);
   assert.ok(
-    traceql.some((x) => x.panel.type === 'table' && /^\{ span\.a2a\.drift\.kind != nil \}/.test(x.target.query)),
+    traceql.some(
+      (x) =>
+        x.panel.type === 'table' && /^\{ span\.a2a\.drift\.kind != nil \}/.test(x.target.query),
+    ),
     'no table panel with { span.a2a.drift.kind != nil }',
   );
 });
@@ -640,27 +918,52 @@ test('README.md: start command, endpoint and every search use emitted names', ()
   for (const m of md.matchAll(/\| select\(([^)]*)\)/g)) checkTraceQL('README.md select', m[1]);
 
   // Jaeger tag searches: `attr=value`.
-  const tags = [...md.matchAll(/`([a-z_][\w.]*)=([\w-]+)`/g)].filter((m) => !m[1].startsWith('OTEL_'));
-  assert.ok(tags.some((m) => m[1] === 'a2a.drift.kind' && m[2] === 'unknown_skill'), 'README lacks the Jaeger tag a2a.drift.kind=unknown_skill');
-  assert.ok(tags.some((m) => m[1] === 'error' && m[2] === 'true'), 'README lacks the Jaeger tag error=true');
+  const tags = [...md.matchAll(/`([a-z_][\w.]*)=([\w-]+)`/g)].filter(
+    (m) => !m[1].startsWith('OTEL_'),
+  );
+  assert.ok(
+    tags.some((m) => m[1] === 'a2a.drift.kind' && m[2] === 'unknown_skill'),
+    'README lacks the Jaeger tag a2a.drift.kind=unknown_skill',
+  );
+  assert.ok(
+    tags.some((m) => m[1] === 'error' && m[2] === 'true'),
+    'README lacks the Jaeger tag error=true',
+  );
   for (const [, attr, value] of tags) {
     if (attr === 'error') continue; // Jaeger's own tag for status ERROR
     assert.ok(ATTRS.has(attr), `README Jaeger tag ${attr} is not an attribute in src/semconv.ts`);
-    if (attr === sc.ATTR_A2A_DRIFT_KIND) assert.ok((DRIFT_KINDS as readonly string[]).includes(value), value);
+    if (attr === sc.ATTR_A2A_DRIFT_KIND)
+      assert.ok((DRIFT_KINDS as readonly string[]).includes(value), value);
   }
   assert.match(md, /Monitor tab[\s\S]*error rate/);
   // The alert expression shown is the rule's, verbatim (whitespace aside).
-  const squash = (x: string): string => x.replace(/\s+/g, ' ').replace(/\( /g, '(').replace(/ \)/g, ')').trim();
-  const shown = [...md.matchAll(/^```[a-z]*\n([\s\S]*?)^```/gm)].map((m) => m[1]).filter((b) => b.startsWith('sum by') && b.includes(DRIFT_METRIC));
+  const squash = (x: string): string =>
+    x.replace(/\s+/g, ' ').replace(/\( /g, '(').replace(/ \)/g, ')').trim();
+  const shown = [...md.matchAll(/^```[a-z]*\n([\s\S]*?)^```/gm)]
+    .map((m) => m[1])
+    .filter((b) => b.startsWith('sum by') && b.includes(DRIFT_METRIC));
   assert.equal(shown.length, 1, 'README shows the counter rule expression once');
-  assert.equal(squash(shown[0]), squash(alertRules().find((r) => r.alert === 'A2AAgentCardDrift').expr));
+  assert.equal(
+    squash(shown[0]),
+    squash(alertRules().find((r) => r.alert === 'A2AAgentCardDrift').expr),
+  );
   // Fleet-wide eviction: the Alertmanager file and the instances' settings.
   assert.match(md, /alertmanager\.yml/);
-  for (const v of ['WEBHOOK_PORT', 'WEBHOOK_HOST', 'WEBHOOK_TOKEN', 'ALERTMANAGER_URL', 'ALERTMANAGER_POLL_MS']) {
-    assert.ok(md.includes(`OTEL_INSTRUMENTATION_A2A_${v}`), `README does not document OTEL_INSTRUMENTATION_A2A_${v}`);
+  for (const v of [
+    'WEBHOOK_PORT',
+    'WEBHOOK_HOST',
+    'WEBHOOK_TOKEN',
+    'ALERTMANAGER_URL',
+    'ALERTMANAGER_POLL_MS',
+  ]) {
+    assert.ok(
+      md.includes(`OTEL_INSTRUMENTATION_A2A_${v}`),
+      `README does not document OTEL_INSTRUMENTATION_A2A_${v}`,
+    );
   }
   // Every drift kind the code knows is documented.
-  for (const k of DRIFT_KINDS) assert.ok(md.includes(`\`${k}\``), `README does not list drift kind ${k}`);
+  for (const k of DRIFT_KINDS)
+    assert.ok(md.includes(`\`${k}\``), `README does not list drift kind ${k}`);
   // Prometheus names in inline code are ones the stack produces.
   for (const m of md.matchAll(/`(a2a_[a-z_]+|traces_[a-z_]+)(\{[^`]*\})?`/g)) {
     if (m[1].endsWith('_total')) assert.ok(KNOWN_METRICS.has(m[1]), `README metric ${m[1]}`);

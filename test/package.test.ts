@@ -8,7 +8,15 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../src/version';
 
-const CONTRACT = ['A2AInstrumentation', 'skillFingerprint', 'onAgentCardDrift', 'withSkill', 'StaleAgentCardError', 'ArtifactSchemaDriftError', 'createAlertWebhookHandler'];
+const CONTRACT = [
+  'A2AInstrumentation',
+  'skillFingerprint',
+  'onAgentCardDrift',
+  'withSkill',
+  'StaleAgentCardError',
+  'ArtifactSchemaDriftError',
+  'createAlertWebhookHandler',
+];
 
 test('name and version match package.json', () => {
   const pkg = JSON.parse(readFileSync('package.json', 'utf8'));

@@ -22,7 +22,12 @@ import {
   type SdkPeer,
 } from './peers/sdk-peer';
 import { createSdkClient, sendRequest, asTask, messageText, collect } from './peers/sdk-client';
-import { startRawV01Peer, V01_TRANSLATE_SKILL, type RawV01Peer, type V01Task } from './peers/raw-v01-peer';
+import {
+  startRawV01Peer,
+  V01_TRANSLATE_SKILL,
+  type RawV01Peer,
+  type V01Task,
+} from './peers/raw-v01-peer';
 import { startOtlpReceiver, type OtlpReceiver } from './peers/otlp-receiver';
 import { parseSse, recordingFetch } from './peers/wire';
 
@@ -30,7 +35,10 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-async function withSdkPeer(fn: (peer: SdkPeer) => Promise<void>, opts: Parameters<typeof startSdkPeer>[0] = {}): Promise<void> {
+async function withSdkPeer(
+  fn: (peer: SdkPeer) => Promise<void>,
+  opts: Parameters<typeof startSdkPeer>[0] = {},
+): Promise<void> {
   const peer = await startSdkPeer(opts);
   try {
     await fn(peer);
@@ -39,7 +47,10 @@ async function withSdkPeer(fn: (peer: SdkPeer) => Promise<void>, opts: Parameter
   }
 }
 
-async function withV01Peer(fn: (peer: RawV01Peer) => Promise<void>, opts: Parameters<typeof startRawV01Peer>[0] = {}): Promise<void> {
+async function withV01Peer(
+  fn: (peer: RawV01Peer) => Promise<void>,
+  opts: Parameters<typeof startRawV01Peer>[0] = {},
+): Promise<void> {
   const peer = await startRawV01Peer(opts);
   try {
     await fn(peer);
@@ -48,7 +59,13 @@ async function withV01Peer(fn: (peer: RawV01Peer) => Promise<void>, opts: Parame
   }
 }
 
-async function rpc(url: string, method: string, params: unknown, headers: Record<string, string> = {}, id: number | string = 1): Promise<Json> {
+async function rpc(
+  url: string,
+  method: string,
+  params: unknown,
+  headers: Record<string, string> = {},
+  id: number | string = 1,
+): Promise<Json> {
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
@@ -62,7 +79,10 @@ function firstArtifactPart(task: Task): { text: string; mediaType: string } {
   const part = task.artifacts[0]?.parts[0];
   assert.ok(part, 'task has an artifact part');
   assert.equal(part.content?.$case, 'text');
-  return { text: part.content?.$case === 'text' ? part.content.value : '', mediaType: part.mediaType };
+  return {
+    text: part.content?.$case === 'text' ? part.content.value : '',
+    mediaType: part.mediaType,
+  };
 }
 
 function stateOf(ev: StreamResponse): TaskState | undefined {
@@ -85,7 +105,10 @@ describe('sdk-peer (real @a2a-js/sdk server) with the real SDK client, A2A 1.0',
       const card = (await res.json()) as Json;
       assert.equal(card['version'], '1.0');
       assert.equal(card['url'], undefined, '1.0 cards have no top-level url');
-      assert.deepEqual(card['skills'].map((s: Json) => [s.id, s.outputModes]), [['summarize-v2', ['text/markdown']]]);
+      assert.deepEqual(
+        card['skills'].map((s: Json) => [s.id, s.outputModes]),
+        [['summarize-v2', ['text/markdown']]],
+      );
       assert.equal(card['supportedInterfaces'][0].url, peer.jsonRpcUrl);
       assert.equal(card['supportedInterfaces'][0].protocolBinding, 'JSONRPC');
       assert.equal(card['supportedInterfaces'][1].url, peer.restUrl);
@@ -96,8 +119,15 @@ describe('sdk-peer (real @a2a-js/sdk server) with the real SDK client, A2A 1.0',
       const res2 = await fetch(peer.cardUrl, { headers: { 'A2A-Version': '1.0' } });
       const card2 = (await res2.json()) as Json;
       assert.equal(card2['version'], '1.0', 'version unchanged');
-      assert.deepEqual(card2['skills'].map((s: Json) => s.id), ['translate-v1']);
-      assert.notEqual(res2.headers.get('etag'), etag1, 'the SDK ETag is a body hash, so it does change');
+      assert.deepEqual(
+        card2['skills'].map((s: Json) => s.id),
+        ['translate-v1'],
+      );
+      assert.notEqual(
+        res2.headers.get('etag'),
+        etag1,
+        'the SDK ETag is a body hash, so it does change',
+      );
       assert.equal(peer.cardFetches, 2);
     });
   });
@@ -140,14 +170,19 @@ describe('sdk-peer (real @a2a-js/sdk server) with the real SDK client, A2A 1.0',
       peer.redeploy([TRANSLATE_SKILL]);
       // The client still holds the old card (fetched once, no revalidation).
       const cached = await client.getAgentCard();
-      assert.deepEqual(cached.skills.map((s) => s.id), ['summarize-v2']);
+      assert.deepEqual(
+        cached.skills.map((s) => s.id),
+        ['summarize-v2'],
+      );
 
       const task = asTask(await client.sendMessage(sendRequest('summarize-v2')));
       assert.equal(task.status?.state, TaskState.TASK_STATE_FAILED);
       assert.equal(messageText(task.status?.message), 'unknown skill: summarize-v2');
       assert.equal(task.artifacts.length, 0);
 
-      const wire = JSON.parse(await (rec.exchanges.at(-1)?.responseBody ?? Promise.resolve('{}'))) as Json;
+      const wire = JSON.parse(
+        await (rec.exchanges.at(-1)?.responseBody ?? Promise.resolve('{}')),
+      ) as Json;
       assert.equal(wire['error'], undefined, 'no JSON-RPC error');
       assert.equal(wire['result'].task.status.state, 'TASK_STATE_FAILED');
       assert.equal(wire['result'].task.status.message.parts[0].text, 'unknown skill: summarize-v2');
@@ -160,10 +195,17 @@ describe('sdk-peer (real @a2a-js/sdk server) with the real SDK client, A2A 1.0',
       peer.redeploy([TRANSLATE_SKILL]);
       peer.setBehaviour({ settleDelayMs: 30 });
 
-      const pollUntilTerminal = async (client: Awaited<ReturnType<typeof createSdkClient>>, id: string): Promise<Task> => {
+      const pollUntilTerminal = async (
+        client: Awaited<ReturnType<typeof createSdkClient>>,
+        id: string,
+      ): Promise<Task> => {
         for (let i = 0; i < 100; i++) {
           const t = await client.getTask({ tenant: '', id });
-          if (t.status?.state === TaskState.TASK_STATE_FAILED || t.status?.state === TaskState.TASK_STATE_COMPLETED) return t;
+          if (
+            t.status?.state === TaskState.TASK_STATE_FAILED ||
+            t.status?.state === TaskState.TASK_STATE_COMPLETED
+          )
+            return t;
           await sleep(10);
         }
         throw new Error('task never reached a terminal state');
@@ -171,22 +213,31 @@ describe('sdk-peer (real @a2a-js/sdk server) with the real SDK client, A2A 1.0',
 
       // (1) per request: configuration.returnImmediately = true
       const client = await createSdkClient(peer, 'jsonrpc');
-      const first = asTask(await client.sendMessage(sendRequest('summarize-v2', { returnImmediately: true })));
+      const first = asTask(
+        await client.sendMessage(sendRequest('summarize-v2', { returnImmediately: true })),
+      );
       assert.equal(first.status?.state, TaskState.TASK_STATE_SUBMITTED);
       const polled = await pollUntilTerminal(client, first.id);
       assert.equal(polled.status?.state, TaskState.TASK_STATE_FAILED);
       assert.match(messageText(polled.status?.message), /unknown skill/);
 
       // (2) ClientConfig.polling = true
-      const pollingClient = await createSdkClient(peer, 'jsonrpc', { clientConfig: { polling: true } });
+      const pollingClient = await createSdkClient(peer, 'jsonrpc', {
+        clientConfig: { polling: true },
+      });
       const t2 = asTask(await pollingClient.sendMessage(sendRequest('summarize-v2')));
       assert.equal(t2.status?.state, TaskState.TASK_STATE_SUBMITTED);
 
       // (3) server-side force, client asks for blocking
       peer.setBehaviour({ returnImmediately: true });
-      const t3 = asTask(await client.sendMessage(sendRequest('summarize-v2', { returnImmediately: false })));
+      const t3 = asTask(
+        await client.sendMessage(sendRequest('summarize-v2', { returnImmediately: false })),
+      );
       assert.equal(t3.status?.state, TaskState.TASK_STATE_SUBMITTED);
-      assert.equal((await pollUntilTerminal(client, t3.id)).status?.state, TaskState.TASK_STATE_FAILED);
+      assert.equal(
+        (await pollUntilTerminal(client, t3.id)).status?.state,
+        TaskState.TASK_STATE_FAILED,
+      );
     });
   });
 
@@ -209,7 +260,9 @@ describe('sdk-peer (real @a2a-js/sdk server) with the real SDK client, A2A 1.0',
   it('message-metadata skillId alone is honoured; no skill id routes to the first skill of the current card', async () => {
     await withSdkPeer(async (peer) => {
       const client = await createSdkClient(peer, 'jsonrpc');
-      const t1 = asTask(await client.sendMessage(sendRequest('translate-v1', { inRequestMetadata: false })));
+      const t1 = asTask(
+        await client.sendMessage(sendRequest('translate-v1', { inRequestMetadata: false })),
+      );
       assert.equal(t1.status?.state, TaskState.TASK_STATE_FAILED);
       assert.equal(peer.executions[0]?.skillIdSource, 'message-metadata');
       const t2 = asTask(await client.sendMessage(sendRequest(undefined)));
@@ -260,25 +313,41 @@ describe('sdk-peer (real @a2a-js/sdk server) with the real SDK client, A2A 1.0',
           assert.equal(stateOf(events.at(-1) as StreamResponse), TaskState.TASK_STATE_COMPLETED);
 
           const failed = await collect(client.sendMessageStream(sendRequest('nope-v9')));
-          assert.deepEqual(failed.map(stateOf), [TaskState.TASK_STATE_SUBMITTED, TaskState.TASK_STATE_FAILED]);
+          assert.deepEqual(failed.map(stateOf), [
+            TaskState.TASK_STATE_SUBMITTED,
+            TaskState.TASK_STATE_FAILED,
+          ]);
         }
 
         // Raw wire of the 1.0 JSON-RPC stream.
         const res = await fetch(peer.jsonRpcUrl, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', accept: 'text/event-stream' },
+          headers: {
+            'content-type': 'application/json',
+            'A2A-Version': '1.0',
+            accept: 'text/event-stream',
+          },
           body: JSON.stringify({
             jsonrpc: '2.0',
             id: 7,
             method: 'SendStreamingMessage',
-            params: { message: { messageId: 'raw-1', role: 'ROLE_USER', parts: [{ text: 'x' }] }, metadata: { skillId: 'summarize-v2' } },
+            params: {
+              message: { messageId: 'raw-1', role: 'ROLE_USER', parts: [{ text: 'x' }] },
+              metadata: { skillId: 'summarize-v2' },
+            },
           }),
         });
         assert.match(res.headers.get('content-type') ?? '', /text\/event-stream/);
         const sse = parseSse(await res.text()).map((e) => JSON.parse(e.data) as Json);
-        assert.deepEqual(sse.map((e) => Object.keys(e['result'])[0]), ['task', 'statusUpdate', 'artifactUpdate', 'statusUpdate']);
+        assert.deepEqual(
+          sse.map((e) => Object.keys(e['result'])[0]),
+          ['task', 'statusUpdate', 'artifactUpdate', 'statusUpdate'],
+        );
         assert.ok(sse.every((e) => e['jsonrpc'] === '2.0' && e['id'] === 7));
-        assert.equal(sse[2]?.['result'].artifactUpdate.artifact.parts[0].mediaType, 'text/markdown');
+        assert.equal(
+          sse[2]?.['result'].artifactUpdate.artifact.parts[0].mediaType,
+          'text/markdown',
+        );
         assert.equal(sse[3]?.['result'].statusUpdate.status.state, 'TASK_STATE_COMPLETED');
         assert.equal(sse[3]?.['result'].statusUpdate.final, undefined, '1.0 has no final flag');
       },
@@ -296,10 +365,14 @@ describe('sdk-peer 0.3 legacy compatibility layer', () => {
       assert.equal(legacy['protocolVersion'], '0.3');
       assert.equal(legacy['url'], peer.v03JsonRpcUrl);
       assert.equal(legacy['preferredTransport'], 'JSONRPC');
-      assert.deepEqual(legacy['additionalInterfaces'], [{ url: peer.v03RestUrl, transport: 'HTTP+JSON' }]);
+      assert.deepEqual(legacy['additionalInterfaces'], [
+        { url: peer.v03RestUrl, transport: 'HTTP+JSON' },
+      ]);
       assert.equal(legacy['version'], '1.0');
       assert.deepEqual(legacy['skills'][0].outputModes, ['text/markdown']);
-      const modern = (await (await fetch(peer.v03CardUrl, { headers: { 'A2A-Version': '1.0' } })).json()) as Json;
+      const modern = (await (
+        await fetch(peer.v03CardUrl, { headers: { 'A2A-Version': '1.0' } })
+      ).json()) as Json;
       assert.equal(modern['url'], undefined);
       assert.ok(Array.isArray(modern['supportedInterfaces']));
     });
@@ -323,13 +396,18 @@ describe('sdk-peer 0.3 legacy compatibility layer', () => {
       const wire = JSON.parse(await post.responseBody) as Json;
       assert.equal(wire['result'].kind, 'task');
       assert.equal(wire['result'].status.state, 'completed');
-      assert.deepEqual(wire['result'].artifacts[0].parts[0], { kind: 'text', text: wire['result'].artifacts[0].parts[0].text });
+      assert.deepEqual(wire['result'].artifacts[0].parts[0], {
+        kind: 'text',
+        text: wire['result'].artifacts[0].parts[0].text,
+      });
 
       peer.redeploy([TRANSLATE_SKILL]);
       const failed = asTask(await client.sendMessage(sendRequest('summarize-v2')));
       assert.equal(failed.status?.state, TaskState.TASK_STATE_FAILED);
       assert.equal(messageText(failed.status?.message), 'unknown skill: summarize-v2');
-      const wire2 = JSON.parse(await (rec.exchanges.at(-1)?.responseBody ?? Promise.resolve('{}'))) as Json;
+      const wire2 = JSON.parse(
+        await (rec.exchanges.at(-1)?.responseBody ?? Promise.resolve('{}')),
+      ) as Json;
       assert.equal(wire2['error'], undefined);
       assert.equal(wire2['result'].status.state, 'failed');
       assert.equal(wire2['result'].status.message.parts[0].text, 'unknown skill: summarize-v2');
@@ -346,8 +424,17 @@ describe('sdk-peer 0.3 legacy compatibility layer', () => {
     await withSdkPeer(async (peer) => {
       peer.redeploy([TRANSLATE_SKILL]);
       peer.setBehaviour({ settleDelayMs: 20 });
-      const msg = { kind: 'message', messageId: 'v03-1', role: 'user', parts: [{ kind: 'text', text: 'hi' }] };
-      const sent = await rpc(peer.v03JsonRpcUrl, 'message/send', { message: msg, metadata: { skillId: 'summarize-v2' }, configuration: { blocking: false } });
+      const msg = {
+        kind: 'message',
+        messageId: 'v03-1',
+        role: 'user',
+        parts: [{ kind: 'text', text: 'hi' }],
+      };
+      const sent = await rpc(peer.v03JsonRpcUrl, 'message/send', {
+        message: msg,
+        metadata: { skillId: 'summarize-v2' },
+        configuration: { blocking: false },
+      });
       assert.equal(sent['result'].kind, 'task');
       assert.equal(sent['result'].status.state, 'submitted');
       let got: Json = {};
@@ -362,10 +449,21 @@ describe('sdk-peer 0.3 legacy compatibility layer', () => {
       const res = await fetch(peer.v03JsonRpcUrl, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'message/stream', params: { message: { ...msg, messageId: 'v03-2' }, metadata: { skillId: 'translate-v1' } } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 3,
+          method: 'message/stream',
+          params: {
+            message: { ...msg, messageId: 'v03-2' },
+            metadata: { skillId: 'translate-v1' },
+          },
+        }),
       });
       const events = parseSse(await res.text()).map((e) => JSON.parse(e.data) as Json);
-      assert.deepEqual(events.map((e) => e['result'].kind), ['task', 'status-update', 'artifact-update', 'status-update']);
+      assert.deepEqual(
+        events.map((e) => e['result'].kind),
+        ['task', 'status-update', 'artifact-update', 'status-update'],
+      );
       assert.equal(events[1]?.['result'].final, false);
       assert.equal(events[3]?.['result'].final, true);
       assert.equal(events[3]?.['result'].status.state, 'completed');
@@ -392,11 +490,17 @@ describe('raw-v01-peer (A2A 0.1 over node:http)', () => {
       assert.equal(card['url'], peer.rpcUrl);
       assert.equal(card['version'], '1.0');
       assert.deepEqual(card['capabilities'], { streaming: true, pushNotifications: false });
-      assert.deepEqual(card['skills'].map((s: Json) => [s.id, s.inputModes, s.outputModes]), [['summarize-v2', ['text/plain'], ['text/markdown']]]);
+      assert.deepEqual(
+        card['skills'].map((s: Json) => [s.id, s.inputModes, s.outputModes]),
+        [['summarize-v2', ['text/plain'], ['text/markdown']]],
+      );
       peer.redeploy([V01_TRANSLATE_SKILL]);
       const card2 = (await (await fetch(peer.cardUrl)).json()) as Json;
       assert.equal(card2['version'], '1.0');
-      assert.deepEqual(card2['skills'].map((s: Json) => s.id), ['translate-v1']);
+      assert.deepEqual(
+        card2['skills'].map((s: Json) => s.id),
+        ['translate-v1'],
+      );
       assert.equal(peer.cardFetches, 2);
     });
   });
@@ -416,7 +520,9 @@ describe('raw-v01-peer (A2A 0.1 over node:http)', () => {
       assert.equal(sent['result'].status.state, 'submitted');
       const done = await pollV01(peer, 't-ok');
       assert.equal(done.status.state, 'completed');
-      assert.deepEqual(done.artifacts?.[0]?.parts, [{ type: 'text', text: 'result from summarize-v2' }]);
+      assert.deepEqual(done.artifacts?.[0]?.parts, [
+        { type: 'text', text: 'result from summarize-v2' },
+      ]);
 
       peer.redeploy([V01_TRANSLATE_SKILL]);
       const sent2 = await rpc(peer.rpcUrl, 'tasks/send', params('t-stale'));
@@ -433,7 +539,11 @@ describe('raw-v01-peer (A2A 0.1 over node:http)', () => {
     await withV01Peer(
       async (peer) => {
         peer.redeploy([V01_TRANSLATE_SKILL]);
-        const r = await rpc(peer.rpcUrl, 'tasks/send', { id: 't1', skillId: 'summarize-v2', message: { role: 'user', parts: [{ type: 'text', text: 'x' }] } });
+        const r = await rpc(peer.rpcUrl, 'tasks/send', {
+          id: 't1',
+          skillId: 'summarize-v2',
+          message: { role: 'user', parts: [{ type: 'text', text: 'x' }] },
+        });
         assert.equal(r['result'], undefined);
         assert.equal(r['error'].code, -32602);
         assert.equal(r['error'].message, 'Invalid params');
@@ -447,14 +557,30 @@ describe('raw-v01-peer (A2A 0.1 over node:http)', () => {
     await withV01Peer(
       async (peer) => {
         const send = async (id: string): Promise<V01Task> =>
-          (await rpc(peer.rpcUrl, 'tasks/send', { id, skillId: 'summarize-v2', message: { role: 'user', parts: [{ type: 'text', text: 'x' }] } }))['result'] as V01Task;
+          (
+            await rpc(peer.rpcUrl, 'tasks/send', {
+              id,
+              skillId: 'summarize-v2',
+              message: { role: 'user', parts: [{ type: 'text', text: 'x' }] },
+            })
+          )['result'] as V01Task;
         const a = await send('f1');
         assert.equal(a.status.state, 'completed');
         const part = a.artifacts?.[0]?.parts[0];
         assert.ok(part && part.type === 'file');
         assert.equal(part.file.mimeType, 'text/markdown');
-        assert.equal(Buffer.from(part.file.bytes ?? '', 'base64').toString(), 'result from summarize-v2');
-        peer.redeploy([{ id: 'summarize-v2', name: 'Summarize', inputModes: ['text/plain'], outputModes: ['text/plain'] }]);
+        assert.equal(
+          Buffer.from(part.file.bytes ?? '', 'base64').toString(),
+          'result from summarize-v2',
+        );
+        peer.redeploy([
+          {
+            id: 'summarize-v2',
+            name: 'Summarize',
+            inputModes: ['text/plain'],
+            outputModes: ['text/plain'],
+          },
+        ]);
         const b = await send('f2');
         const partB = b.artifacts?.[0]?.parts[0];
         assert.ok(partB && partB.type === 'file');
@@ -469,12 +595,21 @@ describe('raw-v01-peer (A2A 0.1 over node:http)', () => {
       async (peer) => {
         const res = await fetch(peer.rpcUrl, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', 'accept-encoding': 'gzip', accept: 'text/event-stream' },
+          headers: {
+            'content-type': 'application/json',
+            'accept-encoding': 'gzip',
+            accept: 'text/event-stream',
+          },
           body: JSON.stringify({
             jsonrpc: '2.0',
             id: 42,
             method: 'tasks/sendSubscribe',
-            params: { id: 's1', sessionId: 'sess', metadata: { skillId: 'summarize-v2' }, message: { role: 'user', parts: [{ type: 'text', text: 'x' }] } },
+            params: {
+              id: 's1',
+              sessionId: 'sess',
+              metadata: { skillId: 'summarize-v2' },
+              message: { role: 'user', parts: [{ type: 'text', text: 'x' }] },
+            },
           }),
         });
         assert.equal(res.headers.get('content-type'), 'text/event-stream');
@@ -482,17 +617,47 @@ describe('raw-v01-peer (A2A 0.1 over node:http)', () => {
         const text = await res.text();
         assert.match(text, /\r\n\r\n/, 'CRLF framing');
         const events = parseSse(text).map((e) => JSON.parse(e.data) as Json);
-        assert.ok(events.every((e) => e['jsonrpc'] === '2.0' && e['id'] === 42 && e['result'].id === 's1'));
-        const shape = events.map((e) => ('artifact' in e['result'] ? 'artifact' : `${e['result'].status.state}${e['result'].final ? '!' : ''}`));
-        assert.deepEqual(shape, ['submitted', 'working', 'artifact', 'artifact', 'artifact', 'completed!']);
-        const arts = events.filter((e) => 'artifact' in e['result']).map((e) => e['result'].artifact as Json);
-        assert.deepEqual(arts.map((a) => [a['index'], a['append'], a['lastChunk']]), [[0, false, false], [0, true, false], [0, true, true]]);
-        assert.deepEqual(arts[0]?.['parts'][0], { type: 'text', text: 'result from summarize-v2 (1/3)' });
+        assert.ok(
+          events.every((e) => e['jsonrpc'] === '2.0' && e['id'] === 42 && e['result'].id === 's1'),
+        );
+        const shape = events.map((e) =>
+          'artifact' in e['result']
+            ? 'artifact'
+            : `${e['result'].status.state}${e['result'].final ? '!' : ''}`,
+        );
+        assert.deepEqual(shape, [
+          'submitted',
+          'working',
+          'artifact',
+          'artifact',
+          'artifact',
+          'completed!',
+        ]);
+        const arts = events
+          .filter((e) => 'artifact' in e['result'])
+          .map((e) => e['result'].artifact as Json);
+        assert.deepEqual(
+          arts.map((a) => [a['index'], a['append'], a['lastChunk']]),
+          [
+            [0, false, false],
+            [0, true, false],
+            [0, true, true],
+          ],
+        );
+        assert.deepEqual(arts[0]?.['parts'][0], {
+          type: 'text',
+          text: 'result from summarize-v2 (1/3)',
+        });
 
         const again = await fetch(peer.rpcUrl, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ jsonrpc: '2.0', id: 43, method: 'tasks/resubscribe', params: { id: 's1' } }),
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 43,
+            method: 'tasks/resubscribe',
+            params: { id: 's1' },
+          }),
         });
         const replay = parseSse(await again.text()).map((e) => JSON.parse(e.data) as Json);
         assert.equal(replay.at(-1)?.['result'].status.state, 'completed');
@@ -510,14 +675,31 @@ describe('raw-v01-peer (A2A 0.1 over node:http)', () => {
   it('sendSubscribe for an unknown skill: submitted, then failed (final) with "unknown skill"', async () => {
     await withV01Peer(async (peer) => {
       peer.redeploy([V01_TRANSLATE_SKILL]);
-      peer.setBehaviour({ sse: { crlf: false, chunkBytes: 0, chunkDelayMs: 0, multilineData: true, comments: false } });
+      peer.setBehaviour({
+        sse: { crlf: false, chunkBytes: 0, chunkDelayMs: 0, multilineData: true, comments: false },
+      });
       const res = await fetch(peer.rpcUrl, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/sendSubscribe', params: { id: 'u1', skillId: 'summarize-v2', message: { role: 'user', parts: [{ type: 'text', text: 'x' }] } } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tasks/sendSubscribe',
+          params: {
+            id: 'u1',
+            skillId: 'summarize-v2',
+            message: { role: 'user', parts: [{ type: 'text', text: 'x' }] },
+          },
+        }),
       });
       const events = parseSse(await res.text()).map((e) => JSON.parse(e.data) as Json);
-      assert.deepEqual(events.map((e) => [e['result'].status.state, e['result'].final]), [['submitted', false], ['failed', true]]);
+      assert.deepEqual(
+        events.map((e) => [e['result'].status.state, e['result'].final]),
+        [
+          ['submitted', false],
+          ['failed', true],
+        ],
+      );
       assert.equal(events[1]?.['result'].status.message.parts[0].text, 'unknown skill');
     });
   });
@@ -536,13 +718,23 @@ describe('otlp-receiver', () => {
 
   it('receives OTLP/JSON spans from TracerProvider + exporter-trace-otlp-http, flattened', async () => {
     receiver.clear();
-    const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter: new OTLPTraceExporter({ url: receiver.tracesUrl }) })] });
+    const provider = new TracerProvider({
+      spanProcessors: [
+        new SimpleSpanProcessor({ exporter: new OTLPTraceExporter({ url: receiver.tracesUrl }) }),
+      ],
+    });
     const tracer = provider.getTracer('peers-test', '9.9.9');
     const linkTarget = tracer.startSpan('link-target');
     linkTarget.end();
     const parent = tracer.startSpan('SendMessage', {
       kind: SpanKind.CLIENT,
-      attributes: { 'a2a.method.name': 'SendMessage', 'server.port': 4242, ratio: 0.5, ok: false, 'a2a.skills': ['a', 'b'] },
+      attributes: {
+        'a2a.method.name': 'SendMessage',
+        'server.port': 4242,
+        ratio: 0.5,
+        ok: false,
+        'a2a.skills': ['a', 'b'],
+      },
       links: [{ context: linkTarget.spanContext() }],
     });
     parent.addEvent('a2a.skill_drift', { 'a2a.skill.id': 'summarize-v2' });
@@ -563,9 +755,21 @@ describe('otlp-receiver', () => {
     assert.equal(span.kind, 3);
     assert.equal(span.kindName, 'CLIENT');
     assert.deepEqual(span.status, { code: 2, message: 'unknown skill' });
-    assert.deepEqual(span.attributes, { 'a2a.method.name': 'SendMessage', 'server.port': 4242, ratio: 0.5, ok: false, 'a2a.skills': ['a', 'b'] });
-    assert.deepEqual(span.events.map((e) => [e.name, e.attributes]), [['a2a.skill_drift', { 'a2a.skill.id': 'summarize-v2' }]]);
-    assert.deepEqual(span.links.map((l) => [l.traceId, l.spanId]), [[linkTarget.spanContext().traceId, linkTarget.spanContext().spanId]]);
+    assert.deepEqual(span.attributes, {
+      'a2a.method.name': 'SendMessage',
+      'server.port': 4242,
+      ratio: 0.5,
+      ok: false,
+      'a2a.skills': ['a', 'b'],
+    });
+    assert.deepEqual(
+      span.events.map((e) => [e.name, e.attributes]),
+      [['a2a.skill_drift', { 'a2a.skill.id': 'summarize-v2' }]],
+    );
+    assert.deepEqual(
+      span.links.map((l) => [l.traceId, l.spanId]),
+      [[linkTarget.spanContext().traceId, linkTarget.spanContext().spanId]],
+    );
     assert.equal(span.scopeName, 'peers-test');
     assert.equal(span.scopeVersion, '9.9.9');
     assert.equal(span.resource['telemetry.sdk.language'], 'nodejs');
@@ -579,7 +783,13 @@ describe('otlp-receiver', () => {
 
   it('decodes OTLP protobuf (exporter-trace-otlp-proto) to the same flattened shape', async () => {
     receiver.clear();
-    const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter: new OTLPTraceExporterProto({ url: receiver.tracesUrl }) })] });
+    const provider = new TracerProvider({
+      spanProcessors: [
+        new SimpleSpanProcessor({
+          exporter: new OTLPTraceExporterProto({ url: receiver.tracesUrl }),
+        }),
+      ],
+    });
     const span = provider.getTracer('proto-test').startSpan('GetTask', {
       kind: SpanKind.CLIENT,
       attributes: { s: 'x', i: -7, d: 1.25, b: true, arr: ['p', 'q'] },
@@ -596,7 +806,10 @@ describe('otlp-receiver', () => {
     assert.equal(got.kindName, 'CLIENT');
     assert.deepEqual(got.status, { code: 1, message: '' });
     assert.deepEqual(got.attributes, { s: 'x', i: -7, d: 1.25, b: true, arr: ['p', 'q'] });
-    assert.deepEqual(got.events.map((e) => [e.name, e.attributes]), [['evt', { k: 1 }]]);
+    assert.deepEqual(
+      got.events.map((e) => [e.name, e.attributes]),
+      [['evt', { k: 1 }]],
+    );
     assert.equal(got.scopeName, 'proto-test');
     assert.ok(receiver.exports.some((e) => e.contentType === 'application/x-protobuf'));
     await provider.shutdown();
@@ -604,11 +817,18 @@ describe('otlp-receiver', () => {
 
   it('receives OTLP/JSON metrics (counter + histogram) from exporter-metrics-otlp-http', async () => {
     receiver.clear();
-    const reader = new PeriodicExportingMetricReader({ exporter: new OTLPMetricExporter({ url: receiver.metricsUrl }), exportIntervalMillis: 60_000 });
+    const reader = new PeriodicExportingMetricReader({
+      exporter: new OTLPMetricExporter({ url: receiver.metricsUrl }),
+      exportIntervalMillis: 60_000,
+    });
     const provider = new MeterProvider({ readers: [reader] });
     const meter = provider.getMeter('peers-metrics');
-    meter.createCounter('a2a.client.skill_drift', { unit: '{event}' }).add(2, { 'a2a.skill.id': 'summarize-v2' });
-    meter.createHistogram('a2a.client.duration', { unit: 's' }).record(0.25, { 'a2a.method.name': 'SendMessage' });
+    meter
+      .createCounter('a2a.client.skill_drift', { unit: '{event}' })
+      .add(2, { 'a2a.skill.id': 'summarize-v2' });
+    meter
+      .createHistogram('a2a.client.duration', { unit: 's' })
+      .record(0.25, { 'a2a.method.name': 'SendMessage' });
     await provider.forceFlush();
     const points = await receiver.waitForMetrics((p) => p.name.startsWith('a2a.client.'), 5000, 2);
     const counter = points.find((p) => p.name === 'a2a.client.skill_drift');
@@ -625,6 +845,9 @@ describe('otlp-receiver', () => {
   });
 
   it('waitForSpans rejects with a helpful message on timeout', async () => {
-    await assert.rejects(receiver.waitForSpans((s) => s.name === 'never', 50), /timed out after 50 ms/);
+    await assert.rejects(
+      receiver.waitForSpans((s) => s.name === 'never', 50),
+      /timed out after 50 ms/,
+    );
   });
 });

@@ -19,7 +19,12 @@
  */
 const { TaskState, Role } = require('@a2a-js/sdk');
 
-const TERMINAL = new Set([TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_FAILED, TaskState.TASK_STATE_CANCELED, TaskState.TASK_STATE_REJECTED]);
+const TERMINAL = new Set([
+  TaskState.TASK_STATE_COMPLETED,
+  TaskState.TASK_STATE_FAILED,
+  TaskState.TASK_STATE_CANCELED,
+  TaskState.TASK_STATE_REJECTED,
+]);
 const STATE_NAMES = {
   [TaskState.TASK_STATE_SUBMITTED]: 'SUBMITTED',
   [TaskState.TASK_STATE_WORKING]: 'WORKING',
@@ -35,8 +40,10 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /** Lets drift callbacks (dispatched with setImmediate after the response) run. */
 const settle = () => sleep(15);
 
-const short = (fp) => (typeof fp === 'string' && fp.length > 12 ? `${fp.slice(0, 12)}…` : String(fp));
-const shortId = (id) => (typeof id === 'string' && id.length > 8 ? `${id.slice(0, 8)}…` : String(id));
+const short = (fp) =>
+  typeof fp === 'string' && fp.length > 12 ? `${fp.slice(0, 12)}…` : String(fp);
+const shortId = (id) =>
+  typeof id === 'string' && id.length > 8 ? `${id.slice(0, 8)}…` : String(id);
 
 function normaliseUrl(u) {
   try {
@@ -50,7 +57,8 @@ function normaliseUrl(u) {
 }
 
 function firstText(message) {
-  for (const p of (message && message.parts) || []) if (p.content && p.content.$case === 'text') return p.content.value;
+  for (const p of (message && message.parts) || [])
+    if (p.content && p.content.$case === 'text') return p.content.value;
   return '';
 }
 
@@ -61,7 +69,14 @@ function userMessage(text) {
     contextId: '',
     taskId: '',
     role: Role.ROLE_USER,
-    parts: [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' }],
+    parts: [
+      {
+        content: { $case: 'text', value: text },
+        metadata: undefined,
+        filename: '',
+        mediaType: 'text/plain',
+      },
+    ],
     metadata: undefined,
     extensions: [],
     referenceTaskIds: [],
@@ -71,7 +86,10 @@ function userMessage(text) {
 /** Pick the skill from the card the client holds (the seed's step 3: from the CACHED card). */
 function negotiate(card, wantedSkillId) {
   const skills = (card && card.skills) || [];
-  return skills.find((s) => s.id === wantedSkillId) || skills.find((s) => (s.inputModes || []).includes('text/plain'));
+  return (
+    skills.find((s) => s.id === wantedSkillId) ||
+    skills.find((s) => (s.inputModes || []).includes('text/plain'))
+  );
 }
 
 class FleetClient {
@@ -111,7 +129,10 @@ class FleetClient {
   }
 
   addAgent(name, baseUrl) {
-    this.agents.set(name, { baseUrl, cardUrl: normaliseUrl(`${baseUrl.replace(/\/$/, '')}/.well-known/agent-card.json`) });
+    this.agents.set(name, {
+      baseUrl,
+      cardUrl: normaliseUrl(`${baseUrl.replace(/\/$/, '')}/.well-known/agent-card.json`),
+    });
   }
 
   agentForCardUrl(cardUrl) {
@@ -126,7 +147,12 @@ class FleetClient {
     const agent = this.agentForCardUrl(event.cardUrl) || event.agentName;
     this.events.push({ agent, event });
     if (event.kind === 'card_changed') {
-      this.notes.push({ type: 'changed', agent, event, previousVersion: this.lastVersion.get(agent) });
+      this.notes.push({
+        type: 'changed',
+        agent,
+        event,
+        previousVersion: this.lastVersion.get(agent),
+      });
       return;
     }
     if (event.taskId) this.flagged.set(event.taskId, event);
@@ -145,11 +171,14 @@ class FleetClient {
           n.previousVersion === undefined || now === undefined || n.previousVersion === now
             ? `version ${now ?? n.previousVersion ?? '(none)'} unchanged`
             : `version ${n.previousVersion} → ${now}`;
-        this.print(`CARD CHANGED  ${n.agent}  ${short(e.previousFingerprint)} → ${short(e.fingerprint)}  (${version})`);
+        this.print(
+          `CARD CHANGED  ${n.agent}  ${short(e.previousFingerprint)} → ${short(e.fingerprint)}  (${version})`,
+        );
         continue;
       }
       const parts = [`agent=${n.agent}`, `skill=${e.skillId}`, `task=${shortId(e.taskId)}`];
-      if (e.kind === 'output_mode_mismatch') parts.push(`expected=${(e.expectedModes || []).join(',')} got=${e.actualMediaType}`);
+      if (e.kind === 'output_mode_mismatch')
+        parts.push(`expected=${(e.expectedModes || []).join(',')} got=${e.actualMediaType}`);
       parts.push(`card=${e.cardUrl}`, `fingerprint=${short(e.fingerprint)}`);
       this.print(`DRIFT  ${e.kind}  ${parts.join(' ')}`);
       if (n.evicted) this.print(`evicted ${n.agent}'s cached card; re-fetching`);
@@ -178,13 +207,19 @@ class FleetClient {
     let task = await client.sendMessage({
       tenant: '',
       message: userMessage(text),
-      configuration: { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately: true },
+      configuration: {
+        acceptedOutputModes: [],
+        taskPushNotificationConfig: undefined,
+        returnImmediately: true,
+      },
       metadata: { skillId },
     });
-    if (!task || !('status' in task)) throw new Error(`expected a Task, got ${JSON.stringify(task)}`);
+    if (!task || !('status' in task))
+      throw new Error(`expected a Task, got ${JSON.stringify(task)}`);
     const deadline = Date.now() + this.pollTimeoutMs;
     while (!TERMINAL.has(task.status && task.status.state)) {
-      if (Date.now() > deadline) throw new Error(`task ${task.id} not terminal after ${this.pollTimeoutMs} ms`);
+      if (Date.now() > deadline)
+        throw new Error(`task ${task.id} not terminal after ${this.pollTimeoutMs} ms`);
       await sleep(this.pollIntervalMs);
       this.stats.polls++;
       task = await client.getTask({ tenant: '', id: task.id });
@@ -196,14 +231,21 @@ class FleetClient {
    * Run one task on `name`, wanting `wantedSkillId`, retrying as the seed's client did.
    * Returns one record per attempt.
    */
-  async runTask(name, wantedSkillId, label, text = 'A2A v1.0 Agent Cards are capability advertisements, not contracts.') {
+  async runTask(
+    name,
+    wantedSkillId,
+    label,
+    text = 'A2A v1.0 Agent Cards are capability advertisements, not contracts.',
+  ) {
     this.stats.tasks++;
     const attempts = [];
     for (let attempt = 0; attempt <= this.maxRetries; attempt++) {
       this.stats.attempts++;
       const entry = await this.agent(name);
       const skill = negotiate(entry.card, wantedSkillId);
-      const tag = (attempt === 0 ? label : `retry${this.maxRetries > 1 ? ` ${attempt}` : ''}`).padEnd(8);
+      const tag = (
+        attempt === 0 ? label : `retry${this.maxRetries > 1 ? ` ${attempt}` : ''}`
+      ).padEnd(8);
       if (!skill) {
         this.print(`[${name}] ${'(none)'.padEnd(13)} ${tag} no skill in the card takes text/plain`);
         attempts.push({ agent: name, label, attempt, skillId: undefined, state: 'NO_SKILL' });
@@ -215,11 +257,23 @@ class FleetClient {
       const part = task.artifacts && task.artifacts[0] && task.artifacts[0].parts[0];
       const mediaType = part ? part.mediaType : undefined;
       const drift = this.flagged.get(task.id);
-      const record = { agent: name, label, attempt, skillId: skill.id, taskId: task.id, state, mediaType, drift: drift && drift.kind, statusText: firstText(task.status.message) };
+      const record = {
+        agent: name,
+        label,
+        attempt,
+        skillId: skill.id,
+        taskId: task.id,
+        state,
+        mediaType,
+        drift: drift && drift.kind,
+        statusText: firstText(task.status.message),
+      };
       attempts.push(record);
       let verdict;
-      if (state === 'COMPLETED') verdict = `${mediaType || '(no artifact)'}  ${drift ? `flagged: ${drift.kind}` : attempt > 0 ? 'ok (not flagged)' : 'ok'}`;
-      else verdict = `${JSON.stringify(record.statusText)}${drift ? `  flagged: ${drift.kind}` : ''}`;
+      if (state === 'COMPLETED')
+        verdict = `${mediaType || '(no artifact)'}  ${drift ? `flagged: ${drift.kind}` : attempt > 0 ? 'ok (not flagged)' : 'ok'}`;
+      else
+        verdict = `${JSON.stringify(record.statusText)}${drift ? `  flagged: ${drift.kind}` : ''}`;
       this.print(`[${name}] ${skill.id.padEnd(13)} ${tag} ${state.padEnd(9)} ${verdict}`);
       this.flushNotes();
       if (state === 'COMPLETED' && !drift) break;

@@ -20,12 +20,33 @@ const { randomUUID } = require('node:crypto');
 const express = require('express');
 const { Role, TaskState } = require('@a2a-js/sdk');
 const { AgentEvent, DefaultRequestHandler, InMemoryTaskStore } = require('@a2a-js/sdk/server');
-const { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } = require('@a2a-js/sdk/server/express');
+const {
+  agentCardHandler,
+  jsonRpcHandler,
+  restHandler,
+  UserBuilder,
+} = require('@a2a-js/sdk/server/express');
 
-const SUMMARIZE_V2 = { id: 'summarize-v2', name: 'Summarize', description: 'Summarizes text into markdown.', inputModes: ['text/plain'], outputModes: ['text/markdown'] };
-const TRANSLATE_V1 = { id: 'translate-v1', name: 'Translate', description: 'Translates text.', inputModes: ['text/plain'], outputModes: ['text/plain'] };
+const SUMMARIZE_V2 = {
+  id: 'summarize-v2',
+  name: 'Summarize',
+  description: 'Summarizes text into markdown.',
+  inputModes: ['text/plain'],
+  outputModes: ['text/markdown'],
+};
+const TRANSLATE_V1 = {
+  id: 'translate-v1',
+  name: 'Translate',
+  description: 'Translates text.',
+  inputModes: ['text/plain'],
+  outputModes: ['text/plain'],
+};
 /** Variant B: the same id, reused for a capability that answers in plain text. */
-const SUMMARIZE_V2_PLAIN = { ...SUMMARIZE_V2, description: 'Summarizes text.', outputModes: ['text/plain'] };
+const SUMMARIZE_V2_PLAIN = {
+  ...SUMMARIZE_V2,
+  description: 'Summarizes text.',
+  outputModes: ['text/plain'],
+};
 
 function toAgentSkill(s) {
   return {
@@ -94,13 +115,30 @@ class FleetExecutor {
     const skill = skillId ? this.card.skills.find((s) => s.id === skillId) : undefined;
     if (!skill) {
       bus.publish(
-        AgentEvent.statusUpdate({ taskId, contextId, status: status(TaskState.TASK_STATE_FAILED, `unknown skill: ${skillId || '(none given)'}`), metadata: undefined }),
+        AgentEvent.statusUpdate({
+          taskId,
+          contextId,
+          status: status(
+            TaskState.TASK_STATE_FAILED,
+            `unknown skill: ${skillId || '(none given)'}`,
+          ),
+          metadata: undefined,
+        }),
       );
       return;
     }
-    bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: status(TaskState.TASK_STATE_WORKING), metadata: undefined }));
+    bus.publish(
+      AgentEvent.statusUpdate({
+        taskId,
+        contextId,
+        status: status(TaskState.TASK_STATE_WORKING),
+        metadata: undefined,
+      }),
+    );
     const mediaType = skill.outputModes[0] || this.card.defaultOutputModes[0] || 'text/plain';
-    const input = user.parts.map((p) => (p.content && p.content.$case === 'text' ? p.content.value : '')).join(' ');
+    const input = user.parts
+      .map((p) => (p.content && p.content.$case === 'text' ? p.content.value : ''))
+      .join(' ');
     bus.publish(
       AgentEvent.artifactUpdate({
         taskId,
@@ -118,7 +156,14 @@ class FleetExecutor {
         metadata: undefined,
       }),
     );
-    bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: status(TaskState.TASK_STATE_COMPLETED), metadata: undefined }));
+    bus.publish(
+      AgentEvent.statusUpdate({
+        taskId,
+        contextId,
+        status: status(TaskState.TASK_STATE_COMPLETED),
+        metadata: undefined,
+      }),
+    );
   }
 }
 
@@ -154,7 +199,10 @@ async function startPeer(opts) {
     skills: opts.skills.map(toAgentSkill),
     signatures: [],
   };
-  const executor = new FleetExecutor(card, opts.settleDelayMs === undefined ? 40 : opts.settleDelayMs);
+  const executor = new FleetExecutor(
+    card,
+    opts.settleDelayMs === undefined ? 40 : opts.settleDelayMs,
+  );
   const requestHandler = new DefaultRequestHandler(card, new InMemoryTaskStore(), executor);
   const userBuilder = UserBuilder.noAuthentication;
 
@@ -174,8 +222,18 @@ async function startPeer(opts) {
   const port = server.address().port;
   const baseUrl = `http://127.0.0.1:${port}`;
   card.supportedInterfaces.push(
-    { url: `${baseUrl}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '1.0' },
-    { url: `${baseUrl}/a2a/rest`, protocolBinding: 'HTTP+JSON', tenant: '', protocolVersion: '1.0' },
+    {
+      url: `${baseUrl}/a2a/jsonrpc`,
+      protocolBinding: 'JSONRPC',
+      tenant: '',
+      protocolVersion: '1.0',
+    },
+    {
+      url: `${baseUrl}/a2a/rest`,
+      protocolBinding: 'HTTP+JSON',
+      tenant: '',
+      protocolVersion: '1.0',
+    },
   );
 
   let closed = false;
@@ -203,7 +261,9 @@ async function startPeer(opts) {
 
 /** "summarize-v2 (text/plain → text/markdown)" */
 function describeSkills(skills) {
-  return skills.map((s) => `${s.id} (${s.inputModes.join(',')} → ${s.outputModes.join(',')})`).join(', ');
+  return skills
+    .map((s) => `${s.id} (${s.inputModes.join(',')} → ${s.outputModes.join(',')})`)
+    .join(', ');
 }
 
 module.exports = { startPeer, describeSkills, SUMMARIZE_V2, TRANSLATE_V1, SUMMARIZE_V2_PLAIN };

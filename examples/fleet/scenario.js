@@ -13,11 +13,21 @@
  *
  * `runScenario()` returns the exit code: 0 when everything expected was caught.
  */
-const { startPeer, describeSkills, SUMMARIZE_V2, TRANSLATE_V1, SUMMARIZE_V2_PLAIN } = require('./peer');
+const {
+  startPeer,
+  describeSkills,
+  SUMMARIZE_V2,
+  TRANSLATE_V1,
+  SUMMARIZE_V2_PLAIN,
+} = require('./peer');
 const { FleetClient, short } = require('./client-agent');
 
 function envTrue(name) {
-  return String(process.env[name] || '').trim().toLowerCase() === 'true';
+  return (
+    String(process.env[name] || '')
+      .trim()
+      .toLowerCase() === 'true'
+  );
 }
 
 function exporterList(name) {
@@ -32,14 +42,20 @@ function exporterList(name) {
 function signalProtocol(signal) {
   const own = process.env[`OTEL_EXPORTER_OTLP_${signal.toUpperCase()}_PROTOCOL`];
   const raw = own && own.trim() ? own : process.env.OTEL_EXPORTER_OTLP_PROTOCOL;
-  return String(raw || 'http/protobuf').trim().toLowerCase() === 'grpc' ? 'grpc' : 'http';
+  return String(raw || 'http/protobuf')
+    .trim()
+    .toLowerCase() === 'grpc'
+    ? 'grpc'
+    : 'http';
 }
 
 function signalEndpoint(signal) {
   const grpc = signalProtocol(signal) === 'grpc';
   const specific = process.env[`OTEL_EXPORTER_OTLP_${signal.toUpperCase()}_ENDPOINT`];
   if (specific && specific.trim()) return specific.trim();
-  const base = (process.env.OTEL_EXPORTER_OTLP_ENDPOINT || `http://localhost:${grpc ? 4317 : 4318}`).trim().replace(/\/+$/, '');
+  const base = (process.env.OTEL_EXPORTER_OTLP_ENDPOINT || `http://localhost:${grpc ? 4317 : 4318}`)
+    .trim()
+    .replace(/\/+$/, '');
   return grpc ? base : `${base}/v1/${signal}`;
 }
 
@@ -72,21 +88,31 @@ async function runScenario(o) {
   const started = Date.now();
   const peers = [await startPeer({ name: 'peer-a', skills: [SUMMARIZE_V2] })];
   if (withB) peers.push(await startPeer({ name: 'peer-b', skills: [SUMMARIZE_V2] }));
-  const fleet = new FleetClient({ onAgentCardDrift: o.onAgentCardDrift, createClient: o.createClient, print });
+  const fleet = new FleetClient({
+    onAgentCardDrift: o.onAgentCardDrift,
+    createClient: o.createClient,
+    print,
+  });
   const problems = [];
   const rounds = {};
   try {
-    print(o.title || `A2A fleet demo: ${peers.length} worker agents (@a2a-js/sdk servers) and a client agent that caches Agent Cards for 1 h`);
+    print(
+      o.title ||
+        `A2A fleet demo: ${peers.length} worker agents (@a2a-js/sdk servers) and a client agent that caches Agent Cards for 1 h`,
+    );
     for (const p of peers) {
       fleet.addAgent(p.name, p.baseUrl);
-      print(`  ${p.name}  ${p.baseUrl}  version ${p.card.version}  skills: ${describeSkills(p.card.skills)}`);
+      print(
+        `  ${p.name}  ${p.baseUrl}  version ${p.card.version}  skills: ${describeSkills(p.card.skills)}`,
+      );
     }
 
     const round = async (n, title) => {
       print('');
       print(`Round ${n}: ${title}`);
       rounds[n] = {};
-      for (const p of peers) rounds[n][p.name] = await fleet.runTask(p.name, 'summarize-v2', `round ${n}`);
+      for (const p of peers)
+        rounds[n][p.name] = await fleet.runTask(p.name, 'summarize-v2', `round ${n}`);
     };
 
     await round(1, 'healthy');
@@ -112,47 +138,83 @@ async function runScenario(o) {
     const healthy = all.filter((r) => !expectedDrift(r));
     const healthyFlagged = healthy.filter((r) => r.drift);
     const retries = all.filter((r) => r.attempt > 0);
-    const retriesOk = retries.length > 0 && retries.every((r) => r.state === 'COMPLETED' && !r.drift);
+    const retriesOk =
+      retries.length > 0 && retries.every((r) => r.state === 'COMPLETED' && !r.drift);
 
     print('');
     if (fleet.events.length === 0) {
       // No callback at all: the instrumentation is not running in this process.
       const a2 = rounds[2]['peer-a'];
       const b2 = withB ? rounds[2]['peer-b'] : [];
-      print('No drift was reported: the A2A instrumentation is not active in this process, so this run is the seed\'s failure:');
-      print(`  peer-a: ${a2.length} attempts with the cached skill id, ${a2.filter((r) => r.state === 'FAILED').length} failed "unknown skill" (logged as a remote fault)`);
-      if (withB) print(`  peer-b: task ${b2[0] && b2[0].state} with ${b2[0] && b2[0].mediaType} where the card said text/markdown: accepted silently`);
-      print(`Telemetry: ${envTrue('OTEL_SDK_DISABLED') ? telemetryDestination() : 'none seen (is the register entry loaded?)'}`);
+      print(
+        "No drift was reported: the A2A instrumentation is not active in this process, so this run is the seed's failure:",
+      );
+      print(
+        `  peer-a: ${a2.length} attempts with the cached skill id, ${a2.filter((r) => r.state === 'FAILED').length} failed "unknown skill" (logged as a remote fault)`,
+      );
+      if (withB)
+        print(
+          `  peer-b: task ${b2[0] && b2[0].state} with ${b2[0] && b2[0].mediaType} where the card said text/markdown: accepted silently`,
+        );
+      print(
+        `Telemetry: ${envTrue('OTEL_SDK_DISABLED') ? telemetryDestination() : 'none seen (is the register entry loaded?)'}`,
+      );
       if (envTrue('OTEL_SDK_DISABLED')) {
         print('(expected: OTEL_SDK_DISABLED=true)');
         return 0;
       }
-      print('FAIL: expected the instrumentation to catch the drift: run with `node --require ./dist/cjs/register.js examples/fleet-demo.js` (or `npm run demo`) after `npm run build`');
+      print(
+        'FAIL: expected the instrumentation to catch the drift: run with `node --require ./dist/cjs/register.js examples/fleet-demo.js` (or `npm run demo`) after `npm run build`',
+      );
       return 1;
     }
 
     const expectKinds = [['unknown_skill', 'peer-a']];
     if (withB) expectKinds.push(['output_mode_mismatch', 'peer-b']);
     for (const [kind, agent] of expectKinds) {
-      const got = drifts.filter((d) => d.event.kind === kind && d.agent === agent && d.event.skillId === 'summarize-v2');
-      if (got.length !== 1) problems.push(`expected one ${kind} drift on ${agent}/summarize-v2, got ${got.length}`);
+      const got = drifts.filter(
+        (d) => d.event.kind === kind && d.agent === agent && d.event.skillId === 'summarize-v2',
+      );
+      if (got.length !== 1)
+        problems.push(`expected one ${kind} drift on ${agent}/summarize-v2, got ${got.length}`);
       const first = rounds[2][agent][0];
-      if (!first || first.drift !== kind) problems.push(`round 2 on ${agent} was not flagged ${kind} (got ${first && first.drift})`);
+      if (!first || first.drift !== kind)
+        problems.push(`round 2 on ${agent} was not flagged ${kind} (got ${first && first.drift})`);
     }
-    const unexpected = drifts.filter((d) => !expectKinds.some(([k, a]) => d.event.kind === k && d.agent === a));
-    for (const d of unexpected) problems.push(`unexpected drift ${d.event.kind} on ${d.agent} (skill ${d.event.skillId}, task ${d.event.taskId})`);
+    const unexpected = drifts.filter(
+      (d) => !expectKinds.some(([k, a]) => d.event.kind === k && d.agent === a),
+    );
+    for (const d of unexpected)
+      problems.push(
+        `unexpected drift ${d.event.kind} on ${d.agent} (skill ${d.event.skillId}, task ${d.event.taskId})`,
+      );
     for (const p of peers) {
       const c = changes.filter((e) => e.agent === p.name);
       if (c.length !== 1) problems.push(`expected one card_changed for ${p.name}, got ${c.length}`);
-      else if (!c[0].event.previousFingerprint || c[0].event.previousFingerprint === c[0].event.fingerprint) problems.push(`card_changed for ${p.name} without two fingerprints`);
+      else if (
+        !c[0].event.previousFingerprint ||
+        c[0].event.previousFingerprint === c[0].event.fingerprint
+      )
+        problems.push(`card_changed for ${p.name} without two fingerprints`);
       const retry = rounds[2][p.name][1];
-      if (!retry || retry.state !== 'COMPLETED' || retry.drift) problems.push(`the retry on ${p.name} after eviction did not succeed unflagged`);
+      if (!retry || retry.state !== 'COMPLETED' || retry.drift)
+        problems.push(`the retry on ${p.name} after eviction did not succeed unflagged`);
       const version = fleet.cache.get(p.name) && fleet.cache.get(p.name).card.version;
-      if (version !== firstCards.get(p.name)) problems.push(`${p.name}'s card version changed (${firstCards.get(p.name)} → ${version}): not the seed's case`);
+      if (version !== firstCards.get(p.name))
+        problems.push(
+          `${p.name}'s card version changed (${firstCards.get(p.name)} → ${version}): not the seed's case`,
+        );
     }
-    if (rounds[2]['peer-a'][1] && rounds[2]['peer-a'][1].skillId !== 'translate-v1') problems.push(`peer-a's retry negotiated ${rounds[2]['peer-a'][1].skillId}, expected translate-v1 from the new card`);
-    for (const r of healthyFlagged) problems.push(`a healthy call was flagged: ${r.agent} ${r.skillId} ${r.label} attempt ${r.attempt} (${r.drift})`);
-    for (const r of healthy.filter((x) => x.state !== 'COMPLETED')) problems.push(`${r.agent} ${r.skillId} ${r.label} attempt ${r.attempt} ended ${r.state}`);
+    if (rounds[2]['peer-a'][1] && rounds[2]['peer-a'][1].skillId !== 'translate-v1')
+      problems.push(
+        `peer-a's retry negotiated ${rounds[2]['peer-a'][1].skillId}, expected translate-v1 from the new card`,
+      );
+    for (const r of healthyFlagged)
+      problems.push(
+        `a healthy call was flagged: ${r.agent} ${r.skillId} ${r.label} attempt ${r.attempt} (${r.drift})`,
+      );
+    for (const r of healthy.filter((x) => x.state !== 'COMPLETED'))
+      problems.push(`${r.agent} ${r.skillId} ${r.label} attempt ${r.attempt} ended ${r.state}`);
 
     const caught = drifts.map((d) => `${d.event.kind}@${d.agent}/${d.event.skillId}`);
     const s = fleet.stats;

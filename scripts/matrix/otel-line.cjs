@@ -29,7 +29,8 @@ function walk(nm) {
       for (const s of fs.readdirSync(path.join(nm, e.name), { withFileTypes: true })) {
         if (!s.isDirectory()) continue;
         const dir = path.join(nm, e.name, s.name);
-        if (e.name === '@opentelemetry') found.push({ name: `${e.name}/${s.name}`, version: version(dir), dir });
+        if (e.name === '@opentelemetry')
+          found.push({ name: `${e.name}/${s.name}`, version: version(dir), dir });
         walk(path.join(dir, 'node_modules'));
       }
     } else if (!e.name.startsWith('.')) {
@@ -41,8 +42,14 @@ walk(path.resolve('node_modules'));
 
 // Which line a package version belongs to (api, semantic-conventions and contrib are versioned apart).
 function line(name, v) {
-  if (!v || name === '@opentelemetry/api' || name === '@opentelemetry/semantic-conventions') return undefined;
-  if (/^@opentelemetry\/(instrumentation-|resource-detector-|propagation-utils|host-metrics)/.test(name)) return undefined;
+  if (!v || name === '@opentelemetry/api' || name === '@opentelemetry/semantic-conventions')
+    return undefined;
+  if (
+    /^@opentelemetry\/(instrumentation-|resource-detector-|propagation-utils|host-metrics)/.test(
+      name,
+    )
+  )
+    return undefined;
   const [maj, min] = v.split('.').map(Number);
   if (maj === 2 || (maj === 0 && min >= 200 && min < 300)) return '2.x';
   if (maj === 3 || (maj === 0 && min >= 300 && min < 400)) return '3.x';

@@ -23,7 +23,12 @@ const changes = [];
 const unknown = [];
 let hadRemoved = false;
 
-for (const field of ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies']) {
+for (const field of [
+  'dependencies',
+  'devDependencies',
+  'peerDependencies',
+  'optionalDependencies',
+]) {
   const deps = pkg[field];
   if (!deps) continue;
   for (const [name, range] of Object.entries(deps)) {
@@ -62,7 +67,9 @@ if (hadRemoved && !has('@opentelemetry/sdk-trace')) {
 }
 
 if (unknown.length > 0) {
-  console.error(`otel3-deps: no 3.x mapping for:\n  ${unknown.join('\n  ')}\n(add one to scripts/matrix/otel3-deps.cjs)`);
+  console.error(
+    `otel3-deps: no 3.x mapping for:\n  ${unknown.join('\n  ')}\n(add one to scripts/matrix/otel3-deps.cjs)`,
+  );
   process.exit(2);
 }
 fs.writeFileSync('package.json', JSON.stringify(pkg, null, 2) + '\n');

@@ -25,8 +25,10 @@ const srv = http.createServer((req, res) => {
       parsed = undefined;
     }
     const names = [];
-    for (const rs of parsed?.resourceSpans ?? []) for (const ss of rs.scopeSpans ?? []) for (const s of ss.spans ?? []) names.push(s.name);
-    for (const rm of parsed?.resourceMetrics ?? []) for (const sm of rm.scopeMetrics ?? []) for (const m of sm.metrics ?? []) names.push(m.name);
+    for (const rs of parsed?.resourceSpans ?? [])
+      for (const ss of rs.scopeSpans ?? []) for (const s of ss.spans ?? []) names.push(s.name);
+    for (const rm of parsed?.resourceMetrics ?? [])
+      for (const sm of rm.scopeMetrics ?? []) for (const m of sm.metrics ?? []) names.push(m.name);
     seen.push({ url: req.url, contentType: req.headers['content-type'], names });
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end('{}');
@@ -55,9 +57,14 @@ srv.listen(0, '127.0.0.1', () => {
     clearTimeout(timer);
     setTimeout(() => {
       srv.close();
-      const got = (url, name) => seen.some((s) => s.url === url && /json/.test(s.contentType || '') && s.names.includes(name));
+      const got = (url, name) =>
+        seen.some(
+          (s) => s.url === url && /json/.test(s.contentType || '') && s.names.includes(name),
+        );
       const ok = exitCode === 0 && got('/v1/traces', SPAN) && got('/v1/metrics', METRIC);
-      console.log(`register smoke: ${ok ? 'ok' : 'FAILED'} (child exit ${exitCode ?? signal}; received ${JSON.stringify(seen)})`);
+      console.log(
+        `register smoke: ${ok ? 'ok' : 'FAILED'} (child exit ${exitCode ?? signal}; received ${JSON.stringify(seen)})`,
+      );
       process.exit(ok ? 0 : 1);
     }, 200);
   });

@@ -37,10 +37,22 @@ export interface FleetAlert {
 }
 
 /** Why an alert was not acted on (counted in `ignored`). */
-export type IgnoredReason = 'not firing' | 'no card url' | 'bad card url' | 'no drift kind' | 'card_changed' | 'malformed' | 'too many';
+export type IgnoredReason =
+  | 'not firing'
+  | 'no card url'
+  | 'bad card url'
+  | 'no drift kind'
+  | 'card_changed'
+  | 'malformed'
+  | 'too many';
 
 export type AlertParse =
-  | { ok: true; alerts: FleetAlert[]; ignored: number; reasons: Partial<Record<IgnoredReason, number>> }
+  | {
+      ok: true;
+      alerts: FleetAlert[];
+      ignored: number;
+      reasons: Partial<Record<IgnoredReason, number>>;
+    }
   | { ok: false; error: string };
 
 const KINDS: ReadonlySet<string> = new Set(DRIFT_KINDS);
@@ -49,7 +61,11 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function label(labels: Record<string, unknown>, name: string, max = MAX_LABEL_LENGTH): string | undefined {
+function label(
+  labels: Record<string, unknown>,
+  name: string,
+  max = MAX_LABEL_LENGTH,
+): string | undefined {
   const v = labels[name];
   if (typeof v !== 'string' || v.length === 0) return undefined;
   return v.length > max ? v.slice(0, max) : v;
@@ -90,7 +106,10 @@ function readAlert(a: unknown, firing: boolean): FleetAlert | IgnoredReason {
   if (kind === undefined || !KINDS.has(kind)) return 'no drift kind';
   // card_changed is the confirmation that a card was re-fetched, not evidence against one.
   if (kind === 'card_changed') return 'card_changed';
-  const fingerprint = typeof a.fingerprint === 'string' && a.fingerprint.length > 0 ? a.fingerprint.slice(0, MAX_KEY_PART) : undefined;
+  const fingerprint =
+    typeof a.fingerprint === 'string' && a.fingerprint.length > 0
+      ? a.fingerprint.slice(0, MAX_KEY_PART)
+      : undefined;
   const startsAtRaw = typeof a.startsAt === 'string' ? a.startsAt.slice(0, MAX_KEY_PART) : '';
   const alert: FleetAlert = {
     key: `${fingerprint ?? labelsKey(labels)}\u0000${startsAtRaw}`,
@@ -136,9 +155,13 @@ function collect(items: unknown[], firing: (a: unknown) => boolean): AlertParse 
  * notification's own status is not used.
  */
 export function parseWebhookPayload(value: unknown): AlertParse {
-  if (!isRecord(value)) return { ok: false, error: 'expected a JSON object (Alertmanager webhook payload)' };
+  if (!isRecord(value))
+    return { ok: false, error: 'expected a JSON object (Alertmanager webhook payload)' };
   if (value.version !== '4') {
-    return { ok: false, error: `unsupported webhook payload version ${JSON.stringify(typeof value.version === 'string' ? value.version.slice(0, 32) : (value.version ?? null))}; expected "4"` };
+    return {
+      ok: false,
+      error: `unsupported webhook payload version ${JSON.stringify(typeof value.version === 'string' ? value.version.slice(0, 32) : (value.version ?? null))}; expected "4"`,
+    };
   }
   if (!Array.isArray(value.alerts)) return { ok: false, error: 'expected "alerts" to be an array' };
   return collect(value.alerts, (a) => isRecord(a) && a.status === 'firing');
@@ -150,7 +173,8 @@ export function parseWebhookPayload(value: unknown): AlertParse {
  * yet checked against silences): only `active` ones are acted on.
  */
 export function parseApiAlerts(value: unknown): AlertParse {
-  if (!Array.isArray(value)) return { ok: false, error: 'expected a JSON array (Alertmanager API v2 alerts)' };
+  if (!Array.isArray(value))
+    return { ok: false, error: 'expected a JSON array (Alertmanager API v2 alerts)' };
   return collect(value, (a) => isRecord(a) && isRecord(a.status) && a.status.state === 'active');
 }
 
@@ -163,7 +187,10 @@ export function fleetDriftEvent(alert: FleetAlert): DriftEvent {
   const event: DriftEvent = {
     kind: alert.kind,
     source: 'fleet',
-    error: alert.kind === 'output_mode_mismatch' ? new ArtifactSchemaDriftError(message, details) : new StaleAgentCardError(message, details),
+    error:
+      alert.kind === 'output_mode_mismatch'
+        ? new ArtifactSchemaDriftError(message, details)
+        : new StaleAgentCardError(message, details),
     cardUrl: alert.cardUrl,
   };
   if (alert.skillId !== undefined) event.skillId = alert.skillId;

@@ -41,7 +41,10 @@ function syncDecompress(encoding: string, data: Buffer, maxOutputLength: number)
         return zlib.inflateRawSync(data, flush);
       }
     case 'br':
-      return zlib.brotliDecompressSync(data, { finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH, maxOutputLength });
+      return zlib.brotliDecompressSync(data, {
+        finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH,
+        maxOutputLength,
+      });
     default:
       throw new Error(`unsupported content-encoding ${encoding}`);
   }
@@ -54,9 +57,15 @@ function streamDecompressor(encoding: string): Decompressor | undefined {
   switch (encoding) {
     case 'gzip':
     case 'x-gzip':
-      return zlib.createGunzip({ finishFlush: zlib.constants.Z_SYNC_FLUSH, chunkSize: INFLATE_CHUNK });
+      return zlib.createGunzip({
+        finishFlush: zlib.constants.Z_SYNC_FLUSH,
+        chunkSize: INFLATE_CHUNK,
+      });
     case 'deflate':
-      return zlib.createInflate({ finishFlush: zlib.constants.Z_SYNC_FLUSH, chunkSize: INFLATE_CHUNK });
+      return zlib.createInflate({
+        finishFlush: zlib.constants.Z_SYNC_FLUSH,
+        chunkSize: INFLATE_CHUNK,
+      });
     case 'br':
       return zlib.createBrotliDecompress({ chunkSize: INFLATE_CHUNK });
     default:
@@ -226,7 +235,9 @@ export class BodyReader {
   /** The inflation cap is reached: inspect no more of this stream; the app's bytes are not touched. */
   private stopInflating(): void {
     this.failed = true;
-    this.sink.onProblem(`stream over ${this.maxInflated} bytes decompressed: the rest not inspected`);
+    this.sink.onProblem(
+      `stream over ${this.maxInflated} bytes decompressed: the rest not inspected`,
+    );
     const d = this.decompressor;
     if (d) {
       try {
@@ -263,7 +274,10 @@ export class BodyReader {
         const tail = this.decoder.decode();
         if (tail.length > 0) this.emitEvents(this.sse.push(tail));
         this.emitEvents(this.sse.end());
-        if (this.sse.oversizedEvents > 0) this.sink.onProblem(`${this.sse.oversizedEvents} stream event(s) over ${this.maxBytes} bytes not inspected`);
+        if (this.sse.oversizedEvents > 0)
+          this.sink.onProblem(
+            `${this.sse.oversizedEvents} stream event(s) over ${this.maxBytes} bytes not inspected`,
+          );
       } catch {
         this.sink.onProblem('could not read the stream');
       }
@@ -288,13 +302,20 @@ export class BodyReader {
           data = syncDecompress(this.encoding, data, this.maxBytes);
         } catch (err) {
           const code = (err as { code?: unknown }).code;
-          this.sink.onProblem(code === 'ERR_BUFFER_TOO_LARGE' ? `response body over ${this.maxBytes} bytes not inspected` : `could not decode ${this.encoding} body`);
+          this.sink.onProblem(
+            code === 'ERR_BUFFER_TOO_LARGE'
+              ? `response body over ${this.maxBytes} bytes not inspected`
+              : `could not decode ${this.encoding} body`,
+          );
           return;
         }
       }
       const parsed = parseJsonSafe(data.toString('utf8'));
       if (parsed.ok) this.sink.onDocument(parsed.value);
-      else this.sink.onProblem(complete ? `response body is not JSON (${parsed.problem})` : 'response body cut short');
+      else
+        this.sink.onProblem(
+          complete ? `response body is not JSON (${parsed.problem})` : 'response body cut short',
+        );
     } catch {
       this.sink.onProblem('could not read the body');
     } finally {

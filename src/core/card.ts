@@ -59,7 +59,8 @@ function emptyCard(problem?: string): DecodedCard {
 export function isAgentCard(json: unknown): boolean {
   try {
     if (!isRecord(json)) return false;
-    if (nonEmptyStr(own(json, 'name')) === undefined || arr(own(json, 'skills')) === undefined) return false;
+    if (nonEmptyStr(own(json, 'name')) === undefined || arr(own(json, 'skills')) === undefined)
+      return false;
     return (
       nonEmptyStr(own(json, 'url')) !== undefined ||
       arr(own2(json, 'supportedInterfaces', 'supported_interfaces')) !== undefined ||
@@ -130,7 +131,12 @@ function decode(json: unknown): DecodedCard {
 
 function endpoints(json: Record<string, unknown>, card: DecodedCard, problems: string[]): void {
   const out = card.endpoints;
-  const add = (url: unknown, binding: unknown, protocolVersion: string | undefined, tenant?: unknown): void => {
+  const add = (
+    url: unknown,
+    binding: unknown,
+    protocolVersion: string | undefined,
+    tenant?: unknown,
+  ): void => {
     if (out.length >= MAX_ENDPOINTS) return;
     const u = nonEmptyStr(url);
     if (u === undefined) return;
@@ -138,7 +144,9 @@ function endpoints(json: Record<string, unknown>, card: DecodedCard, problems: s
     if (t.length === 0) return;
     const b = nonEmptyStr(binding);
     // One URL may serve several versions on one binding (ADK cards list JSONRPC 1.0 and 0.3).
-    for (let i = 0; i < out.length; i++) if (out[i].url === t && out[i].binding === b && out[i].protocolVersion === protocolVersion) return;
+    for (let i = 0; i < out.length; i++)
+      if (out[i].url === t && out[i].binding === b && out[i].protocolVersion === protocolVersion)
+        return;
     const e: AgentEndpoint = { url: t };
     if (b !== undefined) e.binding = b;
     if (protocolVersion !== undefined) e.protocolVersion = protocolVersion;
@@ -212,7 +220,10 @@ function skills(json: Record<string, unknown>, card: DecodedCard, problems: stri
     const rout = own2(s, 'outputModes', 'output_modes');
     const ins = modes(rin);
     const outs = modes(rout);
-    if ((rin !== undefined && rin !== null && ins === undefined) || (rout !== undefined && rout !== null && outs === undefined)) {
+    if (
+      (rin !== undefined && rin !== null && ins === undefined) ||
+      (rout !== undefined && rout !== null && outs === undefined)
+    ) {
       badModes++;
     }
     out.push({
@@ -222,7 +233,8 @@ function skills(json: Record<string, unknown>, card: DecodedCard, problems: stri
     });
   }
   if (noId > 0) problems.push(`${noId} skill(s) without a string id skipped`);
-  if (badModes > 0) problems.push(`${badModes} skill(s) with non-array modes use the card defaults`);
+  if (badModes > 0)
+    problems.push(`${badModes} skill(s) with non-array modes use the card defaults`);
 }
 
 export { normaliseUrl } from './url';

@@ -30,7 +30,11 @@ import { parseJsonSafe } from './json-path';
 
 export { parseJsonSafe }; // part of this module's API (tests, callers)
 import type { Classification } from './model';
-import { decodeHttpJsonRequest, isDistinctiveRestOperation, looksLikeRestPath } from './protocol/http-json';
+import {
+  decodeHttpJsonRequest,
+  isDistinctiveRestOperation,
+  looksLikeRestPath,
+} from './protocol/http-json';
 import { decodeJsonRpcRequest } from './protocol/jsonrpc';
 import { normaliseVersion } from './protocol/common';
 
@@ -79,7 +83,11 @@ export function cardPathKind(url: string): 'certain' | 'sniff' | undefined {
   if (url.endsWith(AGENT_CARD_JSON, end) || url.endsWith(AGENT_JSON, end)) {
     // per agent: the segment before `{agentId}` is `.well-known`
     const prev = url.lastIndexOf('/', slash - 1);
-    return prev >= 0 && url.startsWith(WELL_KNOWN_SEG, prev - WELL_KNOWN_SEG.length + 1) && prev > url.indexOf('://') + 3 ? 'certain' : 'sniff';
+    return prev >= 0 &&
+      url.startsWith(WELL_KNOWN_SEG, prev - WELL_KNOWN_SEG.length + 1) &&
+      prev > url.indexOf('://') + 3
+      ? 'certain'
+      : 'sniff';
   }
   return 'sniff';
 }
@@ -89,14 +97,30 @@ function namesCard(url: string, from: number, end: number): boolean {
   for (let i = from; i + 4 <= end; i++) {
     const c = url.charCodeAt(i) | 0x20;
     if (c === 97 /* a */) {
-      if (i + 5 <= end && (url.charCodeAt(i + 1) | 0x20) === 103 && (url.charCodeAt(i + 2) | 0x20) === 101 && (url.charCodeAt(i + 3) | 0x20) === 110 && (url.charCodeAt(i + 4) | 0x20) === 116) return true;
+      if (
+        i + 5 <= end &&
+        (url.charCodeAt(i + 1) | 0x20) === 103 &&
+        (url.charCodeAt(i + 2) | 0x20) === 101 &&
+        (url.charCodeAt(i + 3) | 0x20) === 110 &&
+        (url.charCodeAt(i + 4) | 0x20) === 116
+      )
+        return true;
     } else if (c === 99 /* c */) {
-      if ((url.charCodeAt(i + 1) | 0x20) === 97 && (url.charCodeAt(i + 2) | 0x20) === 114 && (url.charCodeAt(i + 3) | 0x20) === 100) return true;
+      if (
+        (url.charCodeAt(i + 1) | 0x20) === 97 &&
+        (url.charCodeAt(i + 2) | 0x20) === 114 &&
+        (url.charCodeAt(i + 3) | 0x20) === 100
+      )
+        return true;
     }
   }
   return false;
 }
-const SNIFF_CARD: Classification = Object.freeze({ type: 'card', extended: false, sniff: true }) as Classification;
+const SNIFF_CARD: Classification = Object.freeze({
+  type: 'card',
+  extended: false,
+  sniff: true,
+}) as Classification;
 
 /** True when the URL's path is a certain Agent Card path (see cardPathKind). */
 export function isAgentCardPath(url: string): boolean {
@@ -178,7 +202,8 @@ export function classifyRequest(
       const req = decodeHttpJsonRequest('GET', url, undefined, skillIdPaths, header);
       const sniff = cardPathKind(url) === 'sniff' ? SNIFF_CARD : undefined;
       if (req === undefined) return sniff;
-      if (!isDistinctiveRestOperation(req) && !known && normaliseVersion(header) === undefined) return sniff;
+      if (!isDistinctiveRestOperation(req) && !known && normaliseVersion(header) === undefined)
+        return sniff;
       if (req.operation === 'GetExtendedAgentCard') return { type: 'card', extended: true };
       return { type: 'operation', request: req };
     }
@@ -201,13 +226,26 @@ export function classifyRequest(
     }
 
     if (looksLikeRestPath(url)) {
-      if (isPost && !haveParsed && typeof bodyText === 'string' && !utf8LengthOver(bodyText, maxBody) && firstNonBlankIsBrace(bodyText)) {
+      if (
+        isPost &&
+        !haveParsed &&
+        typeof bodyText === 'string' &&
+        !utf8LengthOver(bodyText, maxBody) &&
+        firstNonBlankIsBrace(bodyText)
+      ) {
         const r = parseJsonSafe(bodyText);
         if (r.ok) parsed = r.value;
       }
-      const req = decodeHttpJsonRequest(isPost ? 'POST' : 'DELETE', url, parsed, skillIdPaths, header);
+      const req = decodeHttpJsonRequest(
+        isPost ? 'POST' : 'DELETE',
+        url,
+        parsed,
+        skillIdPaths,
+        header,
+      );
       if (req !== undefined) {
-        if (!isDistinctiveRestOperation(req) && !known && normaliseVersion(header) === undefined) return undefined;
+        if (!isDistinctiveRestOperation(req) && !known && normaliseVersion(header) === undefined)
+          return undefined;
         return { type: 'operation', request: req };
       }
     }

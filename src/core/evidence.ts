@@ -31,7 +31,10 @@ function escapeRegExp(s: string): string {
 const phrasesFor = boundedMemo(
   (skillId: string): Compiled[] => {
     const id = escapeRegExp(skillId);
-    return MISSING_SKILL_PHRASES.map((p) => ({ label: p.label, re: new RegExp(p.template.split('SKILL').join(id), 'i') }));
+    return MISSING_SKILL_PHRASES.map((p) => ({
+      label: p.label,
+      re: new RegExp(p.template.split('SKILL').join(id), 'i'),
+    }));
   },
   256,
   MAX_SKILL_ID,
@@ -55,7 +58,13 @@ export function namesSkill(text: string, skillId: string): boolean {
 /** Characters that continue a skill id: letters, digits, `_`, `-`, `.`, `/`. */
 function isIdChar(c: number): boolean {
   return (
-    (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45 || c === 46 || c === 47
+    (c >= 48 && c <= 57) ||
+    (c >= 65 && c <= 90) ||
+    (c >= 97 && c <= 122) ||
+    c === 95 ||
+    c === 45 ||
+    c === 46 ||
+    c === 47
   );
 }
 
@@ -75,7 +84,8 @@ export function missingSkillLabel(
   const t = text.length > MAX_EVIDENCE_TEXT ? text.slice(0, MAX_EVIDENCE_TEXT) : text;
   const user = firstMatch(userPatterns, t);
   if (user && (failure || (skillId !== undefined && namesSkill(t, skillId)))) return user.label;
-  if (skillId === undefined || skillId.length === 0 || skillId.length > MAX_SKILL_ID) return undefined;
+  if (skillId === undefined || skillId.length === 0 || skillId.length > MAX_SKILL_ID)
+    return undefined;
   for (const p of phrasesFor(skillId)) if (p.re.test(t)) return p.label;
   return undefined;
 }

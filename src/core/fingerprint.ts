@@ -85,7 +85,8 @@ export const MAX_FINGERPRINT_WORK = 1_000_000;
 const propertyIsEnumerable = Object.prototype.propertyIsEnumerable;
 
 /** A fingerprint, or why the card could not be fingerprinted (never both). */
-export type FingerprintResult = { fingerprint: string; problem?: undefined } | { fingerprint?: undefined; problem: string };
+export type FingerprintResult =
+  { fingerprint: string; problem?: undefined } | { fingerprint?: undefined; problem: string };
 
 /** SHA-256, lowercase hex, of the seed's canonical material for `card`. Total: never throws. */
 export function skillFingerprint(card: unknown): string {
@@ -98,7 +99,10 @@ export function skillFingerprint(card: unknown): string {
  * proxies), and one needing more than `maxWork` steps of the metered path. Total: never
  * throws. The fingerprint, when given, is the one `skillFingerprint` gives.
  */
-export function skillFingerprintBounded(card: unknown, maxWork: number = MAX_FINGERPRINT_WORK): FingerprintResult {
+export function skillFingerprintBounded(
+  card: unknown,
+  maxWork: number = MAX_FINGERPRINT_WORK,
+): FingerprintResult {
   const r = materialOrProblem(card, maxWork);
   if (typeof r !== 'string') return r;
   return { fingerprint: createHash('sha256').update(r, 'latin1').digest('hex') };
@@ -131,8 +135,10 @@ function materialOrProblem(card: unknown, maxWork: number): string | { problem: 
   try {
     return buildMaterial(card);
   } catch (e) {
-    if (e === OVER_BUDGET) return { problem: `card too complex to fingerprint (over ${limit} steps)` };
-    if (e instanceof TooDeep) return { problem: `card nested more than ${MAX_DEPTH} levels deep (or cyclic)` };
+    if (e === OVER_BUDGET)
+      return { problem: `card too complex to fingerprint (over ${limit} steps)` };
+    if (e instanceof TooDeep)
+      return { problem: `card nested more than ${MAX_DEPTH} levels deep (or cyclic)` };
     return { problem: 'card could not be read' };
   } finally {
     lastWork = limit - budget;
@@ -185,7 +191,15 @@ function get(d: Record<string, unknown>, k: string): unknown {
 
 const objectProto = Object.prototype;
 /** The keys the seed reads. */
-const READ_KEYS = ['capabilities', 'skills', 'streaming', 'pushNotifications', 'id', 'inputModes', 'outputModes'];
+const READ_KEYS = [
+  'capabilities',
+  'skills',
+  'streaming',
+  'pushNotifications',
+  'id',
+  'inputModes',
+  'outputModes',
+];
 
 /** No key the seed reads is reachable on Object.prototype (it has not been polluted). */
 function objectProtoClean(): boolean {
@@ -334,7 +348,8 @@ function codePointKey(s: string): string {
     }
   }
   let out = '';
-  for (let i = 0; i < units.length; i += 4096) out += String.fromCharCode.apply(null, units.slice(i, i + 4096));
+  for (let i = 0; i < units.length; i += 4096)
+    out += String.fromCharCode.apply(null, units.slice(i, i + 4096));
   return out;
 }
 
@@ -755,7 +770,10 @@ const idOf = (r: SkillRec): unknown => r.id;
 
 function sortRecsPlain(a: SkillRec[]): SkillRec[] {
   const n = a.length;
-  if (n > 32) return a.sort((x, y) => ((x.id as string) < (y.id as string) ? -1 : (x.id as string) > (y.id as string) ? 1 : 0));
+  if (n > 32)
+    return a.sort((x, y) =>
+      (x.id as string) < (y.id as string) ? -1 : (x.id as string) > (y.id as string) ? 1 : 0,
+    );
   for (let i = 1; i < n; i++) {
     const v = a[i];
     const k = v.id as string;
@@ -797,7 +815,11 @@ function buildMaterial(card: unknown): string {
     const id = rawId === undefined ? '' : rawId;
     if (typeof id !== 'string') plainIds = strIds = false;
     else if (plainIds && NEEDS_ESCAPE.test(id)) plainIds = false;
-    recs.push({ id, inputModes: getKnown(s, 'inputModes', plain), outputModes: getKnown(s, 'outputModes', plain) });
+    recs.push({
+      id,
+      inputModes: getKnown(s, 'inputModes', plain),
+      outputModes: getKnown(s, 'outputModes', plain),
+    });
   }
   if (recs.length > 1) {
     if (plainIds) recs = sortRecsPlain(recs);

@@ -60,7 +60,9 @@ const PATH_CACHE_MAX = 256;
 /** Splits a dotted path (`a.b.c`) into segments; cached. Returns null for an unusable path. */
 export const splitPath: (path: string) => readonly string[] | null = boundedMemo((path) => {
   const segs = path.length === 0 ? null : path.split('.');
-  return segs !== null && (segs.length > MAX_PATH_SEGMENTS || segs.some((s) => s.length === 0)) ? null : segs;
+  return segs !== null && (segs.length > MAX_PATH_SEGMENTS || segs.some((s) => s.length === 0))
+    ? null
+    : segs;
 }, PATH_CACHE_MAX);
 
 function isIndex(seg: string): boolean {
@@ -116,12 +118,17 @@ export const MAX_JSON_STRUCTURES = 200_000;
 const BOM = 0xfeff;
 
 /** JSON.parse that never throws: the value, or why not (invalid, too complex, nested too deeply, not text). */
-export function parseJsonSafe(text: string): { ok: true; value: unknown } | { ok: false; problem: string } {
+export function parseJsonSafe(
+  text: string,
+): { ok: true; value: unknown } | { ok: false; problem: string } {
   if (typeof text !== 'string') return { ok: false, problem: 'not text' };
   // One leading byte order mark, as `Response.json()` (the WHATWG "UTF-8 decode") drops it.
   if (text.charCodeAt(0) === BOM) text = text.slice(1);
   if (text.length > MAX_JSON_STRUCTURES && structuresOver(text, MAX_JSON_STRUCTURES)) {
-    return { ok: false, problem: `JSON too complex to inspect (over ${MAX_JSON_STRUCTURES} arrays, objects and keys)` };
+    return {
+      ok: false,
+      problem: `JSON too complex to inspect (over ${MAX_JSON_STRUCTURES} arrays, objects and keys)`,
+    };
   }
   try {
     return { ok: true, value: JSON.parse(text) as unknown };

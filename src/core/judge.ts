@@ -90,18 +90,23 @@ function short(v: string): string {
 
 function modesText(modes: readonly string[]): string {
   const shown = modes.slice(0, MAX_MESSAGE_MODES).map((m) => short(String(m)));
-  const more = modes.length > MAX_MESSAGE_MODES ? ` and ${modes.length - MAX_MESSAGE_MODES} more` : '';
+  const more =
+    modes.length > MAX_MESSAGE_MODES ? ` and ${modes.length - MAX_MESSAGE_MODES} more` : '';
   return `${JSON.stringify(shown)}${more}`;
 }
 
 function refetchAdvice(ctx: NegotiationContext): string {
-  const fp = ctx.fingerprint ? ` (cached fingerprint ${fingerprintPrefix(ctx.fingerprint)}…, version ${JSON.stringify(short(ctx.cardVersion ?? ''))})` : '';
+  const fp = ctx.fingerprint
+    ? ` (cached fingerprint ${fingerprintPrefix(ctx.fingerprint)}…, version ${JSON.stringify(short(ctx.cardVersion ?? ''))})`
+    : '';
   const where = ctx.cardUrl ? ` from ${short(ctx.cardUrl)}` : '';
   return `${fp}: re-fetch the Agent Card${where} before retrying`;
 }
 
 function skillLabel(skillId: string | undefined): string {
-  return skillId === undefined ? 'a task with no known skill id' : `skillId=${JSON.stringify(short(skillId))}`;
+  return skillId === undefined
+    ? 'a task with no known skill id'
+    : `skillId=${JSON.stringify(short(skillId))}`;
 }
 
 /** Evidence that the requested skill is missing: stale card if the card in use lists it, else the client asked for something its card never offered. */
@@ -109,8 +114,20 @@ function missingKind(ctx: NegotiationContext): DriftKind {
   return ctx.cardKnown && ctx.skillInCard === false ? 'skill_not_in_card' : 'unknown_skill';
 }
 
-function stale(kind: DriftKind, message: string, ctx: NegotiationContext, taskId: string | undefined, extra: Partial<DriftEvent> = {}): Judgement {
-  const details = { kind, skillId: ctx.skillId, taskId, cardUrl: ctx.cardUrl, fingerprint: ctx.fingerprint };
+function stale(
+  kind: DriftKind,
+  message: string,
+  ctx: NegotiationContext,
+  taskId: string | undefined,
+  extra: Partial<DriftEvent> = {},
+): Judgement {
+  const details = {
+    kind,
+    skillId: ctx.skillId,
+    taskId,
+    cardUrl: ctx.cardUrl,
+    fingerprint: ctx.fingerprint,
+  };
   return {
     drift: {
       kind,
@@ -127,14 +144,23 @@ function stale(kind: DriftKind, message: string, ctx: NegotiationContext, taskId
 }
 
 const FAILED_STATES = new Set(['TASK_STATE_FAILED', 'TASK_STATE_REJECTED']);
-const NO_ARTIFACT_STATES = new Set(['TASK_STATE_FAILED', 'TASK_STATE_REJECTED', 'TASK_STATE_CANCELED']);
+const NO_ARTIFACT_STATES = new Set([
+  'TASK_STATE_FAILED',
+  'TASK_STATE_REJECTED',
+  'TASK_STATE_CANCELED',
+]);
 
 /**
  * Judge one response (or stream event) of `request`, negotiated under `ctx`.
  * `request` is the call being answered; for a poll (GetTask) the skill and card come
  * from `ctx`, which the caller fills from the SendMessage that created the task.
  */
-export function judge(request: DecodedRequest | undefined, ctx: NegotiationContext, result: DecodedResult, opts: JudgeOptions): Judgement {
+export function judge(
+  request: DecodedRequest | undefined,
+  ctx: NegotiationContext,
+  result: DecodedResult,
+  opts: JudgeOptions,
+): Judgement {
   try {
     return judgeExchange(request, ctx, result, opts);
   } catch {
@@ -144,27 +170,44 @@ export function judge(request: DecodedRequest | undefined, ctx: NegotiationConte
 
 /** INVALID_PARAMS (1.0 ErrorInfo reason) or INVALID_ARGUMENT (google.rpc.Status of the HTTP+JSON binding), or JSON-RPC -32602. */
 function isInvalidParams(err: RpcError): boolean {
-  return err.code === -32602 || err.reason === 'INVALID_PARAMS' || err.reason === 'INVALID_ARGUMENT';
+  return (
+    err.code === -32602 || err.reason === 'INVALID_PARAMS' || err.reason === 'INVALID_ARGUMENT'
+  );
 }
 
 /** True when a part of the request's message is outside the skill's input modes in the card in use (MIME rules, lax text). */
-function requestBreaksInputModes(request: DecodedRequest | undefined, ctx: NegotiationContext): boolean {
+function requestBreaksInputModes(
+  request: DecodedRequest | undefined,
+  ctx: NegotiationContext,
+): boolean {
   const parts = request?.messageParts;
   const modes = ctx.inputModes;
   if (!parts || !modes || modes.length === 0) return false;
-  for (const part of parts) if (partMatchesModes(part, modes as string[], { strictTextParts: false }) === 'mismatch') return true;
+  for (const part of parts)
+    if (partMatchesModes(part, modes as string[], { strictTextParts: false }) === 'mismatch')
+      return true;
   return false;
 }
 
 /** The peer's error text (message, and `data` when it is a string or has a string message); judge only. */
 function errorText(err: RpcError): string | undefined {
   const data = err.data;
-  const extra = typeof data === 'string' ? data : isRecord(data) && typeof own(data, 'message') === 'string' ? (own(data, 'message') as string) : undefined;
+  const extra =
+    typeof data === 'string'
+      ? data
+      : isRecord(data) && typeof own(data, 'message') === 'string'
+        ? (own(data, 'message') as string)
+        : undefined;
   if (err.message === undefined) return extra;
   return extra === undefined ? err.message : `${err.message} ${extra}`;
 }
 
-function judgeExchange(request: DecodedRequest | undefined, ctx: NegotiationContext, result: DecodedResult, opts: JudgeOptions): Judgement {
+function judgeExchange(
+  request: DecodedRequest | undefined,
+  ctx: NegotiationContext,
+  result: DecodedResult,
+  opts: JudgeOptions,
+): Judgement {
   const taskId = result.taskId ?? request?.taskId;
   const skill = skillLabel(ctx.skillId);
 
@@ -172,27 +215,63 @@ function judgeExchange(request: DecodedRequest | undefined, ctx: NegotiationCont
   const err = result.error;
   if (err) {
     if (err.code === -32005) {
-      return stale('unsupported_mode', `peer refused ${skill} with JSON-RPC -32005 (content type not supported)${refetchAdvice(ctx)}`, ctx, taskId, { rpcCode: -32005 });
+      return stale(
+        'unsupported_mode',
+        `peer refused ${skill} with JSON-RPC -32005 (content type not supported)${refetchAdvice(ctx)}`,
+        ctx,
+        taskId,
+        { rpcCode: -32005 },
+      );
     }
     if (isInvalidParams(err) && ctx.skillId !== undefined) {
       const code = err.code ?? -32602;
-      const what = err.code === -32602 ? 'JSON-RPC -32602' : `${err.code ?? 'an'} ${err.reason ?? 'invalid params'} error`;
-      if (!ctx.cardKnown) return { unjudged: 'invalid params on a skill id, but no Agent Card known for this endpoint' };
-      if (ctx.skillInCard === undefined) return { unjudged: 'invalid params on a skill id the card in use may list among the skills not read' };
+      const what =
+        err.code === -32602
+          ? 'JSON-RPC -32602'
+          : `${err.code ?? 'an'} ${err.reason ?? 'invalid params'} error`;
+      if (!ctx.cardKnown)
+        return {
+          unjudged: 'invalid params on a skill id, but no Agent Card known for this endpoint',
+        };
+      if (ctx.skillInCard === undefined)
+        return {
+          unjudged:
+            'invalid params on a skill id the card in use may list among the skills not read',
+        };
       if (ctx.skillInCard && requestBreaksInputModes(request, ctx)) {
         // The card in use already rules the request's parts out (VoltAgent: data parts to a
         // text-only agent): the client's mistake, not a stale card.
-        return { unjudged: 'invalid params: the request does not fit the input modes of the card in use' };
+        return {
+          unjudged: 'invalid params: the request does not fit the input modes of the card in use',
+        };
       }
       if (ctx.skillInCard) {
-        return stale('invalid_params', `peer rejected ${skill} with ${what} although the cached card lists that skill${refetchAdvice(ctx)}`, ctx, taskId, { rpcCode: code });
+        return stale(
+          'invalid_params',
+          `peer rejected ${skill} with ${what} although the cached card lists that skill${refetchAdvice(ctx)}`,
+          ctx,
+          taskId,
+          { rpcCode: code },
+        );
       }
-      return stale('skill_not_in_card', `peer rejected ${skill}, which the card in use does not list${refetchAdvice(ctx)}`, ctx, taskId, { rpcCode: code });
+      return stale(
+        'skill_not_in_card',
+        `peer rejected ${skill}, which the card in use does not list${refetchAdvice(ctx)}`,
+        ctx,
+        taskId,
+        { rpcCode: code },
+      );
     }
     // Any other code (-32603, HTTP 400 / 500, ...) is generic: evidence only when its text names the requested skill.
     const label = missingSkillLabel(errorText(err), ctx.skillId, opts.unknownSkillPatterns, false);
     if (label !== undefined) {
-      return stale(missingKind(ctx), `peer rejected ${skill} with error ${err.code ?? '(no code)'} saying the skill is missing ("${label}")${refetchAdvice(ctx)}`, ctx, taskId, { matchedPattern: label, rpcCode: err.code });
+      return stale(
+        missingKind(ctx),
+        `peer rejected ${skill} with error ${err.code ?? '(no code)'} saying the skill is missing ("${label}")${refetchAdvice(ctx)}`,
+        ctx,
+        taskId,
+        { matchedPattern: label, rpcCode: err.code },
+      );
     }
     return NONE;
   }
@@ -204,45 +283,97 @@ function judgeExchange(request: DecodedRequest | undefined, ctx: NegotiationCont
       if (text === undefined || text.length === 0) continue;
       const unknown = missingSkillLabel(text, ctx.skillId, opts.unknownSkillPatterns, true);
       if (unknown !== undefined) {
-        return stale(missingKind(ctx), `peer failed task ${short(taskId ?? '(unknown id)')} for ${skill} after accepting it ("${unknown}")${refetchAdvice(ctx)}`, ctx, taskId, { matchedPattern: unknown });
+        return stale(
+          missingKind(ctx),
+          `peer failed task ${short(taskId ?? '(unknown id)')} for ${skill} after accepting it ("${unknown}")${refetchAdvice(ctx)}`,
+          ctx,
+          taskId,
+          { matchedPattern: unknown },
+        );
       }
-      const mode = firstMatch(opts.unsupportedModePatterns, text.length > MAX_EVIDENCE_TEXT ? text.slice(0, MAX_EVIDENCE_TEXT) : text);
+      const mode = firstMatch(
+        opts.unsupportedModePatterns,
+        text.length > MAX_EVIDENCE_TEXT ? text.slice(0, MAX_EVIDENCE_TEXT) : text,
+      );
       if (mode) {
-        return stale('unsupported_mode', `peer failed task ${short(taskId ?? '(unknown id)')} for ${skill} after accepting it ("${mode.label}")${refetchAdvice(ctx)}`, ctx, taskId, { matchedPattern: mode.label });
+        return stale(
+          'unsupported_mode',
+          `peer failed task ${short(taskId ?? '(unknown id)')} for ${skill} after accepting it ("${mode.label}")${refetchAdvice(ctx)}`,
+          ctx,
+          taskId,
+          { matchedPattern: mode.label },
+        );
       }
     }
   } else if (ctx.skillId !== undefined) {
     // LLM-backed agents (Mastra, VoltAgent) COMPLETE the task and say in their answer that the
     // tool behind the skill is gone: evidence only when the text names the requested skill.
-    for (const text of [result.statusText, result.messageText, result.artifactText, result.historyText]) {
+    for (const text of [
+      result.statusText,
+      result.messageText,
+      result.artifactText,
+      result.historyText,
+    ]) {
       const label = missingSkillLabel(text, ctx.skillId, opts.unknownSkillPatterns, false);
       if (label !== undefined) {
-        return stale(missingKind(ctx), `peer answered ${skill} (task ${short(taskId ?? '(unknown id)')}) saying the skill is missing ("${label}")${refetchAdvice(ctx)}`, ctx, taskId, { matchedPattern: label });
+        return stale(
+          missingKind(ctx),
+          `peer answered ${skill} (task ${short(taskId ?? '(unknown id)')}) saying the skill is missing ("${label}")${refetchAdvice(ctx)}`,
+          ctx,
+          taskId,
+          { matchedPattern: label },
+        );
       }
     }
   }
 
   // 3. The client negotiated a skill the card in use does not list.
   if (ctx.skillId !== undefined && ctx.cardKnown && ctx.skillInCard === false) {
-    return stale('skill_not_in_card', `${skill} is not in the Agent Card in use, yet the client negotiated it${refetchAdvice(ctx)}`, ctx, taskId);
+    return stale(
+      'skill_not_in_card',
+      `${skill} is not in the Agent Card in use, yet the client negotiated it${refetchAdvice(ctx)}`,
+      ctx,
+      taskId,
+    );
   }
 
   // 4. Artifacts against the negotiated output modes (the seed's variant B).
-  if (result.artifacts.length === 0 || (result.state !== undefined && NO_ARTIFACT_STATES.has(result.state))) return NONE;
+  if (
+    result.artifacts.length === 0 ||
+    (result.state !== undefined && NO_ARTIFACT_STATES.has(result.state))
+  )
+    return NONE;
   if (ctx.skillId === undefined) return { unjudged: 'no skill id for this task' };
   if (!ctx.cardKnown) return { unjudged: 'no Agent Card known for this endpoint' };
-  if (ctx.skillInCard === undefined) return { unjudged: 'the skill is not among the skills read from the card in use (more than the cap)' };
+  if (ctx.skillInCard === undefined)
+    return {
+      unjudged: 'the skill is not among the skills read from the card in use (more than the cap)',
+    };
   const modes = ctx.outputModes;
   if (!modes || modes.length === 0) return { unjudged: 'the skill advertises no output modes' };
   let unjudged: string | undefined;
   for (const artifact of result.artifacts) {
     for (const part of artifact.parts) {
-      const verdict = partMatchesModes(part, modes as string[], { strictTextParts: opts.strictTextParts });
+      const verdict = partMatchesModes(part, modes as string[], {
+        strictTextParts: opts.strictTextParts,
+      });
       if (verdict === 'mismatch') {
-        const actual = part.mediaType ?? (part.kind === 'text' ? 'text/plain' : part.kind === 'data' ? 'application/json' : part.kind);
+        const actual =
+          part.mediaType ??
+          (part.kind === 'text'
+            ? 'text/plain'
+            : part.kind === 'data'
+              ? 'application/json'
+              : part.kind);
         const error = new ArtifactSchemaDriftError(
           `${skill} returned a part of type ${JSON.stringify(short(actual))} outside the output modes ${modesText(modes)} advertised by the card used at negotiation: the peer may have reused the skill id for a different capability${refetchAdvice(ctx)}`,
-          { kind: 'output_mode_mismatch', skillId: ctx.skillId, taskId, cardUrl: ctx.cardUrl, fingerprint: ctx.fingerprint },
+          {
+            kind: 'output_mode_mismatch',
+            skillId: ctx.skillId,
+            taskId,
+            cardUrl: ctx.cardUrl,
+            fingerprint: ctx.fingerprint,
+          },
         );
         return {
           drift: {

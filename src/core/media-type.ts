@@ -108,8 +108,14 @@ function isTokenChar(c: number): boolean {
 /** Types whose content is text a typeless text part may carry: JSON, XML, YAML and their `+json` / `+xml` kin. */
 function isTextCarriedType(e: string): boolean {
   return (
-    e === 'application/json' || e === 'application/xml' || e === 'application/yaml' || e === 'application/x-yaml' ||
-    e === 'application/ld+json' || e.endsWith('+json') || e.endsWith('+xml') || e === 'application/*'
+    e === 'application/json' ||
+    e === 'application/xml' ||
+    e === 'application/yaml' ||
+    e === 'application/x-yaml' ||
+    e === 'application/ld+json' ||
+    e.endsWith('+json') ||
+    e.endsWith('+xml') ||
+    e === 'application/*'
   );
 }
 
@@ -117,10 +123,15 @@ function essenceMatches(actual: string, allowed: string): boolean {
   if (allowed === '*/*') return true;
   if (allowed === actual) return true;
   const n = allowed.length;
-  if (n >= 2 && allowed.charCodeAt(n - 1) === 42 /* * */ && allowed.charCodeAt(n - 2) === 47 /* / */) {
+  if (
+    n >= 2 &&
+    allowed.charCodeAt(n - 1) === 42 /* * */ &&
+    allowed.charCodeAt(n - 2) === 47 /* / */
+  ) {
     // `type/*`: same top-level type (compare `type/` without allocating).
     if (actual.length <= n - 1) return false;
-    for (let i = 0; i < n - 1; i++) if (actual.charCodeAt(i) !== allowed.charCodeAt(i)) return false;
+    for (let i = 0; i < n - 1; i++)
+      if (actual.charCodeAt(i) !== allowed.charCodeAt(i)) return false;
     return true;
   }
   return false;
@@ -210,7 +221,11 @@ export type ModeVerdict = 'match' | 'mismatch' | 'unjudgeable';
  *   `"text"`), the card cannot be read under MIME rules → unjudgeable;
  * - otherwise → mismatch.
  */
-export function partMatchesModes(part: DecodedPart, modes: readonly string[], opts?: MediaTypeOptions): ModeVerdict {
+export function partMatchesModes(
+  part: DecodedPart,
+  modes: readonly string[],
+  opts?: MediaTypeOptions,
+): ModeVerdict {
   try {
     if (!Array.isArray(modes) || modes.length === 0) return 'unjudgeable';
     const eff = effectiveMediaType(part, opts);

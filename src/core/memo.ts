@@ -4,7 +4,11 @@
  * costs microseconds per request. Forgets everything when full, so memory stays bounded
  * and an answer is never different from the computed one.
  */
-export function boundedMemo<V>(compute: (key: string) => V, maxEntries: number, maxKeyLength = Infinity): (key: string) => V {
+export function boundedMemo<V>(
+  compute: (key: string) => V,
+  maxEntries: number,
+  maxKeyLength = Infinity,
+): (key: string) => V {
   const cache = new Map<string, V>();
   return (key: string): V => {
     const hit = cache.get(key);

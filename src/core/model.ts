@@ -87,13 +87,7 @@ export interface RpcError {
 }
 
 export type ResultKind =
-  | 'task'
-  | 'message'
-  | 'status-update'
-  | 'artifact-update'
-  | 'task-list'
-  | 'error'
-  | 'other';
+  'task' | 'message' | 'status-update' | 'artifact-update' | 'task-list' | 'error' | 'other';
 
 /** One response body, or one stream event. */
 export interface DecodedResult {

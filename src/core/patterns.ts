@@ -24,7 +24,10 @@ export function compilePatterns(patterns: ReadonlyArray<string | RegExp>): TextM
 }
 
 /** The first matcher that matches `text`; a matcher that throws matches nothing. */
-export function firstMatch(matchers: readonly TextMatcher[], text: string): TextMatcher | undefined {
+export function firstMatch(
+  matchers: readonly TextMatcher[],
+  text: string,
+): TextMatcher | undefined {
   for (const m of matchers) {
     try {
       if (m.test(text)) return m;
@@ -34,4 +37,3 @@ export function firstMatch(matchers: readonly TextMatcher[], text: string): Text
   }
   return undefined;
 }
-

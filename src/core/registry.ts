@@ -90,7 +90,8 @@ export function agentScopeOf(cardUrl: string): string | undefined {
   const last = segs[n - 1].toLowerCase();
   if (last !== 'agent-card.json' && last !== 'agent.json') return undefined;
   const scope = segs[n - 2];
-  if (scope === '.well-known' || scope.length === 0 || segs[n - 3] !== '.well-known') return undefined;
+  if (scope === '.well-known' || scope.length === 0 || segs[n - 3] !== '.well-known')
+    return undefined;
   try {
     return decodeURIComponent(scope);
   } catch {
@@ -135,7 +136,9 @@ function intOption(v: unknown, def: number, min: number): number {
 
 function readOption(opts: unknown, name: string): unknown {
   try {
-    return typeof opts === 'object' && opts !== null ? (opts as Record<string, unknown>)[name] : undefined;
+    return typeof opts === 'object' && opts !== null
+      ? (opts as Record<string, unknown>)[name]
+      : undefined;
   } catch {
     return undefined;
   }
@@ -256,7 +259,11 @@ function addToIndex(index: Map<string, LinkedMap<string, true>>, k: string, key:
   members.set(key, true);
 }
 
-function removeFromIndex(index: Map<string, LinkedMap<string, true>>, k: string, key: string): void {
+function removeFromIndex(
+  index: Map<string, LinkedMap<string, true>>,
+  k: string,
+  key: string,
+): void {
   const members = index.get(k);
   if (!members) return;
   members.delete(key);
@@ -299,7 +306,13 @@ export class CardRegistry {
    * and its endpoints'), and compares it with the last
    * fingerprint/version recorded for the URL, even if that card was evicted since.
    */
-  put(cardUrl: string, card: DecodedCard, fingerprint: string, now: number, opts?: { sameOriginOnly?: boolean; etag?: string; lastModified?: string }): CardUpdate {
+  put(
+    cardUrl: string,
+    card: DecodedCard,
+    fingerprint: string,
+    now: number,
+    opts?: { sameOriginOnly?: boolean; etag?: string; lastModified?: string },
+  ): CardUpdate {
     const key = cardKey(cardUrl);
     const fp = typeof fingerprint === 'string' ? fingerprint : '';
     const c = (typeof card === 'object' && card !== null ? card : {}) as Partial<DecodedCard>;
@@ -330,7 +343,8 @@ export class CardRegistry {
 
     const prev = this.history.get(key);
     this.history.set(key, { fingerprint: fp, version });
-    while (this.history.size > this.maxHistory) this.history.delete(this.history.oldestKey() as string);
+    while (this.history.size > this.maxHistory)
+      this.history.delete(this.history.oldestKey() as string);
 
     const update: CardUpdate = {
       entry,
@@ -401,7 +415,11 @@ export class CardRegistry {
     const newest = members.newestKey();
     if (origin === undefined || members.size === 1) return newest;
     let seen = 0;
-    for (let k = newest; k !== undefined && seen < MAX_ORIGIN_CANDIDATES; k = members.olderKey(k), seen++) {
+    for (
+      let k = newest;
+      k !== undefined && seen < MAX_ORIGIN_CANDIDATES;
+      k = members.olderKey(k), seen++
+    ) {
       if (this.indexed.get(k)?.cardOrigin === origin) return k;
     }
     return newest;
@@ -416,7 +434,11 @@ export class CardRegistry {
     if (!members) return undefined;
     let unscoped: string | undefined;
     let seen = 0;
-    for (let k = members.newestKey(); k !== undefined && seen < MAX_ORIGIN_CANDIDATES; k = members.olderKey(k), seen++) {
+    for (
+      let k = members.newestKey();
+      k !== undefined && seen < MAX_ORIGIN_CANDIDATES;
+      k = members.olderKey(k), seen++
+    ) {
       const ix = this.indexed.get(k);
       if (ix && ix.endpointOrigins.includes(origin)) continue; // its agent lives at its endpoints on this origin
       const entry = this.cards.get(k);
@@ -467,7 +489,12 @@ export class CardRegistry {
   }
 
   /** `sameOriginOnly`: endpoints on other origins than the card URL's are not indexed (cards found by sniffing an odd path cannot claim another host's agent). */
-  private index(key: string, entry: CardEntry, card: Partial<DecodedCard>, sameOriginOnly: boolean): void {
+  private index(
+    key: string,
+    entry: CardEntry,
+    card: Partial<DecodedCard>,
+    sameOriginOnly: boolean,
+  ): void {
     const cardUrl = entry.cardUrl;
     const endpoints: string[] = [];
     const origins: string[] = [];
@@ -491,7 +518,12 @@ export class CardRegistry {
           if (typeof url !== 'string') continue;
           const n = normaliseUrl(url, base);
           if (n === undefined) continue;
-          if (sameOriginOnly && (normalisedCardUrl === undefined || originOfNormalised(n) !== originOfNormalised(normalisedCardUrl))) continue;
+          if (
+            sameOriginOnly &&
+            (normalisedCardUrl === undefined ||
+              originOfNormalised(n) !== originOfNormalised(normalisedCardUrl))
+          )
+            continue;
           const pv = (ep as { protocolVersion?: unknown }).protocolVersion;
           const version = typeof pv === 'string' ? pv : topLevel;
           const versions = entry.endpointVersions.get(n);
@@ -508,7 +540,13 @@ export class CardRegistry {
     }
     for (const e of endpoints) addToIndex(this.byEndpoint, e, key);
     for (const o of origins) addToIndex(this.byOrigin, o, key);
-    this.indexed.set(key, { endpoints, origins, endpointOrigins, cardOrigin: normalisedCardUrl !== undefined ? originOfNormalised(normalisedCardUrl) : undefined });
+    this.indexed.set(key, {
+      endpoints,
+      origins,
+      endpointOrigins,
+      cardOrigin:
+        normalisedCardUrl !== undefined ? originOfNormalised(normalisedCardUrl) : undefined,
+    });
   }
 }
 
@@ -579,8 +617,10 @@ export class NegotiationRegistry {
   /** Change the caps (process-wide: the last instrumentation configured sets them); drops the oldest past the new entry cap. */
   setLimits(maxEntries: number, maxAgeMs: number): void {
     this.maxEntries = intOption(maxEntries, this.maxEntries, 1);
-    if (typeof maxAgeMs === 'number' && maxAgeMs >= 0 && !Number.isNaN(maxAgeMs)) this.maxAgeMs = maxAgeMs;
-    while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.oldestKey() as string);
+    if (typeof maxAgeMs === 'number' && maxAgeMs >= 0 && !Number.isNaN(maxAgeMs))
+      this.maxAgeMs = maxAgeMs;
+    while (this.entries.size > this.maxEntries)
+      this.entries.delete(this.entries.oldestKey() as string);
   }
 
   get size(): number {
@@ -605,16 +645,22 @@ export class NegotiationRegistry {
     } catch {
       return;
     }
-    if (typeof taskId !== 'string' || typeof createdAt !== 'number' || !Number.isFinite(createdAt)) return;
+    if (typeof taskId !== 'string' || typeof createdAt !== 'number' || !Number.isFinite(createdAt))
+      return;
     const key = negotiationKey(taskId, scope);
     this.entries.set(key, { n, t: createdAt });
     // Expired entries at the old end go now (amortised O(1)), so memory follows the age cap too.
-    for (let id = this.entries.oldestKey(); id !== undefined && id !== key; id = this.entries.oldestKey()) {
+    for (
+      let id = this.entries.oldestKey();
+      id !== undefined && id !== key;
+      id = this.entries.oldestKey()
+    ) {
       const e = this.entries.get(id) as { t: number };
       if (!(createdAt - e.t > this.maxAgeMs)) break;
       this.entries.delete(id);
     }
-    while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.oldestKey() as string);
+    while (this.entries.size > this.maxEntries)
+      this.entries.delete(this.entries.oldestKey() as string);
   }
 
   /**

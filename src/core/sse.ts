@@ -135,7 +135,8 @@ export class SseParser {
     if (this.ended) return [];
     this.ended = true;
     const partial = this.lineLen > 0 || this.lineSkipping;
-    const partialIsField = partial && !(this.lineSkipping ? this.lineIsComment : this.line.charCodeAt(0) === 58);
+    const partialIsField =
+      partial && !(this.lineSkipping ? this.lineIsComment : this.line.charCodeAt(0) === 58);
     this.truncated = this.hasFields || partialIsField;
     this.discardedTrailingChars = this.blockChars; // includes the partial line
     this.resetEvent();
@@ -298,7 +299,8 @@ export class SseParser {
         }
         break;
       case 'retry':
-        if (value.length > 0 && value.length <= 15 && /^[0-9]+$/.test(value)) this.retry = Number(value);
+        if (value.length > 0 && value.length <= 15 && /^[0-9]+$/.test(value))
+          this.retry = Number(value);
         break;
       default:
         break;

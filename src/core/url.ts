@@ -63,8 +63,10 @@ function computeFacts(raw: string): UrlFacts {
     u = undefined;
   }
   const n = u ? normaliseUrl(u) : undefined;
-  if (!u || n === undefined) return { key: raw.split('?')[0], parsed: false, host: undefined, port: undefined };
-  const host = u.hostname.startsWith('[') && u.hostname.endsWith(']') ? u.hostname.slice(1, -1) : u.hostname;
+  if (!u || n === undefined)
+    return { key: raw.split('?')[0], parsed: false, host: undefined, port: undefined };
+  const host =
+    u.hostname.startsWith('[') && u.hostname.endsWith(']') ? u.hostname.slice(1, -1) : u.hostname;
   const port = u.port ? Number(u.port) : u.protocol === 'https:' ? 443 : 80;
   return { key: n, parsed: true, host, port };
 }

@@ -21,7 +21,11 @@ import { types } from 'node:util';
 export type FetchFn = typeof globalThis.fetch;
 type FetchInput = Parameters<FetchFn>[0];
 type FetchInit = Parameters<FetchFn>[1];
-export type FetchHandler = (original: FetchFn, input: FetchInput, init: FetchInit) => ReturnType<FetchFn>;
+export type FetchHandler = (
+  original: FetchFn,
+  input: FetchInput,
+  init: FetchInit,
+) => ReturnType<FetchFn>;
 
 /** The `init` keys the instrumentation's handler reads. */
 const HANDLER_KEYS = ['body', 'headers', 'method', 'redirect'] as const;
@@ -73,7 +77,10 @@ export function readOnceInit(init: FetchInit): FetchInit {
 }
 
 /** A function shaped like `original` (name, length, prototype or not) that calls `body`. */
-function lookAlike(original: FetchFn, body: (input: FetchInput, init: FetchInit) => ReturnType<FetchFn>): FetchFn {
+function lookAlike(
+  original: FetchFn,
+  body: (input: FetchInput, init: FetchInit) => ReturnType<FetchFn>,
+): FetchFn {
   let wrapper: FetchFn;
   if (Object.prototype.hasOwnProperty.call(original, 'prototype')) {
     wrapper = function fetch(input: FetchInput, init?: FetchInit): ReturnType<FetchFn> {

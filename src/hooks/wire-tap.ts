@@ -96,7 +96,12 @@ interface UndiciRequestLike {
  */
 type Direction = 'recv' | 'sent';
 
-const DIRECTIONS: Readonly<Record<Direction, { readonly methods: readonly string[]; readonly report: 'onResponseBody' | 'onRequestBody' }>> = {
+const DIRECTIONS: Readonly<
+  Record<
+    Direction,
+    { readonly methods: readonly string[]; readonly report: 'onResponseBody' | 'onRequestBody' }
+  >
+> = {
   /** Response bytes: the data method (`onResponseData` in newer undici), channel `bodyChunkReceived`. */
   recv: { methods: ['onData', 'onResponseData'], report: 'onResponseBody' },
   /** Request bytes: `onBodySent`, channel `bodyChunkSent`. */
@@ -132,7 +137,8 @@ function isBytes(v: unknown): v is Uint8Array {
 function toBytes(chunk: unknown): Uint8Array | undefined {
   if (chunk instanceof Uint8Array) return chunk;
   if (typeof chunk === 'string') return Buffer.from(chunk);
-  if (ArrayBuffer.isView(chunk)) return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  if (ArrayBuffer.isView(chunk))
+    return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
   if (chunk instanceof ArrayBuffer) return new Uint8Array(chunk);
   return undefined;
 }
@@ -152,7 +158,8 @@ function originString(origin: unknown): string {
 
 function headerText(v: unknown): string {
   if (typeof v === 'string') return v;
-  if (v instanceof Uint8Array) return Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('latin1');
+  if (v instanceof Uint8Array)
+    return Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('latin1');
   if (Array.isArray(v)) return v.map(headerText).join(', ');
   return v == null ? '' : String(v);
 }
@@ -165,13 +172,15 @@ function headerText(v: unknown): string {
 export function lookupRequestHeader(request: UndiciRequestLike, name: string): string | undefined {
   const lname = name.toLowerCase();
   if (lname === 'host' && typeof request.host === 'string') return request.host;
-  if (lname === 'content-length' && typeof request.contentLength === 'number') return String(request.contentLength);
+  if (lname === 'content-length' && typeof request.contentLength === 'number')
+    return String(request.contentLength);
   const h = request.headers;
   const found: string[] = [];
   if (typeof h === 'string') {
     for (const line of h.split('\r\n')) {
       const i = line.indexOf(':');
-      if (i > 0 && line.slice(0, i).trim().toLowerCase() === lname) found.push(line.slice(i + 1).trim());
+      if (i > 0 && line.slice(0, i).trim().toLowerCase() === lname)
+        found.push(line.slice(i + 1).trim());
     }
   } else if (Array.isArray(h)) {
     if (h.length > 0 && Array.isArray(h[0])) {
@@ -220,7 +229,8 @@ export function responseHeaderRecord(raw: unknown, filter?: HeaderFilter): Recor
     if (raw && typeof raw === 'object') {
       for (const k of Object.keys(raw)) {
         const key = k.toLowerCase();
-        if (!filter || filter.names.has(key)) setHeader(out, key, headerText((raw as Record<string, unknown>)[k]));
+        if (!filter || filter.names.has(key))
+          setHeader(out, key, headerText((raw as Record<string, unknown>)[k]));
       }
     }
     return out;
@@ -230,9 +240,11 @@ export function responseHeaderRecord(raw: unknown, filter?: HeaderFilter): Recor
     if (filter) {
       if (!(name && typeof name.length === 'number' && filter.lengths.has(name.length))) continue;
       // Bytes (undici's usual form) are compared in place: only wanted names are decoded.
-      const wanted = name instanceof Uint8Array ? filter.bytes.find((b) => asciiCaseEqual(name, b)) : undefined;
+      const wanted =
+        name instanceof Uint8Array ? filter.bytes.find((b) => asciiCaseEqual(name, b)) : undefined;
       if (name instanceof Uint8Array && wanted === undefined) continue;
-      const key = wanted !== undefined ? filter.byBytes.get(wanted) ?? '' : headerText(name).toLowerCase();
+      const key =
+        wanted !== undefined ? (filter.byBytes.get(wanted) ?? '') : headerText(name).toLowerCase();
       if (!filter.names.has(key)) continue;
       setHeader(out, key, headerText(raw[i + 1]));
       continue;
@@ -257,7 +269,12 @@ function setHeader(out: Record<string, string>, key: string, value: string): voi
   if (Object.prototype.hasOwnProperty.call(out, key)) {
     out[key] = `${out[key]}, ${value}`;
   } else if (key === '__proto__') {
-    Object.defineProperty(out, key, { value, enumerable: true, configurable: true, writable: true });
+    Object.defineProperty(out, key, {
+      value,
+      enumerable: true,
+      configurable: true,
+      writable: true,
+    });
   } else {
     out[key] = value;
   }
@@ -283,7 +300,11 @@ export function addRequestHeaders(
     addedHeaders.set(request, ours);
     const map = ours;
     const original = request.addHeader as (this: unknown, ...args: unknown[]) => unknown;
-    request.addHeader = function addHeader(this: unknown, key: unknown, ...rest: unknown[]): unknown {
+    request.addHeader = function addHeader(
+      this: unknown,
+      key: unknown,
+      ...rest: unknown[]
+    ): unknown {
       const lname = typeof key === 'string' ? key.toLowerCase() : undefined;
       const mine = lname === undefined ? undefined : map.get(lname);
       if (mine !== undefined) {
@@ -324,11 +345,16 @@ function removeRequestHeader(request: UndiciRequestLike, name: string, value: st
   if (typeof h === 'string') {
     const line = `${name}: ${value}\r\n`;
     const i = h.lastIndexOf(line);
-    if (i >= 0 && (i === 0 || h.endsWith('\r\n', i))) request.headers = h.slice(0, i) + h.slice(i + line.length);
+    if (i >= 0 && (i === 0 || h.endsWith('\r\n', i)))
+      request.headers = h.slice(0, i) + h.slice(i + line.length);
   } else if (Array.isArray(h)) {
     const lname = name.toLowerCase();
     for (let i = h.length - 2; i >= 0; i -= 2) {
-      if (h[i + 1] === value && typeof h[i] === 'string' && (h[i] as string).toLowerCase() === lname) {
+      if (
+        h[i + 1] === value &&
+        typeof h[i] === 'string' &&
+        (h[i] as string).toLowerCase() === lname
+      ) {
         h.splice(i, 2);
         return;
       }
@@ -497,7 +523,8 @@ export class WireTap {
 
   #copyInfo(request: UndiciRequestLike): CopyInfo {
     const ctor = request.constructor;
-    const key = (typeof ctor === 'function' ? ctor : Object.getPrototypeOf(request)) as object | null;
+    const key = (typeof ctor === 'function' ? ctor : Object.getPrototypeOf(request)) as
+      object | null;
     if (!key) return { recv: false, sent: false };
     let copy = this.#copies.get(key);
     if (!copy) {
@@ -508,7 +535,12 @@ export class WireTap {
   }
 
   /** Follows one direction of a request's body: from the channel if this copy publishes it, else by wrapping its method(s). */
-  #followDirection(request: UndiciRequestLike, state: RequestState, states: WeakMap<object, RequestState>, dir: Direction): void {
+  #followDirection(
+    request: UndiciRequestLike,
+    state: RequestState,
+    states: WeakMap<object, RequestState>,
+    dir: Direction,
+  ): void {
     const own = state[dir];
     if (state.copy[dir]) {
       own.mode = MODE_CHANNEL;
@@ -523,7 +555,11 @@ export class WireTap {
       if (typeof original !== 'function') continue;
       own.mode = MODE_WRAP;
       const fn = original as (this: unknown, ...args: unknown[]) => unknown;
-      request[name] = function wireTapBody(this: unknown, chunk: unknown, ...rest: unknown[]): unknown {
+      request[name] = function wireTapBody(
+        this: unknown,
+        chunk: unknown,
+        ...rest: unknown[]
+      ): unknown {
         // Report only if this tap still follows this request and we are not nested in our
         // other wrapper of the same direction (a version where one data method calls the other).
         if (!own.inWrapper && tap.#states === states && states.get(request) === state) {
@@ -557,7 +593,8 @@ export class WireTap {
   }
 
   #onHeadersMessage(message: unknown): void {
-    const m = message as { request?: object; response?: { statusCode?: unknown; headers?: unknown } } | undefined;
+    const m = message as
+      { request?: object; response?: { statusCode?: unknown; headers?: unknown } } | undefined;
     const request = m?.request;
     if (!request) return;
     const state = this.#states.get(request);
@@ -566,7 +603,10 @@ export class WireTap {
     if (typeof observer.onResponseHeaders !== 'function') return;
     try {
       const statusCode = Number(m.response?.statusCode);
-      observer.onResponseHeaders(statusCode, responseHeaderRecord(m.response?.headers, this.#headerFilter));
+      observer.onResponseHeaders(
+        statusCode,
+        responseHeaderRecord(m.response?.headers, this.#headerFilter),
+      );
     } catch (err) {
       this.#internalError('onResponseHeaders', err);
     }

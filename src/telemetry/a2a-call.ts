@@ -4,7 +4,17 @@
  * and turns what the core says into span attributes, status, events, the drift counter
  * and the drift callbacks.
  */
-import { SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Counter, type Link, type Span, type Tracer } from '@opentelemetry/api';
+import {
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Context,
+  type Counter,
+  type Link,
+  type Span,
+  type Tracer,
+} from '@opentelemetry/api';
 import { logger } from '../diag-logger';
 import { BodyReader, type BodyMode } from '../core/body-reader';
 import { decodeCard, isAgentCard, normaliseUrl } from '../core/card';
@@ -14,7 +24,12 @@ import { judge, judgeCardChange, type DriftEvent, type NegotiationContext } from
 import type { DecodedRequest, DecodedResult } from '../core/model';
 import { decodeResponse, decodeStreamEvent } from '../core/protocol/results';
 import { endpointScope } from '../core/protocol/common';
-import { cardProtocolVersion, normaliseVersion, versionForFamily, type VersionFamily } from '../core/protocol/versions';
+import {
+  cardProtocolVersion,
+  normaliseVersion,
+  versionForFamily,
+  type VersionFamily,
+} from '../core/protocol/versions';
 import type { CardEntry } from '../core/registry';
 import type { A2AInstrumentationConfig, ResolvedConfig } from '../config';
 import type { WireObserver } from '../hooks/types';
@@ -38,7 +53,8 @@ export interface CallDeps {
 const REFETCH_WAIT_MS = 5000;
 
 /** `sniffed`: a card recognised by its content at a path that only hinted at one: it may speak only for its own origin. */
-export type CallTarget = { type: 'card'; sniffed?: boolean } | { type: 'operation'; request: DecodedRequest };
+export type CallTarget =
+  { type: 'card'; sniffed?: boolean } | { type: 'operation'; request: DecodedRequest };
 
 const MAX_EXPECTED_MODES = 16;
 /** Characters of a streamed answer kept before each delta (phrases naming a skill are far shorter). */
@@ -61,9 +77,13 @@ const QUERY_IN_TEXT = /\?[^\s"'<>]+/g;
  */
 export function safeMessage(text: string): string {
   const head = text.length > 4 * MAX_ATTR_LEN ? text.slice(0, 4 * MAX_ATTR_LEN) : text;
-  return cap(head.replace(URL_IN_TEXT, (u) => normaliseUrl(u) ?? '[url]').replace(USERINFO_IN_TEXT, '//').replace(QUERY_IN_TEXT, ''));
+  return cap(
+    head
+      .replace(URL_IN_TEXT, (u) => normaliseUrl(u) ?? '[url]')
+      .replace(USERINFO_IN_TEXT, '//')
+      .replace(QUERY_IN_TEXT, ''),
+  );
 }
-
 
 interface Freshness {
   maxAge?: number;
@@ -99,7 +119,8 @@ function cardAttributes(entry: CardEntry): Readonly<Attributes> {
     [sc.ATTR_A2A_AGENT_CARD_URL]: entry.cardUrl,
   };
   if (entry.card.name !== undefined) attrs[sc.ATTR_GEN_AI_AGENT_NAME] = cap(entry.card.name);
-  if (entry.card.version !== undefined) attrs[sc.ATTR_GEN_AI_AGENT_VERSION] = cap(entry.card.version);
+  if (entry.card.version !== undefined)
+    attrs[sc.ATTR_GEN_AI_AGENT_VERSION] = cap(entry.card.version);
   cardAttributeMemo.set(entry, attrs);
   return attrs;
 }
@@ -166,12 +187,23 @@ export class A2ACall {
         const v = this.versionFromCard(req);
         if (v !== undefined) attrs[sc.ATTR_A2A_PROTOCOL_VERSION] = v;
       }
-      this.span = deps.tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes: attrs, links, startTime }, parent);
+      this.span = deps.tracer.startSpan(
+        name,
+        { kind: SpanKind.CLIENT, attributes: attrs, links, startTime },
+        parent,
+      );
     } else {
-      this.span = deps.tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes: attrs, startTime }, parent);
+      this.span = deps.tracer.startSpan(
+        name,
+        { kind: SpanKind.CLIENT, attributes: attrs, startTime },
+        parent,
+      );
     }
     const requestHook = deps.userConfig.requestHook;
-    if (requestHook) this.safeHook('requestHook', () => requestHook(this.span, { operation: name, url: this.url.key, request: this.request }));
+    if (requestHook)
+      this.safeHook('requestHook', () =>
+        requestHook(this.span, { operation: name, url: this.url.key, request: this.request }),
+      );
   }
 
   get request(): DecodedRequest | undefined {
@@ -179,7 +211,12 @@ export class A2ACall {
   }
 
   /** The skill and card this call is judged against (lifecycle calls: those of the SendMessage that created the task). */
-  private negotiationContext(req: DecodedRequest, applicationSkillId: string | undefined, attrs: Attributes, links: Link[]): NegotiationContext {
+  private negotiationContext(
+    req: DecodedRequest,
+    applicationSkillId: string | undefined,
+    attrs: Attributes,
+    links: Link[],
+  ): NegotiationContext {
     const state = sharedState();
     const now = Date.now();
     const isSend = req.operation === 'SendMessage' || req.operation === 'SendStreamingMessage';
@@ -195,9 +232,16 @@ export class A2ACall {
         if (n.agentName !== undefined) attrs[sc.ATTR_GEN_AI_AGENT_NAME] = cap(n.agentName);
         if (n.agentVersion !== undefined) attrs[sc.ATTR_GEN_AI_AGENT_VERSION] = cap(n.agentVersion);
         attrs[sc.ATTR_A2A_LIFECYCLE_NEGOTIATION_KNOWN] = true;
-        const link = n.link as { traceId?: string; spanId?: string; traceFlags?: number } | undefined;
+        const link = n.link as
+          { traceId?: string; spanId?: string; traceFlags?: number } | undefined;
         if (link && typeof link.traceId === 'string' && typeof link.spanId === 'string') {
-          links.push({ context: { traceId: link.traceId, spanId: link.spanId, traceFlags: link.traceFlags ?? 0 } });
+          links.push({
+            context: {
+              traceId: link.traceId,
+              spanId: link.spanId,
+              traceFlags: link.traceFlags ?? 0,
+            },
+          });
         }
         return {
           skillId: n.skillId,
@@ -238,7 +282,14 @@ export class A2ACall {
       agentName: entry.card.name,
       cardVersion: entry.card.version,
       // a card truncated at MAX_SKILLS may list the skill among those not read: not "not listed"
-      skillInCard: skillId === undefined ? undefined : skill !== undefined ? true : entry.card.skillsTruncated === true ? undefined : false,
+      skillInCard:
+        skillId === undefined
+          ? undefined
+          : skill !== undefined
+            ? true
+            : entry.card.skillsTruncated === true
+              ? undefined
+              : false,
       outputModes: skill?.outputModes,
       inputModes: skill?.inputModes,
     };
@@ -257,12 +308,14 @@ export class A2ACall {
   private versionFromCard(req: DecodedRequest): string | undefined {
     const entry = this.url.parsed ? sharedState().cards.forNormalisedUrl(this.url.key) : undefined;
     if (!entry) return undefined;
-    const family: VersionFamily = req.binding === 'jsonrpc' && !/^[A-Z]/.test(req.wireMethod) ? '0' : '1';
+    const family: VersionFamily =
+      req.binding === 'jsonrpc' && !/^[A-Z]/.test(req.wireMethod) ? '0' : '1';
     let atEndpoint = entry.endpointVersions.get(this.url.key);
     if (atEndpoint === undefined) {
       // the request URL is below the endpoint (REST paths): the card's versions of any endpoint
       atEndpoint = [];
-      for (const vs of entry.endpointVersions.values()) for (const v of vs) if (atEndpoint.length < 16) atEndpoint.push(v);
+      for (const vs of entry.endpointVersions.values())
+        for (const v of vs) if (atEndpoint.length < 16) atEndpoint.push(v);
     }
     return versionForFamily(family, atEndpoint, entry.card.protocolVersion);
   }
@@ -305,11 +358,16 @@ export class A2ACall {
           this.setUnjudged(`response is ${cap(type.split(';')[0])}, not JSON`);
           return;
         }
-        reader = new BodyReader(mode, headers['content-encoding'], this.deps.config.maxInspectBytes, {
-          onDocument: (value, eventName) => this.onDocument(value, mode === 'sse', eventName),
-          onProblem: (problem) => this.setUnjudged(problem),
-          onEnd: () => this.finish(),
-        });
+        reader = new BodyReader(
+          mode,
+          headers['content-encoding'],
+          this.deps.config.maxInspectBytes,
+          {
+            onDocument: (value, eventName) => this.onDocument(value, mode === 'sse', eventName),
+            onProblem: (problem) => this.setUnjudged(problem),
+            onEnd: () => this.finish(),
+          },
+        );
       },
       onResponseBody: (chunk) => {
         this.lastActivity = Date.now();
@@ -341,7 +399,12 @@ export class A2ACall {
     if (this.finished) return;
     try {
       if (this.target.type === 'card') this.onCard(value);
-      else this.onResult(isEvent ? decodeStreamEvent(value, this.target.request, eventName) : decodeResponse(value, this.target.request, this.statusCode));
+      else
+        this.onResult(
+          isEvent
+            ? decodeStreamEvent(value, this.target.request, eventName)
+            : decodeResponse(value, this.target.request, this.statusCode),
+        );
     } catch (err) {
       logger.debug('could not process a response document', err);
       this.setUnjudged('internal error while judging');
@@ -355,7 +418,9 @@ export class A2ACall {
     }
     if (!isAgentCard(value)) {
       const card = decodeCard(value);
-      this.setUnjudged(`not an Agent Card (${cap(card.problem ?? 'no name, skills and url / supportedInterfaces / protocolVersion')})`);
+      this.setUnjudged(
+        `not an Agent Card (${cap(card.problem ?? 'no name, skills and url / supportedInterfaces / protocolVersion')})`,
+      );
       return;
     }
     const card = decodeCard(value);
@@ -375,23 +440,45 @@ export class A2ACall {
       etag: fresh?.etag,
       lastModified: fresh?.lastModified,
     });
-    logger.debug(`Agent Card recognised at ${this.url.key}: ${card.skills.length} skills, fingerprint ${fingerprint.slice(0, 12)}…`);
-    if (fresh?.maxAge !== undefined) this.span.setAttribute(sc.ATTR_A2A_AGENT_CARD_MAX_AGE, fresh.maxAge);
+    logger.debug(
+      `Agent Card recognised at ${this.url.key}: ${card.skills.length} skills, fingerprint ${fingerprint.slice(0, 12)}…`,
+    );
+    if (fresh?.maxAge !== undefined)
+      this.span.setAttribute(sc.ATTR_A2A_AGENT_CARD_MAX_AGE, fresh.maxAge);
     if (fresh?.etag !== undefined) this.span.setAttribute(sc.ATTR_A2A_AGENT_CARD_ETAG, fresh.etag);
-    if (fresh?.lastModified !== undefined) this.span.setAttribute(sc.ATTR_A2A_AGENT_CARD_LAST_MODIFIED, fresh.lastModified);
+    if (fresh?.lastModified !== undefined)
+      this.span.setAttribute(sc.ATTR_A2A_AGENT_CARD_LAST_MODIFIED, fresh.lastModified);
     this.span.setAttributes(cardAttributes(update.entry));
     this.span.setAttribute(sc.ATTR_A2A_AGENT_CARD_SKILL_COUNT, card.skills.length);
-    const version = cardProtocolVersion(card.protocolVersion, card.endpoints.map((e) => e.protocolVersion));
+    const version = cardProtocolVersion(
+      card.protocolVersion,
+      card.endpoints.map((e) => e.protocolVersion),
+    );
     if (version !== undefined) this.span.setAttribute(sc.ATTR_A2A_PROTOCOL_VERSION, version);
     if (update.previousFingerprint !== undefined && update.previousFingerprint !== fingerprint) {
-      this.span.setAttribute(sc.ATTR_A2A_AGENT_CARD_PREVIOUS_FINGERPRINT, update.previousFingerprint);
+      this.span.setAttribute(
+        sc.ATTR_A2A_AGENT_CARD_PREVIOUS_FINGERPRINT,
+        update.previousFingerprint,
+      );
     }
     if (update.versionChanged) {
       this.span.setAttribute(sc.ATTR_A2A_AGENT_CARD_VERSION_CHANGED, true);
-      if (update.previousVersion !== undefined) this.span.setAttribute(sc.ATTR_A2A_AGENT_CARD_PREVIOUS_VERSION, cap(update.previousVersion));
+      if (update.previousVersion !== undefined)
+        this.span.setAttribute(
+          sc.ATTR_A2A_AGENT_CARD_PREVIOUS_VERSION,
+          cap(update.previousVersion),
+        );
     }
     if (update.changed && update.previousFingerprint !== undefined) {
-      this.recordDrift(judgeCardChange(this.url.key, card.name, card.version, update.previousFingerprint, fingerprint));
+      this.recordDrift(
+        judgeCardChange(
+          this.url.key,
+          card.name,
+          card.version,
+          update.previousFingerprint,
+          fingerprint,
+        ),
+      );
     }
   }
 
@@ -409,12 +496,23 @@ export class A2ACall {
         this.rememberNegotiation(result.taskId);
       }
     }
-    if (result.contextId !== undefined) this.span.setAttribute(sc.ATTR_GEN_AI_CONVERSATION_ID, cap(result.contextId));
+    if (result.contextId !== undefined)
+      this.span.setAttribute(sc.ATTR_GEN_AI_CONVERSATION_ID, cap(result.contextId));
     if (result.state !== undefined) this.span.setAttribute(sc.ATTR_A2A_TASK_STATE, result.state);
-    if (result.protocolVersion && !req?.protocolVersion) this.span.setAttribute(sc.ATTR_A2A_PROTOCOL_VERSION, normaliseVersion(result.protocolVersion) ?? result.protocolVersion);
-    if (result.error?.code !== undefined && !this.drift) this.span.setAttribute(sc.ATTR_ERROR_TYPE, String(result.error.code));
+    if (result.protocolVersion && !req?.protocolVersion)
+      this.span.setAttribute(
+        sc.ATTR_A2A_PROTOCOL_VERSION,
+        normaliseVersion(result.protocolVersion) ?? result.protocolVersion,
+      );
+    if (result.error?.code !== undefined && !this.drift)
+      this.span.setAttribute(sc.ATTR_ERROR_TYPE, String(result.error.code));
     // The peer's error text may echo the request: only its code and reason go on the span.
-    if (result.error) this.span.setStatus({ code: SpanStatusCode.ERROR, message: `A2A error ${result.error.code ?? ''}${result.error.reason ? ` ${cap(result.error.reason)}` : ''}`.trim() });
+    if (result.error)
+      this.span.setStatus({
+        code: SpanStatusCode.ERROR,
+        message:
+          `A2A error ${result.error.code ?? ''}${result.error.reason ? ` ${cap(result.error.reason)}` : ''}`.trim(),
+      });
     if (result.problem) this.setUnjudged(cap(result.problem));
     if (this.drift) return;
     const verdict = judge(req, this.ctx, this.withStreamedAnswer(result), this.deps.config);
@@ -432,8 +530,10 @@ export class A2ACall {
   private withStreamedAnswer(result: DecodedResult): DecodedResult {
     if (result.kind !== 'artifact-update' || result.artifactText === undefined) return result;
     const delta = result.artifactText;
-    const window = result.append === true && this.streamTail !== undefined ? this.streamTail + delta : delta;
-    this.streamTail = window.length > STREAM_OVERLAP ? window.slice(window.length - STREAM_OVERLAP) : window;
+    const window =
+      result.append === true && this.streamTail !== undefined ? this.streamTail + delta : delta;
+    this.streamTail =
+      window.length > STREAM_OVERLAP ? window.slice(window.length - STREAM_OVERLAP) : window;
     return window === delta ? result : { ...result, artifactText: window };
   }
 
@@ -443,7 +543,8 @@ export class A2ACall {
       taskId,
       scope: this.request ? this.taskScope(this.request) : undefined,
       skillId: this.ctx.skillId,
-      skillIdSource: this.request?.skillIdSource ?? (this.ctx.skillId !== undefined ? 'application' : undefined),
+      skillIdSource:
+        this.request?.skillIdSource ?? (this.ctx.skillId !== undefined ? 'application' : undefined),
       cardUrl: this.ctx.cardUrl,
       fingerprint: this.ctx.fingerprint,
       agentName: this.ctx.agentName,
@@ -458,7 +559,9 @@ export class A2ACall {
   private recordDrift(event: DriftEvent): void {
     if (this.drift) return;
     this.drift = event;
-    logger.debug(`drift: ${event.kind} on ${this.span.isRecording() ? 'a recorded' : 'an unrecorded'} A2A call to ${this.url.key}`);
+    logger.debug(
+      `drift: ${event.kind} on ${this.span.isRecording() ? 'a recorded' : 'an unrecorded'} A2A call to ${this.url.key}`,
+    );
     const span = this.span;
     // card_changed is the confirmation, not a failure: the fetch that refreshes the card did
     // its job. Its span keeps status UNSET and gets an event; every other kind is an error.
@@ -468,19 +571,27 @@ export class A2ACall {
       span.setStatus({ code: SpanStatusCode.ERROR, message: safeMessage(event.error.message) });
       attrs[sc.ATTR_ERROR_TYPE] = event.error.name;
     }
-    if (event.expectedModes) attrs[sc.ATTR_A2A_DRIFT_EXPECTED_MODES] = event.expectedModes.slice(0, MAX_EXPECTED_MODES).map(cap);
-    if (event.actualMediaType !== undefined) attrs[sc.ATTR_A2A_DRIFT_ACTUAL_MEDIA_TYPE] = cap(event.actualMediaType);
-    if (event.matchedPattern !== undefined) attrs[sc.ATTR_A2A_DRIFT_PATTERN] = cap(event.matchedPattern);
+    if (event.expectedModes)
+      attrs[sc.ATTR_A2A_DRIFT_EXPECTED_MODES] = event.expectedModes
+        .slice(0, MAX_EXPECTED_MODES)
+        .map(cap);
+    if (event.actualMediaType !== undefined)
+      attrs[sc.ATTR_A2A_DRIFT_ACTUAL_MEDIA_TYPE] = cap(event.actualMediaType);
+    if (event.matchedPattern !== undefined)
+      attrs[sc.ATTR_A2A_DRIFT_PATTERN] = cap(event.matchedPattern);
     if (event.rpcCode !== undefined) attrs[sc.ATTR_A2A_DRIFT_RPC_CODE] = event.rpcCode;
     if (event.previousFingerprint !== undefined) {
       attrs[sc.ATTR_A2A_DRIFT_PREVIOUS_FINGERPRINT] = event.previousFingerprint;
-      if (event.fingerprint !== undefined) attrs[sc.ATTR_A2A_DRIFT_CURRENT_FINGERPRINT] = event.fingerprint;
+      if (event.fingerprint !== undefined)
+        attrs[sc.ATTR_A2A_DRIFT_CURRENT_FINGERPRINT] = event.fingerprint;
     }
     span.setAttributes(attrs);
     if (changed) {
       const eventAttrs: Attributes = { [sc.ATTR_A2A_DRIFT_KIND]: event.kind };
-      if (event.previousFingerprint !== undefined) eventAttrs[sc.ATTR_A2A_DRIFT_PREVIOUS_FINGERPRINT] = event.previousFingerprint;
-      if (event.fingerprint !== undefined) eventAttrs[sc.ATTR_A2A_DRIFT_CURRENT_FINGERPRINT] = event.fingerprint;
+      if (event.previousFingerprint !== undefined)
+        eventAttrs[sc.ATTR_A2A_DRIFT_PREVIOUS_FINGERPRINT] = event.previousFingerprint;
+      if (event.fingerprint !== undefined)
+        eventAttrs[sc.ATTR_A2A_DRIFT_CURRENT_FINGERPRINT] = event.fingerprint;
       span.addEvent(sc.EVENT_AGENT_CARD_CHANGED, eventAttrs);
     } else {
       span.recordException(event.error);
@@ -489,7 +600,8 @@ export class A2ACall {
     // port: one series per card × skill × kind.
     const metricAttrs: Attributes = { [sc.ATTR_A2A_DRIFT_KIND]: event.kind };
     if (event.skillId !== undefined) metricAttrs[sc.ATTR_A2A_SKILL_ID] = cap(event.skillId);
-    if (event.agentName !== undefined) metricAttrs[sc.ATTR_GEN_AI_AGENT_NAME] = cap(event.agentName);
+    if (event.agentName !== undefined)
+      metricAttrs[sc.ATTR_GEN_AI_AGENT_NAME] = cap(event.agentName);
     if (event.cardUrl !== undefined) metricAttrs[sc.ATTR_A2A_AGENT_CARD_URL] = cap(event.cardUrl);
     if (this.url.host !== undefined) {
       metricAttrs[sc.ATTR_SERVER_ADDRESS] = this.url.host;
@@ -498,8 +610,19 @@ export class A2ACall {
     this.deps.driftCounter?.add(1, metricAttrs);
     const state = sharedState();
     if (event.kind !== 'card_changed' && event.cardUrl) state.cards.markSuspect(event.cardUrl);
-    dispatchDrift(event, this.deps.config.driftCallbackDebounceMs, Date.now(), this.deps.userConfig.onDrift);
-    if (this.deps.refetchCard && event.kind !== 'card_changed' && event.cardUrl && event.fingerprint) this.confirmByRefetch(event.cardUrl, event.fingerprint);
+    dispatchDrift(
+      event,
+      this.deps.config.driftCallbackDebounceMs,
+      Date.now(),
+      this.deps.userConfig.onDrift,
+    );
+    if (
+      this.deps.refetchCard &&
+      event.kind !== 'card_changed' &&
+      event.cardUrl &&
+      event.fingerprint
+    )
+      this.confirmByRefetch(event.cardUrl, event.fingerprint);
   }
 
   /** Fetch the card again and say on this span whether it really changed (confirmed drift) or not (the peer is broken, not the cache). */
@@ -510,16 +633,22 @@ export class A2ACall {
     const timeout = new Promise<undefined>((resolve) => {
       timer = setTimeout(() => resolve(undefined), REFETCH_WAIT_MS);
     });
-    this.refetch = Promise.race([refetch(cardUrl).catch(() => undefined), timeout]).then((fingerprint) => {
-      if (timer) clearTimeout(timer);
-      if (fingerprint === undefined) {
-        this.span.setAttribute(sc.ATTR_A2A_DRIFT_REFETCH, 'failed');
-      } else {
-        this.span.setAttribute(sc.ATTR_A2A_DRIFT_REFETCH, fingerprint === inUse ? 'unchanged' : 'changed');
-        this.span.setAttribute(sc.ATTR_A2A_DRIFT_CONFIRMED, fingerprint !== inUse);
-        if (fingerprint !== inUse) this.span.setAttribute(sc.ATTR_A2A_DRIFT_CURRENT_FINGERPRINT, fingerprint);
-      }
-    });
+    this.refetch = Promise.race([refetch(cardUrl).catch(() => undefined), timeout]).then(
+      (fingerprint) => {
+        if (timer) clearTimeout(timer);
+        if (fingerprint === undefined) {
+          this.span.setAttribute(sc.ATTR_A2A_DRIFT_REFETCH, 'failed');
+        } else {
+          this.span.setAttribute(
+            sc.ATTR_A2A_DRIFT_REFETCH,
+            fingerprint === inUse ? 'unchanged' : 'changed',
+          );
+          this.span.setAttribute(sc.ATTR_A2A_DRIFT_CONFIRMED, fingerprint !== inUse);
+          if (fingerprint !== inUse)
+            this.span.setAttribute(sc.ATTR_A2A_DRIFT_CURRENT_FINGERPRINT, fingerprint);
+        }
+      },
+    );
   }
 
   /** The drift this exchange showed, if any (enforce mode reads it). */
@@ -550,7 +679,10 @@ export class A2ACall {
     }
     const name = err instanceof Error ? err.name : typeof err;
     this.span.setAttribute(sc.ATTR_ERROR_TYPE, cap(name || 'Error'));
-    this.span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? safeMessage(err.message) : undefined });
+    this.span.setStatus({
+      code: SpanStatusCode.ERROR,
+      message: err instanceof Error ? safeMessage(err.message) : undefined,
+    });
   }
 
   private setUnjudged(reason: string): void {
@@ -578,16 +710,18 @@ export class A2ACall {
     if (reason) this.setUnjudged(reason);
     if (this.events > 1) this.span.setAttribute(sc.ATTR_A2A_STREAM_EVENTS, this.events);
     const responseHook = this.deps.userConfig.responseHook;
-    if (responseHook) this.safeHook('responseHook', () =>
-      responseHook(this.span, {
-        operation: this.target.type === 'card' ? sc.SPAN_GET_AGENT_CARD : this.target.request.operation,
-        url: this.url.key,
-        request: this.request,
-        statusCode: this.statusCode,
-        result: this.lastResult,
-        drift: this.drift,
-      }),
-    );
+    if (responseHook)
+      this.safeHook('responseHook', () =>
+        responseHook(this.span, {
+          operation:
+            this.target.type === 'card' ? sc.SPAN_GET_AGENT_CARD : this.target.request.operation,
+          url: this.url.key,
+          request: this.request,
+          statusCode: this.statusCode,
+          result: this.lastResult,
+          drift: this.drift,
+        }),
+      );
     try {
       this.span.end();
     } catch (err) {
@@ -614,4 +748,3 @@ export class A2ACall {
     }
   }
 }
-

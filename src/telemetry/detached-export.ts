@@ -104,7 +104,9 @@ function onlyConnectsLeft(): boolean {
 function checkConnects(): void {
   try {
     const since = Date.now() - CONNECT_GRACE_MS;
-    const stuck = [...exportSockets].filter(([s, seen]) => s.connecting && seen <= since).map(([s]) => s);
+    const stuck = [...exportSockets]
+      .filter(([s, seen]) => s.connecting && seen <= since)
+      .map(([s]) => s);
     if (stuck.length > 0 && onlyConnectsLeft()) for (const s of stuck) s.destroy();
   } catch (err) {
     logger.debug('export watchdog failed', err);
@@ -155,7 +157,9 @@ export class DetachedExporter<T> implements Exporter<T> {
 
   export(items: T, resultCallback: (result: ExportResult) => void): void {
     if (this.unfinished.size >= 2 * MAX_EXPORTS_IN_FLIGHT) {
-      const error = new Error(`${this.unfinished.size} exports under way or waiting; batch dropped`);
+      const error = new Error(
+        `${this.unfinished.size} exports under way or waiting; batch dropped`,
+      );
       resultCallback({ code: ExportResultCode.FAILED, error });
       return;
     }
@@ -178,7 +182,10 @@ export class DetachedExporter<T> implements Exporter<T> {
       try {
         pipeline.run(true, () => this.inner.export(items, finish));
       } catch (err) {
-        finish({ code: ExportResultCode.FAILED, error: err instanceof Error ? err : new Error(String(err)) });
+        finish({
+          code: ExportResultCode.FAILED,
+          error: err instanceof Error ? err : new Error(String(err)),
+        });
       }
     };
     if (this.running < MAX_EXPORTS_IN_FLIGHT) run();
@@ -198,7 +205,10 @@ export class DetachedExporter<T> implements Exporter<T> {
   }
 }
 
-export class DetachedMetricExporter extends DetachedExporter<ResourceMetrics> implements PushMetricExporter {
+export class DetachedMetricExporter
+  extends DetachedExporter<ResourceMetrics>
+  implements PushMetricExporter
+{
   selectAggregationTemporality?: PushMetricExporter['selectAggregationTemporality'];
   selectAggregation?: PushMetricExporter['selectAggregation'];
 

@@ -39,7 +39,11 @@ function safeInvoke(callback: DriftCallback, event: DriftEvent): void {
   }
 }
 
-function driftKey(cardUrl: string | undefined, fingerprint: string | undefined, changed: boolean): string {
+function driftKey(
+  cardUrl: string | undefined,
+  fingerprint: string | undefined,
+  changed: boolean,
+): string {
   return `${cardUrl ?? ''}\u0000${fingerprint ?? ''}\u0000${changed ? 'changed' : 'drift'}`;
 }
 
@@ -81,7 +85,12 @@ function deliver(event: DriftEvent, extra: DriftCallback | undefined): void {
  * A local event also records the eviction of its card URL (SharedState.lastEviction), so that a fleet alert
  * about that card inside the window does not call the callbacks again.
  */
-export function dispatchDrift(event: DriftEvent, debounceMs: number, now: number, extra?: DriftCallback): boolean {
+export function dispatchDrift(
+  event: DriftEvent,
+  debounceMs: number,
+  now: number,
+  extra?: DriftCallback,
+): boolean {
   const state = sharedState();
   if (state.callbacks.size === 0 && !extra) return false;
   const key = driftKey(event.cardUrl, event.fingerprint, event.kind === 'card_changed');
@@ -100,12 +109,18 @@ export function dispatchDrift(event: DriftEvent, debounceMs: number, now: number
  * (`heldFingerprint`), so that local evidence against that same card inside the window
  * does not call the callbacks again either (evidence against a card fetched since does).
  */
-export function claimFleetEviction(cardUrl: string, heldFingerprint: string | undefined, debounceMs: number, now: number): boolean {
+export function claimFleetEviction(
+  cardUrl: string,
+  heldFingerprint: string | undefined,
+  debounceMs: number,
+  now: number,
+): boolean {
   const state = sharedState();
   const last = evictions(state);
   if (recent(last, cardUrl, now, debounceMs)) return false;
   remember(last, cardUrl, now);
-  if (heldFingerprint !== undefined) remember(state.lastDispatch, driftKey(cardUrl, heldFingerprint, false), now);
+  if (heldFingerprint !== undefined)
+    remember(state.lastDispatch, driftKey(cardUrl, heldFingerprint, false), now);
   return true;
 }
 

@@ -31,7 +31,11 @@ import {
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace';
 import { logger } from '../diag-logger';
-import { DetachedBatchSpanProcessor, DetachedExporter, DetachedMetricExporter } from './detached-export';
+import {
+  DetachedBatchSpanProcessor,
+  DetachedExporter,
+  DetachedMetricExporter,
+} from './detached-export';
 
 export type OtlpProtocol = 'http/protobuf' | 'http/json' | 'grpc';
 const PROTOCOLS: readonly OtlpProtocol[] = ['http/protobuf', 'http/json', 'grpc'];
@@ -48,14 +52,23 @@ function envString(name: string): string | undefined {
 /** The exporters named by `name` (a comma-separated list), known ones only; [] for none. */
 function exporterList<T extends string>(name: string, allowed: readonly T[]): T[] {
   const raw = process.env[name];
-  const list = [...new Set((raw ?? '').split(',').map((s) => s.trim().toLowerCase()).filter((s) => s.length > 0))];
+  const list = [
+    ...new Set(
+      (raw ?? '')
+        .split(',')
+        .map((s) => s.trim().toLowerCase())
+        .filter((s) => s.length > 0),
+    ),
+  ];
   if (list.length === 0) return ['otlp' as T];
   const good = list.filter((s): s is T => (allowed as readonly string[]).includes(s));
   if (good.length !== list.length) {
     const bad = list.filter((s) => !good.includes(s as T));
     const using = good.length > 0 ? good.join(',') : 'otlp';
-    logger.warn(`${name}=${JSON.stringify(raw)}: ${bad.join(', ')} cannot be served (supported: ${allowed.join(', ')}); ` +
-      `using ${using}`);
+    logger.warn(
+      `${name}=${JSON.stringify(raw)}: ${bad.join(', ')} cannot be served (supported: ${allowed.join(', ')}); ` +
+        `using ${using}`,
+    );
   }
   if (good.length === 0) return ['otlp' as T];
   return good.includes('none' as T) ? [] : good;
@@ -69,8 +82,10 @@ export function otlpProtocol(signal: 'TRACES' | 'METRICS'): OtlpProtocol {
   if (raw === undefined) return DEFAULT_PROTOCOL;
   const value = raw.toLowerCase() as OtlpProtocol;
   if (PROTOCOLS.includes(value)) return value;
-  logger.warn(`${name}=${JSON.stringify(raw)} cannot be served (supported: ${PROTOCOLS.join(', ')}); ` +
-    `using ${DEFAULT_PROTOCOL}`);
+  logger.warn(
+    `${name}=${JSON.stringify(raw)} cannot be served (supported: ${PROTOCOLS.join(', ')}); ` +
+      `using ${DEFAULT_PROTOCOL}`,
+  );
   return DEFAULT_PROTOCOL;
 }
 
@@ -114,7 +129,9 @@ export function metricReadersFromEnv(): FromEnv<IMetricReader> {
     const exporter =
       name === 'console'
         ? new ConsoleMetricExporter()
-        : new DetachedMetricExporter(otlpMetricExporter(protocol, interval.exportTimeoutMillis ?? 10_000));
+        : new DetachedMetricExporter(
+            otlpMetricExporter(protocol, interval.exportTimeoutMillis ?? 10_000),
+          );
     return new PeriodicExportingMetricReader({ exporter, ...interval });
   });
   return { items, described: names.map((n) => (n === 'otlp' ? `otlp (${protocol})` : n)) };
@@ -129,7 +146,9 @@ function prometheusOptions(): { host?: string; port?: number } {
   const rawPort = envString('OTEL_EXPORTER_PROMETHEUS_PORT');
   const port = rawPort === undefined ? undefined : Number(rawPort);
   if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) {
-    logger.warn(`invalid OTEL_EXPORTER_PROMETHEUS_PORT ${JSON.stringify(rawPort)}; using the default`);
+    logger.warn(
+      `invalid OTEL_EXPORTER_PROMETHEUS_PORT ${JSON.stringify(rawPort)}; using the default`,
+    );
   }
   return {
     ...(host !== undefined ? { host } : {}),

@@ -24,7 +24,14 @@ import { EventEmitter } from 'node:events';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { fleetDriftEvent, parseApiAlerts, parseWebhookPayload, SeenAlerts, type AlertParse, type FleetAlert } from '../core/alerts';
+import {
+  fleetDriftEvent,
+  parseApiAlerts,
+  parseWebhookPayload,
+  SeenAlerts,
+  type AlertParse,
+  type FleetAlert,
+} from '../core/alerts';
 import { DEFAULTS } from '../config';
 import { logger } from '../diag-logger';
 import { runAsOwnRequest } from '../instrumentation';
@@ -102,7 +109,11 @@ export function actOnAlerts(alerts: readonly FleetAlert[], now = Date.now()): nu
 function act(parsed: AlertParse & { ok: true }, now = Date.now()): AlertOutcome {
   const evicted = actOnAlerts(parsed.alerts, now);
   if (parsed.ignored > 0) logger.debug(`fleet alerts ignored: ${JSON.stringify(parsed.reasons)}`);
-  if ((parsed.reasons['no drift kind'] ?? 0) > 0) warnOnce('no-kind', `fleet alerts name a card but no known a2a_drift_kind; they are ignored (keep a2a_drift_kind in the rule's "sum by")`);
+  if ((parsed.reasons['no drift kind'] ?? 0) > 0)
+    warnOnce(
+      'no-kind',
+      `fleet alerts name a card but no known a2a_drift_kind; they are ignored (keep a2a_drift_kind in the rule's "sum by")`,
+    );
   return { accepted: parsed.alerts.length, ignored: parsed.ignored, evicted };
 }
 
@@ -149,7 +160,13 @@ function pathOf(url: string | undefined): string {
   return u.slice(0, end);
 }
 
-function answer(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}, close = false): void {
+function answer(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+  close = false,
+): void {
   try {
     if (res.headersSent || res.writableEnded || res.destroyed) return;
     const text = JSON.stringify(body);
@@ -177,7 +194,11 @@ function answer(res: ServerResponse, status: number, body: unknown, headers: Rec
  * client gets the answer instead of a broken pipe (up to MAX_DISCARD_BYTES, then `done` is
  * called with `tooLargeToDrain`, and the connection is closed after the answer).
  */
-function readBody(req: IncomingMessage, keep: number, done: (body: Buffer | undefined, tooLargeToDrain: boolean) => void): void {
+function readBody(
+  req: IncomingMessage,
+  keep: number,
+  done: (body: Buffer | undefined, tooLargeToDrain: boolean) => void,
+): void {
   let called = false;
   const finish = (body: Buffer | undefined, tooLarge: boolean): void => {
     if (called) return;
@@ -222,7 +243,10 @@ export function createAlertWebhookHandler(options: AlertWebhookOptions = {}): Al
   try {
     const raw = options?.token;
     if (typeof raw === 'string' && raw.length > 0) token = sha256(raw);
-    else if (raw !== undefined && raw !== '') logger.warn(`createAlertWebhookHandler: token must be a string; only loopback clients will be answered`);
+    else if (raw !== undefined && raw !== '')
+      logger.warn(
+        `createAlertWebhookHandler: token must be a string; only loopback clients will be answered`,
+      );
     if (typeof options?.path === 'string' && options.path.length > 0) path = options.path;
   } catch {
     // odd options: no token, any path
@@ -250,7 +274,15 @@ export function createAlertWebhookHandler(options: AlertWebhookOptions = {}): Al
       return;
     }
     if (!authorised(req)) {
-      reply(401, { error: token ? 'missing or wrong bearer token' : 'no token configured: only loopback clients are answered' }, { 'www-authenticate': 'Bearer' });
+      reply(
+        401,
+        {
+          error: token
+            ? 'missing or wrong bearer token'
+            : 'no token configured: only loopback clients are answered',
+        },
+        { 'www-authenticate': 'Bearer' },
+      );
       return;
     }
     const parsedBefore = (req as IncomingMessage & { body?: unknown }).body;
@@ -275,7 +307,13 @@ export function createAlertWebhookHandler(options: AlertWebhookOptions = {}): Al
     }
     readBody(req, MAX_ALERT_BODY_BYTES, (body, tooLarge) => {
       if (body === undefined) {
-        answer(res, 413, { error: `payload larger than ${MAX_ALERT_BODY_BYTES} bytes` }, {}, tooLarge);
+        answer(
+          res,
+          413,
+          { error: `payload larger than ${MAX_ALERT_BODY_BYTES} bytes` },
+          {},
+          tooLarge,
+        );
         if (tooLarge) res.once('finish', () => req.destroy());
         return;
       }
@@ -322,9 +360,15 @@ export interface AlertWebhookListener {
  * events past http.Server.prototype.emit, where HTTP server instrumentations hook, so its
  * traffic makes no spans.
  */
-export function startAlertWebhookListener(opts: { port: number; host: string; token?: string }, warn: (message: string) => void): AlertWebhookListener {
+export function startAlertWebhookListener(
+  opts: { port: number; host: string; token?: string },
+  warn: (message: string) => void,
+): AlertWebhookListener {
   const handler = createAlertWebhookHandler({ token: opts.token, path: WEBHOOK_PATH });
-  const server = http.createServer({ requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 5_000 }, handler);
+  const server = http.createServer(
+    { requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 5_000 },
+    handler,
+  );
   server.emit = EventEmitter.prototype.emit;
   server.on('connection', (socket) => {
     try {
@@ -334,7 +378,9 @@ export function startAlertWebhookListener(opts: { port: number; host: string; to
     }
   });
   server.on('error', (err: NodeJS.ErrnoException) => {
-    warn(`the fleet alert webhook could not listen on ${opts.host}:${opts.port} (${err.code ?? err.message}); fleet alerts will not be received by webhook`);
+    warn(
+      `the fleet alert webhook could not listen on ${opts.host}:${opts.port} (${err.code ?? err.message}); fleet alerts will not be received by webhook`,
+    );
   });
   server.listen(opts.port, opts.host);
   server.unref();
@@ -390,12 +436,18 @@ function pollTarget(base: string): PollTarget | undefined {
     u.password = '';
   }
   const prefix = u.pathname.replace(/\/+$/, '');
-  const url = new URL(`${u.origin}${prefix}/api/v2/alerts?active=true&silenced=false&inhibited=false`);
+  const url = new URL(
+    `${u.origin}${prefix}/api/v2/alerts?active=true&silenced=false&inhibited=false`,
+  );
   return { url, headers, shown: `${u.origin}${prefix}` };
 }
 
 /** One GET of the alert list, untraced, bounded in bytes and time; never rejects. */
-function getAlerts(target: PollTarget, timeoutMs: number, track: (req: http.ClientRequest | undefined) => void): Promise<{ value?: unknown; error?: string }> {
+function getAlerts(
+  target: PollTarget,
+  timeoutMs: number,
+  track: (req: http.ClientRequest | undefined) => void,
+): Promise<{ value?: unknown; error?: string }> {
   return new Promise((resolve) => {
     let settled = false;
     const settle = (r: { value?: unknown; error?: string }): void => {
@@ -477,7 +529,10 @@ export interface AlertmanagerPoller {
  * (first poll at once). The timer and the request are unref'd; a poll still connecting
  * when nothing else keeps the process alive is given up. Undefined for a URL that is not http(s).
  */
-export function startAlertmanagerPoller(opts: { url: string; intervalMs?: number; autoStart?: boolean }, warn: (message: string) => void = (m) => logger.warn(m)): AlertmanagerPoller | undefined {
+export function startAlertmanagerPoller(
+  opts: { url: string; intervalMs?: number; autoStart?: boolean },
+  warn: (message: string) => void = (m) => logger.warn(m),
+): AlertmanagerPoller | undefined {
   const target = pollTarget(opts.url);
   if (!target) return undefined;
   const intervalMs = Math.max(MIN_POLL_MS, Math.floor(opts.intervalMs ?? DEFAULT_POLL_MS));
@@ -494,7 +549,12 @@ export function startAlertmanagerPoller(opts: { url: string; intervalMs?: number
     if (req && !watchdog) {
       watchdog = setInterval(() => {
         try {
-          if (inFlight && (inFlight.socket === null || inFlight.socket.connecting) && onlyConnectsLeft()) inFlight.destroy(new Error('given up: the process is ending'));
+          if (
+            inFlight &&
+            (inFlight.socket === null || inFlight.socket.connecting) &&
+            onlyConnectsLeft()
+          )
+            inFlight.destroy(new Error('given up: the process is ending'));
         } catch {
           // never into the app
         }
@@ -515,7 +575,10 @@ export function startAlertmanagerPoller(opts: { url: string; intervalMs?: number
       out = parsed.ok ? act(parsed) : { error: parsed.error };
     }
     if ('error' in out) {
-      if (!failing) warn(`polling Alertmanager at ${target.shown} failed (${out.error.slice(0, 200)}); retrying every ${intervalMs} ms`);
+      if (!failing)
+        warn(
+          `polling Alertmanager at ${target.shown} failed (${out.error.slice(0, 200)}); retrying every ${intervalMs} ms`,
+        );
       failing = true;
     } else if (failing) {
       failing = false;
@@ -579,7 +642,9 @@ export function fleetConfigFromEnv(env: NodeJS.ProcessEnv): FleetEnvConfig {
     const host = read('WEBHOOK_HOST') ?? '127.0.0.1';
     const token = read('WEBHOOK_TOKEN');
     if (!/^\d+$/.test(portRaw) || !Number.isInteger(port) || port > 65535) {
-      logger.warn(`invalid OTEL_INSTRUMENTATION_A2A_WEBHOOK_PORT ${JSON.stringify(portRaw.slice(0, 100))}; the fleet alert webhook is not started`);
+      logger.warn(
+        `invalid OTEL_INSTRUMENTATION_A2A_WEBHOOK_PORT ${JSON.stringify(portRaw.slice(0, 100))}; the fleet alert webhook is not started`,
+      );
     } else if (token === undefined && !isLoopbackAddress(host)) {
       logger.warn(
         `OTEL_INSTRUMENTATION_A2A_WEBHOOK_HOST=${JSON.stringify(host.slice(0, 100))} is not a loopback address and OTEL_INSTRUMENTATION_A2A_WEBHOOK_TOKEN is not set; the fleet alert webhook is not started (set the token Alertmanager sends as its bearer credentials)`,
@@ -595,9 +660,15 @@ export function fleetConfigFromEnv(env: NodeJS.ProcessEnv): FleetEnvConfig {
     if (pollRaw !== undefined) {
       const n = Number(pollRaw);
       if (/^\d+$/.test(pollRaw) && Number.isSafeInteger(n) && n >= MIN_POLL_MS) intervalMs = n;
-      else logger.warn(`invalid OTEL_INSTRUMENTATION_A2A_ALERTMANAGER_POLL_MS ${JSON.stringify(pollRaw.slice(0, 100))} (at least ${MIN_POLL_MS}); using ${DEFAULT_POLL_MS}`);
+      else
+        logger.warn(
+          `invalid OTEL_INSTRUMENTATION_A2A_ALERTMANAGER_POLL_MS ${JSON.stringify(pollRaw.slice(0, 100))} (at least ${MIN_POLL_MS}); using ${DEFAULT_POLL_MS}`,
+        );
     }
-    if (pollTarget(url) === undefined) logger.warn(`invalid OTEL_INSTRUMENTATION_A2A_ALERTMANAGER_URL (not an http(s) URL); Alertmanager is not polled`);
+    if (pollTarget(url) === undefined)
+      logger.warn(
+        `invalid OTEL_INSTRUMENTATION_A2A_ALERTMANAGER_URL (not an http(s) URL); Alertmanager is not polled`,
+      );
     else out.poll = { url, intervalMs };
   }
   return out;
@@ -610,18 +681,25 @@ export interface FleetReceivers {
 }
 
 /** Start what `config` asks for. Never throws; `warn` reports a listener that cannot listen or a poll that fails. */
-export function startFleetReceivers(config: FleetEnvConfig, warn: (message: string) => void): FleetReceivers {
+export function startFleetReceivers(
+  config: FleetEnvConfig,
+  warn: (message: string) => void,
+): FleetReceivers {
   let webhook: AlertWebhookListener | undefined;
   let poller: AlertmanagerPoller | undefined;
   try {
     if (config.webhook) webhook = startAlertWebhookListener(config.webhook, warn);
   } catch (err) {
-    warn(`the fleet alert webhook could not start (${err instanceof Error ? err.message : String(err)})`);
+    warn(
+      `the fleet alert webhook could not start (${err instanceof Error ? err.message : String(err)})`,
+    );
   }
   try {
     if (config.poll) poller = startAlertmanagerPoller(config.poll, warn);
   } catch (err) {
-    warn(`Alertmanager polling could not start (${err instanceof Error ? err.message : String(err)})`);
+    warn(
+      `Alertmanager polling could not start (${err instanceof Error ? err.message : String(err)})`,
+    );
   }
   return {
     webhook,

@@ -56,6 +56,11 @@ export function sharedState(): SharedState {
     callbacks: new Set(),
     lastDispatch: new Map(),
   };
-  Object.defineProperty(g, KEY, { value: created, configurable: true, enumerable: false, writable: true });
+  Object.defineProperty(g, KEY, {
+    value: created,
+    configurable: true,
+    enumerable: false,
+    writable: true,
+  });
   return created;
 }

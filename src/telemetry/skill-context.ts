@@ -7,7 +7,11 @@ import { context, createContextKey, type Context } from '@opentelemetry/api';
 
 const SKILL_KEY = createContextKey('opentelemetry-instrumentation-a2a.skill-id');
 
-export function withSkill<A extends unknown[], R>(skillId: string, fn: (...args: A) => R, ...args: A): R {
+export function withSkill<A extends unknown[], R>(
+  skillId: string,
+  fn: (...args: A) => R,
+  ...args: A
+): R {
   if (typeof skillId !== 'string' || skillId.length === 0) return fn(...args);
   return context.with(context.active().setValue(SKILL_KEY, skillId), fn, undefined, ...args);
 }

@@ -14,7 +14,14 @@ test('0.1 card (/.well-known/agent.json era): url only, defaults inherited by sk
     defaultInputModes: ['text/plain'],
     defaultOutputModes: ['text/markdown', 'application/json'],
     skills: [
-      { id: 'summarize-v2', name: 'Summarize', description: 'x', tags: ['text'], inputModes: ['text/plain'], outputModes: ['text/markdown'] },
+      {
+        id: 'summarize-v2',
+        name: 'Summarize',
+        description: 'x',
+        tags: ['text'],
+        inputModes: ['text/plain'],
+        outputModes: ['text/markdown'],
+      },
       { id: 'extract', name: 'Extract', tags: [] },
     ],
   };
@@ -29,7 +36,11 @@ test('0.1 card (/.well-known/agent.json era): url only, defaults inherited by sk
     defaultOutputModes: ['text/markdown', 'application/json'],
     skills: [
       { id: 'summarize-v2', inputModes: ['text/plain'], outputModes: ['text/markdown'] },
-      { id: 'extract', inputModes: ['text/plain'], outputModes: ['text/markdown', 'application/json'] },
+      {
+        id: 'extract',
+        inputModes: ['text/plain'],
+        outputModes: ['text/markdown', 'application/json'],
+      },
     ],
   });
 });
@@ -45,7 +56,16 @@ test('0.3 card: url + preferredTransport + additionalInterfaces, top-level proto
     capabilities: { streaming: true, pushNotifications: false },
     defaultInputModes: ['text/plain'],
     defaultOutputModes: ['text/plain'],
-    skills: [{ id: 'summarize-v2', name: 'summarize-v2', description: '', tags: [], inputModes: ['text/plain'], outputModes: ['text/markdown'] }],
+    skills: [
+      {
+        id: 'summarize-v2',
+        name: 'summarize-v2',
+        description: '',
+        tags: [],
+        inputModes: ['text/plain'],
+        outputModes: ['text/markdown'],
+      },
+    ],
     additionalInterfaces: [
       { url: 'http://127.0.0.1:44095/v03/jsonrpc', transport: 'JSONRPC' },
       { url: 'http://127.0.0.1:44095/v03/rest', transport: 'HTTP+JSON' },
@@ -65,9 +85,24 @@ test('1.0 card as @a2a-js/sdk 1.3 serves it: supportedInterfaces, per-interface 
     name: 'sdk-peer',
     description: 'A2A test peer built on @a2a-js/sdk',
     supportedInterfaces: [
-      { url: 'http://127.0.0.1:44095/a2a/jsonrpc', protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '1.0' },
-      { url: 'http://127.0.0.1:44095/a2a/rest', protocolBinding: 'HTTP+JSON', tenant: 'acme', protocolVersion: '1.0' },
-      { url: 'http://127.0.0.1:44095/v03/jsonrpc', protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '0.3' },
+      {
+        url: 'http://127.0.0.1:44095/a2a/jsonrpc',
+        protocolBinding: 'JSONRPC',
+        tenant: '',
+        protocolVersion: '1.0',
+      },
+      {
+        url: 'http://127.0.0.1:44095/a2a/rest',
+        protocolBinding: 'HTTP+JSON',
+        tenant: 'acme',
+        protocolVersion: '1.0',
+      },
+      {
+        url: 'http://127.0.0.1:44095/v03/jsonrpc',
+        protocolBinding: 'JSONRPC',
+        tenant: '',
+        protocolVersion: '0.3',
+      },
     ],
     version: '1.0',
     capabilities: { streaming: true, pushNotifications: false, extensions: [] },
@@ -76,8 +111,24 @@ test('1.0 card as @a2a-js/sdk 1.3 serves it: supportedInterfaces, per-interface 
     defaultInputModes: ['text/plain'],
     defaultOutputModes: ['text/plain'],
     skills: [
-      { id: 'summarize-v2', name: 'summarize-v2', description: '', tags: [], examples: [], inputModes: ['text/plain'], outputModes: ['text/markdown'], securityRequirements: [] },
-      { id: 'translate-v1', name: 'Translate', description: 'Translates text.', tags: [], examples: [], securityRequirements: [] },
+      {
+        id: 'summarize-v2',
+        name: 'summarize-v2',
+        description: '',
+        tags: [],
+        examples: [],
+        inputModes: ['text/plain'],
+        outputModes: ['text/markdown'],
+        securityRequirements: [],
+      },
+      {
+        id: 'translate-v1',
+        name: 'Translate',
+        description: 'Translates text.',
+        tags: [],
+        examples: [],
+        securityRequirements: [],
+      },
     ],
     signatures: [],
   };
@@ -85,7 +136,12 @@ test('1.0 card as @a2a-js/sdk 1.3 serves it: supportedInterfaces, per-interface 
   assert.equal(d.protocolVersion, undefined); // 1.0 has none at the top
   assert.deepEqual(d.endpoints, [
     { url: 'http://127.0.0.1:44095/a2a/jsonrpc', binding: 'JSONRPC', protocolVersion: '1.0' },
-    { url: 'http://127.0.0.1:44095/a2a/rest', binding: 'HTTP+JSON', protocolVersion: '1.0', tenant: 'acme' },
+    {
+      url: 'http://127.0.0.1:44095/a2a/rest',
+      binding: 'HTTP+JSON',
+      protocolVersion: '1.0',
+      tenant: 'acme',
+    },
     { url: 'http://127.0.0.1:44095/v03/jsonrpc', binding: 'JSONRPC', protocolVersion: '0.3' },
   ]);
   assert.deepEqual(d.skills, [
@@ -98,15 +154,21 @@ test('1.0 card as @a2a-js/sdk 1.3 serves it: supportedInterfaces, per-interface 
 test('snake_case proto JSON is accepted as a fallback', () => {
   const d = decodeCard({
     name: 'x',
-    supported_interfaces: [{ url: 'https://x/a2a', protocol_binding: 'GRPC', protocol_version: '1.0' }],
+    supported_interfaces: [
+      { url: 'https://x/a2a', protocol_binding: 'GRPC', protocol_version: '1.0' },
+    ],
     default_input_modes: ['text/plain'],
     default_output_modes: ['application/json'],
     capabilities: { push_notifications: true },
     skills: [{ id: 's', input_modes: ['image/png'] }],
   });
-  assert.deepEqual(d.endpoints, [{ url: 'https://x/a2a', binding: 'GRPC', protocolVersion: '1.0' }]);
+  assert.deepEqual(d.endpoints, [
+    { url: 'https://x/a2a', binding: 'GRPC', protocolVersion: '1.0' },
+  ]);
   assert.equal(d.pushNotifications, true);
-  assert.deepEqual(d.skills, [{ id: 's', inputModes: ['image/png'], outputModes: ['application/json'] }]);
+  assert.deepEqual(d.skills, [
+    { id: 's', inputModes: ['image/png'], outputModes: ['application/json'] },
+  ]);
 });
 
 test('effective modes: absent / non-array / empty inherit defaults; only string entries kept', () => {
@@ -124,7 +186,11 @@ test('effective modes: absent / non-array / empty inherit defaults; only string 
   });
   assert.deepEqual(d.defaultInputModes, ['text/plain', 'image/*']);
   const by = Object.fromEntries(d.skills.map((s) => [s.id, s]));
-  assert.deepEqual(by.own, { id: 'own', inputModes: ['application/pdf'], outputModes: ['text/csv'] });
+  assert.deepEqual(by.own, {
+    id: 'own',
+    inputModes: ['application/pdf'],
+    outputModes: ['text/csv'],
+  });
   assert.deepEqual(by.absent.inputModes, ['text/plain', 'image/*']);
   assert.deepEqual(by.absent.outputModes, ['text/markdown']);
   assert.deepEqual(by['string-not-array'].inputModes, ['text/plain', 'image/*']);
@@ -144,12 +210,21 @@ test('capabilities: only true is true', () => {
     assert.equal(d.pushNotifications, false, String(v));
   }
   assert.equal(decodeCard({ name: 'x', capabilities: { streaming: true } }).streaming, true);
-  assert.match(decodeCard({ name: 'x', capabilities: [] }).problem ?? '', /capabilities is not an object/);
+  assert.match(
+    decodeCard({ name: 'x', capabilities: [] }).problem ?? '',
+    /capabilities is not an object/,
+  );
 });
 
 test('skills without a string id are skipped and counted', () => {
-  const d = decodeCard({ name: 'x', skills: [{ id: 1 }, { name: 'no id' }, null, 'summarize', { id: '' }, { id: 'ok' }] });
-  assert.deepEqual(d.skills.map((s) => s.id), ['ok']);
+  const d = decodeCard({
+    name: 'x',
+    skills: [{ id: 1 }, { name: 'no id' }, null, 'summarize', { id: '' }, { id: 'ok' }],
+  });
+  assert.deepEqual(
+    d.skills.map((s) => s.id),
+    ['ok'],
+  );
   assert.match(d.problem ?? '', /5 skill\(s\) without a string id skipped/);
 });
 
@@ -165,7 +240,12 @@ test('endpoints: duplicates once, non-string urls dropped', () => {
     name: 'x',
     url: 'https://a/rpc',
     preferredTransport: 'JSONRPC',
-    additionalInterfaces: [{ url: 'https://a/rpc', transport: 'JSONRPC' }, { url: 5, transport: 'GRPC' }, null, { transport: 'HTTP+JSON' }],
+    additionalInterfaces: [
+      { url: 'https://a/rpc', transport: 'JSONRPC' },
+      { url: 5, transport: 'GRPC' },
+      null,
+      { transport: 'HTTP+JSON' },
+    ],
     supportedInterfaces: 'nope',
   });
   assert.deepEqual(d.endpoints, [{ url: 'https://a/rpc', binding: 'JSONRPC' }]);
@@ -173,7 +253,10 @@ test('endpoints: duplicates once, non-string urls dropped', () => {
 });
 
 test('not a card: problem set; error bodies are not cards', () => {
-  assert.match(decodeCard({ error: { code: 400, status: 'FAILED_PRECONDITION' } }).problem ?? '', /not an Agent Card/);
+  assert.match(
+    decodeCard({ error: { code: 400, status: 'FAILED_PRECONDITION' } }).problem ?? '',
+    /not an Agent Card/,
+  );
   assert.match(decodeCard('<html>').problem ?? '', /not a JSON object/);
 });
 
@@ -181,14 +264,29 @@ function hostileValues(): unknown[] {
   const revocable = Proxy.revocable({}, {});
   revocable.revoke();
   return [
-    undefined, null, 0, NaN, 'card', [], [{ name: 'x' }], {}, Object.create(null),
+    undefined,
+    null,
+    0,
+    NaN,
+    'card',
+    [],
+    [{ name: 'x' }],
+    {},
+    Object.create(null),
     JSON.parse('{"__proto__": {"skills": [{"id": "evil"}], "capabilities": {"streaming": true}}}'),
     { name: 5, version: {}, description: [], protocolVersion: 1 },
     { skills: {}, defaultInputModes: 'text/plain', defaultOutputModes: 1, capabilities: 'x' },
     { skills: [{ id: 'x', inputModes: new Array(100_000).fill('text/plain') }] },
     { skills: new Array(50_000).fill({ id: 'dup' }) },
     { supportedInterfaces: new Array(100_000).fill({ url: 'https://x' }) },
-    new Proxy({}, { getOwnPropertyDescriptor() { throw new Error('boom'); } }),
+    new Proxy(
+      {},
+      {
+        getOwnPropertyDescriptor() {
+          throw new Error('boom');
+        },
+      },
+    ),
     revocable.proxy,
   ];
 }
@@ -196,7 +294,9 @@ function hostileValues(): unknown[] {
 test('hostile values: decodeCard never throws, never invents skills or capabilities', () => {
   for (const v of hostileValues()) {
     let d: DecodedCard | undefined;
-    assert.doesNotThrow(() => { d = decodeCard(v); });
+    assert.doesNotThrow(() => {
+      d = decodeCard(v);
+    });
     assert.ok(d);
     assert.ok(Array.isArray(d.skills) && Array.isArray(d.endpoints));
     assert.ok(d.skills.every((s) => s.id !== 'evil'));
@@ -204,7 +304,10 @@ test('hostile values: decodeCard never throws, never invents skills or capabilit
     assert.ok(d.endpoints.length <= 100);
     assert.equal(typeof d.streaming, 'boolean');
   }
-  assert.equal(decodeCard(JSON.parse('{"__proto__": {"capabilities": {"streaming": true}}}')).streaming, false);
+  assert.equal(
+    decodeCard(JSON.parse('{"__proto__": {"capabilities": {"streaming": true}}}')).streaming,
+    false,
+  );
 });
 
 test('prototype pollution does not leak into card decoding', () => {
@@ -238,7 +341,11 @@ test('normaliseUrl', () => {
     [42, undefined, undefined],
     [null, undefined, undefined],
   ];
-  for (const [u, b, want] of cases) assert.equal(normaliseUrl(u as string, b as string), want, String(u));
+  for (const [u, b, want] of cases)
+    assert.equal(normaliseUrl(u as string, b as string), want, String(u));
   // the same endpoint written two ways matches
-  assert.equal(normaliseUrl('https://agent.example/a2a/'), normaliseUrl('HTTPS://AGENT.EXAMPLE:443/a2a?tenant=x'));
+  assert.equal(
+    normaliseUrl('https://agent.example/a2a/'),
+    normaliseUrl('HTTPS://AGENT.EXAMPLE:443/a2a?tenant=x'),
+  );
 });

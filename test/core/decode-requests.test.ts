@@ -1,7 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeJsonRpcRequest, DEFAULT_SKILL_ID_PATHS, operationForMethod } from '../../src/core/protocol/jsonrpc';
-import { decodeHttpJsonRequest, looksLikeRestPath, isDistinctiveRestOperation, pathOnly } from '../../src/core/protocol/http-json';
+import {
+  decodeJsonRpcRequest,
+  DEFAULT_SKILL_ID_PATHS,
+  operationForMethod,
+} from '../../src/core/protocol/jsonrpc';
+import {
+  decodeHttpJsonRequest,
+  looksLikeRestPath,
+  isDistinctiveRestOperation,
+  pathOnly,
+} from '../../src/core/protocol/http-json';
 import { getPath, own, isRecord, str } from '../../src/core/json-path';
 import type { DecodedRequest } from '../../src/core/model';
 
@@ -19,7 +28,14 @@ test('own() sees own properties only, never the prototype', () => {
   assert.equal(own(null, 'a'), undefined);
   assert.equal(own('abc', 'length'), undefined);
   assert.equal(own(Object.create({ inherited: 1 }), 'inherited'), undefined);
-  const throwing = new Proxy({}, { getOwnPropertyDescriptor() { throw new Error('boom'); } });
+  const throwing = new Proxy(
+    {},
+    {
+      getOwnPropertyDescriptor() {
+        throw new Error('boom');
+      },
+    },
+  );
   assert.equal(own(throwing, 'a'), undefined);
 });
 
@@ -53,17 +69,26 @@ test('getPath walks own properties and array indexes', () => {
 // JSON-RPC, every version
 // ---------------------------------------------------------------------------
 
-const rpc = (method: string, params: unknown, id: unknown = 1): unknown => ({ jsonrpc: '2.0', id, method, params });
+const rpc = (method: string, params: unknown, id: unknown = 1): unknown => ({
+  jsonrpc: '2.0',
+  id,
+  method,
+  params,
+});
 
 test('0.1 tasks/send: SendMessage, version 0.1, task id and session from params, params.skillId', () => {
   const r = decodeJsonRpcRequest(
-    rpc('tasks/send', {
-      id: 'task-1',
-      sessionId: 'sess-1',
-      skillId: 'summarize-v2',
-      message: { role: 'user', parts: [{ type: 'text', text: 'Summarize this' }] },
-      acceptedOutputModes: ['text/markdown'],
-    }, 'req-7'),
+    rpc(
+      'tasks/send',
+      {
+        id: 'task-1',
+        sessionId: 'sess-1',
+        skillId: 'summarize-v2',
+        message: { role: 'user', parts: [{ type: 'text', text: 'Summarize this' }] },
+        acceptedOutputModes: ['text/markdown'],
+      },
+      'req-7',
+    ),
   );
   assert.deepEqual(r, {
     operation: 'SendMessage',
@@ -101,18 +126,22 @@ test('0.1 method table', () => {
 
 test('0.2/0.3 message/send: ids from params.message, version not told by the name', () => {
   const r = decodeJsonRpcRequest(
-    rpc('message/send', {
-      message: {
-        kind: 'message',
-        messageId: 'msg-1',
-        role: 'user',
-        contextId: 'ctx-1',
-        taskId: 'task-2',
-        parts: [{ kind: 'text', text: 'hello' }],
-        metadata: { skillId: 'translate-v1' },
+    rpc(
+      'message/send',
+      {
+        message: {
+          kind: 'message',
+          messageId: 'msg-1',
+          role: 'user',
+          contextId: 'ctx-1',
+          taskId: 'task-2',
+          parts: [{ kind: 'text', text: 'hello' }],
+          metadata: { skillId: 'translate-v1' },
+        },
+        configuration: { acceptedOutputModes: ['text/plain'], blocking: true },
       },
-      configuration: { acceptedOutputModes: ['text/plain'], blocking: true },
-    }, 11),
+      11,
+    ),
   );
   assert.deepEqual(r, {
     operation: 'SendMessage',
@@ -131,11 +160,41 @@ test('0.2/0.3 message/send: ids from params.message, version not told by the nam
 
 test('0.2/0.3 method table, incl. push configs and the 0.3 extended card', () => {
   const cases: [string, unknown, string, string | undefined, string | undefined][] = [
-    ['message/stream', { message: { messageId: 'm', parts: [] } }, 'SendStreamingMessage', undefined, undefined],
-    ['tasks/pushNotificationConfig/set', { taskId: 't-1', pushNotificationConfig: { url: 'https://cb' } }, 'CreateTaskPushNotificationConfig', 't-1', undefined],
-    ['tasks/pushNotificationConfig/get', { id: 't-1', pushNotificationConfigId: 'c' }, 'GetTaskPushNotificationConfig', 't-1', undefined],
-    ['tasks/pushNotificationConfig/list', { id: 't-1' }, 'ListTaskPushNotificationConfigs', 't-1', undefined],
-    ['tasks/pushNotificationConfig/delete', { id: 't-1', pushNotificationConfigId: 'c' }, 'DeleteTaskPushNotificationConfig', 't-1', undefined],
+    [
+      'message/stream',
+      { message: { messageId: 'm', parts: [] } },
+      'SendStreamingMessage',
+      undefined,
+      undefined,
+    ],
+    [
+      'tasks/pushNotificationConfig/set',
+      { taskId: 't-1', pushNotificationConfig: { url: 'https://cb' } },
+      'CreateTaskPushNotificationConfig',
+      't-1',
+      undefined,
+    ],
+    [
+      'tasks/pushNotificationConfig/get',
+      { id: 't-1', pushNotificationConfigId: 'c' },
+      'GetTaskPushNotificationConfig',
+      't-1',
+      undefined,
+    ],
+    [
+      'tasks/pushNotificationConfig/list',
+      { id: 't-1' },
+      'ListTaskPushNotificationConfigs',
+      't-1',
+      undefined,
+    ],
+    [
+      'tasks/pushNotificationConfig/delete',
+      { id: 't-1', pushNotificationConfigId: 'c' },
+      'DeleteTaskPushNotificationConfig',
+      't-1',
+      undefined,
+    ],
     ['agent/getAuthenticatedExtendedCard', undefined, 'GetExtendedAgentCard', undefined, '0.3'],
   ];
   for (const [method, params, op, taskId, version] of cases) {
@@ -153,7 +212,13 @@ test('1.0 SendMessage as @a2a-js/sdk 1.3 sends it', () => {
     id: 1,
     method: 'SendMessage',
     params: {
-      message: { messageId: 'm-1', role: 'ROLE_USER', parts: [{ text: 'hello' }], contextId: 'ctx-10', taskId: 'task-10' },
+      message: {
+        messageId: 'm-1',
+        role: 'ROLE_USER',
+        parts: [{ text: 'hello' }],
+        contextId: 'ctx-10',
+        taskId: 'task-10',
+      },
       metadata: { skillId: 'summarize-v2' },
       tenant: 'acme',
     },
@@ -177,21 +242,69 @@ test('1.0 SendMessage as @a2a-js/sdk 1.3 sends it', () => {
 
 test('1.0 method table', () => {
   const cases: [string, unknown, string, string | undefined, boolean][] = [
-    ['SendStreamingMessage', { message: { messageId: 'm' } }, 'SendStreamingMessage', undefined, true],
+    [
+      'SendStreamingMessage',
+      { message: { messageId: 'm' } },
+      'SendStreamingMessage',
+      undefined,
+      true,
+    ],
     ['GetTask', { id: 't-1', historyLength: 2 }, 'GetTask', 't-1', false],
     ['GetTask', { name: 'tasks/t-2' }, 'GetTask', 't-2', false],
     ['CancelTask', { id: 't-1' }, 'CancelTask', 't-1', false],
     ['SubscribeToTask', { id: 't-1' }, 'SubscribeToTask', 't-1', true],
     ['ListTasks', { contextId: 'ctx' }, 'ListTasks', undefined, false],
     ['GetExtendedAgentCard', {}, 'GetExtendedAgentCard', undefined, false],
-    ['CreateTaskPushNotificationConfig', { taskId: 't-1', url: 'https://cb' }, 'CreateTaskPushNotificationConfig', 't-1', false],
+    [
+      'CreateTaskPushNotificationConfig',
+      { taskId: 't-1', url: 'https://cb' },
+      'CreateTaskPushNotificationConfig',
+      't-1',
+      false,
+    ],
     // 1.0: `id` is the CONFIG id here, the task is `taskId`
-    ['GetTaskPushNotificationConfig', { taskId: 't-1', id: 'cfg-1' }, 'GetTaskPushNotificationConfig', 't-1', false],
-    ['ListTaskPushNotificationConfigs', { taskId: 't-1' }, 'ListTaskPushNotificationConfigs', 't-1', false],
-    ['DeleteTaskPushNotificationConfig', { taskId: 't-1', id: 'cfg-1' }, 'DeleteTaskPushNotificationConfig', 't-1', false],
-    ['SetTaskPushNotificationConfig', { parent: 'tasks/t-3' }, 'CreateTaskPushNotificationConfig', 't-3', false],
-    ['GetTaskPushNotificationConfig', { name: 'tasks/t-4/pushNotificationConfigs/c' }, 'GetTaskPushNotificationConfig', 't-4', false],
-    ['ListTaskPushNotificationConfig', { taskId: 't-1' }, 'ListTaskPushNotificationConfigs', 't-1', false],
+    [
+      'GetTaskPushNotificationConfig',
+      { taskId: 't-1', id: 'cfg-1' },
+      'GetTaskPushNotificationConfig',
+      't-1',
+      false,
+    ],
+    [
+      'ListTaskPushNotificationConfigs',
+      { taskId: 't-1' },
+      'ListTaskPushNotificationConfigs',
+      't-1',
+      false,
+    ],
+    [
+      'DeleteTaskPushNotificationConfig',
+      { taskId: 't-1', id: 'cfg-1' },
+      'DeleteTaskPushNotificationConfig',
+      't-1',
+      false,
+    ],
+    [
+      'SetTaskPushNotificationConfig',
+      { parent: 'tasks/t-3' },
+      'CreateTaskPushNotificationConfig',
+      't-3',
+      false,
+    ],
+    [
+      'GetTaskPushNotificationConfig',
+      { name: 'tasks/t-4/pushNotificationConfigs/c' },
+      'GetTaskPushNotificationConfig',
+      't-4',
+      false,
+    ],
+    [
+      'ListTaskPushNotificationConfig',
+      { taskId: 't-1' },
+      'ListTaskPushNotificationConfigs',
+      't-1',
+      false,
+    ],
   ];
   for (const [method, params, op, taskId, streaming] of cases) {
     const r = decodeJsonRpcRequest(rpc(method, params));
@@ -230,7 +343,10 @@ test('skill id: configurable paths, first string wins, non-strings skipped', () 
   assert.equal(r?.skillId, 'from-message');
   assert.equal(r?.skillIdSource, 'params.message.metadata.skillId');
 
-  const custom = decodeJsonRpcRequest(rpc('SendMessage', { metadata: { x: { skill: 'custom' } } }), ['params.metadata.x.skill']);
+  const custom = decodeJsonRpcRequest(
+    rpc('SendMessage', { metadata: { x: { skill: 'custom' } } }),
+    ['params.metadata.x.skill'],
+  );
   assert.equal(custom?.skillId, 'custom');
   assert.equal(custom?.skillIdSource, 'params.metadata.x.skill');
 
@@ -239,9 +355,17 @@ test('skill id: configurable paths, first string wins, non-strings skipped', () 
   assert.equal(none?.skillIdSource, undefined);
 
   // bad path entries are ignored
-  const bad = decodeJsonRpcRequest(rpc('SendMessage', { skillId: 's' }), [7 as unknown as string, '', 'a..b', 'params.skillId']);
+  const bad = decodeJsonRpcRequest(rpc('SendMessage', { skillId: 's' }), [
+    7 as unknown as string,
+    '',
+    'a..b',
+    'params.skillId',
+  ]);
   assert.equal(bad?.skillId, 's');
-  assert.deepEqual([...DEFAULT_SKILL_ID_PATHS], ['params.skillId', 'params.metadata.skillId', 'params.message.metadata.skillId']);
+  assert.deepEqual(
+    [...DEFAULT_SKILL_ID_PATHS],
+    ['params.skillId', 'params.metadata.skillId', 'params.message.metadata.skillId'],
+  );
 });
 
 test('not A2A JSON-RPC → undefined', () => {
@@ -254,7 +378,10 @@ test('not A2A JSON-RPC → undefined', () => {
   assert.equal(operationForMethod('hasOwnProperty'), undefined);
   assert.equal(operationForMethod('tasks/sendSubscribe'), 'SendStreamingMessage');
   // jsonrpc member absent is tolerated
-  assert.equal(decodeJsonRpcRequest({ method: 'tasks/get', params: { id: 't' } })?.operation, 'GetTask');
+  assert.equal(
+    decodeJsonRpcRequest({ method: 'tasks/get', params: { id: 't' } })?.operation,
+    'GetTask',
+  );
 });
 
 test('ids: non-string ids are not used; rpc id only string or finite number', () => {
@@ -278,7 +405,12 @@ test('ids: non-string ids are not used; rpc id only string or finite number', ()
 // HTTP+JSON
 // ---------------------------------------------------------------------------
 
-function rest(method: string, path: string, body?: unknown, header?: string): DecodedRequest | undefined {
+function rest(
+  method: string,
+  path: string,
+  body?: unknown,
+  header?: string,
+): DecodedRequest | undefined {
   return decodeHttpJsonRequest(method, path, body, undefined, header);
 }
 
@@ -290,11 +422,41 @@ test('1.0 REST paths (with a base path and a query)', () => {
     ['GET', '/a2a/rest/tasks?contextId=c', 'ListTasks', undefined, 'GET /tasks'],
     ['POST', '/a2a/rest/tasks/t-1:cancel', 'CancelTask', 't-1', 'POST /tasks/{id}:cancel'],
     ['GET', '/a2a/rest/tasks/t-1:subscribe', 'SubscribeToTask', 't-1', 'GET /tasks/{id}:subscribe'],
-    ['POST', '/a2a/rest/tasks/t-1:subscribe', 'SubscribeToTask', 't-1', 'POST /tasks/{id}:subscribe'],
-    ['POST', '/tasks/t-1/pushNotificationConfigs', 'CreateTaskPushNotificationConfig', 't-1', 'POST /tasks/{id}/pushNotificationConfigs'],
-    ['GET', '/tasks/t-1/pushNotificationConfigs', 'ListTaskPushNotificationConfigs', 't-1', 'GET /tasks/{id}/pushNotificationConfigs'],
-    ['GET', '/tasks/t-1/pushNotificationConfigs/c-1', 'GetTaskPushNotificationConfig', 't-1', 'GET /tasks/{id}/pushNotificationConfigs/{configId}'],
-    ['DELETE', '/tasks/t-1/pushNotificationConfigs/c-1', 'DeleteTaskPushNotificationConfig', 't-1', 'DELETE /tasks/{id}/pushNotificationConfigs/{configId}'],
+    [
+      'POST',
+      '/a2a/rest/tasks/t-1:subscribe',
+      'SubscribeToTask',
+      't-1',
+      'POST /tasks/{id}:subscribe',
+    ],
+    [
+      'POST',
+      '/tasks/t-1/pushNotificationConfigs',
+      'CreateTaskPushNotificationConfig',
+      't-1',
+      'POST /tasks/{id}/pushNotificationConfigs',
+    ],
+    [
+      'GET',
+      '/tasks/t-1/pushNotificationConfigs',
+      'ListTaskPushNotificationConfigs',
+      't-1',
+      'GET /tasks/{id}/pushNotificationConfigs',
+    ],
+    [
+      'GET',
+      '/tasks/t-1/pushNotificationConfigs/c-1',
+      'GetTaskPushNotificationConfig',
+      't-1',
+      'GET /tasks/{id}/pushNotificationConfigs/{configId}',
+    ],
+    [
+      'DELETE',
+      '/tasks/t-1/pushNotificationConfigs/c-1',
+      'DeleteTaskPushNotificationConfig',
+      't-1',
+      'DELETE /tasks/{id}/pushNotificationConfigs/{configId}',
+    ],
     ['GET', '/extendedAgentCard', 'GetExtendedAgentCard', undefined, 'GET /extendedAgentCard'],
     ['get', 'http://agent.example:8080/acme/tasks/t%2F1#frag', 'GetTask', 't/1', 'GET /tasks/{id}'],
   ];
@@ -342,7 +504,13 @@ test('0.3 REST paths under /v1 → 0.3; GET /v1/card is the 0.3 extended card', 
 test('REST body is the params: skill paths lose their params. prefix; ids from message; tenant', () => {
   const r = rest('POST', '/message:stream', {
     tenant: 't-acme',
-    message: { messageId: 'm', contextId: 'c', taskId: 't', parts: [{ text: 'x' }], metadata: { skillId: 'deep' } },
+    message: {
+      messageId: 'm',
+      contextId: 'c',
+      taskId: 't',
+      parts: [{ text: 'x' }],
+      metadata: { skillId: 'deep' },
+    },
     metadata: {},
   });
   assert.equal(r?.skillId, 'deep');
@@ -351,7 +519,9 @@ test('REST body is the params: skill paths lose their params. prefix; ids from m
   assert.equal(r?.contextId, 'c');
   assert.equal(r?.taskId, 't');
   assert.equal(r?.tenant, 't-acme');
-  const custom = decodeHttpJsonRequest('POST', '/message:send', { hint: { skill: 'h' } }, ['hint.skill']);
+  const custom = decodeHttpJsonRequest('POST', '/message:send', { hint: { skill: 'h' } }, [
+    'hint.skill',
+  ]);
   assert.equal(custom?.skillId, 'h');
   assert.equal(custom?.skillIdSource, 'hint.skill');
 });
@@ -403,11 +573,29 @@ function hostileValues(): unknown[] {
   const revocable = Proxy.revocable({}, {});
   revocable.revoke();
   return [
-    undefined, null, true, 0, -1, 1.5, NaN, Infinity, '', 'SendMessage', '{"method":"SendMessage"}',
-    [], [rpc('SendMessage', {})], {}, Object.create(null),
+    undefined,
+    null,
+    true,
+    0,
+    -1,
+    1.5,
+    NaN,
+    Infinity,
+    '',
+    'SendMessage',
+    '{"method":"SendMessage"}',
+    [],
+    [rpc('SendMessage', {})],
+    {},
+    Object.create(null),
     JSON.parse('{"__proto__": {"method": "SendMessage", "params": {"skillId": "evil"}}}'),
-    JSON.parse('{"jsonrpc":"2.0","method":"SendMessage","params":{"__proto__":{"skillId":"evil"}}}'),
-    { method: 1 }, { method: null }, { method: ['SendMessage'] }, { method: 'SendMessage'.repeat(100) },
+    JSON.parse(
+      '{"jsonrpc":"2.0","method":"SendMessage","params":{"__proto__":{"skillId":"evil"}}}',
+    ),
+    { method: 1 },
+    { method: null },
+    { method: ['SendMessage'] },
+    { method: 'SendMessage'.repeat(100) },
     { jsonrpc: '2.0', method: 'SendMessage', params: [] },
     { jsonrpc: '2.0', method: 'SendMessage', params: 'x' },
     { jsonrpc: '2.0', method: 'SendMessage', params: { message: [] } },
@@ -415,7 +603,17 @@ function hostileValues(): unknown[] {
     { jsonrpc: '2.0', method: 'SendMessage', params: { skillId: { toString: () => 'evil' } } },
     { jsonrpc: '2.0', method: 'SendMessage', params: new Array(100_000).fill('x') },
     deep,
-    new Proxy({}, { getOwnPropertyDescriptor() { throw new Error('boom'); }, get() { throw new Error('boom'); } }),
+    new Proxy(
+      {},
+      {
+        getOwnPropertyDescriptor() {
+          throw new Error('boom');
+        },
+        get() {
+          throw new Error('boom');
+        },
+      },
+    ),
     revocable.proxy,
   ];
 }
@@ -423,7 +621,9 @@ function hostileValues(): unknown[] {
 test('hostile values: JSON-RPC decoder never throws and never fabricates a skill', () => {
   for (const v of hostileValues()) {
     let r: DecodedRequest | undefined;
-    assert.doesNotThrow(() => { r = decodeJsonRpcRequest(v); });
+    assert.doesNotThrow(() => {
+      r = decodeJsonRpcRequest(v);
+    });
     if (r !== undefined) {
       assert.equal(r.binding, 'jsonrpc');
       assert.notEqual(r.skillId, 'evil');
@@ -432,16 +632,29 @@ test('hostile values: JSON-RPC decoder never throws and never fabricates a skill
     }
   }
   // the hostile table is not vacuous: some of it still decodes as an operation
-  assert.equal(decodeJsonRpcRequest({ jsonrpc: '2.0', method: 'SendMessage', params: [] })?.operation, 'SendMessage');
+  assert.equal(
+    decodeJsonRpcRequest({ jsonrpc: '2.0', method: 'SendMessage', params: [] })?.operation,
+    'SendMessage',
+  );
 });
 
 test('hostile values: REST decoder never throws and never fabricates a skill', () => {
-  const paths: unknown[] = ['/message:send', '/tasks/x', 'x'.repeat(20_000) + '/message:send', '', '/tasks/%E0%A4%A:cancel', null, 42];
+  const paths: unknown[] = [
+    '/message:send',
+    '/tasks/x',
+    'x'.repeat(20_000) + '/message:send',
+    '',
+    '/tasks/%E0%A4%A:cancel',
+    null,
+    42,
+  ];
   for (const p of paths) {
     for (const v of hostileValues()) {
       for (const m of ['POST', 'GET', 'post', '', null]) {
         let r: DecodedRequest | undefined;
-        assert.doesNotThrow(() => { r = decodeHttpJsonRequest(m as string, p as string, v); });
+        assert.doesNotThrow(() => {
+          r = decodeHttpJsonRequest(m as string, p as string, v);
+        });
         if (r !== undefined) assert.equal(r.skillId, undefined);
       }
     }
@@ -458,7 +671,11 @@ test('prototype pollution does not leak into decoding', () => {
   try {
     assert.equal(decodeJsonRpcRequest({}), undefined);
     // (read with hasOwn: a plain `r.skillId` would itself see the polluted prototype)
-    const r = decodeJsonRpcRequest({ jsonrpc: '2.0', method: 'SendMessage', params: { metadata: {} } });
+    const r = decodeJsonRpcRequest({
+      jsonrpc: '2.0',
+      method: 'SendMessage',
+      params: { metadata: {} },
+    });
     assert.ok(r);
     assert.equal(Object.prototype.hasOwnProperty.call(r, 'skillId'), false);
     const q = decodeHttpJsonRequest('POST', '/message:send', { metadata: {} });

@@ -4,7 +4,11 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { fingerprintMaterial, fingerprintPrefix, skillFingerprint } from '../../src/core/fingerprint';
+import {
+  fingerprintMaterial,
+  fingerprintPrefix,
+  skillFingerprint,
+} from '../../src/core/fingerprint';
 
 const HEX64 = /^[0-9a-f]{64}$/;
 
@@ -76,11 +80,33 @@ function runPython(cards: unknown[]): PyResult[] | undefined {
 // Generators of cards Python's skill_fingerprint accepts
 
 const unit = fc.oneof(
-  { weight: 6, arbitrary: fc.constantFrom('a', 'b', 'c', '/', '-', '.', '+', ' ', 'text/plain', 'x') },
-  { weight: 2, arbitrary: fc.constantFrom('"', '\\', '\n', '\r', '\t', '\b', '\f', '\x00', '\x1f', '\x7f', '~', '/') },
+  {
+    weight: 6,
+    arbitrary: fc.constantFrom('a', 'b', 'c', '/', '-', '.', '+', ' ', 'text/plain', 'x'),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      '"',
+      '\\',
+      '\n',
+      '\r',
+      '\t',
+      '\b',
+      '\f',
+      '\x00',
+      '\x1f',
+      '\x7f',
+      '~',
+      '/',
+    ),
+  },
   { weight: 2, arbitrary: fc.constantFrom('\u0080', 'é', 'ß', '\u2028', '\u4e2d', '\ud7ff') },
   // astral (surrogate pairs) vs U+E000–U+FFFF: code point and UTF-16 orders disagree here
-  { weight: 3, arbitrary: fc.constantFrom('\u{1F600}', '\u{1F601}', '\u{10000}', '\u{10FFFF}', '\u{20000}') },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom('\u{1F600}', '\u{1F601}', '\u{10000}', '\u{10FFFF}', '\u{20000}'),
+  },
   { weight: 3, arbitrary: fc.constantFrom('\ue000', '\uffff', '\ufffd', '\uf8ff', '\uff01') },
   // lone surrogates (Python's json.loads accepts them as escapes)
   { weight: 1, arbitrary: fc.constantFrom('\ud83d', '\ude00', '\udbff', '\udc00') },
@@ -88,16 +114,42 @@ const unit = fc.oneof(
 );
 const str = fc.array(unit, { maxLength: 5 }).map((a) => a.join(''));
 /** Short strings from a tiny alphabet: duplicates and shared prefixes are frequent. */
-const tinyStr = fc.array(fc.constantFrom('a', 'b', '\u{1F600}', '\ue000', '\ud83d'), { maxLength: 3 }).map((a) => a.join(''));
+const tinyStr = fc
+  .array(fc.constantFrom('a', 'b', '\u{1F600}', '\ue000', '\ud83d'), { maxLength: 3 })
+  .map((a) => a.join(''));
 const anyStr = fc.oneof(str, tinyStr);
-const mediaType = fc.constantFrom('text/plain', 'text/markdown', 'application/json', 'image/png', 'TEXT/plain', 'text/plain ');
+const mediaType = fc.constantFrom(
+  'text/plain',
+  'text/markdown',
+  'application/json',
+  'image/png',
+  'TEXT/plain',
+  'text/plain ',
+);
 
 const floats = fc.oneof(
   fc.double({ noNaN: true, noDefaultInfinity: true }),
   fc.double({ min: -1e-3, max: 1e-3, noNaN: true }),
-  fc.constantFrom(0.5, 1e-5, 1.5e-7, 5e-324, 1e21, 1.5e300, 1e16 + 2, 123.456, -0, 0.1 + 0.2, 2 ** 53, 2 ** 60),
+  fc.constantFrom(
+    0.5,
+    1e-5,
+    1.5e-7,
+    5e-324,
+    1e21,
+    1.5e300,
+    1e16 + 2,
+    123.456,
+    -0,
+    0.1 + 0.2,
+    2 ** 53,
+    2 ** 60,
+  ),
 );
-const ints = fc.oneof(fc.integer({ min: -1000, max: 1000 }), fc.maxSafeInteger(), fc.constantFrom(0, -1, 2 ** 53 - 1));
+const ints = fc.oneof(
+  fc.integer({ min: -1000, max: 1000 }),
+  fc.maxSafeInteger(),
+  fc.constantFrom(0, -1, 2 ** 53 - 1),
+);
 
 /** A mode list Python can sort. */
 const modeValue = fc.oneof(
@@ -106,7 +158,12 @@ const modeValue = fc.oneof(
   { weight: 1, arbitrary: fc.array(ints, { maxLength: 3 }) },
   { weight: 1, arbitrary: fc.array(fc.oneof(ints, floats, fc.boolean()), { maxLength: 3 }) },
   { weight: 1, arbitrary: anyStr }, // Python iterates a str: sorted characters
-  { weight: 1, arbitrary: fc.dictionary(anyStr, fc.oneof(fc.integer(), fc.constant(null), anyStr), { maxKeys: 3 }) }, // sorted keys
+  {
+    weight: 1,
+    arbitrary: fc.dictionary(anyStr, fc.oneof(fc.integer(), fc.constant(null), anyStr), {
+      maxKeys: 3,
+    }),
+  }, // sorted keys
   { weight: 1, arbitrary: fc.array(fc.array(anyStr, { maxLength: 2 }), { maxLength: 3 }) }, // lists compare lexicographically
   { weight: 1, arbitrary: fc.tuple(fc.jsonValue({ maxDepth: 2 })).map((t) => t) }, // one element: never compared
 );
@@ -170,11 +227,18 @@ const cardArb: fc.Arbitrary<Record<string, unknown>> = fc
         version: fc.constantFrom('1.0', '2.0', ''),
         url: fc.constant('https://peer-a/a2a'),
         capabilities: fc.record(
-          { streaming: capValue, pushNotifications: capValue, stateTransitionHistory: fc.boolean() },
+          {
+            streaming: capValue,
+            pushNotifications: capValue,
+            stateTransitionHistory: fc.boolean(),
+          },
           { requiredKeys: [] },
         ),
         skills: fc.oneof(
-          { weight: 8, arbitrary: fc.array(skillArb(kind), { maxLength: kind === 'single-any' ? 1 : 8 }) },
+          {
+            weight: 8,
+            arbitrary: fc.array(skillArb(kind), { maxLength: kind === 'single-any' ? 1 : 8 }),
+          },
           { weight: 1, arbitrary: fc.constantFrom<unknown>('', {}) }, // Python iterates these as empty
         ),
         defaultInputModes: fc.constant(['text/plain']),
@@ -185,7 +249,9 @@ const cardArb: fc.Arbitrary<Record<string, unknown>> = fc
 
 // ---------------------------------------------------------------------------------------
 
-const vectors = JSON.parse(readFileSync(join(__dirname, '..', 'fixtures', 'fingerprint-vectors.json'), 'utf8')) as {
+const vectors = JSON.parse(
+  readFileSync(join(__dirname, '..', 'fixtures', 'fingerprint-vectors.json'), 'utf8'),
+) as {
   card: unknown;
   fingerprint: string;
 }[];
@@ -193,7 +259,11 @@ const vectors = JSON.parse(readFileSync(join(__dirname, '..', 'fixtures', 'finge
 test('every vector in fingerprint-vectors.json matches', () => {
   assert.ok(vectors.length >= 6);
   for (const [i, v] of vectors.entries()) {
-    assert.equal(skillFingerprint(v.card), v.fingerprint, `vector ${i}: ${fingerprintMaterial(v.card)}`);
+    assert.equal(
+      skillFingerprint(v.card),
+      v.fingerprint,
+      `vector ${i}: ${fingerprintMaterial(v.card)}`,
+    );
   }
 });
 
@@ -206,21 +276,82 @@ test('fingerprintPrefix is the first 12 hex digits', () => {
 
 /** Cards the generator might miss: each probes one rule of Python's json.dumps / sorted. */
 const handCards: unknown[] = [
-  { skills: [{ id: '\ue000' }, { id: '\u{1F600}' }, { id: '\uffff' }, { id: '\ud83d' }, { id: 'z' }] },
-  { skills: [{ id: 'x', inputModes: ['\u{1F600}', '\ue000', '\uffff', 'a', '\ud7ff', '\ud83d', '\ud83dz'] }] },
+  {
+    skills: [
+      { id: '\ue000' },
+      { id: '\u{1F600}' },
+      { id: '\uffff' },
+      { id: '\ud83d' },
+      { id: 'z' },
+    ],
+  },
+  {
+    skills: [
+      {
+        id: 'x',
+        inputModes: ['\u{1F600}', '\ue000', '\uffff', 'a', '\ud7ff', '\ud83d', '\ud83dz'],
+      },
+    ],
+  },
   { skills: [{ id: 'ctl', outputModes: ['\x00\x01\x1f\x7f\x80"\\/\b\f\n\r\t'] }] },
   { skills: [{ id: 'é' }, { id: 'e' }, { id: 'É' }] },
-  { skills: [{ id: 'dup', inputModes: ['1'] }, { id: 'dup', inputModes: ['2'] }, { id: 'a' }, { id: 'dup', inputModes: ['0'] }] },
+  {
+    skills: [
+      { id: 'dup', inputModes: ['1'] },
+      { id: 'dup', inputModes: ['2'] },
+      { id: 'a' },
+      { id: 'dup', inputModes: ['0'] },
+    ],
+  },
   { skills: [{ inputModes: ['b'] }, { id: '' }, { id: 'a' }] },
-  { skills: [{ id: 2 }, { id: 1.5 }, { id: true }, { id: 1 }, { id: -0.25 }, { id: 1e21 }, { id: 1e-7 }] },
-  { skills: [{ id: 'x', inputModes: 'text/plain', outputModes: { b: 1, a: null, '\u{1F600}': 0, '\ue000': 2 } }] },
+  {
+    skills: [
+      { id: 2 },
+      { id: 1.5 },
+      { id: true },
+      { id: 1 },
+      { id: -0.25 },
+      { id: 1e21 },
+      { id: 1e-7 },
+    ],
+  },
+  {
+    skills: [
+      {
+        id: 'x',
+        inputModes: 'text/plain',
+        outputModes: { b: 1, a: null, '\u{1F600}': 0, '\ue000': 2 },
+      },
+    ],
+  },
   { skills: [{ id: [['a'], 'b'] }] },
   { skills: [{ id: { z: 1, a: [1, { y: 'é', b: null }] } }] },
   { skills: [{ id: ['b', 'a'] }, { id: ['b'] }, { id: ['a', 'z'] }] },
   { skills: [{ id: null }] },
   { skills: [{ id: 'a', inputModes: [null] }] },
-  { skills: [{ id: 'a', inputModes: [[1, null], [0, null], [null, 1]].slice(0, 2) }] },
-  { skills: [{ id: 'a', inputModes: [[null, 1], [null, 0]] }] },
+  {
+    skills: [
+      {
+        id: 'a',
+        inputModes: [
+          [1, null],
+          [0, null],
+          [null, 1],
+        ].slice(0, 2),
+      },
+    ],
+  },
+  {
+    skills: [
+      {
+        id: 'a',
+        inputModes: [
+          [null, 1],
+          [null, 0],
+        ],
+      },
+    ],
+  },
   { capabilities: { streaming: 'false', pushNotifications: 0.0 } },
   { capabilities: { streaming: [], pushNotifications: { a: 1 } } },
   { capabilities: { streaming: {}, pushNotifications: [0] } },
@@ -235,7 +366,12 @@ const handCards: unknown[] = [
       outputModes: i % 2 ? ['a\u00e9', 'a'] : ['b', 'a'],
     })),
   },
-  { skills: Array.from({ length: 40 }, (_, i) => ({ id: i % 3 ? `\u00e9-${i % 7}` : `\u{1F600}${i % 5}`, inputModes: [String(i)] })) },
+  {
+    skills: Array.from({ length: 40 }, (_, i) => ({
+      id: i % 3 ? `\u00e9-${i % 7}` : `\u{1F600}${i % 5}`,
+      inputModes: [String(i)],
+    })),
+  },
 ];
 
 test('matches the seed in python3 on ~320 generated and hand-written cards', (t) => {
@@ -252,7 +388,10 @@ test('matches the seed in python3 on ~320 generated and hand-written cards', (t)
   for (let i = 0; i < cards.length; i++) {
     const r: PyResult = py[i];
     const card = cards[i];
-    assert.ok(!('error' in r), `generator produced a card Python rejects (fix the generator): ${'error' in r ? r.error : ''} ${JSON.stringify(card)}`);
+    assert.ok(
+      !('error' in r),
+      `generator produced a card Python rejects (fix the generator): ${'error' in r ? r.error : ''} ${JSON.stringify(card)}`,
+    );
     const mine = fingerprintMaterial(card);
     assert.equal(mine, r.blob, `card #${i} (seed ${seed}): ${JSON.stringify(card)}`);
     assert.equal(skillFingerprint(card), r.fp, `card #${i} (seed ${seed})`);
@@ -280,7 +419,12 @@ test('Python-specific escaping and ordering (explicit expectations)', () => {
   assert.match(fingerprintMaterial({ skills: [{ id: 12n }] }), /"id":12,/);
   // stable: equal ids keep card order
   assert.match(
-    fingerprintMaterial({ skills: [{ id: 'd', inputModes: ['2'] }, { id: 'd', inputModes: ['1'] }] }),
+    fingerprintMaterial({
+      skills: [
+        { id: 'd', inputModes: ['2'] },
+        { id: 'd', inputModes: ['1'] },
+      ],
+    }),
     /"inputModes":\["2"\].*"inputModes":\["1"\]/,
   );
 });
@@ -294,14 +438,24 @@ test('documented fallbacks where Python would raise', () => {
   const fpBase = skillFingerprint(base);
   // capabilities not a dict: both false
   for (const caps of [null, [true], 'yes', 1]) {
-    assert.equal(skillFingerprint({ capabilities: caps }), empty, `capabilities ${JSON.stringify(caps)}`);
+    assert.equal(
+      skillFingerprint({ capabilities: caps }),
+      empty,
+      `capabilities ${JSON.stringify(caps)}`,
+    );
   }
   // skills not a list: []
   for (const skills of [null, 'abc', { a: 1 }, 5]) {
-    assert.equal(skillFingerprint({ capabilities: { streaming: true }, skills }), skillFingerprint({ capabilities: { streaming: true } }));
+    assert.equal(
+      skillFingerprint({ capabilities: { streaming: true }, skills }),
+      skillFingerprint({ capabilities: { streaming: true } }),
+    );
   }
   // a skill that is not a dict is skipped
-  assert.equal(skillFingerprint({ ...base, skills: [null, 'x', 3, [], ...base.skills, undefined] }), fpBase);
+  assert.equal(
+    skillFingerprint({ ...base, skills: [null, 'x', 3, [], ...base.skills, undefined] }),
+    fpBase,
+  );
   // modes None / number / bool: []
   for (const m of [null, 3, false]) {
     assert.equal(
@@ -312,26 +466,49 @@ test('documented fallbacks where Python would raise', () => {
   }
   // mixed types Python cannot order: None < numbers < strings < lists < dicts, stable
   const mixed = JSON.parse(
-    fingerprintMaterial({ skills: [{ id: 'b' }, { id: { k: 1 } }, { id: 2 }, { id: null }, { id: ['a'] }, { id: true }, { id: null }] }),
+    fingerprintMaterial({
+      skills: [
+        { id: 'b' },
+        { id: { k: 1 } },
+        { id: 2 },
+        { id: null },
+        { id: ['a'] },
+        { id: true },
+        { id: null },
+      ],
+    }),
   ) as { skills: { id: unknown }[] };
   assert.deepEqual(
     mixed.skills.map((s) => JSON.stringify(s.id)),
     ['null', 'null', 'true', '2', '"b"', '["a"]', '{"k":1}'],
   );
   assert.match(
-    fingerprintMaterial({ skills: [{ id: 'a', inputModes: ['b', 1, null, 'a', [0], { z: 0 }, { a: 0 }] }] }),
+    fingerprintMaterial({
+      skills: [{ id: 'a', inputModes: ['b', 1, null, 'a', [0], { z: 0 }, { a: 0 }] }],
+    }),
     /"inputModes":\[null,1,"a","b",\[0\],\{"a":0\},\{"z":0\}\]/,
   );
   // the JSON data model: undefined/function properties absent, NaN/Infinity null, -0 is 0
   assert.equal(
-    skillFingerprint({ capabilities: { streaming: NaN, pushNotifications: undefined }, skills: [{ id: undefined, inputModes: [undefined, NaN] }] }),
+    skillFingerprint({
+      capabilities: { streaming: NaN, pushNotifications: undefined },
+      skills: [{ id: undefined, inputModes: [undefined, NaN] }],
+    }),
     skillFingerprint({ capabilities: { streaming: null }, skills: [{ inputModes: [null, null] }] }),
   );
-  assert.equal(skillFingerprint({ skills: [{ id: -0 }] }), skillFingerprint({ skills: [{ id: 0 }] }));
+  assert.equal(
+    skillFingerprint({ skills: [{ id: -0 }] }),
+    skillFingerprint({ skills: [{ id: 0 }] }),
+  );
 });
 
 test('does not mutate the card', () => {
-  const card = { skills: [{ id: 'b', inputModes: ['z', 'a'] }, { id: 'a', outputModes: ['y', 'x', 'w'] }] };
+  const card = {
+    skills: [
+      { id: 'b', inputModes: ['z', 'a'] },
+      { id: 'a', outputModes: ['y', 'x', 'w'] },
+    ],
+  };
   const before = JSON.stringify(card);
   skillFingerprint(card);
   assert.equal(JSON.stringify(card), before);
@@ -376,7 +553,15 @@ test('bad inputs never throw and give a deterministic 64-hex fingerprint', () =>
     revocable.proxy,
     { skills: [revocable.proxy] },
     { capabilities: throwing },
-    { skills: [{ id: Symbol('s') }, { id: () => 1 }, { id: 3n }, { id: new Date(0) }, { id: new Map() }] },
+    {
+      skills: [
+        { id: Symbol('s') },
+        { id: () => 1 },
+        { id: 3n },
+        { id: new Date(0) },
+        { id: new Map() },
+      ],
+    },
     { skills: [{ id: 'a', inputModes: [Symbol('s'), 1n, 2] }] },
     { skills: new Array(3) },
     { skills: [{ id: 'a', inputModes: new Array(2) }] },
@@ -389,7 +574,10 @@ test('bad inputs never throw and give a deterministic 64-hex fingerprint', () =>
     assert.equal(skillFingerprint(card), a, 'deterministic');
   }
   // inherited properties are not the card's (JSON data model)
-  assert.equal(skillFingerprint(Object.create({ skills: [{ id: 'inherited' }] })), skillFingerprint({}));
+  assert.equal(
+    skillFingerprint(Object.create({ skills: [{ id: 'inherited' }] })),
+    skillFingerprint({}),
+  );
   // a throwing or too deep card is read as {}
   assert.equal(skillFingerprint(throwing), skillFingerprint({}));
   assert.equal(skillFingerprint({ skills: [{ id: deep }] }), skillFingerprint({}));
@@ -408,9 +596,21 @@ test('bad inputs never throw and give a deterministic 64-hex fingerprint', () =>
         withTypedArray: true,
         maxDepth: 4,
       }),
-      fc.anything({ withBigInt: true, withNullPrototype: true, withSparseArray: true, maxDepth: 3 }),
+      fc.anything({
+        withBigInt: true,
+        withNullPrototype: true,
+        withSparseArray: true,
+        maxDepth: 3,
+      }),
       (junk, junk2) => {
-        for (const card of [junk, { skills: junk }, { skills: [junk, junk2] }, { skills: [{ id: junk }, { id: junk2 }] }, { skills: [{ id: 'a', inputModes: junk, outputModes: [junk, junk2] }] }, { capabilities: junk }]) {
+        for (const card of [
+          junk,
+          { skills: junk },
+          { skills: [junk, junk2] },
+          { skills: [{ id: junk }, { id: junk2 }] },
+          { skills: [{ id: 'a', inputModes: junk, outputModes: [junk, junk2] }] },
+          { capabilities: junk },
+        ]) {
           const fp = skillFingerprint(card);
           assert.match(fp, HEX64);
           assert.equal(skillFingerprint(card), fp);

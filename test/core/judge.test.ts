@@ -1,6 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compilePatterns, judge, judgeCardChange, type JudgeOptions, type NegotiationContext } from '../../src/core/judge';
+import {
+  compilePatterns,
+  judge,
+  judgeCardChange,
+  type JudgeOptions,
+  type NegotiationContext,
+} from '../../src/core/judge';
 import { ArtifactSchemaDriftError, StaleAgentCardError } from '../../src/core/errors';
 import type { DecodedRequest, DecodedResult } from '../../src/core/model';
 
@@ -37,7 +43,12 @@ function result(partial: Partial<DecodedResult>): DecodedResult {
 }
 
 test('variant A: a failed task whose status says "unknown skill" is unknown_skill drift', () => {
-  const v = judge(send, known, result({ taskId: 't1', state: 'TASK_STATE_FAILED', statusText: 'Unknown Skill: summarize-v2' }), opts);
+  const v = judge(
+    send,
+    known,
+    result({ taskId: 't1', state: 'TASK_STATE_FAILED', statusText: 'Unknown Skill: summarize-v2' }),
+    opts,
+  );
   assert.equal(v.drift?.kind, 'unknown_skill');
   assert.ok(v.drift?.error instanceof StaleAgentCardError);
   assert.equal(v.drift?.error.name, 'StaleAgentCardError');
@@ -51,25 +62,68 @@ test('variant A: a failed task whose status says "unknown skill" is unknown_skil
 });
 
 test('unsupported mode in the status text, and JSON-RPC -32005, are unsupported_mode', () => {
-  assert.equal(judge(send, known, result({ state: 'TASK_STATE_FAILED', statusText: 'UNSUPPORTED MODE text/x' }), opts).drift?.kind, 'unsupported_mode');
-  const rpc = judge(send, known, result({ kind: 'error', error: { code: -32005, message: 'Content type not supported' } }), opts);
+  assert.equal(
+    judge(
+      send,
+      known,
+      result({ state: 'TASK_STATE_FAILED', statusText: 'UNSUPPORTED MODE text/x' }),
+      opts,
+    ).drift?.kind,
+    'unsupported_mode',
+  );
+  const rpc = judge(
+    send,
+    known,
+    result({ kind: 'error', error: { code: -32005, message: 'Content type not supported' } }),
+    opts,
+  );
   assert.equal(rpc.drift?.kind, 'unsupported_mode');
   assert.equal(rpc.drift?.rpcCode, -32005);
 });
 
 test('-32602 on a skill the card lists is invalid_params; on one it does not, skill_not_in_card', () => {
-  const listed = judge(send, known, result({ kind: 'error', error: { code: -32602, message: 'Invalid params' } }), opts);
+  const listed = judge(
+    send,
+    known,
+    result({ kind: 'error', error: { code: -32602, message: 'Invalid params' } }),
+    opts,
+  );
   assert.equal(listed.drift?.kind, 'invalid_params');
-  const notListed = judge(send, { ...known, skillInCard: false, outputModes: undefined }, result({ kind: 'error', error: { code: -32602 } }), opts);
+  const notListed = judge(
+    send,
+    { ...known, skillInCard: false, outputModes: undefined },
+    result({ kind: 'error', error: { code: -32602 } }),
+    opts,
+  );
   assert.equal(notListed.drift?.kind, 'skill_not_in_card');
   // Without a skill id, -32602 is an ordinary protocol error.
-  assert.deepEqual(judge({ ...send, skillId: undefined }, { cardKnown: true }, result({ kind: 'error', error: { code: -32602 } }), opts), {});
+  assert.deepEqual(
+    judge(
+      { ...send, skillId: undefined },
+      { cardKnown: true },
+      result({ kind: 'error', error: { code: -32602 } }),
+      opts,
+    ),
+    {},
+  );
   // Without a card, it cannot be judged.
-  assert.ok(judge(send, { cardKnown: false, skillId: 'summarize-v2' }, result({ kind: 'error', error: { code: -32602 } }), opts).unjudged);
+  assert.ok(
+    judge(
+      send,
+      { cardKnown: false, skillId: 'summarize-v2' },
+      result({ kind: 'error', error: { code: -32602 } }),
+      opts,
+    ).unjudged,
+  );
 });
 
 test('a request naming a skill the card in use does not list is skill_not_in_card', () => {
-  const v = judge(send, { ...known, skillInCard: false, outputModes: undefined }, result({ taskId: 't', state: 'TASK_STATE_COMPLETED' }), opts);
+  const v = judge(
+    send,
+    { ...known, skillInCard: false, outputModes: undefined },
+    result({ taskId: 't', state: 'TASK_STATE_COMPLETED' }),
+    opts,
+  );
   assert.equal(v.drift?.kind, 'skill_not_in_card');
 });
 
@@ -77,7 +131,11 @@ test('variant B: an artifact part outside the negotiated output modes is output_
   const v = judge(
     send,
     known,
-    result({ taskId: 't2', state: 'TASK_STATE_COMPLETED', artifacts: [{ parts: [{ kind: 'text', mediaType: 'text/plain' }] }] }),
+    result({
+      taskId: 't2',
+      state: 'TASK_STATE_COMPLETED',
+      artifacts: [{ parts: [{ kind: 'text', mediaType: 'text/plain' }] }],
+    }),
     opts,
   );
   assert.equal(v.drift?.kind, 'output_mode_mismatch');
@@ -94,17 +152,35 @@ test('pre-1.0 text parts without a media type match any text/* mode, unless stri
   assert.equal(strict.drift?.actualMediaType, 'text/plain');
   // A typeless text part where only JSON was advertised may carry JSON (fasta2a answers so on
   // every healthy call): unjudged by default, a mismatch under the strict reading.
-  assert.equal(judge(send, { ...known, outputModes: ['application/json'] }, r, opts).drift, undefined);
-  assert.equal(judge(send, { ...known, outputModes: ['application/json'] }, r, { ...opts, strictTextParts: true }).drift?.kind, 'output_mode_mismatch');
-  assert.equal(judge(send, { ...known, outputModes: ['image/png'] }, r, opts).drift?.kind, 'output_mode_mismatch');
+  assert.equal(
+    judge(send, { ...known, outputModes: ['application/json'] }, r, opts).drift,
+    undefined,
+  );
+  assert.equal(
+    judge(send, { ...known, outputModes: ['application/json'] }, r, {
+      ...opts,
+      strictTextParts: true,
+    }).drift?.kind,
+    'output_mode_mismatch',
+  );
+  assert.equal(
+    judge(send, { ...known, outputModes: ['image/png'] }, r, opts).drift?.kind,
+    'output_mode_mismatch',
+  );
 });
 
 test('healthy exchanges get no verdict', () => {
   const healthy: DecodedResult[] = [
     result({ taskId: 't', state: 'TASK_STATE_SUBMITTED' }),
     result({ taskId: 't', state: 'TASK_STATE_WORKING' }),
-    result({ state: 'TASK_STATE_COMPLETED', artifacts: [{ parts: [{ kind: 'text', mediaType: 'text/markdown; charset=utf-8' }] }] }),
-    result({ state: 'TASK_STATE_COMPLETED', artifacts: [{ parts: [{ kind: 'text', mediaType: 'TEXT/MARKDOWN' }] }] }),
+    result({
+      state: 'TASK_STATE_COMPLETED',
+      artifacts: [{ parts: [{ kind: 'text', mediaType: 'text/markdown; charset=utf-8' }] }],
+    }),
+    result({
+      state: 'TASK_STATE_COMPLETED',
+      artifacts: [{ parts: [{ kind: 'text', mediaType: 'TEXT/MARKDOWN' }] }],
+    }),
     result({ state: 'TASK_STATE_FAILED', statusText: 'upstream timeout' }),
     result({ kind: 'error', error: { code: -32001, message: 'Task not found' } }),
     result({ kind: 'message', artifacts: [] }),
@@ -112,11 +188,22 @@ test('healthy exchanges get no verdict', () => {
   for (const r of healthy) assert.deepEqual(judge(send, known, r, opts), {}, JSON.stringify(r));
   // Wildcards in the advertised modes.
   const star = { ...known, outputModes: ['text/*'] };
-  assert.deepEqual(judge(send, star, result({ artifacts: [{ parts: [{ kind: 'file', mediaType: 'text/csv' }] }] }), opts), {});
+  assert.deepEqual(
+    judge(
+      send,
+      star,
+      result({ artifacts: [{ parts: [{ kind: 'file', mediaType: 'text/csv' }] }] }),
+      opts,
+    ),
+    {},
+  );
 });
 
 test('artifacts of a failed or canceled task are not judged', () => {
-  const r = result({ state: 'TASK_STATE_CANCELED', artifacts: [{ parts: [{ kind: 'file', mediaType: 'image/png' }] }] });
+  const r = result({
+    state: 'TASK_STATE_CANCELED',
+    artifacts: [{ parts: [{ kind: 'file', mediaType: 'image/png' }] }],
+  });
   assert.deepEqual(judge(send, known, r, opts), {});
 });
 
@@ -125,8 +212,24 @@ test('what cannot be judged says why, and is no drift', () => {
   const v = judge(send, known, r, opts);
   assert.equal(v.drift, undefined);
   assert.match(v.unjudged ?? '', /no media type/);
-  assert.match(judge({ ...send, skillId: undefined }, { cardKnown: true }, result({ artifacts: [{ parts: [{ kind: 'text', mediaType: 'image/png' }] }] }), opts).unjudged ?? '', /no skill id/);
-  assert.match(judge(send, { cardKnown: false, skillId: 'x' }, result({ artifacts: [{ parts: [{ kind: 'text', mediaType: 'image/png' }] }] }), opts).unjudged ?? '', /no Agent Card/);
+  assert.match(
+    judge(
+      { ...send, skillId: undefined },
+      { cardKnown: true },
+      result({ artifacts: [{ parts: [{ kind: 'text', mediaType: 'image/png' }] }] }),
+      opts,
+    ).unjudged ?? '',
+    /no skill id/,
+  );
+  assert.match(
+    judge(
+      send,
+      { cardKnown: false, skillId: 'x' },
+      result({ artifacts: [{ parts: [{ kind: 'text', mediaType: 'image/png' }] }] }),
+      opts,
+    ).unjudged ?? '',
+    /no Agent Card/,
+  );
 });
 
 test('patterns: strings are case-insensitive substrings, regexps made case-insensitive, a throwing pattern matches nothing', () => {
@@ -134,12 +237,33 @@ test('patterns: strings are case-insensitive substrings, regexps made case-insen
   assert.equal(m.length, 2);
   assert.ok(m[0].test('error: skill not found'));
   assert.ok(m[1].test('NO SUCH SKILL'));
-  const o: JudgeOptions = { ...opts, unknownSkillPatterns: [{ label: 'boom', test: () => { throw new Error('x'); } }, ...m] };
-  assert.equal(judge(send, known, result({ state: 'TASK_STATE_FAILED', statusText: 'No such skill' }), o).drift?.kind, 'unknown_skill');
+  const o: JudgeOptions = {
+    ...opts,
+    unknownSkillPatterns: [
+      {
+        label: 'boom',
+        test: () => {
+          throw new Error('x');
+        },
+      },
+      ...m,
+    ],
+  };
+  assert.equal(
+    judge(send, known, result({ state: 'TASK_STATE_FAILED', statusText: 'No such skill' }), o).drift
+      ?.kind,
+    'unknown_skill',
+  );
 });
 
 test('card_changed carries both fingerprints and says what to do', () => {
-  const e = judgeCardChange('http://peer-a/.well-known/agent.json', 'peer-a', '1.0', FP, 'ab1043b54dcd24986582640292c3a026184171aba215ab868d6b2607e7a2e058');
+  const e = judgeCardChange(
+    'http://peer-a/.well-known/agent.json',
+    'peer-a',
+    '1.0',
+    FP,
+    'ab1043b54dcd24986582640292c3a026184171aba215ab868d6b2607e7a2e058',
+  );
   assert.equal(e.kind, 'card_changed');
   assert.equal(e.previousFingerprint, FP);
   assert.equal(e.error.name, 'StaleAgentCardError');

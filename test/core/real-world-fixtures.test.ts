@@ -13,7 +13,12 @@ import { decodeResponse, decodeStreamEvent } from '../../src/core/protocol/resul
 import { decodeJsonRpcRequest } from '../../src/core/protocol/jsonrpc';
 import { decodeHttpJsonRequest } from '../../src/core/protocol/http-json';
 import { SseParser, type SseEvent } from '../../src/core/sse';
-import { compilePatterns, judge, type JudgeOptions, type NegotiationContext } from '../../src/core/judge';
+import {
+  compilePatterns,
+  judge,
+  type JudgeOptions,
+  type NegotiationContext,
+} from '../../src/core/judge';
 import { DEFAULTS } from '../../src/config';
 import type { DecodedCard, DecodedRequest, DecodedResult } from '../../src/core/model';
 
@@ -64,7 +69,11 @@ function rpcRequest(body: unknown): DecodedRequest {
 function noDrift(results: DecodedResult[], req: DecodedRequest, ctx: NegotiationContext): void {
   for (const r of results) {
     const j = judge(req, ctx, r, opts);
-    assert.equal(j.drift, undefined, `unexpected ${j.drift?.kind} drift on a healthy ${r.kind} (${r.state ?? ''})`);
+    assert.equal(
+      j.drift,
+      undefined,
+      `unexpected ${j.drift?.kind} drift on a healthy ${r.kind} (${r.state ?? ''})`,
+    );
   }
 }
 
@@ -79,9 +88,18 @@ const a2aUser = {
   parts: [{ text: 'summarize the quarterly report' }],
   metadata: { skillId: 'summarize-v2' },
 };
-const a2aStreamReq = rpcRequest({ jsonrpc: '2.0', id: 'req-1', method: 'SendStreamingMessage', params: { message: a2aUser } });
-const a2aRestStreamReq = decodeHttpJsonRequest('POST', '/a2a/rest/message:stream', { message: a2aUser });
-const a2aRestSendReq = decodeHttpJsonRequest('POST', '/a2a/rest/message:send', { message: a2aUser });
+const a2aStreamReq = rpcRequest({
+  jsonrpc: '2.0',
+  id: 'req-1',
+  method: 'SendStreamingMessage',
+  params: { message: a2aUser },
+});
+const a2aRestStreamReq = decodeHttpJsonRequest('POST', '/a2a/rest/message:stream', {
+  message: a2aUser,
+});
+const a2aRestSendReq = decodeHttpJsonRequest('POST', '/a2a/rest/message:send', {
+  message: a2aUser,
+});
 
 test('a2a-python card: 1.0 card with 0.3 compat fields; interfaces and skills recognised', () => {
   const body = json(A2A, 'card.agent-card.json');
@@ -93,8 +111,14 @@ test('a2a-python card: 1.0 card with 0.3 compat fields; interfaces and skills re
   const eps = a2aCard.endpoints.map((e) => `${e.binding} ${e.protocolVersion} ${e.url}`);
   assert.ok(eps.includes('JSONRPC 1.0 http://127.0.0.1:41241/a2a/jsonrpc'), eps.join(' | '));
   assert.ok(eps.includes('HTTP+JSON 1.0 http://127.0.0.1:41241/a2a/rest'), eps.join(' | '));
-  assert.ok(eps.some((e) => e.startsWith('JSONRPC 0.3 ')), eps.join(' | '));
-  assert.deepEqual(a2aCard.skills.map((s) => s.id), ['summarize-v2', 'translate']);
+  assert.ok(
+    eps.some((e) => e.startsWith('JSONRPC 0.3 ')),
+    eps.join(' | '),
+  );
+  assert.deepEqual(
+    a2aCard.skills.map((s) => s.id),
+    ['summarize-v2', 'translate'],
+  );
   assert.deepEqual(a2aCard.skills[0]?.outputModes, ['text', 'task-status']);
 });
 
@@ -102,8 +126,14 @@ test('a2a-python JSON-RPC SendStreamingMessage (CRLF SSE): four events decoded, 
   const events = sse(A2A, 'jsonrpc.send-streaming-message.sse');
   assert.equal(events.length, 4);
   const results = events.map((e) => decodeStreamEvent(JSON.parse(e.data), a2aStreamReq, e.event));
-  assert.deepEqual(results.map((r) => r.kind), ['task', 'status-update', 'artifact-update', 'status-update']);
-  assert.deepEqual(results.map((r) => r.state), ['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING', undefined, 'TASK_STATE_COMPLETED']);
+  assert.deepEqual(
+    results.map((r) => r.kind),
+    ['task', 'status-update', 'artifact-update', 'status-update'],
+  );
+  assert.deepEqual(
+    results.map((r) => r.state),
+    ['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING', undefined, 'TASK_STATE_COMPLETED'],
+  );
   assert.equal(results[0]?.taskId, '3f6c1b1e-8f0a-4f5e-9d1c-2b7a4e9c0d11');
   assert.equal(results[2]?.artifacts.length, 1);
   assert.equal(results[3]?.final, true);
@@ -114,14 +144,24 @@ test('a2a-python HTTP+JSON message:stream (CRLF SSE, bare StreamResponse): decod
   assert.ok(a2aRestStreamReq);
   const events = sse(A2A, 'rest.message-stream.sse');
   assert.equal(events.length, 4);
-  const results = events.map((e) => decodeStreamEvent(JSON.parse(e.data), a2aRestStreamReq, e.event));
-  assert.deepEqual(results.map((r) => r.kind), ['task', 'status-update', 'artifact-update', 'status-update']);
+  const results = events.map((e) =>
+    decodeStreamEvent(JSON.parse(e.data), a2aRestStreamReq, e.event),
+  );
+  assert.deepEqual(
+    results.map((r) => r.kind),
+    ['task', 'status-update', 'artifact-update', 'status-update'],
+  );
   assert.equal(results[3]?.state, 'TASK_STATE_COMPLETED');
   noDrift(results, a2aRestStreamReq, ctxFor(a2aCard, 'summarize-v2', a2aCardUrl));
 });
 
 test('a2a-python healthy GetTask: completed task with its artifact, no drift', () => {
-  const getReq = rpcRequest({ jsonrpc: '2.0', id: 'req-2', method: 'GetTask', params: { id: '3f6c1b1e-8f0a-4f5e-9d1c-2b7a4e9c0d11' } });
+  const getReq = rpcRequest({
+    jsonrpc: '2.0',
+    id: 'req-2',
+    method: 'GetTask',
+    params: { id: '3f6c1b1e-8f0a-4f5e-9d1c-2b7a4e9c0d11' },
+  });
   const r = decodeResponse(json(A2A, 'jsonrpc.get-task.completed.response.json'), getReq, 200);
   assert.equal(r.kind, 'task');
   assert.equal(r.state, 'TASK_STATE_COMPLETED');
@@ -131,7 +171,11 @@ test('a2a-python healthy GetTask: completed task with its artifact, no drift', (
 
 test('a2a-python HTTP+JSON 400 google.rpc.Status body: error with reason INVALID_PARAMS → invalid_params', () => {
   assert.ok(a2aRestSendReq);
-  const r = decodeResponse(json(A2A, 'rest.message-send.invalid-params.response.json'), a2aRestSendReq, 400);
+  const r = decodeResponse(
+    json(A2A, 'rest.message-send.invalid-params.response.json'),
+    a2aRestSendReq,
+    400,
+  );
   assert.equal(r.kind, 'error');
   assert.equal(r.error?.reason, 'INVALID_PARAMS');
   const j = judge(a2aRestSendReq, ctxFor(a2aCard, 'summarize-v2', a2aCardUrl), r, opts);
@@ -148,7 +192,10 @@ test('a2a-python HTTP+JSON stream with CRLF `event: error`: error result with re
   const r = decodeStreamEvent(JSON.parse(events[1]!.data), a2aRestStreamReq, events[1]!.event);
   assert.equal(r.kind, 'error');
   assert.equal(r.error?.reason, 'INVALID_PARAMS');
-  assert.equal(judge(a2aRestStreamReq, ctxFor(a2aCard, 'summarize-v2', a2aCardUrl), r, opts).drift?.kind, 'invalid_params');
+  assert.equal(
+    judge(a2aRestStreamReq, ctxFor(a2aCard, 'summarize-v2', a2aCardUrl), r, opts).drift?.kind,
+    'invalid_params',
+  );
 });
 
 test('a2a-python JSON-RPC stream with `event: error` (-32602 + ErrorInfo data) → invalid_params', () => {
@@ -158,7 +205,10 @@ test('a2a-python JSON-RPC stream with `event: error` (-32602 + ErrorInfo data) �
   assert.equal(r.kind, 'error');
   assert.equal(r.error?.code, -32602);
   assert.equal(r.error?.reason, 'INVALID_PARAMS');
-  assert.equal(judge(a2aStreamReq, ctxFor(a2aCard, 'summarize-v2', a2aCardUrl), r, opts).drift?.kind, 'invalid_params');
+  assert.equal(
+    judge(a2aStreamReq, ctxFor(a2aCard, 'summarize-v2', a2aCardUrl), r, opts).drift?.kind,
+    'invalid_params',
+  );
 });
 
 for (const [name, method] of [
@@ -175,7 +225,12 @@ for (const [name, method] of [
       ['summarize-v2', 'unknown_skill'],
       ['translate', undefined],
     ] as const) {
-      const req = rpcRequest({ jsonrpc: '2.0', id: 'req-3', method, params: { message: { ...message, metadata: { skillId: skill } } } });
+      const req = rpcRequest({
+        jsonrpc: '2.0',
+        id: 'req-3',
+        method,
+        params: { message: { ...message, metadata: { skillId: skill } } },
+      });
       assert.equal(req.skillId, skill);
       const r = decodeResponse(body, req, 200);
       assert.equal(r.kind, 'error');
@@ -197,10 +252,23 @@ function faSend(skill: string): DecodedRequest {
     jsonrpc: '2.0',
     id: 'req-1',
     method: 'message/send',
-    params: { message: { role: 'user', kind: 'message', messageId: 'm1', parts: [{ kind: 'text', text: 'x' }], metadata: { skillId: skill } } },
+    params: {
+      message: {
+        role: 'user',
+        kind: 'message',
+        messageId: 'm1',
+        parts: [{ kind: 'text', text: 'x' }],
+        metadata: { skillId: skill },
+      },
+    },
   });
 }
-const faGet = rpcRequest({ jsonrpc: '2.0', id: 'req-1-get', method: 'tasks/get', params: { id: 't' } });
+const faGet = rpcRequest({
+  jsonrpc: '2.0',
+  id: 'req-1-get',
+  method: 'tasks/get',
+  params: { id: 't' },
+});
 
 test('fasta2a card (/.well-known/agent.json, protocolVersion 0.2.5): recognised with url and skills', () => {
   const body = json(FA, 'card.well-known-agent.json');
@@ -210,17 +278,30 @@ test('fasta2a card (/.well-known/agent.json, protocolVersion 0.2.5): recognised 
   assert.equal(faCard.version, '1.4.0');
   assert.match(faCard.protocolVersion ?? '', /^0\.2/);
   assert.equal(faCard.streaming, false);
-  assert.ok(faCard.endpoints.some((e) => e.url === 'http://127.0.0.1:8000'), JSON.stringify(faCard.endpoints));
-  assert.deepEqual(faCard.skills.map((s) => s.id), ['summarize', 'translate']);
+  assert.ok(
+    faCard.endpoints.some((e) => e.url === 'http://127.0.0.1:8000'),
+    JSON.stringify(faCard.endpoints),
+  );
+  assert.deepEqual(
+    faCard.skills.map((s) => s.id),
+    ['summarize', 'translate'],
+  );
   assert.deepEqual(faCard.defaultOutputModes, ['application/json']);
 });
 
 test('fasta2a message/send response: a task (state as the worker left it)', () => {
-  const r = decodeResponse(json(FA, 'unknown-skill.message-send.response.json'), faSend('translate'), 200);
+  const r = decodeResponse(
+    json(FA, 'unknown-skill.message-send.response.json'),
+    faSend('translate'),
+    200,
+  );
   assert.equal(r.kind, 'task');
   assert.equal(r.state, 'TASK_STATE_SUBMITTED');
   assert.equal(r.taskId, 'cb71c309-a1cb-4479-9881-45f2f0d05c88');
-  assert.equal(judge(faSend('translate'), ctxFor(faCard, 'translate', faCardUrl), r, opts).drift, undefined);
+  assert.equal(
+    judge(faSend('translate'), ctxFor(faCard, 'translate', faCardUrl), r, opts).drift,
+    undefined,
+  );
 });
 
 test('fasta2a tasks/get: failed task, no status message, "Unknown skill: translate" only in history → unknown_skill', () => {
@@ -241,7 +322,11 @@ test('fasta2a tasks/get: completed task with artifacts, no drift', () => {
   assert.equal(r.artifacts.length, 1);
   noDrift([r], faGet, ctxFor(faCard, 'summarize', faCardUrl));
   // the synchronous message/send answer was already completed (InMemoryBroker ran the worker first)
-  const s = decodeResponse(json(FA, 'completed.message-send.response.json'), faSend('summarize'), 200);
+  const s = decodeResponse(
+    json(FA, 'completed.message-send.response.json'),
+    faSend('summarize'),
+    200,
+  );
   assert.equal(s.state, 'TASK_STATE_COMPLETED');
   noDrift([s], faSend('summarize'), ctxFor(faCard, 'summarize', faCardUrl));
 });
@@ -267,8 +352,18 @@ const pyUser = { role: 'user', parts: [{ type: 'text', text: 'summarize: the qua
 function withSkill(req: DecodedRequest, skill: string): DecodedRequest {
   return { ...req, skillId: skill, skillIdSource: 'application' };
 }
-const pySend = rpcRequest({ jsonrpc: '2.0', id: 'req-1', method: 'tasks/send', params: { id: 'task-1', sessionId: 'session-1', message: pyUser } });
-const pySub = rpcRequest({ jsonrpc: '2.0', id: 'req-4', method: 'tasks/sendSubscribe', params: { id: 'task-4', sessionId: 'session-1', message: pyUser } });
+const pySend = rpcRequest({
+  jsonrpc: '2.0',
+  id: 'req-1',
+  method: 'tasks/send',
+  params: { id: 'task-1', sessionId: 'session-1', message: pyUser },
+});
+const pySub = rpcRequest({
+  jsonrpc: '2.0',
+  id: 'req-4',
+  method: 'tasks/sendSubscribe',
+  params: { id: 'task-4', sessionId: 'session-1', message: pyUser },
+});
 
 test('python-a2a card at /.well-known/agent.json and /agent.json: same bytes, recognised', () => {
   assert.equal(raw(PY, 'card.agent.json'), raw(PY, 'card.well-known-agent.json'));
@@ -277,8 +372,14 @@ test('python-a2a card at /.well-known/agent.json and /agent.json: same bytes, re
   assert.equal(pyCard.name, 'Docs Agent');
   assert.equal(pyCard.version, '1.4.0');
   assert.equal(pyCard.streaming, true);
-  assert.deepEqual(pyCard.endpoints.map((e) => e.url), [pyCardBody.url]);
-  assert.deepEqual(pyCard.skills.map((s) => s.id), ['summarize', 'translate']);
+  assert.deepEqual(
+    pyCard.endpoints.map((e) => e.url),
+    [pyCardBody.url],
+  );
+  assert.deepEqual(
+    pyCard.skills.map((s) => s.id),
+    ['summarize', 'translate'],
+  );
   assert.deepEqual(pyCard.skills[0]?.outputModes, ['text/plain']);
 });
 
@@ -300,11 +401,23 @@ test('python-a2a tasks/send response echoing `message`: decoded as a task (not a
 
 test('python-a2a tasks/sendSubscribe SSE (event: update / complete, id:, bare Task data): decoded, no drift', () => {
   const events = sse(PY, 'tasks-sendSubscribe.sse');
-  assert.deepEqual(events.map((e) => e.event), ['update', 'complete']);
-  assert.deepEqual(events.map((e) => e.id), ['req-4', 'req-4']);
+  assert.deepEqual(
+    events.map((e) => e.event),
+    ['update', 'complete'],
+  );
+  assert.deepEqual(
+    events.map((e) => e.id),
+    ['req-4', 'req-4'],
+  );
   const results = events.map((e) => decodeStreamEvent(JSON.parse(e.data), pySub, e.event));
-  assert.deepEqual(results.map((r) => r.kind), ['task', 'task']);
-  assert.deepEqual(results.map((r) => r.state), ['TASK_STATE_SUBMITTED', 'TASK_STATE_COMPLETED']);
+  assert.deepEqual(
+    results.map((r) => r.kind),
+    ['task', 'task'],
+  );
+  assert.deepEqual(
+    results.map((r) => r.state),
+    ['TASK_STATE_SUBMITTED', 'TASK_STATE_COMPLETED'],
+  );
   assert.equal(results[1]?.taskId, 'task-4');
   assert.equal(results[1]?.artifacts.length, 1);
   assert.equal(results[1]?.final, true);
@@ -319,7 +432,10 @@ test('python-a2a stream: failed Task whose status.message is {"error":"Unknown s
   const r = decodeStreamEvent(JSON.parse(last.data), req, last.event);
   assert.equal(r.kind, 'task');
   assert.equal(r.state, 'TASK_STATE_FAILED');
-  assert.equal(judge(req, ctxFor(pyCard, 'translate', pyCardUrl), r, opts).drift?.kind, 'unknown_skill');
+  assert.equal(
+    judge(req, ctxFor(pyCard, 'translate', pyCardUrl), r, opts).drift?.kind,
+    'unknown_skill',
+  );
 });
 
 test('python-a2a tasks/send: handler error becomes a COMPLETED task with a data part {"error": "...Unknown skill: translate"} → unknown_skill', () => {
@@ -327,7 +443,10 @@ test('python-a2a tasks/send: handler error becomes a COMPLETED task with a data 
   const r = decodeResponse(json(PY, 'tasks-send.handler-error.response.json'), req, 200);
   assert.equal(r.kind, 'task');
   assert.equal(r.state, 'TASK_STATE_COMPLETED');
-  assert.equal(judge(req, ctxFor(pyCard, 'translate', pyCardUrl), r, opts).drift?.kind, 'unknown_skill');
+  assert.equal(
+    judge(req, ctxFor(pyCard, 'translate', pyCardUrl), r, opts).drift?.kind,
+    'unknown_skill',
+  );
 });
 
 test('python-a2a: -32603 "Internal error: \'tuple\' object..." (HTTP 500) and a non-envelope 500 are errors, not drift', () => {

@@ -19,7 +19,13 @@ function card(endpoints: string[], over: Partial<DecodedCard> = {}): DecodedCard
 }
 
 /** Sizes of the registry's internal maps (white-box: memory must follow the caps). */
-function internals(r: CardRegistry): { cards: number; indexed: number; byEndpoint: number; byOrigin: number; history: number } {
+function internals(r: CardRegistry): {
+  cards: number;
+  indexed: number;
+  byEndpoint: number;
+  byOrigin: number;
+  history: number;
+} {
   const x = r as unknown as Record<string, { size: number }>;
   return {
     cards: x.cards.size,
@@ -31,17 +37,29 @@ function internals(r: CardRegistry): { cards: number; indexed: number; byEndpoin
 }
 
 function neg(taskId: string, createdAt: number, over: Partial<Negotiation> = {}): Negotiation {
-  return { taskId, createdAt, skillId: 's', cardUrl: 'https://peer-a/.well-known/agent-card.json', ...over };
+  return {
+    taskId,
+    createdAt,
+    skillId: 's',
+    cardUrl: 'https://peer-a/.well-known/agent-card.json',
+    ...over,
+  };
 }
 
 // ---------------------------------------------------------------------------------------
 // normaliseUrl
 
 test('normaliseUrl: case, default port, userinfo, query, fragment, trailing slash; total', () => {
-  assert.equal(normaliseUrl('HTTPS://user:pw@Peer-A.Example:443/a2a/?x=1#frag'), 'https://peer-a.example/a2a');
+  assert.equal(
+    normaliseUrl('HTTPS://user:pw@Peer-A.Example:443/a2a/?x=1#frag'),
+    'https://peer-a.example/a2a',
+  );
   assert.equal(normaliseUrl('http://peer-a:80/'), 'http://peer-a');
   assert.equal(normaliseUrl('http://peer-a:8080/A2A//'), 'http://peer-a:8080/A2A');
-  assert.equal(normaliseUrl('../rpc', 'https://peer-a/agents/x/card.json'), 'https://peer-a/agents/rpc');
+  assert.equal(
+    normaliseUrl('../rpc', 'https://peer-a/agents/x/card.json'),
+    'https://peer-a/agents/rpc',
+  );
   assert.equal(normaliseUrl(new URL('https://peer-a/x')), 'https://peer-a/x');
   for (const bad of ['', 'not a url', '/relative-without-base', undefined, null, 42, {}]) {
     assert.equal(normaliseUrl(bad as unknown as string), undefined, String(bad));
@@ -54,7 +72,12 @@ test('normaliseUrl: case, default port, userinfo, query, fragment, trailing slas
 
 test('first put: no previous, not changed', () => {
   const r = new CardRegistry();
-  const u = r.put('https://peer-a/.well-known/agent.json', card(['https://peer-a/a2a']), 'fp1', 1000);
+  const u = r.put(
+    'https://peer-a/.well-known/agent.json',
+    card(['https://peer-a/a2a']),
+    'fp1',
+    1000,
+  );
   assert.equal(u.changed, false);
   assert.equal(u.versionChanged, false);
   assert.equal(u.previousFingerprint, undefined);
@@ -170,8 +193,16 @@ test('forRequestUrl: exact endpoint, normalised', () => {
   assert.equal(r.forRequestUrl('https://peer-a/a2a/jsonrpc')?.fingerprint, 'fpA');
   assert.equal(r.forRequestUrl('HTTPS://u:p@PEER-A:443/a2a/jsonrpc/?q=1#f')?.fingerprint, 'fpA');
   assert.equal(r.forRequestUrl('https://peer-b/a2a/jsonrpc'), undefined, 'other host');
-  assert.equal(r.forRequestUrl('http://peer-a/a2a/jsonrpc'), undefined, 'other scheme is another origin');
-  assert.equal(r.forRequestUrl('https://peer-a:8443/a2a/jsonrpc'), undefined, 'other port is another origin');
+  assert.equal(
+    r.forRequestUrl('http://peer-a/a2a/jsonrpc'),
+    undefined,
+    'other scheme is another origin',
+  );
+  assert.equal(
+    r.forRequestUrl('https://peer-a:8443/a2a/jsonrpc'),
+    undefined,
+    'other port is another origin',
+  );
 });
 
 test('forRequestUrl: longest endpoint prefix at a segment boundary, before the origin fallback', () => {
@@ -184,7 +215,10 @@ test('forRequestUrl: longest endpoint prefix at a segment boundary, before the o
   assert.equal(r.forRequestUrl('https://peer-a/a2a/tasks/t-1:cancel')?.fingerprint, 'fpRest');
   // the longer endpoint wins
   assert.equal(r.forRequestUrl('https://peer-a/a2a/v1/message:send')?.fingerprint, 'fpV1');
-  assert.equal(r.forRequestUrl('https://peer-a/a2a/v1/tasks/abc?historyLength=2')?.fingerprint, 'fpV1');
+  assert.equal(
+    r.forRequestUrl('https://peer-a/a2a/v1/tasks/abc?historyLength=2')?.fingerprint,
+    'fpV1',
+  );
   // no false prefix: /a2ab is not under /a2a, /a2a/v10 not under /a2a/v1 (→ /a2a)
   // and no origin fallback either: every card there declares its endpoints on this origin
   assert.equal(r.forRequestUrl('https://peer-a/a2ab/message:send'), undefined);
@@ -208,17 +242,36 @@ test('forRequestUrl: origin fallback picks the most recently put card of that or
   assert.equal(r.forRequestUrl('https://peer-d/x'), undefined);
 });
 
-test('forRequestUrl: several agents on one origin are never judged against each other\'s card', () => {
+test("forRequestUrl: several agents on one origin are never judged against each other's card", () => {
   const r = new CardRegistry();
   // Mastra: per-agent cards; the card's url names another host (localhost) than the one called (127.0.0.1)
-  r.put('http://127.0.0.1:4111/api/.well-known/weather/agent-card.json', card(['http://localhost:4111/api/a2a/weather']), 'fpW', 1);
+  r.put(
+    'http://127.0.0.1:4111/api/.well-known/weather/agent-card.json',
+    card(['http://localhost:4111/api/a2a/weather']),
+    'fpW',
+    1,
+  );
   assert.equal(r.forRequestUrl('http://127.0.0.1:4111/api/a2a/weather')?.fingerprint, 'fpW');
-  assert.equal(r.forRequestUrl('http://127.0.0.1:4111/api/a2a/translator'), undefined, 'another agent on the same origin');
-  r.put('http://127.0.0.1:4111/api/.well-known/translator/agent-card.json', card(['http://localhost:4111/api/a2a/translator']), 'fpT', 2);
+  assert.equal(
+    r.forRequestUrl('http://127.0.0.1:4111/api/a2a/translator'),
+    undefined,
+    'another agent on the same origin',
+  );
+  r.put(
+    'http://127.0.0.1:4111/api/.well-known/translator/agent-card.json',
+    card(['http://localhost:4111/api/a2a/translator']),
+    'fpT',
+    2,
+  );
   assert.equal(r.forRequestUrl('http://127.0.0.1:4111/api/a2a/translator')?.fingerprint, 'fpT');
   assert.equal(r.forRequestUrl('http://127.0.0.1:4111/api/a2a/weather')?.fingerprint, 'fpW');
   // VoltAgent: per-agent cards whose url is on the called origin: matched by endpoint
-  r.put('http://127.0.0.1:3141/.well-known/a1/agent-card.json', card(['http://127.0.0.1:3141/a2a/a1']), 'fpA1', 3);
+  r.put(
+    'http://127.0.0.1:3141/.well-known/a1/agent-card.json',
+    card(['http://127.0.0.1:3141/a2a/a1']),
+    'fpA1',
+    3,
+  );
   assert.equal(r.forRequestUrl('http://127.0.0.1:3141/a2a/a1')?.fingerprint, 'fpA1');
   assert.equal(r.forRequestUrl('http://127.0.0.1:3141/a2a/a2'), undefined);
   // an endpoint at the origin's root is a prefix of every path there
@@ -233,7 +286,11 @@ test('forRequestUrl: relative endpoints resolve against the card URL; shared end
   r.put('https://peer-a/agents/y/card.json', card(['https://peer-a/agents/rpc']), 'fpNew', 2);
   assert.equal(r.forRequestUrl('https://peer-a/agents/rpc')?.fingerprint, 'fpNew');
   r.evict('https://peer-a/agents/y/card.json');
-  assert.equal(r.forRequestUrl('https://peer-a/agents/rpc')?.fingerprint, 'fpRel', 'older card resolves again');
+  assert.equal(
+    r.forRequestUrl('https://peer-a/agents/rpc')?.fingerprint,
+    'fpRel',
+    'older card resolves again',
+  );
 });
 
 test('LRU: get/forRequestUrl keep a card; the least recently put/used is dropped past maxCards', () => {
@@ -254,7 +311,12 @@ test('caps hold under 100k puts (cards, endpoint/origin indexes, history)', () =
   const r = new CardRegistry({ maxCards: 50, maxHistory: 200 });
   for (let i = 0; i < 100_000; i++) {
     const host = `https://h${i % 5000}.example`;
-    r.put(`${host}/c${i}.json`, card([`${host}/a2a/${i}`, `${host}/rest/${i}`, `https://shared.example/x`]), `fp${i}`, i);
+    r.put(
+      `${host}/c${i}.json`,
+      card([`${host}/a2a/${i}`, `${host}/rest/${i}`, `https://shared.example/x`]),
+      `fp${i}`,
+      i,
+    );
     if (i % 997 === 0) r.forRequestUrl(`${host}/a2a/${i}/message:send`);
   }
   const sz = internals(r);
@@ -267,11 +329,19 @@ test('caps hold under 100k puts (cards, endpoint/origin indexes, history)', () =
   // the newest are held, the oldest history forgotten
   assert.ok(r.get('https://h4999.example/c99999.json'));
   assert.equal(r.forRequestUrl('https://shared.example/x')?.fingerprint, 'fp99999');
-  assert.equal(r.put('https://h0.example/c0.json', card([]), 'other', 1e6).previousFingerprint, undefined);
+  assert.equal(
+    r.put('https://h0.example/c0.json', card([]), 'other', 1e6).previousFingerprint,
+    undefined,
+  );
   assert.equal(r.put('https://h4999.example/c99999.json', card([]), 'other', 1e6).changed, true);
   // a card with a huge endpoint list indexes a bounded number of them
   const big = new CardRegistry();
-  big.put('https://big/card', card(Array.from({ length: 100_000 }, (_, i) => `https://big/e${i}`)), 'fp', 1);
+  big.put(
+    'https://big/card',
+    card(Array.from({ length: 100_000 }, (_, i) => `https://big/e${i}`)),
+    'fp',
+    1,
+  );
   assert.ok(internals(big).byEndpoint <= 64, `byEndpoint ${internals(big).byEndpoint}`);
 });
 
@@ -284,11 +354,36 @@ test('CardRegistry methods never throw on odd input', () => {
       },
     },
   );
-  const odd: unknown[] = [undefined, null, 42, '', 'not a url', {}, [], hostile, Symbol('s'), 'https://x/%zz', 'http://[::1]:99999/'];
-  for (const opts of [undefined, null, 5, { maxCards: -1, maxHistory: NaN }, { maxCards: 'x' }, hostile]) {
+  const odd: unknown[] = [
+    undefined,
+    null,
+    42,
+    '',
+    'not a url',
+    {},
+    [],
+    hostile,
+    Symbol('s'),
+    'https://x/%zz',
+    'http://[::1]:99999/',
+  ];
+  for (const opts of [
+    undefined,
+    null,
+    5,
+    { maxCards: -1, maxHistory: NaN },
+    { maxCards: 'x' },
+    hostile,
+  ]) {
     const r = new CardRegistry(opts as never);
     for (const u of odd) {
-      for (const c of [undefined, null, hostile, { endpoints: hostile, skills: hostile }, { endpoints: [null, 1, { url: 5 }, { url: 'rel' }] }]) {
+      for (const c of [
+        undefined,
+        null,
+        hostile,
+        { endpoints: hostile, skills: hostile },
+        { endpoints: [null, 1, { url: 5 }, { url: 'rel' }] },
+      ]) {
         const res = r.put(u as string, c as unknown as DecodedCard, u as string, u as number);
         assert.equal(typeof res.changed, 'boolean');
       }
@@ -366,14 +461,32 @@ test('NegotiationRegistry never throws on odd input', () => {
       },
     },
   );
-  for (const opts of [undefined, null, 1, { maxEntries: -5, maxAgeMs: NaN }, { maxAgeMs: -1 }, hostile]) {
+  for (const opts of [
+    undefined,
+    null,
+    1,
+    { maxEntries: -5, maxAgeMs: NaN },
+    { maxAgeMs: -1 },
+    hostile,
+  ]) {
     const r = new NegotiationRegistry(opts as never);
-    for (const n of [undefined, null, 5, 'x', {}, { taskId: 5, createdAt: 1 }, { taskId: 't', createdAt: NaN }, { taskId: 't' }, hostile]) {
+    for (const n of [
+      undefined,
+      null,
+      5,
+      'x',
+      {},
+      { taskId: 5, createdAt: 1 },
+      { taskId: 't', createdAt: NaN },
+      { taskId: 't' },
+      hostile,
+    ]) {
       r.put(n as unknown as Negotiation);
     }
     assert.equal(r.size, 0, 'invalid negotiations are ignored');
     r.put(neg('ok', 1));
-    for (const id of [undefined, null, 5, {}, hostile]) assert.equal(r.get(id as unknown as string, 2), undefined);
+    for (const id of [undefined, null, 5, {}, hostile])
+      assert.equal(r.get(id as unknown as string, 2), undefined);
     assert.ok(r.get('ok', undefined as unknown as number));
     assert.equal(r.size, 1);
   }
@@ -381,7 +494,9 @@ test('NegotiationRegistry never throws on odd input', () => {
 
 test('a sniffed card (odd path) speaks only for its own origin, under the folder it was served from', () => {
   const r = new CardRegistry();
-  r.put('http://h/ra/agent/card', card(['http://other-host/a2a']), 'fpS', 1, { sameOriginOnly: true });
+  r.put('http://h/ra/agent/card', card(['http://other-host/a2a']), 'fpS', 1, {
+    sameOriginOnly: true,
+  });
   assert.equal(r.forRequestUrl('http://other-host/a2a'), undefined, 'no claim on another origin');
   assert.equal(r.forRequestUrl('http://h/ra')?.fingerprint, 'fpS');
   assert.equal(r.forRequestUrl('http://h/ra/tasks/1')?.fingerprint, 'fpS');
@@ -390,6 +505,10 @@ test('a sniffed card (odd path) speaks only for its own origin, under the folder
   r.put('http://h/.well-known/a1/agent-card.json', card([]), 'fpA1', 2);
   r.put('http://h/agent.json', card([]), 'fpRoot', 3, { sameOriginOnly: true });
   assert.equal(r.forRequestUrl('http://h/a2a/a1')?.fingerprint, 'fpA1');
-  assert.equal(r.forRequestUrl('http://h/ra')?.fingerprint, 'fpS', 'the narrower scope wins over the root one');
+  assert.equal(
+    r.forRequestUrl('http://h/ra')?.fingerprint,
+    'fpS',
+    'the narrower scope wins over the root one',
+  );
   assert.equal(r.forRequestUrl('http://h/anything')?.fingerprint, 'fpRoot');
 });

@@ -3,7 +3,10 @@ import assert from 'node:assert/strict';
 import { DEFAULT_MAX_EVENT_BYTES, SseParser, type SseEvent } from '../../src/core/sse';
 import { BodyReader, sseJsonText } from '../../src/core/body-reader';
 
-function parseAll(chunks: string[], opts?: ConstructorParameters<typeof SseParser>[0]): { events: SseEvent[]; parser: SseParser } {
+function parseAll(
+  chunks: string[],
+  opts?: ConstructorParameters<typeof SseParser>[0],
+): { events: SseEvent[]; parser: SseParser } {
   const parser = new SseParser(opts);
   const events: SseEvent[] = [];
   for (const c of chunks) events.push(...parser.push(c));
@@ -39,7 +42,9 @@ const SAMPLE =
   'data: never finished';
 
 const EXPECTED: SseEvent[] = [
-  { data: '{"jsonrpc":"2.0","id":1,"result":{"task":{"id":"t","status":{"state":"TASK_STATE_SUBMITTED"}}}}' },
+  {
+    data: '{"jsonrpc":"2.0","id":1,"result":{"task":{"id":"t","status":{"state":"TASK_STATE_SUBMITTED"}}}}',
+  },
   { event: 'update', id: '42', data: 'line one\nline two\n indented' },
   { data: 'cr only\nsecond' },
   { data: '' },
@@ -125,7 +130,9 @@ test('EOF: an event without its blank line is discarded and reported', () => {
 
 test('oversized events are dropped and counted; the stream goes on', () => {
   const big = 'x'.repeat(100);
-  const { events, parser } = parseAll([`data: small\n\ndata: ${big}\n\ndata: after\n\n`], { maxEventBytes: 64 });
+  const { events, parser } = parseAll([`data: small\n\ndata: ${big}\n\ndata: after\n\n`], {
+    maxEventBytes: 64,
+  });
   assert.deepEqual(events, [{ data: 'small' }, { data: 'after' }]);
   assert.equal(parser.oversizedEvents, 1);
   // many small lines adding up over the cap
@@ -148,7 +155,8 @@ test('while skipping an oversized event nothing beyond the cap is buffered', () 
   const cap = 1000;
   const parser = new SseParser({ maxEventBytes: cap });
   const internals = parser as unknown as { line: string; data: string[] };
-  const buffered = (): number => internals.line.length + internals.data.reduce((n, s) => n + s.length, 0);
+  const buffered = (): number =>
+    internals.line.length + internals.data.reduce((n, s) => n + s.length, 0);
   let maxSeen = 0;
   assert.deepEqual(parser.push('data: '), []);
   for (let i = 0; i < 10_000; i++) {
@@ -162,13 +170,21 @@ test('while skipping an oversized event nothing beyond the cap is buffered', () 
 });
 
 test('totality: bad options, non-string chunks, push after end', () => {
-  for (const o of [undefined, null, {}, { maxEventBytes: -1 }, { maxEventBytes: NaN }, { maxEventBytes: 'x' }]) {
+  for (const o of [
+    undefined,
+    null,
+    {},
+    { maxEventBytes: -1 },
+    { maxEventBytes: NaN },
+    { maxEventBytes: 'x' },
+  ]) {
     const p = new SseParser(o as ConstructorParameters<typeof SseParser>[0]);
     assert.equal((p as unknown as { max: number }).max, DEFAULT_MAX_EVENT_BYTES);
   }
   assert.equal((new SseParser({ maxEventSize: 10 }) as unknown as { max: number }).max, 10);
   const p = new SseParser();
-  for (const v of [undefined, null, 5, {}, ['data: x\n\n']]) assert.deepEqual(p.push(v as unknown as string), []);
+  for (const v of [undefined, null, 5, {}, ['data: x\n\n']])
+    assert.deepEqual(p.push(v as unknown as string), []);
   assert.deepEqual(p.push('data: x\n\n'), [{ data: 'x' }]);
   assert.deepEqual(p.end(), []);
   assert.deepEqual(p.end(), []);
@@ -180,10 +196,17 @@ test('VoltAgent frames events as `data: \\x1e{json}`: the record separator is dr
   assert.equal(sseJsonText('{"a":1}'), '{"a":1}');
   const docs: Array<[unknown, string | undefined]> = [];
   const problems: string[] = [];
-  const reader = new BodyReader('sse', undefined, 1 << 20, { onDocument: (v, e) => docs.push([v, e]), onProblem: (p) => problems.push(p), onEnd: () => {} });
+  const reader = new BodyReader('sse', undefined, 1 << 20, {
+    onDocument: (v, e) => docs.push([v, e]),
+    onProblem: (p) => problems.push(p),
+    onEnd: () => {},
+  });
   reader.push(Buffer.from('data: \x1e{"n":1}\n\nevent: error\r\ndata: {"n":2}\r\n\r\n'));
   reader.end(true);
-  assert.deepEqual(docs, [[{ n: 1 }, undefined], [{ n: 2 }, 'error']]);
+  assert.deepEqual(docs, [
+    [{ n: 1 }, undefined],
+    [{ n: 2 }, 'error'],
+  ]);
   assert.deepEqual(problems, []);
 });
 
@@ -252,7 +275,7 @@ test('floods of blank lines (LF, CR, CRLF, mixed) around events, short and long 
     for (let i = 0; i < n; i++) text += pieces();
     const want = referenceEvents(text);
     const chunks: string[] = [];
-    for (let pos = 0; pos < text.length; ) {
+    for (let pos = 0; pos < text.length;) {
       const len = 1 + rand(round % 3 === 0 ? 4 : 400);
       chunks.push(text.slice(pos, pos + len));
       pos += len;
@@ -263,7 +286,14 @@ test('floods of blank lines (LF, CR, CRLF, mixed) around events, short and long 
 });
 
 test('a blank-line flood between the lines of one event does not end it early, nor leave state behind', () => {
-  const { events, parser } = parseAll(['data: a\n', '\r\n'.repeat(1000), 'data: b\n', '\n'.repeat(1000), ': c\n', '\r'.repeat(1000)]);
+  const { events, parser } = parseAll([
+    'data: a\n',
+    '\r\n'.repeat(1000),
+    'data: b\n',
+    '\n'.repeat(1000),
+    ': c\n',
+    '\r'.repeat(1000),
+  ]);
   assert.deepEqual(events, [{ data: 'a' }, { data: 'b' }]);
   assert.equal(parser.truncated, false);
   assert.equal(parser.discardedTrailingChars, 0);

@@ -7,27 +7,57 @@ import { test } from 'node:test';
 import { normaliseUrl, urlFacts } from '../../src/core/url';
 
 test('urlFacts: key is normaliseUrl, server address/port as the semantic conventions want them', () => {
-  assert.deepEqual(urlFacts('https://Agent.EXAMPLE:443/a2a/?token=x#f'), { key: 'https://agent.example/a2a', parsed: true, host: 'agent.example', port: 443 });
-  assert.deepEqual(urlFacts('http://127.0.0.1:8080/rpc'), { key: 'http://127.0.0.1:8080/rpc', parsed: true, host: '127.0.0.1', port: 8080 });
+  assert.deepEqual(urlFacts('https://Agent.EXAMPLE:443/a2a/?token=x#f'), {
+    key: 'https://agent.example/a2a',
+    parsed: true,
+    host: 'agent.example',
+    port: 443,
+  });
+  assert.deepEqual(urlFacts('http://127.0.0.1:8080/rpc'), {
+    key: 'http://127.0.0.1:8080/rpc',
+    parsed: true,
+    host: '127.0.0.1',
+    port: 8080,
+  });
   assert.deepEqual(urlFacts('http://h/'), { key: 'http://h', parsed: true, host: 'h', port: 80 });
   // IPv6: brackets dropped from server.address only.
-  assert.deepEqual(urlFacts('http://[::1]:9/x'), { key: 'http://[::1]:9/x', parsed: true, host: '::1', port: 9 });
+  assert.deepEqual(urlFacts('http://[::1]:9/x'), {
+    key: 'http://[::1]:9/x',
+    parsed: true,
+    host: '::1',
+    port: 9,
+  });
   assert.equal(urlFacts('https://a.example/p').key, normaliseUrl('https://a.example/p'));
 });
 
 test('urlFacts: an unparsable URL keeps its text up to the query and no server', () => {
-  assert.deepEqual(urlFacts('not a url?secret=1'), { key: 'not a url', parsed: false, host: undefined, port: undefined });
+  assert.deepEqual(urlFacts('not a url?secret=1'), {
+    key: 'not a url',
+    parsed: false,
+    host: undefined,
+    port: undefined,
+  });
 });
 
 test('urlFacts: a value that is not a string is no URL, and its toString is never called', () => {
-  const hostile = { toString: () => { throw new Error('boom'); } };
-  assert.deepEqual(urlFacts(hostile as unknown as string), { key: '', parsed: false, host: undefined, port: undefined });
+  const hostile = {
+    toString: () => {
+      throw new Error('boom');
+    },
+  };
+  assert.deepEqual(urlFacts(hostile as unknown as string), {
+    key: '',
+    parsed: false,
+    host: undefined,
+    port: undefined,
+  });
 });
 
 test('urlFacts: memoised answers are the same answers, past the memo size too', () => {
   const first = urlFacts('http://memo.example/a');
   assert.equal(urlFacts('http://memo.example/a'), first); // same object: from the memo
-  for (let i = 0; i < 2000; i++) assert.equal(urlFacts(`http://h${i}.example/p`).host, `h${i}.example`);
+  for (let i = 0; i < 2000; i++)
+    assert.equal(urlFacts(`http://h${i}.example/p`).host, `h${i}.example`);
   assert.deepEqual(urlFacts('http://memo.example/a'), first); // recomputed after the memo was cleared, equal
   const long = `http://long.example/${'x'.repeat(3000)}`;
   assert.equal(urlFacts(long).key, long); // not remembered, still answered

@@ -29,7 +29,10 @@ let grpc: OtlpReceiver;
 let serial = 0;
 
 before(async () => {
-  assert.ok(fs.existsSync(REGISTER_CJS), 'dist/cjs/register.js is missing (run npm run build first)');
+  assert.ok(
+    fs.existsSync(REGISTER_CJS),
+    'dist/cjs/register.js is missing (run npm run build first)',
+  );
   http1 = await startOtlpReceiver();
   grpc = await startOtlpReceiver({ grpc: true });
 });
@@ -43,7 +46,10 @@ const service = (label: string): string => `a2a-exporters-${label}-${process.pid
 
 /** Runs the app under the register entry with these variables; it must end on its own, exit 0. */
 async function runApp(env: Record<string, string>): Promise<string> {
-  const run = await runNode(['--require', REGISTER_CJS, APP], cleanEnv({ OTEL_METRICS_EXPORTER: 'none', ...env }));
+  const run = await runNode(
+    ['--require', REGISTER_CJS, APP],
+    cleanEnv({ OTEL_METRICS_EXPORTER: 'none', ...env }),
+  );
   assert.equal(run.timedOut, false, describeRun(run));
   assert.equal(run.code, 0, describeRun(run));
   assert.match(run.stdout, /sent 2/, describeRun(run));
@@ -51,13 +57,18 @@ async function runApp(env: Record<string, string>): Promise<string> {
 }
 
 /** The content types of the trace exports that carried this service's spans, and the A2A spans. */
-async function received(rx: OtlpReceiver, name: string): Promise<{ contentTypes: string[]; spans: number }> {
+async function received(
+  rx: OtlpReceiver,
+  name: string,
+): Promise<{ contentTypes: string[]; spans: number }> {
   const mine = (s: { resource: Record<string, unknown>; scopeName: string }): boolean =>
     s.resource['service.name'] === name && s.scopeName === SCOPE;
   const spans = await rx.waitForSpans(mine, 5000, A2A_SPANS);
   // Which exports held them: the receiver records one line per export; ours are the ones
   // received for this run (each test has its own service name, exports are per process).
-  const contentTypes = [...new Set(rx.exports.filter((e) => e.path === '/v1/traces').map((e) => e.contentType))];
+  const contentTypes = [
+    ...new Set(rx.exports.filter((e) => e.path === '/v1/traces').map((e) => e.contentType)),
+  ];
   return { contentTypes, spans: spans.length };
 }
 
@@ -66,28 +77,52 @@ describe('exporters chosen by the environment', { timeout: 120_000 }, () => {
     http1.clear();
     const name = service('default');
     await runApp({ OTEL_SERVICE_NAME: name, OTEL_EXPORTER_OTLP_ENDPOINT: http1.url });
-    assert.deepEqual(await received(http1, name), { contentTypes: ['application/x-protobuf'], spans: A2A_SPANS });
+    assert.deepEqual(await received(http1, name), {
+      contentTypes: ['application/x-protobuf'],
+      spans: A2A_SPANS,
+    });
   });
 
   test('OTEL_EXPORTER_OTLP_PROTOCOL=http/json: OTLP/HTTP JSON (application/json)', async () => {
     http1.clear();
     const name = service('json');
-    await runApp({ OTEL_SERVICE_NAME: name, OTEL_EXPORTER_OTLP_ENDPOINT: http1.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' });
-    assert.deepEqual(await received(http1, name), { contentTypes: ['application/json'], spans: A2A_SPANS });
+    await runApp({
+      OTEL_SERVICE_NAME: name,
+      OTEL_EXPORTER_OTLP_ENDPOINT: http1.url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+    });
+    assert.deepEqual(await received(http1, name), {
+      contentTypes: ['application/json'],
+      spans: A2A_SPANS,
+    });
   });
 
   test('OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf: application/x-protobuf', async () => {
     http1.clear();
     const name = service('protobuf');
-    await runApp({ OTEL_SERVICE_NAME: name, OTEL_EXPORTER_OTLP_ENDPOINT: http1.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' });
-    assert.deepEqual(await received(http1, name), { contentTypes: ['application/x-protobuf'], spans: A2A_SPANS });
+    await runApp({
+      OTEL_SERVICE_NAME: name,
+      OTEL_EXPORTER_OTLP_ENDPOINT: http1.url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+    });
+    assert.deepEqual(await received(http1, name), {
+      contentTypes: ['application/x-protobuf'],
+      spans: A2A_SPANS,
+    });
   });
 
   test('OTEL_EXPORTER_OTLP_PROTOCOL=grpc: OTLP/gRPC to a gRPC receiver, and the process still ends on its own', async () => {
     grpc.clear();
     const name = service('grpc');
-    await runApp({ OTEL_SERVICE_NAME: name, OTEL_EXPORTER_OTLP_ENDPOINT: grpc.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' });
-    assert.deepEqual(await received(grpc, name), { contentTypes: ['application/grpc'], spans: A2A_SPANS });
+    await runApp({
+      OTEL_SERVICE_NAME: name,
+      OTEL_EXPORTER_OTLP_ENDPOINT: grpc.url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
+    });
+    assert.deepEqual(await received(grpc, name), {
+      contentTypes: ['application/grpc'],
+      spans: A2A_SPANS,
+    });
   });
 
   test('the signal-specific protocol wins over the general one', async () => {
@@ -99,27 +134,43 @@ describe('exporters chosen by the environment', { timeout: 120_000 }, () => {
       OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
       OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json',
     });
-    assert.deepEqual(await received(http1, name), { contentTypes: ['application/json'], spans: A2A_SPANS });
+    assert.deepEqual(await received(http1, name), {
+      contentTypes: ['application/json'],
+      spans: A2A_SPANS,
+    });
   });
 
   test('a protocol that cannot be served: one warning, and the default protocol', async () => {
     http1.clear();
     const name = service('bad-protocol');
-    const stderr = await runApp({ OTEL_SERVICE_NAME: name, OTEL_EXPORTER_OTLP_ENDPOINT: http1.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'thrift' });
+    const stderr = await runApp({
+      OTEL_SERVICE_NAME: name,
+      OTEL_EXPORTER_OTLP_ENDPOINT: http1.url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'thrift',
+    });
     const warnings = stderr.split('\n').filter((l) => l.includes('OTEL_EXPORTER_OTLP_PROTOCOL'));
     assert.equal(warnings.length, 1, stderr);
     assert.match(warnings[0] ?? '', /"thrift" cannot be served .*using http\/protobuf/);
-    assert.deepEqual(await received(http1, name), { contentTypes: ['application/x-protobuf'], spans: A2A_SPANS });
+    assert.deepEqual(await received(http1, name), {
+      contentTypes: ['application/x-protobuf'],
+      spans: A2A_SPANS,
+    });
   });
 
   test('OTEL_TRACES_EXPORTER=zipkin: Zipkin JSON v2 to OTEL_EXPORTER_ZIPKIN_ENDPOINT', async () => {
-    const bodies: Array<{ contentType: string; spans: Array<{ localEndpoint?: { serviceName?: string }; tags?: Record<string, string> }> }> = [];
+    const bodies: Array<{
+      contentType: string;
+      spans: Array<{ localEndpoint?: { serviceName?: string }; tags?: Record<string, string> }>;
+    }> = [];
     const zipkin = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         if (req.method === 'POST' && req.url === '/api/v2/spans') {
-          bodies.push({ contentType: String(req.headers['content-type']), spans: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+          bodies.push({
+            contentType: String(req.headers['content-type']),
+            spans: JSON.parse(Buffer.concat(chunks).toString('utf8')),
+          });
         }
         res.writeHead(202).end();
       });
@@ -128,8 +179,17 @@ describe('exporters chosen by the environment', { timeout: 120_000 }, () => {
     try {
       const name = service('zipkin');
       const endpoint = `http://127.0.0.1:${(zipkin.address() as AddressInfo).port}/api/v2/spans`;
-      await runApp({ OTEL_SERVICE_NAME: name, OTEL_TRACES_EXPORTER: 'zipkin', OTEL_EXPORTER_ZIPKIN_ENDPOINT: endpoint });
-      const spans = bodies.flatMap((b) => b.spans).filter((s) => s.localEndpoint?.serviceName === name && s.tags?.['a2a.method.name'] === 'SendMessage');
+      await runApp({
+        OTEL_SERVICE_NAME: name,
+        OTEL_TRACES_EXPORTER: 'zipkin',
+        OTEL_EXPORTER_ZIPKIN_ENDPOINT: endpoint,
+      });
+      const spans = bodies
+        .flatMap((b) => b.spans)
+        .filter(
+          (s) =>
+            s.localEndpoint?.serviceName === name && s.tags?.['a2a.method.name'] === 'SendMessage',
+        );
       assert.equal(spans.length, A2A_SPANS, JSON.stringify(bodies));
       assert.match(bodies[0]?.contentType ?? '', /application\/json/);
     } finally {
@@ -140,17 +200,28 @@ describe('exporters chosen by the environment', { timeout: 120_000 }, () => {
   test('an exporter that cannot be served (jaeger): one warning naming it, the others still used', async () => {
     http1.clear();
     const name = service('jaeger');
-    const stderr = await runApp({ OTEL_SERVICE_NAME: name, OTEL_EXPORTER_OTLP_ENDPOINT: http1.url, OTEL_TRACES_EXPORTER: 'jaeger,otlp' });
+    const stderr = await runApp({
+      OTEL_SERVICE_NAME: name,
+      OTEL_EXPORTER_OTLP_ENDPOINT: http1.url,
+      OTEL_TRACES_EXPORTER: 'jaeger,otlp',
+    });
     const warnings = stderr.split('\n').filter((l) => l.includes('OTEL_TRACES_EXPORTER'));
     assert.equal(warnings.length, 1, stderr);
     assert.match(warnings[0] ?? '', /jaeger cannot be served .*using otlp/);
-    assert.deepEqual(await received(http1, name), { contentTypes: ['application/x-protobuf'], spans: A2A_SPANS });
+    assert.deepEqual(await received(http1, name), {
+      contentTypes: ['application/x-protobuf'],
+      spans: A2A_SPANS,
+    });
   });
 
   test('OTEL_TRACES_EXPORTER=none: nothing sent, nothing printed', async () => {
     http1.clear();
     const name = service('none');
-    const stderr = await runApp({ OTEL_SERVICE_NAME: name, OTEL_EXPORTER_OTLP_ENDPOINT: http1.url, OTEL_TRACES_EXPORTER: 'none' });
+    const stderr = await runApp({
+      OTEL_SERVICE_NAME: name,
+      OTEL_EXPORTER_OTLP_ENDPOINT: http1.url,
+      OTEL_TRACES_EXPORTER: 'none',
+    });
     assert.equal(stderr, '');
     assert.equal(http1.exports.length, 0);
   });

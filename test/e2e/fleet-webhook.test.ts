@@ -47,7 +47,11 @@ function start(env: Record<string, string>): Child {
   let stdout = '';
   let stderr = '';
   const waiters: Array<() => void> = [];
-  const child = spawn(process.execPath, ['--require', REGISTER_CJS, '-e', APP], { cwd: REPO, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--require', REGISTER_CJS, '-e', APP], {
+    cwd: REPO,
+    env: cleanEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout.setEncoding('utf8');
   child.stderr.setEncoding('utf8');
   child.stdout.on('data', (c: string) => {
@@ -62,7 +66,11 @@ function start(env: Record<string, string>): Child {
     timedOut = true;
     child.kill('SIGKILL');
   }, CHILD_TIMEOUT_MS);
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; timedOut: boolean }>((resolve) => {
+  const exited = new Promise<{
+    code: number | null;
+    signal: NodeJS.Signals | null;
+    timedOut: boolean;
+  }>((resolve) => {
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       for (const w of waiters.splice(0)) w();
@@ -77,7 +85,10 @@ function start(env: Record<string, string>): Child {
     async waitFor(text, ms = 10_000) {
       const end = Date.now() + ms;
       while (!stdout.includes(text)) {
-        if (Date.now() > end || child.exitCode !== null) throw new Error(`the app did not print ${JSON.stringify(text)}\n--- stdout\n${stdout}\n--- stderr\n${stderr}`);
+        if (Date.now() > end || child.exitCode !== null)
+          throw new Error(
+            `the app did not print ${JSON.stringify(text)}\n--- stdout\n${stdout}\n--- stderr\n${stderr}`,
+          );
         await new Promise<void>((r) => {
           waiters.push(r);
           setTimeout(r, 100);
@@ -99,7 +110,11 @@ async function freePort(): Promise<number> {
 async function postAlert(url: string, body: unknown, token: string): Promise<Response> {
   for (let i = 0; ; i++) {
     try {
-      return await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+      return await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify(body),
+      });
     } catch (err) {
       if (i > 50) throw err;
       await new Promise((r) => setTimeout(r, 50));
@@ -120,19 +135,37 @@ const NOTIFICATION = {
   alerts: [
     {
       status: 'firing',
-      labels: { alertname: 'A2AAgentCardDrift', a2a_agent_card_url: CARD_URL, a2a_drift_kind: 'unknown_skill', a2a_skill_id: 'summarize-v2', gen_ai_agent_name: 'peer-a' },
+      labels: {
+        alertname: 'A2AAgentCardDrift',
+        a2a_agent_card_url: CARD_URL,
+        a2a_drift_kind: 'unknown_skill',
+        a2a_skill_id: 'summarize-v2',
+        gen_ai_agent_name: 'peer-a',
+      },
       annotations: {},
       startsAt: new Date().toISOString(),
       endsAt: '0001-01-01T00:00:00Z',
       generatorURL: '',
       fingerprint: 'e2e0000000000001',
     },
-    { status: 'resolved', labels: { alertname: 'A2AAgentCardDrift', a2a_agent_card_url: CARD_URL, a2a_drift_kind: 'unknown_skill' }, annotations: {}, startsAt: new Date().toISOString(), endsAt: new Date().toISOString(), fingerprint: 'e2e0000000000002' },
+    {
+      status: 'resolved',
+      labels: {
+        alertname: 'A2AAgentCardDrift',
+        a2a_agent_card_url: CARD_URL,
+        a2a_drift_kind: 'unknown_skill',
+      },
+      annotations: {},
+      startsAt: new Date().toISOString(),
+      endsAt: new Date().toISOString(),
+      fingerprint: 'e2e0000000000002',
+    },
   ],
 };
 
 before(() => {
-  for (const f of [REGISTER_CJS, INDEX_CJS]) assert.ok(fs.existsSync(f), `${path.relative(REPO, f)} is missing (run npm run build first)`);
+  for (const f of [REGISTER_CJS, INDEX_CJS])
+    assert.ok(fs.existsSync(f), `${path.relative(REPO, f)} is missing (run npm run build first)`);
 });
 
 test('register + webhook: a POSTed alert reaches the app callback as a fleet event; no span; the process still ends by itself', async () => {
@@ -152,7 +185,10 @@ test('register + webhook: a POSTed alert reaches the app callback as a fleet eve
   assert.equal(res.status, 200);
   assert.deepEqual(await res.json(), { accepted: 1, ignored: 1 });
   await app.waitFor('FLEET ');
-  const line = app.stdout().split('\n').find((l) => l.startsWith('FLEET '))!;
+  const line = app
+    .stdout()
+    .split('\n')
+    .find((l) => l.startsWith('FLEET '))!;
   assert.deepEqual(JSON.parse(line.slice('FLEET '.length)), {
     source: 'fleet',
     kind: 'unknown_skill',
@@ -166,7 +202,10 @@ test('register + webhook: a POSTed alert reaches the app callback as a fleet eve
   const exit = await app.exited;
   assert.equal(exit.timedOut, false, 'the process ended by itself');
   assert.equal(exit.code, 0, app.stderr());
-  assert.ok(!app.stdout().includes('traceId'), `no span printed by the console exporter:\n${app.stdout()}`);
+  assert.ok(
+    !app.stdout().includes('traceId'),
+    `no span printed by the console exporter:\n${app.stdout()}`,
+  );
   assert.ok(!app.stdout().includes('NO FLEET EVENT'));
   assert.equal(app.stderr(), '');
 });
@@ -180,10 +219,19 @@ test('register: off loopback without a token the listener is not started, and on
     OTEL_INSTRUMENTATION_A2A_WEBHOOK_HOST: '0.0.0.0',
   });
   await app.waitFor('ready');
-  await assert.rejects(fetch(`http://127.0.0.1:${port}/a2a/alerts`, { method: 'POST', body: '{}' }), 'nothing listens');
-  const warnings = app.stderr().split('\n').filter((l) => l.includes('OTEL_INSTRUMENTATION_A2A_WEBHOOK_TOKEN'));
+  await assert.rejects(
+    fetch(`http://127.0.0.1:${port}/a2a/alerts`, { method: 'POST', body: '{}' }),
+    'nothing listens',
+  );
+  const warnings = app
+    .stderr()
+    .split('\n')
+    .filter((l) => l.includes('OTEL_INSTRUMENTATION_A2A_WEBHOOK_TOKEN'));
   assert.equal(warnings.length, 1, app.stderr());
-  assert.match(warnings[0], /not a loopback address and OTEL_INSTRUMENTATION_A2A_WEBHOOK_TOKEN is not set; the fleet alert webhook is not started/);
+  assert.match(
+    warnings[0],
+    /not a loopback address and OTEL_INSTRUMENTATION_A2A_WEBHOOK_TOKEN is not set; the fleet alert webhook is not started/,
+  );
   app.kill(); // it would wait 15 s for a fleet event that cannot come
   await app.exited;
 });

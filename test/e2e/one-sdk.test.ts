@@ -30,7 +30,10 @@ let rx: OtlpReceiver;
 let serial = 0;
 
 before(async () => {
-  assert.ok(fs.existsSync(REGISTER_CJS), 'dist/cjs/register.js is missing (run npm run build first)');
+  assert.ok(
+    fs.existsSync(REGISTER_CJS),
+    'dist/cjs/register.js is missing (run npm run build first)',
+  );
   rx = await startOtlpReceiver();
 });
 
@@ -40,7 +43,10 @@ after(async () => {
 
 const count = (text: string, needle: string): number => text.split(needle).length - 1;
 
-async function run(label: string, preload: string[]): Promise<{ output: string; spans: ReceivedSpan[]; name: string }> {
+async function run(
+  label: string,
+  preload: string[],
+): Promise<{ output: string; spans: ReceivedSpan[]; name: string }> {
   const name = `a2a-one-sdk-${label}-${process.pid}-${++serial}`;
   const env = cleanEnv({
     OTEL_SERVICE_NAME: name,
@@ -54,23 +60,42 @@ async function run(label: string, preload: string[]): Promise<{ output: string; 
   assert.equal(result.timedOut, false, describeRun(result));
   assert.equal(result.code, 0, describeRun(result));
   assert.match(result.stdout, /sent 2/, describeRun(result));
-  await rx.waitForSpans((s) => s.resource['service.name'] === name && s.scopeName === SCOPE, 5000, 2);
+  await rx.waitForSpans(
+    (s) => s.resource['service.name'] === name && s.scopeName === SCOPE,
+    5000,
+    2,
+  );
   // DiagConsoleLogger writes debug lines with console.debug: stdout.
-  return { output: result.stdout + result.stderr, spans: rx.spans.filter((s) => s.resource['service.name'] === name), name };
+  return {
+    output: result.stdout + result.stderr,
+    spans: rx.spans.filter((s) => s.resource['service.name'] === name),
+    name,
+  };
 }
 
 describe('one SDK per process', { timeout: 120_000 }, () => {
   test('auto-instrumentations register first: the register joins its SDK, spans exported once, HTTP spans under A2A spans', async () => {
     const autoRegister = require.resolve('@opentelemetry/auto-instrumentations-node/register');
-    const { output, spans } = await run('auto', ['--require', autoRegister, '--require', REGISTER_CJS]);
+    const { output, spans } = await run('auto', [
+      '--require',
+      autoRegister,
+      '--require',
+      REGISTER_CJS,
+    ]);
     assert.equal(count(output, JOINED), 1, output.slice(0, 4000));
     assert.equal(count(output, STARTED), 0, output.slice(0, 4000));
     const a2a = spans.filter((s) => s.scopeName === SCOPE);
     assert.equal(a2a.length, 2, 'one A2A span per message/send, exported once');
     assert.equal(new Set(spans.map((s) => s.spanId)).size, spans.length, 'no span exported twice');
     for (const parent of a2a) {
-      const children = spans.filter((s) => s.parentSpanId === parent.spanId && s.kindName === 'CLIENT');
-      assert.equal(children.length, 1, `the undici HTTP span under ${parent.name} ${parent.spanId}`);
+      const children = spans.filter(
+        (s) => s.parentSpanId === parent.spanId && s.kindName === 'CLIENT',
+      );
+      assert.equal(
+        children.length,
+        1,
+        `the undici HTTP span under ${parent.name} ${parent.spanId}`,
+      );
       assert.match(children[0]?.scopeName ?? '', /instrumentation-undici/);
       assert.equal(children[0]?.traceId, parent.traceId);
     }

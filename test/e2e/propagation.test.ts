@@ -33,7 +33,11 @@ interface HeaderLine {
   headers: [string, string][];
 }
 
-function otlpEnv(service: string, rx: OtlpReceiver, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+function otlpEnv(
+  service: string,
+  rx: OtlpReceiver,
+  extra: Record<string, string> = {},
+): NodeJS.ProcessEnv {
   return cleanEnv({
     OTEL_SERVICE_NAME: service,
     OTEL_EXPORTER_OTLP_ENDPOINT: rx.url,
@@ -47,9 +51,16 @@ function otlpEnv(service: string, rx: OtlpReceiver, extra: Record<string, string
   });
 }
 
-function runApp(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runApp(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...args, APP], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...args, APP], {
+      cwd: REPO,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -91,7 +102,11 @@ describe('trace propagation to a real instrumented peer', () => {
             clearTimeout(timer);
             resolve(rest[0]!);
           } else if (tag === 'HEADERS') {
-            headerLines.push({ method: rest[0]!, url: rest[1]!, headers: JSON.parse(rest.slice(2).join(' ')) as [string, string][] });
+            headerLines.push({
+              method: rest[0]!,
+              url: rest[1]!,
+              headers: JSON.parse(rest.slice(2).join(' ')) as [string, string][],
+            });
           }
         }
       });
@@ -104,28 +119,53 @@ describe('trace propagation to a real instrumented peer', () => {
   });
 
   /** Runs the app, then checks each of its three A2A calls against the peer's server span and the headers it got. */
-  async function check(service: string, args: string[]): Promise<{ a2a: ReceivedSpan[]; server: ReceivedSpan[]; mine: ReceivedSpan[] }> {
+  async function check(
+    service: string,
+    args: string[],
+  ): Promise<{ a2a: ReceivedSpan[]; server: ReceivedSpan[]; mine: ReceivedSpan[] }> {
     const firstLine = headerLines.length;
     const run = await runApp(args, otlpEnv(service, rx, { PEER_URL: peerUrl }));
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /DONE/);
     const mine = (s: ReceivedSpan): boolean => s.resource['service.name'] === service;
-    const a2a = await rx.waitForSpans((s) => mine(s) && s.scopeName === SCOPE && s.kind === KIND_CLIENT, WAIT_MS, 3);
+    const a2a = await rx.waitForSpans(
+      (s) => mine(s) && s.scopeName === SCOPE && s.kind === KIND_CLIENT,
+      WAIT_MS,
+      3,
+    );
     assert.equal(a2a.length, 3, a2a.map((s) => s.name).join(', '));
     const traces = new Set(a2a.map((s) => s.traceId));
-    const server = await rx.waitForSpans((s) => s.resource['service.name'] === 'a2a-peer' && s.kind === KIND_SERVER && traces.has(s.traceId), WAIT_MS, 3);
+    const server = await rx.waitForSpans(
+      (s) =>
+        s.resource['service.name'] === 'a2a-peer' &&
+        s.kind === KIND_SERVER &&
+        traces.has(s.traceId),
+      WAIT_MS,
+      3,
+    );
     const lines = headerLines.slice(firstLine);
     assert.equal(lines.length, 3, JSON.stringify(lines));
     for (const line of lines) {
       const traceparents = line.headers.filter(([n]) => n === 'traceparent');
-      assert.equal(traceparents.length, 1, `${line.method} ${line.url}: ${JSON.stringify(line.headers)}`);
+      assert.equal(
+        traceparents.length,
+        1,
+        `${line.method} ${line.url}: ${JSON.stringify(line.headers)}`,
+      );
       const traceId = traceparents[0]![1].split('-')[1];
-      assert.ok(traces.has(traceId!), `${line.method} ${line.url}: trace ${traceId} is not an A2A call's`);
+      assert.ok(
+        traces.has(traceId!),
+        `${line.method} ${line.url}: trace ${traceId} is not an A2A call's`,
+      );
     }
     // Each A2A call has its own trace here (the app has no span of its own) with one server span in it.
     for (const span of a2a) {
       const inTrace = server.filter((s) => s.traceId === span.traceId);
-      assert.equal(inTrace.length, 1, `${span.name}: ${inTrace.length} peer server spans in its trace`);
+      assert.equal(
+        inTrace.length,
+        1,
+        `${span.name}: ${inTrace.length} peer server spans in its trace`,
+      );
     }
     return { a2a, server, mine: rx.spans.filter(mine) };
   }
@@ -134,25 +174,44 @@ describe('trace propagation to a real instrumented peer', () => {
     const { a2a, server } = await check('a2a-propagation-register', ['--require', REGISTER]);
     for (const span of a2a) {
       const child = server.find((s) => s.traceId === span.traceId)!;
-      assert.equal(child.parentSpanId, span.spanId, `${span.name}: the peer span's parent is the A2A span`);
+      assert.equal(
+        child.parentSpanId,
+        span.spanId,
+        `${span.name}: the peer span's parent is the A2A span`,
+      );
     }
   });
 
   test("with auto-instrumentations' register first: one traceparent, the HTTP span of global fetch under the A2A span", async () => {
-    const { a2a, server, mine } = await check('a2a-propagation-auto', ['--require', AUTO_REGISTER, '--require', REGISTER]);
+    const { a2a, server, mine } = await check('a2a-propagation-auto', [
+      '--require',
+      AUTO_REGISTER,
+      '--require',
+      REGISTER,
+    ]);
     const http = mine.filter((s) => s.scopeName.includes('undici') && s.kind === KIND_CLIENT);
-    const inOrder = [...a2a].sort((x, y) => (BigInt(x.startTimeUnixNano) < BigInt(y.startTimeUnixNano) ? -1 : 1));
+    const inOrder = [...a2a].sort((x, y) =>
+      BigInt(x.startTimeUnixNano) < BigInt(y.startTimeUnixNano) ? -1 : 1,
+    );
     for (const [i, span] of inOrder.entries()) {
       const peerSpan = server.find((s) => s.traceId === span.traceId)!;
       const httpSpan = http.find((s) => s.spanId === peerSpan.parentSpanId);
       assert.ok(httpSpan, `${span.name}: the peer span's parent is the app's undici HTTP span`);
       if (i < 2) {
         // Global fetch (card, then message/send): the A2A span is active around the request.
-        assert.equal(httpSpan.parentSpanId, span.spanId, `${span.name}: the HTTP span is the A2A span's child`);
+        assert.equal(
+          httpSpan.parentSpanId,
+          span.spanId,
+          `${span.name}: the HTTP span is the A2A span's child`,
+        );
       } else {
         // The undici package's request(): seen at creation, after instrumentation-undici made its
         // span; the A2A span joins that trace as its child rather than start one the peer never sees.
-        assert.equal(span.parentSpanId, httpSpan.spanId, `${span.name}: undici.request's A2A span is in the HTTP span's trace`);
+        assert.equal(
+          span.parentSpanId,
+          httpSpan.spanId,
+          `${span.name}: undici.request's A2A span is in the HTTP span's trace`,
+        );
       }
     }
   });

@@ -13,7 +13,12 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { startOtlpReceiver, type OtlpReceiver, type ReceivedDataPoint, type ReceivedSpan } from '../peers/otlp-receiver';
+import {
+  startOtlpReceiver,
+  type OtlpReceiver,
+  type ReceivedDataPoint,
+  type ReceivedSpan,
+} from '../peers/otlp-receiver';
 import { cleanEnv } from '../helpers/clean-env';
 import { describeRun, runNode, type RunResult } from '../helpers/run-node';
 
@@ -51,7 +56,8 @@ let rx: OtlpReceiver;
 let serial = 0;
 
 before(async () => {
-  for (const f of [REGISTER_CJS, REGISTER_ESM, DEMO_CJS, DEMO_ESM]) assert.ok(fs.existsSync(f), `${path.relative(REPO, f)} is missing (run npm run build first)`);
+  for (const f of [REGISTER_CJS, REGISTER_ESM, DEMO_CJS, DEMO_ESM])
+    assert.ok(fs.existsSync(f), `${path.relative(REPO, f)} is missing (run npm run build first)`);
   rx = await startOtlpReceiver();
 });
 
@@ -63,11 +69,17 @@ function serviceName(label: string): string {
   return `a2a-e2e-${label}-${process.pid}-${++serial}`;
 }
 
-const ofService = (name: string) => (s: { resource: Record<string, unknown> }) => s.resource['service.name'] === name;
+const ofService = (name: string) => (s: { resource: Record<string, unknown> }) =>
+  s.resource['service.name'] === name;
 
 /** Environment for a demo run exporting to the receiver. */
 function exportEnv(service: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return cleanEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: rx.url, OTEL_METRIC_EXPORT_INTERVAL: '500', OTEL_SERVICE_NAME: service, ...extra });
+  return cleanEnv({
+    OTEL_EXPORTER_OTLP_ENDPOINT: rx.url,
+    OTEL_METRIC_EXPORT_INTERVAL: '500',
+    OTEL_SERVICE_NAME: service,
+    ...extra,
+  });
 }
 
 /** Lines of the demo's stdout that do not depend on ports, task ids, timings or where the telemetry went. */
@@ -110,11 +122,18 @@ async function checkFleetTelemetry(service: string, run: RunResult): Promise<voi
   ]) {
     assert.ok(run.stdout.includes(line), `the demo printed ${JSON.stringify(line)}\n${run.stdout}`);
   }
-  assert.match(run.stdout, new RegExp(`Telemetry: traces: OTLP/HTTP → ${rx.url.replace(/[.]/g, '\\.')}/v1/traces`));
+  assert.match(
+    run.stdout,
+    new RegExp(`Telemetry: traces: OTLP/HTTP → ${rx.url.replace(/[.]/g, '\\.')}/v1/traces`),
+  );
 
   const mine = ofService(service);
   // Everything was flushed before the child exited; the wait only absorbs the receiver's own I/O.
-  await rx.waitForSpans((s) => mine(s) && s.attributes['a2a.drift.kind'] !== undefined, SPAN_WAIT_MS, 4);
+  await rx.waitForSpans(
+    (s) => mine(s) && s.attributes['a2a.drift.kind'] !== undefined,
+    SPAN_WAIT_MS,
+    4,
+  );
   const spans = rx.spans.filter(mine);
   assert.ok(spans.length > 0);
   for (const s of spans) {
@@ -127,10 +146,18 @@ async function checkFleetTelemetry(service: string, run: RunResult): Promise<voi
   const cards = spans.filter((s) => s.name === 'GetAgentCard');
   assert.equal(cards.length, 4, `4 GetAgentCard spans, got ${cards.length}`);
   for (const c of cards) {
-    assert.match(String(c.attributes['a2a.agent_card.fingerprint']), /^[0-9a-f]{64}$/, 'GetAgentCard carries the skill fingerprint');
-    assert.match(String(c.attributes['a2a.agent_card.url']), /^http:\/\/127\.0\.0\.1:\d+\/\.well-known\/agent-card\.json$/);
+    assert.match(
+      String(c.attributes['a2a.agent_card.fingerprint']),
+      /^[0-9a-f]{64}$/,
+      'GetAgentCard carries the skill fingerprint',
+    );
+    assert.match(
+      String(c.attributes['a2a.agent_card.url']),
+      /^http:\/\/127\.0\.0\.1:\d+\/\.well-known\/agent-card\.json$/,
+    );
   }
-  const byStart = (a: ReceivedSpan, b: ReceivedSpan) => (BigInt(a.startTimeUnixNano) < BigInt(b.startTimeUnixNano) ? -1 : 1);
+  const byStart = (a: ReceivedSpan, b: ReceivedSpan) =>
+    BigInt(a.startTimeUnixNano) < BigInt(b.startTimeUnixNano) ? -1 : 1;
   const fingerprints = new Map<string, { first: string; last: string }>();
   for (const c of [...cards].sort(byStart)) {
     const agent = String(c.attributes['gen_ai.agent.name']);
@@ -140,59 +167,116 @@ async function checkFleetTelemetry(service: string, run: RunResult): Promise<voi
   }
   assert.deepEqual([...fingerprints.keys()].sort(), ['peer-a', 'peer-b']);
   // Byte-for-byte the seed's algorithm: the values its Python gives for these cards.
-  assert.deepEqual(fingerprints.get('peer-a'), { first: FP_SUMMARIZE_MARKDOWN, last: FP_TRANSLATE_PLAIN });
-  assert.deepEqual(fingerprints.get('peer-b'), { first: FP_SUMMARIZE_MARKDOWN, last: FP_SUMMARIZE_PLAIN });
+  assert.deepEqual(fingerprints.get('peer-a'), {
+    first: FP_SUMMARIZE_MARKDOWN,
+    last: FP_TRANSLATE_PLAIN,
+  });
+  assert.deepEqual(fingerprints.get('peer-b'), {
+    first: FP_SUMMARIZE_MARKDOWN,
+    last: FP_SUMMARIZE_PLAIN,
+  });
 
   const drifted = spans.filter((s) => s.attributes['a2a.drift.kind'] !== undefined);
   assert.deepEqual(
-    drifted.map((s) => `${s.name}:${s.attributes['a2a.drift.kind']}@${s.attributes['gen_ai.agent.name']}`).sort(),
-    ['GetAgentCard:card_changed@peer-a', 'GetAgentCard:card_changed@peer-b', 'GetTask:output_mode_mismatch@peer-b', 'GetTask:unknown_skill@peer-a'],
-    'exactly the seed\'s two drifts and the two card changes are flagged: healthy calls and the retries are not',
+    drifted
+      .map(
+        (s) => `${s.name}:${s.attributes['a2a.drift.kind']}@${s.attributes['gen_ai.agent.name']}`,
+      )
+      .sort(),
+    [
+      'GetAgentCard:card_changed@peer-a',
+      'GetAgentCard:card_changed@peer-b',
+      'GetTask:output_mode_mismatch@peer-b',
+      'GetTask:unknown_skill@peer-a',
+    ],
+    "exactly the seed's two drifts and the two card changes are flagged: healthy calls and the retries are not",
   );
 
   const linkedSend = (poll: ReceivedSpan): ReceivedSpan => {
-    assert.ok(poll.links.length >= 1, `${poll.name} links to the SendMessage that created its task`);
-    const send = spans.find((s) => s.name === 'SendMessage' && s.spanId === poll.links[0].spanId && s.traceId === poll.links[0].traceId);
+    assert.ok(
+      poll.links.length >= 1,
+      `${poll.name} links to the SendMessage that created its task`,
+    );
+    const send = spans.find(
+      (s) =>
+        s.name === 'SendMessage' &&
+        s.spanId === poll.links[0].spanId &&
+        s.traceId === poll.links[0].traceId,
+    );
     assert.ok(send, 'the link resolves to a SendMessage span of this run');
     assert.equal(send.attributes['a2a.task.id'], poll.attributes['a2a.task.id'], 'same task');
-    assert.equal(send.attributes['a2a.drift.kind'], undefined, 'the SendMessage itself is not flagged (its reply was SUBMITTED)');
+    assert.equal(
+      send.attributes['a2a.drift.kind'],
+      undefined,
+      'the SendMessage itself is not flagged (its reply was SUBMITTED)',
+    );
     return send;
   };
 
   // Variant A: the poll shows the failure.
-  const unknown = drifted.find((s) => s.attributes['a2a.drift.kind'] === 'unknown_skill') as ReceivedSpan;
+  const unknown = drifted.find(
+    (s) => s.attributes['a2a.drift.kind'] === 'unknown_skill',
+  ) as ReceivedSpan;
   assert.equal(unknown.status.code, STATUS_ERROR);
   assert.equal(unknown.attributes['error.type'], 'StaleAgentCardError');
   assert.equal(unknown.attributes['a2a.skill.id'], 'summarize-v2');
   assert.equal(unknown.attributes['a2a.method.name'], 'GetTask');
   assert.equal(unknown.attributes['a2a.task.state'], 'TASK_STATE_FAILED');
-  assert.equal(unknown.attributes['a2a.agent_card.fingerprint'], fingerprints.get('peer-a')?.first, 'judged against the card used at negotiation');
+  assert.equal(
+    unknown.attributes['a2a.agent_card.fingerprint'],
+    fingerprints.get('peer-a')?.first,
+    'judged against the card used at negotiation',
+  );
   assert.equal(unknown.attributes['server.address'], '127.0.0.1');
-  assert.ok(unknown.events.some((e) => e.name === 'exception' && e.attributes['exception.type'] === 'StaleAgentCardError'), 'exception event');
+  assert.ok(
+    unknown.events.some(
+      (e) => e.name === 'exception' && e.attributes['exception.type'] === 'StaleAgentCardError',
+    ),
+    'exception event',
+  );
   const sendA = linkedSend(unknown);
   assert.equal(sendA.attributes['a2a.skill.id'], 'summarize-v2');
-  assert.equal(sendA.attributes['a2a.task.state'], 'TASK_STATE_SUBMITTED', 'returnImmediately: the reply was SUBMITTED');
+  assert.equal(
+    sendA.attributes['a2a.task.state'],
+    'TASK_STATE_SUBMITTED',
+    'returnImmediately: the reply was SUBMITTED',
+  );
 
   // Variant B: the poll shows the completed task with the wrong media type.
-  const mismatch = drifted.find((s) => s.attributes['a2a.drift.kind'] === 'output_mode_mismatch') as ReceivedSpan;
+  const mismatch = drifted.find(
+    (s) => s.attributes['a2a.drift.kind'] === 'output_mode_mismatch',
+  ) as ReceivedSpan;
   assert.equal(mismatch.status.code, STATUS_ERROR);
   assert.equal(mismatch.attributes['error.type'], 'ArtifactSchemaDriftError');
   assert.equal(mismatch.attributes['a2a.skill.id'], 'summarize-v2');
   assert.equal(mismatch.attributes['a2a.task.state'], 'TASK_STATE_COMPLETED');
   assert.deepEqual(mismatch.attributes['a2a.drift.expected_output_modes'], ['text/markdown']);
   assert.equal(mismatch.attributes['a2a.drift.actual_media_type'], 'text/plain');
-  assert.ok(mismatch.events.some((e) => e.name === 'exception' && e.attributes['exception.type'] === 'ArtifactSchemaDriftError'), 'exception event');
+  assert.ok(
+    mismatch.events.some(
+      (e) =>
+        e.name === 'exception' && e.attributes['exception.type'] === 'ArtifactSchemaDriftError',
+    ),
+    'exception event',
+  );
   linkedSend(mismatch);
 
   // card_changed on the re-fetch, with both fingerprints.
   for (const agent of ['peer-a', 'peer-b']) {
-    const changed = drifted.find((s) => s.attributes['a2a.drift.kind'] === 'card_changed' && s.attributes['gen_ai.agent.name'] === agent) as ReceivedSpan;
+    const changed = drifted.find(
+      (s) =>
+        s.attributes['a2a.drift.kind'] === 'card_changed' &&
+        s.attributes['gen_ai.agent.name'] === agent,
+    ) as ReceivedSpan;
     const fp = fingerprints.get(agent) as { first: string; last: string };
     assert.equal(changed.name, 'GetAgentCard');
     // the re-fetch that confirms the change is not an error (issue 14): status UNSET, an event
     assert.notEqual(changed.status.code, STATUS_ERROR);
     assert.equal(changed.attributes['error.type'], undefined);
-    assert.ok(changed.events.some((e) => e.name === 'a2a.agent_card.changed'), 'a2a.agent_card.changed event');
+    assert.ok(
+      changed.events.some((e) => e.name === 'a2a.agent_card.changed'),
+      'a2a.agent_card.changed event',
+    );
     assert.equal(changed.attributes['a2a.agent_card.previous_fingerprint'], fp.first);
     assert.equal(changed.attributes['a2a.agent_card.fingerprint'], fp.last);
     assert.equal(changed.attributes['gen_ai.agent.version'], '1.0', 'same version');
@@ -201,20 +285,44 @@ async function checkFleetTelemetry(service: string, run: RunResult): Promise<voi
 
   // The retries (and round 3) are negotiated with the NEW cards and are not flagged.
   const afterChange = (agent: string) =>
-    spans.filter((s) => (s.name === 'SendMessage' || s.name === 'GetTask') && s.attributes['gen_ai.agent.name'] === agent && s.attributes['a2a.agent_card.fingerprint'] === fingerprints.get(agent)?.last);
+    spans.filter(
+      (s) =>
+        (s.name === 'SendMessage' || s.name === 'GetTask') &&
+        s.attributes['gen_ai.agent.name'] === agent &&
+        s.attributes['a2a.agent_card.fingerprint'] === fingerprints.get(agent)?.last,
+    );
   const retryA = afterChange('peer-a');
-  assert.ok(retryA.filter((s) => s.name === 'SendMessage').length >= 2, 'peer-a: the retry and round 3 use the new card');
+  assert.ok(
+    retryA.filter((s) => s.name === 'SendMessage').length >= 2,
+    'peer-a: the retry and round 3 use the new card',
+  );
   for (const s of retryA) {
-    assert.equal(s.attributes['a2a.skill.id'], 'translate-v1', 'the retry negotiated the skill of the new card');
+    assert.equal(
+      s.attributes['a2a.skill.id'],
+      'translate-v1',
+      'the retry negotiated the skill of the new card',
+    );
     assert.equal(s.attributes['a2a.drift.kind'], undefined);
     assert.notEqual(s.status.code, STATUS_ERROR);
   }
   const retryB = afterChange('peer-b');
-  assert.ok(retryB.filter((s) => s.name === 'SendMessage').length >= 2, 'peer-b: the retry and round 3 use the new card');
-  assert.ok(retryB.some((s) => s.name === 'GetTask' && s.attributes['a2a.task.state'] === 'TASK_STATE_COMPLETED'), 'peer-b completed with the new card');
+  assert.ok(
+    retryB.filter((s) => s.name === 'SendMessage').length >= 2,
+    'peer-b: the retry and round 3 use the new card',
+  );
+  assert.ok(
+    retryB.some(
+      (s) => s.name === 'GetTask' && s.attributes['a2a.task.state'] === 'TASK_STATE_COMPLETED',
+    ),
+    'peer-b completed with the new card',
+  );
   for (const s of retryB) {
     assert.equal(s.attributes['a2a.skill.id'], 'summarize-v2');
-    assert.equal(s.attributes['a2a.drift.kind'], undefined, 'text/plain is allowed by the new card');
+    assert.equal(
+      s.attributes['a2a.drift.kind'],
+      undefined,
+      'text/plain is allowed by the new card',
+    );
     assert.notEqual(s.status.code, STATUS_ERROR);
   }
 
@@ -228,7 +336,12 @@ async function checkFleetTelemetry(service: string, run: RunResult): Promise<voi
     assert.equal(p.scopeName, SCOPE);
     assert.equal(typeof p.attributes['a2a.drift.kind'], 'string');
     assert.deepEqual(
-      Object.keys(p.attributes).filter((k) => k.includes('fingerprint') || (k.includes('url') && k !== 'a2a.agent_card.url') || k.includes('task')),
+      Object.keys(p.attributes).filter(
+        (k) =>
+          k.includes('fingerprint') ||
+          (k.includes('url') && k !== 'a2a.agent_card.url') ||
+          k.includes('task'),
+      ),
       [],
       'no high-cardinality attribute on the metric (the card URL is bounded by the cards held: one series per card × skill × kind)',
     );
@@ -239,7 +352,11 @@ async function checkFleetTelemetry(service: string, run: RunResult): Promise<voi
     totals[key] = (totals[key] ?? 0) + p.value;
     assert.equal(p.attributes['server.address'], '127.0.0.1');
     assert.equal(typeof p.attributes['server.port'], 'number');
-    assert.match(String(p.attributes['a2a.agent_card.url']), /^http:\/\/127\.0\.0\.1:\d+\/.*agent-card\.json$/, 'which card: its URL as fetched');
+    assert.match(
+      String(p.attributes['a2a.agent_card.url']),
+      /^http:\/\/127\.0\.0\.1:\d+\/.*agent-card\.json$/,
+      'which card: its URL as fetched',
+    );
   }
   assert.deepEqual(totals, {
     'unknown_skill@peer-a': 1,
@@ -247,7 +364,9 @@ async function checkFleetTelemetry(service: string, run: RunResult): Promise<voi
     'card_changed@peer-a': 1,
     'card_changed@peer-b': 1,
   });
-  const unknownPoint = latest(points).find((p) => p.attributes['a2a.drift.kind'] === 'unknown_skill');
+  const unknownPoint = latest(points).find(
+    (p) => p.attributes['a2a.drift.kind'] === 'unknown_skill',
+  );
   assert.equal(unknownPoint?.attributes['a2a.skill.id'], 'summarize-v2');
 }
 
@@ -272,18 +391,29 @@ describe('register entry, end to end (fleet demo → OTLP receiver)', { timeout:
     const service = serviceName('sigterm');
     const marker = `m-${Date.now()}`;
     let sentAt = 0;
-    const run = await runNode(['--require', REGISTER_CJS, IDLE_APP], exportEnv(service, { E2E_MARKER: marker }), {
-      onStdout: (out, child) => {
-        if (sentAt === 0 && out.includes('ready')) {
-          sentAt = Date.now();
-          child.kill('SIGTERM');
-        }
+    const run = await runNode(
+      ['--require', REGISTER_CJS, IDLE_APP],
+      exportEnv(service, { E2E_MARKER: marker }),
+      {
+        onStdout: (out, child) => {
+          if (sentAt === 0 && out.includes('ready')) {
+            sentAt = Date.now();
+            child.kill('SIGTERM');
+          }
+        },
       },
-    });
+    );
     assert.ok(sentAt > 0, `the app got ready\n${describeRun(run)}`);
-    assert.ok(run.signal === 'SIGTERM' || run.code === 143, `exits by the signal, got ${describeRun(run)}`);
+    assert.ok(
+      run.signal === 'SIGTERM' || run.code === 143,
+      `exits by the signal, got ${describeRun(run)}`,
+    );
     const flushed = rx.spans.filter((s) => ofService(service)(s) && s.name === 'idle-app-work');
-    assert.equal(flushed.length, 1, 'the span waiting in the batch processor was exported before the process ended');
+    assert.equal(
+      flushed.length,
+      1,
+      'the span waiting in the batch processor was exported before the process ended',
+    );
     assert.equal(flushed[0].attributes['e2e.marker'], marker);
     assert.ok(Date.now() - sentAt < SHUTDOWN_CAP_MS + 2000, 'and promptly');
   });
@@ -291,7 +421,10 @@ describe('register entry, end to end (fleet demo → OTLP receiver)', { timeout:
   test('OTEL_SDK_DISABLED=true: the demo runs and nothing arrives', async () => {
     const service = serviceName('disabled');
     const exportsBefore = rx.exports.length;
-    const run = await runNode(['--require', REGISTER_CJS, DEMO_CJS], exportEnv(service, { OTEL_SDK_DISABLED: 'true' }));
+    const run = await runNode(
+      ['--require', REGISTER_CJS, DEMO_CJS],
+      exportEnv(service, { OTEL_SDK_DISABLED: 'true' }),
+    );
     assert.equal(run.code, 0, describeRun(run));
     assert.ok(run.stdout.includes('Telemetry: nowhere (OTEL_SDK_DISABLED=true)'), run.stdout);
     await sleep(700); // more than one metric interval
@@ -302,25 +435,53 @@ describe('register entry, end to end (fleet demo → OTLP receiver)', { timeout:
 
   test('OTEL_INSTRUMENTATION_A2A_MAX_INSPECT_BYTES=abc: one warning, the default applies, no crash', async () => {
     const service = serviceName('bad-config');
-    const run = await runNode(['--require', REGISTER_CJS, DEMO_CJS], exportEnv(service, { OTEL_INSTRUMENTATION_A2A_MAX_INSPECT_BYTES: 'abc' }));
+    const run = await runNode(
+      ['--require', REGISTER_CJS, DEMO_CJS],
+      exportEnv(service, { OTEL_INSTRUMENTATION_A2A_MAX_INSPECT_BYTES: 'abc' }),
+    );
     assert.equal(run.code, 0, describeRun(run));
-    assert.ok(run.stdout.includes('OK: everything expected was caught'), 'drift is still caught (default maxInspectBytes)');
-    const warnings = (run.stdout + run.stderr).split('\n').filter((l) => l.includes('MAX_INSPECT_BYTES'));
-    assert.equal(warnings.length, 1, `exactly one warning naming the variable, got ${warnings.length}:\n${describeRun(run)}`);
+    assert.ok(
+      run.stdout.includes('OK: everything expected was caught'),
+      'drift is still caught (default maxInspectBytes)',
+    );
+    const warnings = (run.stdout + run.stderr)
+      .split('\n')
+      .filter((l) => l.includes('MAX_INSPECT_BYTES'));
+    assert.equal(
+      warnings.length,
+      1,
+      `exactly one warning naming the variable, got ${warnings.length}:\n${describeRun(run)}`,
+    );
     assert.match(warnings[0], /abc/, 'the warning shows the bad value');
     assert.ok(run.stderr.includes('MAX_INSPECT_BYTES'), 'on stderr');
-    await rx.waitForSpans((s) => ofService(service)(s) && s.attributes['a2a.drift.kind'] !== undefined, SPAN_WAIT_MS, 4);
+    await rx.waitForSpans(
+      (s) => ofService(service)(s) && s.attributes['a2a.drift.kind'] !== undefined,
+      SPAN_WAIT_MS,
+      4,
+    );
   });
 
   for (const interval of [undefined, '500']) {
     test(`collector down${interval ? ` (OTEL_METRIC_EXPORT_INTERVAL=${interval})` : ''}: same exit code and output, telemetry dropped, exit within the shutdown cap`, async () => {
-      assert.ok(cjsStdout, 'needs the first test\'s output to compare with');
+      assert.ok(cjsStdout, "needs the first test's output to compare with");
       const port = await closedPort();
-      const env = cleanEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`, OTEL_SERVICE_NAME: serviceName('down'), ...(interval ? { OTEL_METRIC_EXPORT_INTERVAL: interval } : {}) });
+      const env = cleanEnv({
+        OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`,
+        OTEL_SERVICE_NAME: serviceName('down'),
+        ...(interval ? { OTEL_METRIC_EXPORT_INTERVAL: interval } : {}),
+      });
       const run = await runNode(['--require', REGISTER_CJS, DEMO_CJS], env, { timeoutMs: 20_000 });
-      assert.equal(run.timedOut, false, `the process exits although the collector is down\n${describeRun(run)}`);
+      assert.equal(
+        run.timedOut,
+        false,
+        `the process exits although the collector is down\n${describeRun(run)}`,
+      );
       assert.equal(run.code, 0, describeRun(run));
-      assert.deepEqual(normalisedDemoOutput(run.stdout), normalisedDemoOutput(cjsStdout), 'the same output as with a collector (ports, ids and timings aside)');
+      assert.deepEqual(
+        normalisedDemoOutput(run.stdout),
+        normalisedDemoOutput(cjsStdout),
+        'the same output as with a collector (ports, ids and timings aside)',
+      );
       assert.ok(
         run.afterLastOutputMs < SHUTDOWN_CAP_MS + 2000,
         `the flush to a dead collector holds the exit for at most the register's ${SHUTDOWN_CAP_MS} ms cap (+2 s slack); it took ${run.afterLastOutputMs} ms`,
@@ -334,7 +495,12 @@ describe('examples/run-demo.js (npm run demo)', { timeout: 60_000 }, () => {
     const exportsBefore = rx.exports.length;
     const run = await runNode([RUN_DEMO], cleanEnv({}));
     assert.equal(run.code, 0, describeRun(run));
-    assert.ok(run.stdout.includes('Telemetry: nowhere (OTEL_TRACES_EXPORTER=none, OTEL_METRICS_EXPORTER=none)'), run.stdout);
+    assert.ok(
+      run.stdout.includes(
+        'Telemetry: nowhere (OTEL_TRACES_EXPORTER=none, OTEL_METRICS_EXPORTER=none)',
+      ),
+      run.stdout,
+    );
     assert.ok(run.stdout.includes('OK: everything expected was caught'), run.stdout);
     assert.equal(rx.exports.length, exportsBefore);
   });
@@ -342,7 +508,12 @@ describe('examples/run-demo.js (npm run demo)', { timeout: 60_000 }, () => {
   test('OTEL_EXPORTER_OTLP_ENDPOINT set: passed through, service.name defaults to a2a-fleet-client', async () => {
     const run = await runNode([RUN_DEMO], cleanEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: rx.url }));
     assert.equal(run.code, 0, describeRun(run));
-    const spans = await rx.waitForSpans((s) => s.resource['service.name'] === 'a2a-fleet-client' && s.attributes['a2a.drift.kind'] === 'unknown_skill', SPAN_WAIT_MS);
+    const spans = await rx.waitForSpans(
+      (s) =>
+        s.resource['service.name'] === 'a2a-fleet-client' &&
+        s.attributes['a2a.drift.kind'] === 'unknown_skill',
+      SPAN_WAIT_MS,
+    );
     assert.equal(spans.length >= 1, true);
     assert.ok(run.stdout.includes('service.name=a2a-fleet-client'), run.stdout);
   });

@@ -45,18 +45,40 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 // The faulty peer
 // ---------------------------------------------------------------------------------------
 
-const TASK = { jsonrpc: '2.0', id: 1, result: { id: 'task-1', sessionId: 's', status: { state: 'completed' } } };
+const TASK = {
+  jsonrpc: '2.0',
+  id: 1,
+  result: { id: 'task-1', sessionId: 's', status: { state: 'completed' } },
+};
 const TASK_BYTES = Buffer.from(JSON.stringify(TASK));
 const GZ = zlib.gzipSync(TASK_BYTES);
 const MB = 'M'.repeat(1024 * 1024);
 
 /** ~3.3 MB: under the 4 MiB inspection cap, so it is decoded, fingerprinted and recorded. */
 function hostileCard(port: number): Buffer {
-  const skills = Array.from({ length: 5000 }, (_, i) => ({ id: i === 0 ? `s-${'i'.repeat(100_000)}` : `s-${i}`, name: `skill ${i}`, description: i === 1 ? MB : 'd', tags: [], outputModes: ['text/plain'] }));
+  const skills = Array.from({ length: 5000 }, (_, i) => ({
+    id: i === 0 ? `s-${'i'.repeat(100_000)}` : `s-${i}`,
+    name: `skill ${i}`,
+    description: i === 1 ? MB : 'd',
+    tags: [],
+    outputModes: ['text/plain'],
+  }));
   const card = Buffer.from(
-    JSON.stringify({ name: `hostile-${MB}`, version: `v-${'9'.repeat(10_000)}`, description: MB, url: `http://127.0.0.1:${port}/rpc`, capabilities: { streaming: true }, defaultInputModes: ['text/plain'], defaultOutputModes: ['text/plain'], skills }),
+    JSON.stringify({
+      name: `hostile-${MB}`,
+      version: `v-${'9'.repeat(10_000)}`,
+      description: MB,
+      url: `http://127.0.0.1:${port}/rpc`,
+      capabilities: { streaming: true },
+      defaultInputModes: ['text/plain'],
+      defaultOutputModes: ['text/plain'],
+      skills,
+    }),
   );
-  assert.ok(card.length > 3_000_000 && card.length < 4 * 1024 * 1024, `hostile card is ${card.length} bytes`);
+  assert.ok(
+    card.length > 3_000_000 && card.length < 4 * 1024 * 1024,
+    `hostile card is ${card.length} bytes`,
+  );
   return card;
 }
 
@@ -79,7 +101,12 @@ async function startFaultServer(): Promise<FaultServer> {
     req.on('end', () => {
       const sock = req.socket;
       const json = (status: number, body: Buffer, extra: Record<string, string> = {}): void => {
-        res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(body.length), 'x-test': 'yes', ...extra });
+        res.writeHead(status, {
+          'content-type': 'application/json',
+          'content-length': String(body.length),
+          'x-test': 'yes',
+          ...extra,
+        });
         res.end(body);
       };
       switch (url.pathname) {
@@ -111,32 +138,52 @@ async function startFaultServer(): Promise<FaultServer> {
           setTimeout(() => sock.resetAndDestroy(), 60);
           return;
         case '/rpc/close-json':
-          res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(TASK_BYTES.length), 'x-test': 'yes' });
+          res.writeHead(200, {
+            'content-type': 'application/json',
+            'content-length': String(TASK_BYTES.length),
+            'x-test': 'yes',
+          });
           res.write(TASK_BYTES.subarray(0, 20));
           setTimeout(() => sock.destroy(), 60);
           return;
         case '/rpc/sse-reset':
           res.writeHead(200, { 'content-type': 'text/event-stream', 'x-test': 'yes' });
-          res.write(`data: ${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { id: 'task-s', status: { state: 'working' }, final: false } })}\n\n`);
+          res.write(
+            `data: ${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { id: 'task-s', status: { state: 'working' }, final: false } })}\n\n`,
+          );
           setTimeout(() => res.write('data: {"jsonrpc":"2.0","id":1,"res'), 40);
           setTimeout(() => sock.resetAndDestroy(), 100);
           return;
         case '/rpc/sse-close':
           res.writeHead(200, { 'content-type': 'text/event-stream', 'x-test': 'yes' });
-          res.write(`data: ${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { id: 'task-s', status: { state: 'working' }, final: false } })}\r\n\r\ndata: {"jsonrpc":`);
+          res.write(
+            `data: ${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { id: 'task-s', status: { state: 'working' }, final: false } })}\r\n\r\ndata: {"jsonrpc":`,
+          );
           setTimeout(() => sock.destroy(), 60);
           return;
         case '/rpc/sse-gzip-garbage':
-          res.writeHead(200, { 'content-type': 'text/event-stream', 'content-encoding': 'gzip', 'x-test': 'yes' });
+          res.writeHead(200, {
+            'content-type': 'text/event-stream',
+            'content-encoding': 'gzip',
+            'x-test': 'yes',
+          });
           return void res.end('data: not gzip at all\n\n'); // bytes and end together: zlib reports the error after end()
         case '/rpc/sse-gzip-trunc': {
-          const gz = zlib.gzipSync(`data: ${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { id: 'task-g', status: { state: 'working' }, final: false } })}\n\ndata: {"jsonrpc":"2.0"}\n\n`);
-          res.writeHead(200, { 'content-type': 'text/event-stream', 'content-encoding': 'gzip', 'x-test': 'yes' });
+          const gz = zlib.gzipSync(
+            `data: ${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { id: 'task-g', status: { state: 'working' }, final: false } })}\n\ndata: {"jsonrpc":"2.0"}\n\n`,
+          );
+          res.writeHead(200, {
+            'content-type': 'text/event-stream',
+            'content-encoding': 'gzip',
+            'x-test': 'yes',
+          });
           return void res.end(gz.subarray(0, gz.length - 30));
         }
         case '/rpc/sse-forever':
           res.writeHead(200, { 'content-type': 'text/event-stream', 'x-test': 'yes' });
-          res.write(`data: ${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { id: 'task-f', status: { state: 'working' }, final: false } })}\n\n`);
+          res.write(
+            `data: ${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { id: 'task-f', status: { state: 'working' }, final: false } })}\n\n`,
+          );
           return; // never ends
         case '/rpc/stall-headers':
           return; // never answers
@@ -148,7 +195,12 @@ async function startFaultServer(): Promise<FaultServer> {
           hostile ??= hostileCard((server.address() as AddressInfo).port);
           return json(200, hostile);
         case '/huge/.well-known/agent-card.json':
-          huge ??= Buffer.from(JSON.stringify({ name: 'huge', skills: [{ id: 's', description: 'x'.repeat(5 * 1024 * 1024) }] }));
+          huge ??= Buffer.from(
+            JSON.stringify({
+              name: 'huge',
+              skills: [{ id: 's', description: 'x'.repeat(5 * 1024 * 1024) }],
+            }),
+          );
           return json(200, huge);
         default:
           res.writeHead(404, { 'content-type': 'text/plain' });
@@ -203,9 +255,15 @@ interface Seen {
 }
 
 function errorSeen(phase: string, e: unknown): ErrorSeen {
-  const err = e as { name?: string; message?: string; code?: unknown; cause?: { name?: string; message?: string; code?: unknown } };
+  const err = e as {
+    name?: string;
+    message?: string;
+    code?: unknown;
+    cause?: { name?: string; message?: string; code?: unknown };
+  };
   const out: ErrorSeen = { phase, name: err?.name, message: err?.message, code: err?.code };
-  if (err?.cause && typeof err.cause === 'object') out.cause = { name: err.cause.name, message: err.cause.message, code: err.cause.code };
+  if (err?.cause && typeof err.cause === 'object')
+    out.cause = { name: err.cause.name, message: err.cause.message, code: err.cause.code };
   return out;
 }
 
@@ -228,7 +286,12 @@ async function viaFetch(spec: CallSpec): Promise<Seen> {
   if (spec.timeoutMs !== undefined) signals.push(AbortSignal.timeout(spec.timeoutMs));
   let res: Response;
   try {
-    res = await fetch(spec.url, { method: spec.method, body: spec.body, headers: spec.body ? { 'content-type': 'application/json' } : undefined, signal: AbortSignal.any(signals) });
+    res = await fetch(spec.url, {
+      method: spec.method,
+      body: spec.body,
+      headers: spec.body ? { 'content-type': 'application/json' } : undefined,
+      signal: AbortSignal.any(signals),
+    });
   } catch (e) {
     seen.error = errorSeen('fetch', e);
     return seen;
@@ -278,7 +341,12 @@ async function viaUndici(spec: CallSpec): Promise<Seen> {
   if (spec.timeoutMs !== undefined) signals.push(AbortSignal.timeout(spec.timeoutMs));
   let res: undici.Dispatcher.ResponseData;
   try {
-    res = await undici.request(spec.url, { method: spec.method, body: spec.body, headers: spec.body ? { 'content-type': 'application/json' } : undefined, signal: AbortSignal.any(signals) });
+    res = await undici.request(spec.url, {
+      method: spec.method,
+      body: spec.body,
+      headers: spec.body ? { 'content-type': 'application/json' } : undefined,
+      signal: AbortSignal.any(signals),
+    });
   } catch (e) {
     seen.error = errorSeen('request', e);
     return seen;
@@ -318,7 +386,10 @@ async function viaUndici(spec: CallSpec): Promise<Seen> {
   return seen;
 }
 
-const CLIENTS: Record<string, (spec: CallSpec) => Promise<Seen>> = { 'global fetch': viaFetch, 'undici.request': viaUndici };
+const CLIENTS: Record<string, (spec: CallSpec) => Promise<Seen>> = {
+  'global fetch': viaFetch,
+  'undici.request': viaUndici,
+};
 
 // ---------------------------------------------------------------------------------------
 // Harness
@@ -343,13 +414,27 @@ after(async () => {
 });
 
 function rpcBody(method = 'tasks/send'): string {
-  return JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { id: 'task-1', sessionId: 's', skillId: 'summarize-v2', message: { role: 'user', parts: [{ type: 'text', text: 'hello' }] } } });
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method,
+    params: {
+      id: 'task-1',
+      sessionId: 's',
+      skillId: 'summarize-v2',
+      message: { role: 'user', parts: [{ type: 'text', text: 'hello' }] },
+    },
+  });
 }
 
 /** No span claims drift; it ended; it says why it could not judge, or carries the error. */
 function unjudgedOrError(span: ReadableSpan): void {
   assert.equal(span.attributes['a2a.drift.kind'], undefined, 'no drift claimed');
-  assert.ok(span.attributes['a2a.drift.unjudged_reason'] !== undefined || span.attributes['error.type'] !== undefined, `neither unjudged nor error: ${JSON.stringify(span.attributes)}`);
+  assert.ok(
+    span.attributes['a2a.drift.unjudged_reason'] !== undefined ||
+      span.attributes['error.type'] !== undefined,
+    `neither unjudged nor error: ${JSON.stringify(span.attributes)}`,
+  );
 }
 
 /** Every string attribute and event attribute is bounded. */
@@ -366,7 +451,12 @@ function bounded(span: ReadableSpan): void {
  * Runs `spec` with the instrumentation enabled (one span must be made and end) and
  * disabled (no span), and asserts the app saw the same thing both times.
  */
-async function sameWithAndWithout(client: string, spec: CallSpec, checkSpan: (s: ReadableSpan) => void, spanWaitMs = 5000): Promise<{ on: Seen; span: ReadableSpan }> {
+async function sameWithAndWithout(
+  client: string,
+  spec: CallSpec,
+  checkSpan: (s: ReadableSpan) => void,
+  spanWaitMs = 5000,
+): Promise<{ on: Seen; span: ReadableSpan }> {
   const call = CLIENTS[client];
   const before = h.spans().length;
   const on = await call(spec);
@@ -386,12 +476,17 @@ async function sameWithAndWithout(client: string, spec: CallSpec, checkSpan: (s:
     h.instrumentation.enable();
   }
   assert.equal(h.spans().length, before + 1, 'no span while disabled');
-  assert.deepEqual(on, off, `${client} ${spec.url}: the app saw something else with the instrumentation`);
+  assert.deepEqual(
+    on,
+    off,
+    `${client} ${spec.url}: the app saw something else with the instrumentation`,
+  );
   return { on, span };
 }
 
 function activeCalls(): number {
-  return ((h.instrumentation as unknown as { activeCalls?: Set<unknown> }).activeCalls ?? new Set()).size;
+  return ((h.instrumentation as unknown as { activeCalls?: Set<unknown> }).activeCalls ?? new Set())
+    .size;
 }
 
 interface Fault {
@@ -400,34 +495,143 @@ interface Fault {
   check: (span: ReadableSpan, seen: Seen) => void;
 }
 
-
-const post = (p: string, extra: Partial<CallSpec> = {}, method = 'tasks/send'): (() => CallSpec) => () => ({ method: 'POST', url: srv.base + p, body: rpcBody(method), read: 'read', ...extra });
+const post =
+  (p: string, extra: Partial<CallSpec> = {}, method = 'tasks/send'): (() => CallSpec) =>
+  () => ({ method: 'POST', url: srv.base + p, body: rpcBody(method), read: 'read', ...extra });
 
 const FAULTS: Fault[] = [
-  { name: 'healthy JSON (control)', spec: post('/rpc/ok'), check: (s) => { assert.equal(s.attributes['a2a.task.state'], 'TASK_STATE_COMPLETED'); assert.equal(s.attributes['a2a.drift.kind'], undefined); } },
-  { name: 'gzip JSON', spec: post('/rpc/gzip'), check: (s) => { assert.equal(s.attributes['a2a.task.state'], 'TASK_STATE_COMPLETED', 'decoded for inspection'); assert.equal(s.attributes['a2a.drift.kind'], undefined); } },
+  {
+    name: 'healthy JSON (control)',
+    spec: post('/rpc/ok'),
+    check: (s) => {
+      assert.equal(s.attributes['a2a.task.state'], 'TASK_STATE_COMPLETED');
+      assert.equal(s.attributes['a2a.drift.kind'], undefined);
+    },
+  },
+  {
+    name: 'gzip JSON',
+    spec: post('/rpc/gzip'),
+    check: (s) => {
+      assert.equal(
+        s.attributes['a2a.task.state'],
+        'TASK_STATE_COMPLETED',
+        'decoded for inspection',
+      );
+      assert.equal(s.attributes['a2a.drift.kind'], undefined);
+    },
+  },
   { name: 'truncated gzip', spec: post('/rpc/gzip-trunc'), check: unjudgedOrError },
   { name: 'gzip header over garbage', spec: post('/rpc/gzip-garbage'), check: unjudgedOrError },
-  { name: '404 with HTML', spec: post('/rpc/html404'), check: (s) => { unjudgedOrError(s); assert.equal(s.attributes['error.type'], '404'); assert.match(String(s.attributes['a2a.drift.unjudged_reason']), /text\/html/); } },
-  { name: '500 with HTML', spec: post('/rpc/html500'), check: (s) => { unjudgedOrError(s); assert.equal(s.attributes['error.type'], '500'); } },
-  { name: 'non-JSON 200', spec: post('/rpc/text200'), check: (s) => { unjudgedOrError(s); assert.match(String(s.attributes['a2a.drift.unjudged_reason']), /text\/plain/); } },
-  { name: 'malformed JSON 200', spec: post('/rpc/badjson'), check: (s) => { unjudgedOrError(s); assert.match(String(s.attributes['a2a.drift.unjudged_reason']), /not JSON/); } },
+  {
+    name: '404 with HTML',
+    spec: post('/rpc/html404'),
+    check: (s) => {
+      unjudgedOrError(s);
+      assert.equal(s.attributes['error.type'], '404');
+      assert.match(String(s.attributes['a2a.drift.unjudged_reason']), /text\/html/);
+    },
+  },
+  {
+    name: '500 with HTML',
+    spec: post('/rpc/html500'),
+    check: (s) => {
+      unjudgedOrError(s);
+      assert.equal(s.attributes['error.type'], '500');
+    },
+  },
+  {
+    name: 'non-JSON 200',
+    spec: post('/rpc/text200'),
+    check: (s) => {
+      unjudgedOrError(s);
+      assert.match(String(s.attributes['a2a.drift.unjudged_reason']), /text\/plain/);
+    },
+  },
+  {
+    name: 'malformed JSON 200',
+    spec: post('/rpc/badjson'),
+    check: (s) => {
+      unjudgedOrError(s);
+      assert.match(String(s.attributes['a2a.drift.unjudged_reason']), /not JSON/);
+    },
+  },
   { name: 'no content-type, cut JSON', spec: post('/rpc/nocontenttype'), check: unjudgedOrError },
   { name: 'reset mid-JSON (RST)', spec: post('/rpc/reset-json'), check: unjudgedOrError },
-  { name: 'close mid-JSON (content-length not reached)', spec: post('/rpc/close-json'), check: unjudgedOrError },
-  { name: 'reset mid-stream (SSE, RST)', spec: post('/rpc/sse-reset', {}, 'tasks/sendSubscribe'), check: (s) => { unjudgedOrError(s); assert.equal(s.attributes['a2a.task.state'], 'TASK_STATE_WORKING', 'the event before the reset was judged'); } },
-  { name: 'close mid-stream (SSE, CRLF)', spec: post('/rpc/sse-close', {}, 'tasks/sendSubscribe'), check: unjudgedOrError },
-  { name: 'SSE with a gzip header over garbage', spec: post('/rpc/sse-gzip-garbage', {}, 'tasks/sendSubscribe'), check: (s) => { unjudgedOrError(s); assert.match(String(s.attributes['a2a.drift.unjudged_reason']), /could not decode gzip/); } },
-  { name: 'SSE, truncated gzip', spec: post('/rpc/sse-gzip-trunc', {}, 'tasks/sendSubscribe'), check: (s) => assert.equal(s.attributes['a2a.drift.kind'], undefined) },
-  { name: 'stall before headers, AbortSignal.timeout', spec: post('/rpc/stall-headers', { timeoutMs: 300 }), check: (s) => { unjudgedOrError(s); assert.ok(s.attributes['error.type']); } },
-  { name: 'stall mid-body, AbortSignal.timeout', spec: post('/rpc/stall-body', { timeoutMs: 300 }), check: unjudgedOrError },
-  { name: 'app aborts an SSE stream after the first chunk', spec: post('/rpc/sse-forever', { read: 'abort-after-first-chunk' }, 'tasks/sendSubscribe'), check: unjudgedOrError },
-  { name: 'app reads the body twice', spec: post('/rpc/ok', { read: 'twice' }), check: (s) => assert.equal(s.attributes['a2a.task.state'], 'TASK_STATE_COMPLETED') },
-  { name: 'app reads the body late', spec: post('/rpc/ok', { read: 'late' }), check: (s) => assert.equal(s.attributes['a2a.task.state'], 'TASK_STATE_COMPLETED') },
-  { name: 'app never reads a small body', spec: post('/rpc/ok', { read: 'none' }), check: (s) => assert.equal(s.attributes['a2a.drift.kind'], undefined) },
+  {
+    name: 'close mid-JSON (content-length not reached)',
+    spec: post('/rpc/close-json'),
+    check: unjudgedOrError,
+  },
+  {
+    name: 'reset mid-stream (SSE, RST)',
+    spec: post('/rpc/sse-reset', {}, 'tasks/sendSubscribe'),
+    check: (s) => {
+      unjudgedOrError(s);
+      assert.equal(
+        s.attributes['a2a.task.state'],
+        'TASK_STATE_WORKING',
+        'the event before the reset was judged',
+      );
+    },
+  },
+  {
+    name: 'close mid-stream (SSE, CRLF)',
+    spec: post('/rpc/sse-close', {}, 'tasks/sendSubscribe'),
+    check: unjudgedOrError,
+  },
+  {
+    name: 'SSE with a gzip header over garbage',
+    spec: post('/rpc/sse-gzip-garbage', {}, 'tasks/sendSubscribe'),
+    check: (s) => {
+      unjudgedOrError(s);
+      assert.match(String(s.attributes['a2a.drift.unjudged_reason']), /could not decode gzip/);
+    },
+  },
+  {
+    name: 'SSE, truncated gzip',
+    spec: post('/rpc/sse-gzip-trunc', {}, 'tasks/sendSubscribe'),
+    check: (s) => assert.equal(s.attributes['a2a.drift.kind'], undefined),
+  },
+  {
+    name: 'stall before headers, AbortSignal.timeout',
+    spec: post('/rpc/stall-headers', { timeoutMs: 300 }),
+    check: (s) => {
+      unjudgedOrError(s);
+      assert.ok(s.attributes['error.type']);
+    },
+  },
+  {
+    name: 'stall mid-body, AbortSignal.timeout',
+    spec: post('/rpc/stall-body', { timeoutMs: 300 }),
+    check: unjudgedOrError,
+  },
+  {
+    name: 'app aborts an SSE stream after the first chunk',
+    spec: post('/rpc/sse-forever', { read: 'abort-after-first-chunk' }, 'tasks/sendSubscribe'),
+    check: unjudgedOrError,
+  },
+  {
+    name: 'app reads the body twice',
+    spec: post('/rpc/ok', { read: 'twice' }),
+    check: (s) => assert.equal(s.attributes['a2a.task.state'], 'TASK_STATE_COMPLETED'),
+  },
+  {
+    name: 'app reads the body late',
+    spec: post('/rpc/ok', { read: 'late' }),
+    check: (s) => assert.equal(s.attributes['a2a.task.state'], 'TASK_STATE_COMPLETED'),
+  },
+  {
+    name: 'app never reads a small body',
+    spec: post('/rpc/ok', { read: 'none' }),
+    check: (s) => assert.equal(s.attributes['a2a.drift.kind'], undefined),
+  },
   {
     name: 'hostile card: 5,000 skills, 1 MB strings',
-    spec: () => ({ method: 'GET', url: `${srv.base}/hostile/.well-known/agent-card.json`, read: 'read' }),
+    spec: () => ({
+      method: 'GET',
+      url: `${srv.base}/hostile/.well-known/agent-card.json`,
+      read: 'read',
+    }),
     check: (s) => {
       assert.equal(s.name, 'GetAgentCard');
       assert.equal(s.attributes['a2a.agent_card.skill_count'], 5000);
@@ -438,10 +642,17 @@ const FAULTS: Fault[] = [
   },
   {
     name: 'card over the inspection cap',
-    spec: () => ({ method: 'GET', url: `${srv.base}/huge/.well-known/agent-card.json`, read: 'read' }),
+    spec: () => ({
+      method: 'GET',
+      url: `${srv.base}/huge/.well-known/agent-card.json`,
+      read: 'read',
+    }),
     check: (s) => {
       unjudgedOrError(s);
-      assert.match(String(s.attributes['a2a.drift.unjudged_reason']), /over \d+ bytes not inspected/);
+      assert.match(
+        String(s.attributes['a2a.drift.unjudged_reason']),
+        /over \d+ bytes not inspected/,
+      );
     },
   },
 ];
@@ -457,11 +668,15 @@ for (const fault of FAULTS) {
 test('card fetch connection refused (fetch and undici.request): same error with and without; the span ends with the error', async () => {
   const port = await closedPort();
   for (const client of Object.keys(CLIENTS)) {
-    const { on } = await sameWithAndWithout(client, { method: 'GET', url: `http://127.0.0.1:${port}/.well-known/agent-card.json`, read: 'read' }, (s) => {
-      assert.equal(s.name, 'GetAgentCard');
-      assert.ok(s.attributes['error.type'], 'error recorded');
-      assert.equal(s.attributes['a2a.drift.kind'], undefined);
-    });
+    const { on } = await sameWithAndWithout(
+      client,
+      { method: 'GET', url: `http://127.0.0.1:${port}/.well-known/agent-card.json`, read: 'read' },
+      (s) => {
+        assert.equal(s.name, 'GetAgentCard');
+        assert.ok(s.attributes['error.type'], 'error recorded');
+        assert.equal(s.attributes['a2a.drift.kind'], undefined);
+      },
+    );
     assert.ok(on.error, 'the app saw an error');
   }
 });
@@ -478,12 +693,24 @@ test('a span whose end() throws (a hostile hook) never reaches the app: fetch re
     },
   });
   try {
-    for (const url of [`http://127.0.0.1:${port}/rpc`, `http://127.0.0.1:${port}/.well-known/agent-card.json`]) {
-      const init = url.endsWith('/rpc') ? { method: 'POST', headers: { 'content-type': 'application/json' }, body: rpcBody() } : undefined;
-      await assert.rejects(fetch(url, init), (e: Error) => e.name === 'TypeError' && e.message === 'fetch failed');
+    for (const url of [
+      `http://127.0.0.1:${port}/rpc`,
+      `http://127.0.0.1:${port}/.well-known/agent-card.json`,
+    ]) {
+      const init = url.endsWith('/rpc')
+        ? { method: 'POST', headers: { 'content-type': 'application/json' }, body: rpcBody() }
+        : undefined;
+      await assert.rejects(
+        fetch(url, init),
+        (e: Error) => e.name === 'TypeError' && e.message === 'fetch failed',
+      );
     }
     await sleep(50);
-    assert.equal(unhandled.length, before, `unhandled rejections: ${unhandled.slice(before).map(String).join('; ')}`);
+    assert.equal(
+      unhandled.length,
+      before,
+      `unhandled rejections: ${unhandled.slice(before).map(String).join('; ')}`,
+    );
     assert.equal(activeCalls(), 0, 'no A2A call left in flight');
   } finally {
     h.instrumentation.setConfig({ driftCallbackDebounceMs: 0 });
@@ -497,9 +724,20 @@ test('the app never reads a body that never ends: the span is ended by maxSpanDu
   h.instrumentation.enable();
   try {
     for (const client of Object.keys(CLIENTS)) {
-      const { span } = await sameWithAndWithout(client, { method: 'POST', url: `${srv.base}/rpc/sse-forever`, body: rpcBody('tasks/sendSubscribe'), read: 'none' }, () => {}, 6000);
+      const { span } = await sameWithAndWithout(
+        client,
+        {
+          method: 'POST',
+          url: `${srv.base}/rpc/sse-forever`,
+          body: rpcBody('tasks/sendSubscribe'),
+          read: 'none',
+        },
+        () => {},
+        6000,
+      );
       assert.match(String(span.attributes['a2a.drift.unjudged_reason']), /1500 ms \(abandoned\)/);
-      const ms = (span.endTime[0] - span.startTime[0]) * 1000 + (span.endTime[1] - span.startTime[1]) / 1e6;
+      const ms =
+        (span.endTime[0] - span.startTime[0]) * 1000 + (span.endTime[1] - span.startTime[1]) / 1e6;
       assert.ok(ms >= 1500 && ms < 4500, `ended after ${ms} ms`);
     }
   } finally {
@@ -534,12 +772,27 @@ test('a drift callback that throws, rejects or never settles changes nothing for
     ];
     try {
       const send = (id: string): Promise<{ status: number; text: string }> =>
-        fetch(peer.rpcUrl, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tasks/send', params: { id, sessionId: 's', skillId: 'summarize-v2', message: { role: 'user', parts: [{ type: 'text', text: 'x' }] } } }) }).then(async (r) => ({ status: r.status, text: await r.text() }));
+        fetch(peer.rpcUrl, {
+          method: 'POST',
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 7,
+            method: 'tasks/send',
+            params: {
+              id,
+              sessionId: 's',
+              skillId: 'summarize-v2',
+              message: { role: 'user', parts: [{ type: 'text', text: 'x' }] },
+            },
+          }),
+        }).then(async (r) => ({ status: r.status, text: await r.text() }));
       await (await fetch(peer.cardUrl)).arrayBuffer();
       peer.redeploy([V01_TRANSLATE_SKILL]);
       peer.setBehaviour({ errorOnUnknownSkill: -32602 });
       const withCallbacks = await send('t-1');
-      await h.waitForSpans((s) => s.some((x) => x.attributes['a2a.drift.kind'] === 'invalid_params'));
+      await h.waitForSpans((s) =>
+        s.some((x) => x.attributes['a2a.drift.kind'] === 'invalid_params'),
+      );
       await sleep(50);
       assert.deepEqual(calls.sort(), ['hangs', 'rejects', 'throws'], 'every callback was called');
       h.instrumentation.disable();
@@ -600,7 +853,16 @@ server.listen(0, '127.0.0.1', async () => {
 });
 `;
 
-function runNode(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string; ms: number }> {
+function runNode(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{
+  code: number | null;
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}> {
   return new Promise((resolve) => {
     const t0 = Date.now();
     const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -627,17 +889,33 @@ test('OTLP collector down (refused, or accepting and never answering): the app e
   try {
     const refused = await closedPort();
     const env: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: '' };
-    for (const k of Object.keys(env)) if (k.startsWith('OTEL_') || k.startsWith('NODE_TEST')) delete env[k];
+    for (const k of Object.keys(env))
+      if (k.startsWith('OTEL_') || k.startsWith('NODE_TEST')) delete env[k];
     const plain = await runNode([app], env);
     assert.equal(plain.code, 7, plain.stderr);
     assert.match(plain.stdout, /^p 200 /);
-    for (const endpoint of [`http://127.0.0.1:${refused}`, `http://127.0.0.1:${(blackhole.address() as AddressInfo).port}`]) {
-      const withRegister = await runNode(['--require', REGISTER, app], { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_SERVICE_NAME: 'hardening', OTEL_METRIC_EXPORT_INTERVAL: '200' });
-      assert.equal(withRegister.code, plain.code, `exit code with ${endpoint}: ${withRegister.stderr}`);
+    for (const endpoint of [
+      `http://127.0.0.1:${refused}`,
+      `http://127.0.0.1:${(blackhole.address() as AddressInfo).port}`,
+    ]) {
+      const withRegister = await runNode(['--require', REGISTER, app], {
+        ...env,
+        OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+        OTEL_SERVICE_NAME: 'hardening',
+        OTEL_METRIC_EXPORT_INTERVAL: '200',
+      });
+      assert.equal(
+        withRegister.code,
+        plain.code,
+        `exit code with ${endpoint}: ${withRegister.stderr}`,
+      );
       assert.equal(withRegister.signal, plain.signal);
       assert.equal(withRegister.stdout, plain.stdout, 'same stdout');
       assert.equal(withRegister.stderr, plain.stderr, 'same stderr');
-      assert.ok(withRegister.ms < plain.ms + 6000, `exit delayed by ${withRegister.ms - plain.ms} ms (flush is bounded to 3 s)`);
+      assert.ok(
+        withRegister.ms < plain.ms + 6000,
+        `exit delayed by ${withRegister.ms - plain.ms} ms (flush is bounded to 3 s)`,
+      );
     }
   } finally {
     blackhole.close();
@@ -670,16 +948,38 @@ test('2,000 A2A calls of every kind (ok, faults, streams, aborts, cards): nothin
     () => viaFetch({ method: 'POST', url: `${srv.base}/rpc/ok`, body: rpcBody(), read: 'read' }),
     () => viaUndici({ method: 'POST', url: `${srv.base}/rpc/ok`, body: rpcBody(), read: 'read' }),
     () => viaFetch({ method: 'POST', url: `${srv.base}/rpc/gzip`, body: rpcBody(), read: 'read' }),
-    () => viaFetch({ method: 'POST', url: `${srv.base}/rpc/html500`, body: rpcBody(), read: 'read' }),
-    () => viaUndici({ method: 'POST', url: `${srv.base}/rpc/badjson`, body: rpcBody(), read: 'read' }),
-    () => viaFetch({ method: 'POST', url: `${srv.base}/rpc/gzip-trunc`, body: rpcBody(), read: 'read' }),
-    () => viaFetch({ method: 'POST', url: `${srv.base}/rpc/sse-forever`, body: rpcBody('tasks/sendSubscribe'), read: 'abort-after-first-chunk' }),
-    () => viaUndici({ method: 'POST', url: `${srv.base}/rpc/close-json`, body: rpcBody(), read: 'read' }),
+    () =>
+      viaFetch({ method: 'POST', url: `${srv.base}/rpc/html500`, body: rpcBody(), read: 'read' }),
+    () =>
+      viaUndici({ method: 'POST', url: `${srv.base}/rpc/badjson`, body: rpcBody(), read: 'read' }),
+    () =>
+      viaFetch({
+        method: 'POST',
+        url: `${srv.base}/rpc/gzip-trunc`,
+        body: rpcBody(),
+        read: 'read',
+      }),
+    () =>
+      viaFetch({
+        method: 'POST',
+        url: `${srv.base}/rpc/sse-forever`,
+        body: rpcBody('tasks/sendSubscribe'),
+        read: 'abort-after-first-chunk',
+      }),
+    () =>
+      viaUndici({
+        method: 'POST',
+        url: `${srv.base}/rpc/close-json`,
+        body: rpcBody(),
+        read: 'read',
+      }),
     () => viaFetch({ method: 'POST', url: `${srv.base}/rpc/ok`, body: rpcBody(), read: 'twice' }),
   ];
   const batch = async (n: number): Promise<void> => {
     for (let i = 0; i < n; i += 50) {
-      await Promise.all(Array.from({ length: Math.min(50, n - i) }, (_, j) => kinds[(i + j) % kinds.length]()));
+      await Promise.all(
+        Array.from({ length: Math.min(50, n - i) }, (_, j) => kinds[(i + j) % kinds.length]()),
+      );
     }
   };
   const drain = async (): Promise<void> => {
@@ -703,12 +1003,24 @@ test('2,000 A2A calls of every kind (ok, faults, streams, aborts, cards): nothin
   assert.equal(activeCalls(), 0, 'no A2A call left in flight');
   assert.equal(h.spans().length, 2000, 'one ended span per call');
   await settle();
-  assert.ok(sharedState().negotiations.size <= 200, `negotiations ${sharedState().negotiations.size}`);
+  assert.ok(
+    sharedState().negotiations.size <= 200,
+    `negotiations ${sharedState().negotiations.size}`,
+  );
   const after = resourceCounts();
-  for (const [type, n] of Object.entries(after)) assert.ok(n <= (baseHandles[type] ?? 0), `${type}: ${n} active, baseline ${baseHandles[type] ?? 0} (${JSON.stringify(after)} vs ${JSON.stringify(baseHandles)})`);
+  for (const [type, n] of Object.entries(after))
+    assert.ok(
+      n <= (baseHandles[type] ?? 0),
+      `${type}: ${n} active, baseline ${baseHandles[type] ?? 0} (${JSON.stringify(after)} vs ${JSON.stringify(baseHandles)})`,
+    );
   const grown = process.memoryUsage().heapUsed - baseHeap;
-   
-  console.log(`leak check: heap ${(baseHeap / 1048576).toFixed(1)} MiB → ${((baseHeap + grown) / 1048576).toFixed(1)} MiB after 2,000 calls; handles ${JSON.stringify(after)} (baseline ${JSON.stringify(baseHandles)})`);
-  assert.ok(grown < 16 * 1024 * 1024, `heap grew by ${(grown / 1048576).toFixed(1)} MiB over 2,000 calls`);
+
+  console.log(
+    `leak check: heap ${(baseHeap / 1048576).toFixed(1)} MiB → ${((baseHeap + grown) / 1048576).toFixed(1)} MiB after 2,000 calls; handles ${JSON.stringify(after)} (baseline ${JSON.stringify(baseHandles)})`,
+  );
+  assert.ok(
+    grown < 16 * 1024 * 1024,
+    `heap grew by ${(grown / 1048576).toFixed(1)} MiB over 2,000 calls`,
+  );
   h.instrumentation.setConfig({ driftCallbackDebounceMs: 0 });
 });

@@ -51,8 +51,14 @@ function nest(depth: number, leaf: unknown): unknown {
 }
 
 /** The issue's card: one skill whose inputModes are `copies` lists nested `depth` deep, differing at the bottom. */
-function deepModesCard(depth: number, copies: number, reads?: { n: number }): Record<string, unknown> {
-  const modes = Array.from({ length: copies }, (_, i) => (reads ? countedNest(depth, copies - i, reads) : nest(depth, copies - i)));
+function deepModesCard(
+  depth: number,
+  copies: number,
+  reads?: { n: number },
+): Record<string, unknown> {
+  const modes = Array.from({ length: copies }, (_, i) =>
+    reads ? countedNest(depth, copies - i, reads) : nest(depth, copies - i),
+  );
   return { name: 'hostile', skills: [{ id: 's', inputModes: modes }] };
 }
 
@@ -79,7 +85,11 @@ sys.stdout.write(json.dumps(out))
 `;
 
 function python(cards: unknown[]): string[] | undefined {
-  const r = spawnSync('python3', ['-c', PYTHON], { input: JSON.stringify(cards), encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const r = spawnSync('python3', ['-c', PYTHON], {
+    input: JSON.stringify(cards),
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
   if (r.error && (r.error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
   assert.equal(r.status, 0, `python3 failed: ${r.stderr}`);
   return JSON.parse(r.stdout) as string[];
@@ -101,7 +111,10 @@ test('fingerprint: comparing modes nested deep reads each element once per compa
   // reads), and serialising reads each element once more: linear in the card. Before: ~40,000
   // reads per comparison (pyEq over the whole rest of the subtree at each of the 200 levels).
   const elements = depth * copies;
-  assert.ok(reads.n <= 10 * elements, `${reads.n} element reads for a card of ${elements} nested lists`);
+  assert.ok(
+    reads.n <= 10 * elements,
+    `${reads.n} element reads for a card of ${elements} nested lists`,
+  );
 });
 
 test("fingerprint: the issue's card (modes nested 900 deep) costs steps linear in its size, and the same fingerprint", () => {
@@ -111,7 +124,10 @@ test("fingerprint: the issue's card (modes nested 900 deep) costs steps linear i
   assert.equal(r.fingerprint, skillFingerprint(card));
   const nodes = 900 * 50;
   // 50 values need ~250 comparisons; each walks at most one value's 900 levels.
-  assert.ok(lastFingerprintWork() <= 10 * nodes, `${lastFingerprintWork()} steps for ${nodes} nested lists`);
+  assert.ok(
+    lastFingerprintWork() <= 10 * nodes,
+    `${lastFingerprintWork()} steps for ${nodes} nested lists`,
+  );
 });
 
 test('fingerprint: past the work budget the card is "too complex to fingerprint"; the work stops there', () => {
@@ -136,10 +152,19 @@ test('fingerprint: hostile shapes are refused within the default budget, nothing
   sparse.length = 2 ** 32 - 1; // claims 4 billion elements (JSON.parse never makes this; a JS caller can)
   const deepModes = (deepModesCard(990, 400).skills as { inputModes: unknown }[])[0].inputModes;
   const hostile: [string, unknown][] = [
-    ['a mode given as one 4 MiB string', { skills: [{ id: 's', inputModes: 'x'.repeat(4 * 1024 * 1024) }] }],
+    [
+      'a mode given as one 4 MiB string',
+      { skills: [{ id: 's', inputModes: 'x'.repeat(4 * 1024 * 1024) }] },
+    ],
     ['a sparse mode list of 2^32 - 1 elements', { skills: [{ id: 's', outputModes: sparse }] }],
-    ['200,000 skills with numeric ids', { skills: Array.from({ length: 200_000 }, (_, i) => ({ id: (i * 7919) % 200_000 })) }],
-    ['three skills of 400 mode lists nested 990 deep', { skills: [0, 1, 2].map((k) => ({ id: `s${k}`, inputModes: deepModes })) }],
+    [
+      '200,000 skills with numeric ids',
+      { skills: Array.from({ length: 200_000 }, (_, i) => ({ id: (i * 7919) % 200_000 })) },
+    ],
+    [
+      'three skills of 400 mode lists nested 990 deep',
+      { skills: [0, 1, 2].map((k) => ({ id: `s${k}`, inputModes: deepModes })) },
+    ],
   ];
   for (const [name, card] of hostile) {
     const r = skillFingerprintBounded(card);
@@ -153,18 +178,29 @@ test('fingerprint: hostile shapes are refused within the default budget, nothing
 test('fingerprint: other unreadable cards say why; the fallback fingerprint of skillFingerprint is unchanged', () => {
   const cyclic: Record<string, unknown> = { skills: [] };
   (cyclic.skills as unknown[]).push({ id: 'x', inputModes: [cyclic, cyclic] });
-  const throwing = Object.defineProperty({}, 'skills', { enumerable: true, get: () => { throw new Error('boom'); } });
+  const throwing = Object.defineProperty({}, 'skills', {
+    enumerable: true,
+    get: () => {
+      throw new Error('boom');
+    },
+  });
   const deep = { skills: [{ id: nest(5000, 'x') }] };
   assert.match(skillFingerprintBounded(cyclic).problem ?? '', /nested more than 1000 levels/);
   assert.match(skillFingerprintBounded(deep).problem ?? '', /nested more than 1000 levels/);
   assert.equal(skillFingerprintBounded(throwing).problem, 'card could not be read');
   for (const card of [cyclic, throwing, deep]) assert.equal(skillFingerprint(card), EMPTY_FP);
   // a bad budget is the default one
-  assert.equal(skillFingerprintBounded({ skills: [{ id: 's', inputModes: [[1], [0]] }] }, Number.NaN).fingerprint, skillFingerprint({ skills: [{ id: 's', inputModes: [[0], [1]] }] }));
+  assert.equal(
+    skillFingerprintBounded({ skills: [{ id: 's', inputModes: [[1], [0]] }] }, Number.NaN)
+      .fingerprint,
+    skillFingerprint({ skills: [{ id: 's', inputModes: [[0], [1]] }] }),
+  );
 });
 
 test('fingerprint: normal cards are not metered and give the same fingerprint through both functions', () => {
-  const vectors = JSON.parse(readFileSync(join(__dirname, '..', 'fixtures', 'fingerprint-vectors.json'), 'utf8')) as { card: unknown; fingerprint: string }[];
+  const vectors = JSON.parse(
+    readFileSync(join(__dirname, '..', 'fixtures', 'fingerprint-vectors.json'), 'utf8'),
+  ) as { card: unknown; fingerprint: string }[];
   for (const v of vectors) {
     assert.deepEqual(skillFingerprintBounded(v.card), { fingerprint: v.fingerprint });
     assert.equal(skillFingerprint(v.card), v.fingerprint);
@@ -172,7 +208,11 @@ test('fingerprint: normal cards are not metered and give the same fingerprint th
   // 20,000 skills with string ids and modes: the A2A shape costs no metered step, whatever its size
   const big = {
     capabilities: { streaming: true },
-    skills: Array.from({ length: 20_000 }, (_, i) => ({ id: `skill-${(i * 7919) % 20_000}-é`, inputModes: ['text/plain', 'application/json'], outputModes: ['text/markdown', `x/${i}`] })),
+    skills: Array.from({ length: 20_000 }, (_, i) => ({
+      id: `skill-${(i * 7919) % 20_000}-é`,
+      inputModes: ['text/plain', 'application/json'],
+      outputModes: ['text/markdown', `x/${i}`],
+    })),
   };
   const r = skillFingerprintBounded(big);
   assert.equal(typeof r.fingerprint, 'string');
@@ -184,14 +224,68 @@ test('fingerprint: hostile-but-readable cards still match the seed in python3 by
   const cards: unknown[] = [
     deepModesCard(300, 12),
     // equal deep prefixes, differing late; lists of different lengths
-    { skills: [{ id: 'a', inputModes: [nest(250, [1, 2]), nest(250, [1]), nest(250, [1, 2, 0]), nest(249, [[0]])] }] },
+    {
+      skills: [
+        {
+          id: 'a',
+          inputModes: [nest(250, [1, 2]), nest(250, [1]), nest(250, [1, 2, 0]), nest(249, [[0]])],
+        },
+      ],
+    },
     // long common prefixes, non-ASCII, U+E000..U+FFFF against astral and lone surrogates (code point order)
-    { skills: [{ id: 'a', inputModes: Array.from({ length: 60 }, (_, i) => prefix + ['\ue000', '\u{1F600}', '\uffff', '\ud83d', 'z', '\udc00', '\u00ff'][i % 7] + String(i % 5)) }] },
-    { skills: Array.from({ length: 50 }, (_, i) => ({ id: '\u{1F600}'.repeat(50) + ['\ue000', '\u{10000}', 'a', '\ud800', '\uffff'][i % 5] + String(i % 3), outputModes: [String(i)] })) },
-    { skills: [{ id: 'a', inputModes: Array.from({ length: 40 }, (_, i) => [prefix + ['\ue000', '\u{1F600}', 'a', '\ud83d'][i % 4], i % 3]) }] },
+    {
+      skills: [
+        {
+          id: 'a',
+          inputModes: Array.from(
+            { length: 60 },
+            (_, i) =>
+              prefix +
+              ['\ue000', '\u{1F600}', '\uffff', '\ud83d', 'z', '\udc00', '\u00ff'][i % 7] +
+              String(i % 5),
+          ),
+        },
+      ],
+    },
+    {
+      skills: Array.from({ length: 50 }, (_, i) => ({
+        id:
+          '\u{1F600}'.repeat(50) +
+          ['\ue000', '\u{10000}', 'a', '\ud800', '\uffff'][i % 5] +
+          String(i % 3),
+        outputModes: [String(i)],
+      })),
+    },
+    {
+      skills: [
+        {
+          id: 'a',
+          inputModes: Array.from({ length: 40 }, (_, i) => [
+            prefix + ['\ue000', '\u{1F600}', 'a', '\ud83d'][i % 4],
+            i % 3,
+          ]),
+        },
+      ],
+    },
     // dicts Python cannot order (fallback order), keys needing code point order
-    { skills: [{ id: 'a', outputModes: Array.from({ length: 30 }, (_, i) => ({ ['\u{1F600}' + (i % 4)]: i, ['\ue000' + (i % 3)]: [i % 2], z: null })) }] },
-    { skills: [{ id: { '\ue000': 1, '\u{10000}': 2, a: { '\uffff': 3, '\ud800x': 4 } } }, { id: 'b' }] },
+    {
+      skills: [
+        {
+          id: 'a',
+          outputModes: Array.from({ length: 30 }, (_, i) => ({
+            ['\u{1F600}' + (i % 4)]: i,
+            ['\ue000' + (i % 3)]: [i % 2],
+            z: null,
+          })),
+        },
+      ],
+    },
+    {
+      skills: [
+        { id: { '\ue000': 1, '\u{10000}': 2, a: { '\uffff': 3, '\ud800x': 4 } } },
+        { id: 'b' },
+      ],
+    },
   ];
   const py = python(cards);
   if (py === undefined) {
@@ -205,7 +299,11 @@ test('fingerprint: hostile-but-readable cards still match the seed in python3 by
       assert.equal(typeof mine.fingerprint, 'string', `card #${i}`);
       continue;
     }
-    assert.equal(mine.fingerprint, py[i], `card #${i}: ${fingerprintMaterial(cards[i]).slice(0, 300)}`);
+    assert.equal(
+      mine.fingerprint,
+      py[i],
+      `card #${i}: ${fingerprintMaterial(cards[i]).slice(0, 300)}`,
+    );
   }
 });
 
@@ -216,11 +314,16 @@ test('parseJsonSafe: 4 MiB of nested arrays is refused before JSON.parse runs', 
   const half = 2 * 1024 * 1024;
   const deep = parseJsonSafe('['.repeat(half) + ']'.repeat(half));
   assert.equal(deep.ok, false);
-  assert.match(deep.ok ? '' : deep.problem, /JSON too complex to inspect \(over 200000 arrays, objects and keys\)/);
+  assert.match(
+    deep.ok ? '' : deep.problem,
+    /JSON too complex to inspect \(over 200000 arrays, objects and keys\)/,
+  );
   const unit = '['.repeat(1000) + ']'.repeat(1000);
   const wide = parseJsonSafe('[' + Array(2000).fill(unit).join(',') + ']');
   assert.equal(wide.ok, false, '2,000 lists nested 1,000 deep');
-  const keys = parseJsonSafe('{' + Array.from({ length: MAX_JSON_STRUCTURES + 1 }, (_, i) => `"k${i}":0`).join(',') + '}');
+  const keys = parseJsonSafe(
+    '{' + Array.from({ length: MAX_JSON_STRUCTURES + 1 }, (_, i) => `"k${i}":0`).join(',') + '}',
+  );
   assert.equal(keys.ok, false, 'an object with more keys than the bound');
 });
 
@@ -228,7 +331,14 @@ test('parseJsonSafe: A2A-sized documents, and brackets or colons inside strings,
   const doc = {
     jsonrpc: '2.0',
     id: 1,
-    result: { kind: 'task', id: 't', artifacts: Array.from({ length: 20_000 }, (_, i) => ({ artifactId: `a${i}`, parts: [{ kind: 'text', text: `see http://x/{${i}}: [1, 2] "q" \\ ` }] })) },
+    result: {
+      kind: 'task',
+      id: 't',
+      artifacts: Array.from({ length: 20_000 }, (_, i) => ({
+        artifactId: `a${i}`,
+        parts: [{ kind: 'text', text: `see http://x/{${i}}: [1, 2] "q" \\ ` }],
+      })),
+    },
   };
   for (const text of [JSON.stringify(doc), JSON.stringify(doc, null, 2)]) {
     const r = parseJsonSafe(text);
@@ -236,13 +346,30 @@ test('parseJsonSafe: A2A-sized documents, and brackets or colons inside strings,
     assert.deepEqual(r.ok && r.value, doc);
   }
   // strings made of the counted characters, escaped quotes and backslashes: only real structure counts
-  const strings = JSON.stringify(Array.from({ length: 1000 }, (_, i) => '[{:'.repeat(300) + '\\"'.repeat(i % 3) + '\\'.repeat(i % 4)));
+  const strings = JSON.stringify(
+    Array.from(
+      { length: 1000 },
+      (_, i) => '[{:'.repeat(300) + '\\"'.repeat(i % 3) + '\\'.repeat(i % 4),
+    ),
+  );
   assert.equal(parseJsonSafe(strings).ok, true);
   assert.equal(structuresOver(strings, 1), false, 'one array, 900,000 look-alikes inside strings');
   assert.equal(structuresOver(strings, 0), true);
-  assert.equal(structuresOver('["a\\\\"' + ',[]'.repeat(10) + ']', 10), true, 'an escaped backslash ends the string');
-  assert.equal(structuresOver('["a\\"' + ',[]'.repeat(10) + '"]', 1), false, 'an escaped quote does not');
-  assert.equal(structuresOver('"' + '['.repeat(50), 10), false, 'unterminated string: left to JSON.parse');
+  assert.equal(
+    structuresOver('["a\\\\"' + ',[]'.repeat(10) + ']', 10),
+    true,
+    'an escaped backslash ends the string',
+  );
+  assert.equal(
+    structuresOver('["a\\"' + ',[]'.repeat(10) + '"]', 1),
+    false,
+    'an escaped quote does not',
+  );
+  assert.equal(
+    structuresOver('"' + '['.repeat(50), 10),
+    false,
+    'unterminated string: left to JSON.parse',
+  );
   assert.equal(parseJsonSafe('"' + '['.repeat(MAX_JSON_STRUCTURES + 10)).ok, false);
   // invalid and deep-but-small texts keep their old answers
   assert.deepEqual(parseJsonSafe('{'), { ok: false, problem: 'invalid JSON' });
@@ -256,7 +383,10 @@ test('parseJsonSafe: one leading byte order mark is dropped, as Response.json() 
   assert.equal(r.ok, true);
   assert.deepEqual(r.ok && r.value, viaFetch);
   // from bytes decoded without dropping the BOM (Buffer#toString), as the body reader decodes
-  const fromBuffer = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"a":1}')]).toString('utf8');
+  const fromBuffer = Buffer.concat([
+    Buffer.from([0xef, 0xbb, 0xbf]),
+    Buffer.from('{"a":1}'),
+  ]).toString('utf8');
   assert.deepEqual(parseJsonSafe(fromBuffer), { ok: true, value: { a: 1 } });
   // Only one: every client drops one, and they disagree on a second (fetch drops two,
   // undici.request's body.json() one): such a body is "not JSON", i.e. unjudged, never drift.

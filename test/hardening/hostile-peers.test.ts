@@ -26,7 +26,11 @@ interface Peer {
 }
 
 /** A 0.3 JSON-RPC peer whose tasks are numbered from "1" (as a conforming peer may do). */
-async function startPeer(name: string, outputMode: string, opts: { skills?: number; hugeCardGz?: boolean; failSend?: boolean } = {}): Promise<Peer> {
+async function startPeer(
+  name: string,
+  outputMode: string,
+  opts: { skills?: number; hugeCardGz?: boolean; failSend?: boolean } = {},
+): Promise<Peer> {
   const peer = { refetches: 0, maxRefetchWritten: 0 } as Peer;
   let next = 1;
   let cardFetches = 0;
@@ -39,11 +43,19 @@ async function startPeer(name: string, outputMode: string, opts: { skills?: numb
     defaultInputModes: ['text/plain'],
     defaultOutputModes: [outputMode],
     skills: [
-      ...Array.from({ length: opts.skills ?? 0 }, (_, i) => ({ id: `filler-${i}`, name: 'f', description: 'f', tags: [] })),
+      ...Array.from({ length: opts.skills ?? 0 }, (_, i) => ({
+        id: `filler-${i}`,
+        name: 'f',
+        description: 'f',
+        tags: [],
+      })),
       { id: 'render', name: 'render', description: 'r', tags: [], outputModes: [outputMode] },
     ],
   });
-  const part = outputMode === 'image/png' ? { kind: 'file', file: { mimeType: 'image/png', bytes: 'iVBO' } } : { kind: 'data', data: { ok: true } };
+  const part =
+    outputMode === 'image/png'
+      ? { kind: 'file', file: { mimeType: 'image/png', bytes: 'iVBO' } }
+      : { kind: 'data', data: { ok: true } };
   peer.server = http.createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
@@ -80,8 +92,34 @@ async function startPeer(name: string, outputMode: string, opts: { skills?: numb
       const rpc = JSON.parse(body || '{}') as { method?: string; params?: { id?: string } };
       res.writeHead(200, { 'content-type': 'application/json' });
       const id = rpc.method === 'tasks/get' ? String(rpc.params?.id) : String(next++);
-      const state = rpc.method === 'message/send' && (opts.hugeCardGz || opts.failSend) ? 'failed' : 'completed';
-      res.end(JSON.stringify({ jsonrpc: '2.0', id: 1, result: { kind: 'task', id, contextId: 'c', status: { state, message: state === 'failed' ? { kind: 'message', role: 'agent', messageId: 'x', parts: [{ kind: 'text', text: 'unknown skill' }] } : undefined }, artifacts: state === 'completed' ? [{ artifactId: 'a', parts: [part] }] : [] } }));
+      const state =
+        rpc.method === 'message/send' && (opts.hugeCardGz || opts.failSend)
+          ? 'failed'
+          : 'completed';
+      res.end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          result: {
+            kind: 'task',
+            id,
+            contextId: 'c',
+            status: {
+              state,
+              message:
+                state === 'failed'
+                  ? {
+                      kind: 'message',
+                      role: 'agent',
+                      messageId: 'x',
+                      parts: [{ kind: 'text', text: 'unknown skill' }],
+                    }
+                  : undefined,
+            },
+            artifacts: state === 'completed' ? [{ artifactId: 'a', parts: [part] }] : [],
+          },
+        }),
+      );
     });
   });
   await new Promise<void>((r) => peer.server.listen(0, '127.0.0.1', r));
@@ -95,10 +133,17 @@ async function stop(p: Peer): Promise<void> {
 }
 
 function rpc(method: string, params: unknown): RequestInit {
-  return { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) };
+  return {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  };
 }
 
-const sendParams = { message: { kind: 'message', messageId: 'm', role: 'user', parts: [{ kind: 'text', text: 'x' }] }, metadata: { skillId: 'render' } };
+const sendParams = {
+  message: { kind: 'message', messageId: 'm', role: 'user', parts: [{ kind: 'text', text: 'x' }] },
+  metadata: { skillId: 'render' },
+};
 
 before(() => {
   h = setupOtel();
@@ -116,7 +161,8 @@ test('#6 two conforming peers both numbering tasks "1": a poll of A is judged ag
   const a = await startPeer('peer-a', 'application/json');
   const b = await startPeer('peer-b', 'image/png');
   try {
-    for (const p of [a, b]) await fetch(`${p.base}/.well-known/agent-card.json`).then((r) => r.json());
+    for (const p of [a, b])
+      await fetch(`${p.base}/.well-known/agent-card.json`).then((r) => r.json());
     await fetch(`${a.base}/a2a`, rpc('message/send', sendParams)).then((r) => r.json()); // task "1" at A
     await fetch(`${b.base}/a2a`, rpc('message/send', sendParams)).then((r) => r.json()); // task "1" at B, sent later
     await fetch(`${a.base}/a2a`, rpc('tasks/get', { id: '1' })).then((r) => r.json()); // A's data part, A's card says JSON
@@ -124,18 +170,29 @@ test('#6 two conforming peers both numbering tasks "1": a poll of A is judged ag
     const poll = spans.find((x) => x.name === 'GetTask')!;
     assert.equal(poll.attributes['gen_ai.agent.name'], 'peer-a');
     assert.equal(poll.attributes['a2a.lifecycle.negotiation_known'], true);
-    assert.equal(drifted(spans).length, 0, 'no output_mode_mismatch from peer B\'s card');
+    assert.equal(drifted(spans).length, 0, "no output_mode_mismatch from peer B's card");
   } finally {
     await stop(a);
     await stop(b);
   }
 });
 
-test('#7 a card served by another host that lists an agent\'s endpoint does not take over that agent once its own card is known', async () => {
+test("#7 a card served by another host that lists an agent's endpoint does not take over that agent once its own card is known", async () => {
   const honest = await startPeer('honest', 'application/json');
   const hostile = http.createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ name: 'hostile', url: `${honest.base}/a2a`, version: '1', protocolVersion: '0.3.0', capabilities: {}, defaultInputModes: ['text/plain'], defaultOutputModes: ['text/plain'], skills: [] }));
+    res.end(
+      JSON.stringify({
+        name: 'hostile',
+        url: `${honest.base}/a2a`,
+        version: '1',
+        protocolVersion: '0.3.0',
+        capabilities: {},
+        defaultInputModes: ['text/plain'],
+        defaultOutputModes: ['text/plain'],
+        skills: [],
+      }),
+    );
   });
   await new Promise<void>((r) => hostile.listen(0, '127.0.0.1', r));
   const hostileBase = `http://127.0.0.1:${(hostile.address() as AddressInfo).port}`;
@@ -169,17 +226,28 @@ test('#8 a card with more skills than the cap: a skill not read is "cannot judge
 });
 
 test('#9 refetchCardOnDrift reads at most the inspection cap of a chunked gzip card', async () => {
-  h.instrumentation.setConfig({ driftCallbackDebounceMs: 0, refetchCardOnDrift: true, maxInspectBytes: 1 << 20 });
+  h.instrumentation.setConfig({
+    driftCallbackDebounceMs: 0,
+    refetchCardOnDrift: true,
+    maxInspectBytes: 1 << 20,
+  });
   const p = await startPeer('gz', 'application/json', { hugeCardGz: true });
   try {
     await fetch(`${p.base}/.well-known/agent-card.json`).then((r) => r.json());
     const before = process.memoryUsage().rss;
     await fetch(`${p.base}/a2a`, rpc('message/send', sendParams)).then((r) => r.json()); // failed "unknown skill" → drift → re-fetch
-    const spans = await h.waitForSpans((s) => drifted(s).length === 1 && s.some((x) => x.attributes['a2a.drift.refetch'] !== undefined), 8000);
+    const spans = await h.waitForSpans(
+      (s) =>
+        drifted(s).length === 1 && s.some((x) => x.attributes['a2a.drift.refetch'] !== undefined),
+      8000,
+    );
     const d = drifted(spans)[0];
     assert.equal(d.attributes['a2a.drift.refetch'], 'failed', 'over the cap: not fingerprinted');
     assert.equal(p.refetches, 1);
-    assert.ok(p.maxRefetchWritten < 64, `the re-fetch was cancelled early (${p.maxRefetchWritten} MiB of 64 produced)`);
+    assert.ok(
+      p.maxRefetchWritten < 64,
+      `the re-fetch was cancelled early (${p.maxRefetchWritten} MiB of 64 produced)`,
+    );
     assert.ok(process.memoryUsage().rss - before < 48 * (1 << 20), 'memory stayed bounded');
   } finally {
     h.instrumentation.setConfig({ driftCallbackDebounceMs: 0 });
@@ -197,16 +265,34 @@ test('#10 user info and queries never reach the span status, whatever the error 
     assert.ok(!safeMessage(text).includes(secret), `${text} → ${safeMessage(text)}`);
   }
   // end to end: an A2A call to a URL fetch cannot parse
-  await fetch('http://[::1:bad/a2a?api_key=SECRET6', rpc('message/send', sendParams)).catch(() => undefined);
+  await fetch('http://[::1:bad/a2a?api_key=SECRET6', rpc('message/send', sendParams)).catch(
+    () => undefined,
+  );
   const spans = await h.waitForSpans((s) => s.length > 0, 500).catch(() => h.spans());
   for (const s of spans) assert.ok(!(s.status.message ?? '').includes('SECRET6'));
 });
 
-test('#11 enforce mode: the rebuilt Response reads like fetch\'s own (clone, byte stream, no own properties) and buffers at most the cap', async () => {
-  h.instrumentation.setConfig({ driftCallbackDebounceMs: 0, mode: 'enforce', maxInspectBytes: 64 * 1024 });
+test("#11 enforce mode: the rebuilt Response reads like fetch's own (clone, byte stream, no own properties) and buffers at most the cap", async () => {
+  h.instrumentation.setConfig({
+    driftCallbackDebounceMs: 0,
+    mode: 'enforce',
+    maxInspectBytes: 64 * 1024,
+  });
   const big = http.createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ jsonrpc: '2.0', id: 1, result: { kind: 'task', id: 't', contextId: 'c', status: { state: 'completed' }, artifacts: [{ artifactId: 'a', parts: [{ kind: 'text', text: 'x'.repeat(200_000) }] }] } }));
+    res.end(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        result: {
+          kind: 'task',
+          id: 't',
+          contextId: 'c',
+          status: { state: 'completed' },
+          artifacts: [{ artifactId: 'a', parts: [{ kind: 'text', text: 'x'.repeat(200_000) }] }],
+        },
+      }),
+    );
   });
   await new Promise<void>((r) => big.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(big.address() as AddressInfo).port}/a2a`;
@@ -241,7 +327,8 @@ test('#12 ignoreUrls with a /g RegExp ignores every call, not every other one', 
   const p = await startPeer('ign', 'application/json');
   h.instrumentation.setConfig({ driftCallbackDebounceMs: 0, ignoreUrls: [/\/\.well-known\//g] });
   try {
-    for (let i = 0; i < 4; i++) await fetch(`${p.base}/.well-known/agent-card.json`).then((r) => r.json());
+    for (let i = 0; i < 4; i++)
+      await fetch(`${p.base}/.well-known/agent-card.json`).then((r) => r.json());
     await new Promise((r) => setTimeout(r, 30));
     assert.equal(h.spans('GetAgentCard').length, 0);
   } finally {
@@ -253,11 +340,16 @@ test('#12 ignoreUrls with a /g RegExp ignores every call, not every other one', 
 test('#12 the app cancelling a stream it does not need any more is not an error of the call', async () => {
   const sse = http.createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
-    res.write(`data: ${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { kind: 'status-update', taskId: 't', contextId: 'c', status: { state: 'working' }, final: false } })}\n\n`);
+    res.write(
+      `data: ${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { kind: 'status-update', taskId: 't', contextId: 'c', status: { state: 'working' }, final: false } })}\n\n`,
+    );
   });
   await new Promise<void>((r) => sse.listen(0, '127.0.0.1', r));
   try {
-    const res = await fetch(`http://127.0.0.1:${(sse.address() as AddressInfo).port}/a2a`, rpc('message/stream', sendParams));
+    const res = await fetch(
+      `http://127.0.0.1:${(sse.address() as AddressInfo).port}/a2a`,
+      rpc('message/stream', sendParams),
+    );
     const reader = res.body!.getReader();
     await reader.read();
     await new Promise((r) => setTimeout(r, 20));
@@ -291,7 +383,14 @@ test('#12 two A2AInstrumentation instances: every call gets one span, not two', 
 });
 
 test('#1 a card too complex to fingerprint: the span says so, and nothing is judged against it', async () => {
-  const card = { name: 'hostile', url: 'http://127.0.0.1:1/a2a', version: '1', protocolVersion: '0.3.0', capabilities: {}, skills: [{ id: 'render', inputModes: 'x'.repeat(1 << 20), outputModes: ['text/plain'] }] };
+  const card = {
+    name: 'hostile',
+    url: 'http://127.0.0.1:1/a2a',
+    version: '1',
+    protocolVersion: '0.3.0',
+    capabilities: {},
+    skills: [{ id: 'render', inputModes: 'x'.repeat(1 << 20), outputModes: ['text/plain'] }],
+  };
   const s = http.createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify(card));
@@ -305,7 +404,10 @@ test('#1 a card too complex to fingerprint: the span says so, and nothing is jud
     const span = spans.find((y) => y.name === 'GetAgentCard')!;
     assert.equal(span.attributes['a2a.agent_card.fingerprint'], undefined);
     assert.match(String(span.attributes['a2a.drift.unjudged_reason']), /could not fingerprint/);
-    assert.equal(sharedState().cards.forRequestUrl(`${base}/.well-known/agent-card.json`), undefined);
+    assert.equal(
+      sharedState().cards.forRequestUrl(`${base}/.well-known/agent-card.json`),
+      undefined,
+    );
   } finally {
     s.closeAllConnections();
     await new Promise((r) => s.close(r));
@@ -324,10 +426,18 @@ test('a drift callback that re-enters fetch (re-fetching the card itself) is obs
   try {
     await fetch(cardUrl).then((r) => r.json());
     await fetch(`${p.base}/a2a`, rpc('message/send', sendParams)).then((r) => r.json()); // failed "unknown skill"
-    const spans = await h.waitForSpans((s) => s.filter((x) => x.name === 'GetAgentCard').length === 2);
+    const spans = await h.waitForSpans(
+      (s) => s.filter((x) => x.name === 'GetAgentCard').length === 2,
+    );
     assert.equal(calls, 1, 'one callback');
     assert.equal((refetched as { name?: string }).name, 'reenter');
-    assert.equal(drifted(spans).map((x) => x.attributes['a2a.drift.kind']).join(), 'unknown_skill', 'the re-fetch is a normal card fetch, no drift of its own');
+    assert.equal(
+      drifted(spans)
+        .map((x) => x.attributes['a2a.drift.kind'])
+        .join(),
+      'unknown_skill',
+      'the re-fetch is a normal card fetch, no drift of its own',
+    );
     await new Promise((r) => setTimeout(r, 50));
     assert.equal(calls, 1, 'no recursion');
   } finally {

@@ -33,7 +33,6 @@ const MiB = 1024 * 1024;
 
 /** Calls of `String.prototype.indexOf` on a receiver at least `minLength` long, while `fn` runs. */
 function countLongIndexOf(minLength: number, fn: () => void): number {
-   
   const original = String.prototype.indexOf;
   let calls = 0;
   String.prototype.indexOf = function (this: string, search: string, position?: number): number {
@@ -98,7 +97,10 @@ const EVENT = `data: ${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { id: 'ta
 /** `count` gzip members of `unitMiB` MiB of `fill` each, after one member holding EVENT: a valid gzip stream. */
 function gzipBomb(count: number, fill = '\n', unitMiB = 1): Buffer {
   const member = zlib.gzipSync(Buffer.from(fill.repeat(unitMiB * MiB)), { level: 9 });
-  return Buffer.concat([zlib.gzipSync(Buffer.from(EVENT)), ...Array.from({ length: count }, () => member)]);
+  return Buffer.concat([
+    zlib.gzipSync(Buffer.from(EVENT)),
+    ...Array.from({ length: count }, () => member),
+  ]);
 }
 
 interface Recorded {
@@ -130,7 +132,6 @@ function recordingSink(): Recorded {
 
 /** Sums the characters given to SseParser.push while `fn`'s promise runs. */
 async function countParserInput(fn: () => Promise<void>): Promise<number> {
-   
   const original = SseParser.prototype.push;
   let chars = 0;
   SseParser.prototype.push = function (this: SseParser, chunk: string) {
@@ -198,7 +199,9 @@ test('the default inflation cap: 64 MiB, or 4 x maxBytes when larger; under it n
   assert.equal(DEFAULT_MAX_INFLATED_BYTES, 64 * MiB);
   const small = new BodyReader('sse', 'gzip', 4 * MiB, recordingSink().sink);
   const big = new BodyReader('sse', 'gzip', 32 * MiB, recordingSink().sink);
-  const bad = new BodyReader('sse', 'gzip', 4 * MiB, recordingSink().sink, { maxInflatedBytes: Number.NaN });
+  const bad = new BodyReader('sse', 'gzip', 4 * MiB, recordingSink().sink, {
+    maxInflatedBytes: Number.NaN,
+  });
   for (const [r, want] of [
     [small, 64 * MiB],
     [big, 128 * MiB],
@@ -243,7 +246,11 @@ before(async () => {
   server = http.createServer((req, res) => {
     req.resume();
     req.on('end', () => {
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'content-encoding': 'gzip', 'cache-control': 'no-cache' });
+      res.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'content-encoding': 'gzip',
+        'cache-control': 'no-cache',
+      });
       // in pieces, as a server streaming it would
       let i = 0;
       const write = (): void => {
@@ -274,8 +281,21 @@ interface AppRead {
 }
 
 async function appReadsBomb(): Promise<AppRead> {
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/sendSubscribe', params: { id: 'task-1', sessionId: 's', message: { role: 'user', parts: [{ type: 'text', text: 'hi' }] } } });
-  const res = await fetch(`${base}/rpc`, { method: 'POST', body, headers: { 'content-type': 'application/json', accept: 'text/event-stream' } });
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tasks/sendSubscribe',
+    params: {
+      id: 'task-1',
+      sessionId: 's',
+      message: { role: 'user', parts: [{ type: 'text', text: 'hi' }] },
+    },
+  });
+  const res = await fetch(`${base}/rpc`, {
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+  });
   const hash = crypto.createHash('sha256');
   let bytes = 0;
   let error: string | undefined;
@@ -311,5 +331,8 @@ test('end to end: the app reads a 200 MB gzip bomb identically with the instrume
   const spans = await h.waitForSpans((s) => s.length === 1, 10_000);
   const span = spans[0];
   assert.equal(span.attributes['a2a.drift.kind'], undefined, 'no drift claimed');
-  assert.equal(span.attributes['a2a.drift.unjudged_reason'], `stream over ${DEFAULT_MAX_INFLATED_BYTES} bytes decompressed: the rest not inspected`);
+  assert.equal(
+    span.attributes['a2a.drift.unjudged_reason'],
+    `stream over ${DEFAULT_MAX_INFLATED_BYTES} bytes decompressed: the rest not inspected`,
+  );
 });

@@ -43,13 +43,21 @@ interface RunResult {
   timedOut: boolean;
 }
 
-function runNode(args: string[], env: NodeJS.ProcessEnv, onStdout?: (text: string, child: ChildProcess) => void): Promise<RunResult> {
+function runNode(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  onStdout?: (text: string, child: ChildProcess) => void,
+): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
     let stdout = '';
     let stderr = '';
     let timedOut = false;
-    const child = spawn(process.execPath, args, { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, {
+      cwd: REPO,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stdout.setEncoding('utf8');
     child.stderr.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => {
@@ -145,7 +153,10 @@ async function startBlackhole(): Promise<void> {
 }
 
 before(async () => {
-  assert.ok(fs.existsSync(REGISTER), `${path.relative(REPO, REGISTER)} is missing (run npm run build first)`);
+  assert.ok(
+    fs.existsSync(REGISTER),
+    `${path.relative(REPO, REGISTER)} is missing (run npm run build first)`,
+  );
   silent = net.createServer((s) => {
     silentSockets.add(s);
     s.on('close', () => silentSockets.delete(s));
@@ -163,62 +174,87 @@ after(async () => {
 });
 
 const exporting = (endpoint: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv =>
-  cleanEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_SERVICE_NAME: 'a2a-shutdown-test', ...extra });
+  cleanEnv({
+    OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+    OTEL_SERVICE_NAME: 'a2a-shutdown-test',
+    ...extra,
+  });
 
 /** Sends SIGTERM once the app printed "ready", and again once it printed `second` (if given). */
-const sigtermOn =
-  (second?: string) =>
-  (): ((text: string, child: ChildProcess) => void) => {
-    let sent = 0;
-    return (out, child) => {
-      if (sent === 0 && out.includes('ready')) {
-        sent = 1;
-        child.kill('SIGTERM');
-      } else if (sent === 1 && second !== undefined && out.includes(second)) {
-        sent = 2;
-        child.kill('SIGTERM');
-      }
-    };
+const sigtermOn = (second?: string) => (): ((text: string, child: ChildProcess) => void) => {
+  let sent = 0;
+  return (out, child) => {
+    if (sent === 0 && out.includes('ready')) {
+      sent = 1;
+      child.kill('SIGTERM');
+    } else if (sent === 1 && second !== undefined && out.includes(second)) {
+      sent = 2;
+      child.kill('SIGTERM');
+    }
   };
+};
 
-describe('register entry at process end: the app ends as it would bare', { timeout: 240_000 }, () => {
-  test('#3 an app\'s own process.once(SIGTERM) cleanup runs to completion (exit 0, not 143)', async () => {
-    const env = exporting(`http://127.0.0.1:${await closedPort()}`);
-    const { bare, loaded, both } = await bareAndLoaded(GRACEFUL_APP, env, sigtermOn());
-    assert.equal(bare.code, 0, both);
-    assert.equal(bare.stdout, 'ready\ncleanup start\ncleanup done\n', both);
-    assertSameEnd(bare, loaded, both);
-  });
-
-  test('#3 a second SIGTERM during that cleanup, with no listener left, ends the process by the signal as bare', async () => {
-    const env = exporting(`http://127.0.0.1:${await closedPort()}`, { CLEANUP_MS: '20000' });
-    const { bare, loaded, both } = await bareAndLoaded(GRACEFUL_APP, env, sigtermOn('cleanup start'));
-    assert.equal(bare.signal, 'SIGTERM', both);
-    assertSameEnd(bare, loaded, both);
-    assert.ok(loaded.ms < EXIT_BOUND_MS, `exits within ${EXIT_BOUND_MS} ms, not after the app's 20 s cleanup\n${both}`);
-  });
-
-  test('#4 work an app schedules from beforeExit runs: its output and exit code 7, not 0', async () => {
-    const env = exporting(`http://127.0.0.1:${await closedPort()}`);
-    const { bare, loaded, both } = await bareAndLoaded(BEFORE_EXIT_APP, env);
-    assert.equal(bare.code, 7, both);
-    assert.equal(bare.stdout, 'main done\nbeforeExit\nlate work done\n', both);
-    assertSameEnd(bare, loaded, both);
-  });
-
-  const collectors: { name: string; endpoint: () => Promise<string> }[] = [
-    { name: 'refusing connections', endpoint: async () => `http://127.0.0.1:${await closedPort()}` },
-    { name: 'accepting but never answering', endpoint: async () => `http://127.0.0.1:${(silent.address() as net.AddressInfo).port}` },
-    { name: 'dropping connection attempts (blackholed)', endpoint: async () => `http://127.0.0.1:${blackholePort}` },
-  ];
-  for (const { name, endpoint } of collectors) {
-    test(`#5 collector ${name}: 3,000 spans, the process exits within ${EXIT_BOUND_MS / 1000} s with bare's code and output`, async () => {
-      const env = exporting(await endpoint(), { SPANS: '3000' });
-      const { bare, loaded, both } = await bareAndLoaded(MANY_SPANS_APP, env);
+describe(
+  'register entry at process end: the app ends as it would bare',
+  { timeout: 240_000 },
+  () => {
+    test("#3 an app's own process.once(SIGTERM) cleanup runs to completion (exit 0, not 143)", async () => {
+      const env = exporting(`http://127.0.0.1:${await closedPort()}`);
+      const { bare, loaded, both } = await bareAndLoaded(GRACEFUL_APP, env, sigtermOn());
       assert.equal(bare.code, 0, both);
-      assert.equal(bare.stdout, 'made 3000 spans\n', both);
+      assert.equal(bare.stdout, 'ready\ncleanup start\ncleanup done\n', both);
       assertSameEnd(bare, loaded, both);
-      assert.ok(loaded.ms < EXIT_BOUND_MS, `the exporter's retries do not hold the process: exited after ${loaded.ms} ms\n${both}`);
     });
-  }
-});
+
+    test('#3 a second SIGTERM during that cleanup, with no listener left, ends the process by the signal as bare', async () => {
+      const env = exporting(`http://127.0.0.1:${await closedPort()}`, { CLEANUP_MS: '20000' });
+      const { bare, loaded, both } = await bareAndLoaded(
+        GRACEFUL_APP,
+        env,
+        sigtermOn('cleanup start'),
+      );
+      assert.equal(bare.signal, 'SIGTERM', both);
+      assertSameEnd(bare, loaded, both);
+      assert.ok(
+        loaded.ms < EXIT_BOUND_MS,
+        `exits within ${EXIT_BOUND_MS} ms, not after the app's 20 s cleanup\n${both}`,
+      );
+    });
+
+    test('#4 work an app schedules from beforeExit runs: its output and exit code 7, not 0', async () => {
+      const env = exporting(`http://127.0.0.1:${await closedPort()}`);
+      const { bare, loaded, both } = await bareAndLoaded(BEFORE_EXIT_APP, env);
+      assert.equal(bare.code, 7, both);
+      assert.equal(bare.stdout, 'main done\nbeforeExit\nlate work done\n', both);
+      assertSameEnd(bare, loaded, both);
+    });
+
+    const collectors: { name: string; endpoint: () => Promise<string> }[] = [
+      {
+        name: 'refusing connections',
+        endpoint: async () => `http://127.0.0.1:${await closedPort()}`,
+      },
+      {
+        name: 'accepting but never answering',
+        endpoint: async () => `http://127.0.0.1:${(silent.address() as net.AddressInfo).port}`,
+      },
+      {
+        name: 'dropping connection attempts (blackholed)',
+        endpoint: async () => `http://127.0.0.1:${blackholePort}`,
+      },
+    ];
+    for (const { name, endpoint } of collectors) {
+      test(`#5 collector ${name}: 3,000 spans, the process exits within ${EXIT_BOUND_MS / 1000} s with bare's code and output`, async () => {
+        const env = exporting(await endpoint(), { SPANS: '3000' });
+        const { bare, loaded, both } = await bareAndLoaded(MANY_SPANS_APP, env);
+        assert.equal(bare.code, 0, both);
+        assert.equal(bare.stdout, 'made 3000 spans\n', both);
+        assertSameEnd(bare, loaded, both);
+        assert.ok(
+          loaded.ms < EXIT_BOUND_MS,
+          `the exporter's retries do not hold the process: exited after ${loaded.ms} ms\n${both}`,
+        );
+      });
+    }
+  },
+);

@@ -4,7 +4,12 @@
  */
 import { context, trace, metrics, type Attributes } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider, type ReadableSpan } from '@opentelemetry/sdk-trace';
+import {
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  TracerProvider,
+  type ReadableSpan,
+} from '@opentelemetry/sdk-trace';
 import { MeterProvider, MetricReader, DataPointType } from '@opentelemetry/sdk-metrics';
 import { A2AInstrumentation, type A2AInstrumentationConfig } from '../../src/index';
 import { sharedState } from '../../src/telemetry/shared-state';
@@ -23,7 +28,10 @@ export interface Harness {
   provider: TracerProvider;
   instrumentation: A2AInstrumentation;
   spans(name?: string): ReadableSpan[];
-  waitForSpans(predicate: (spans: ReadableSpan[]) => boolean, timeoutMs?: number): Promise<ReadableSpan[]>;
+  waitForSpans(
+    predicate: (spans: ReadableSpan[]) => boolean,
+    timeoutMs?: number,
+  ): Promise<ReadableSpan[]>;
   /** Drift counter increments since the last reset (the counter itself is cumulative). */
   driftCount(attrs?: Attributes): Promise<number>;
   reset(): Promise<void>;
@@ -51,7 +59,8 @@ export function setupOtel(config: A2AInstrumentationConfig = {}): Harness {
   instrumentation.enable();
 
   let baseline: Array<{ attributes: Attributes; value: number }> = [];
-  const spans = (name?: string) => exporter.getFinishedSpans().filter((s) => name === undefined || s.name === name);
+  const spans = (name?: string) =>
+    exporter.getFinishedSpans().filter((s) => name === undefined || s.name === name);
   return {
     exporter,
     provider,
@@ -63,7 +72,13 @@ export function setupOtel(config: A2AInstrumentationConfig = {}): Harness {
         const all = spans();
         if (predicate(all)) return all;
         if (Date.now() > until) {
-          throw new Error(`spans not as expected after ${timeoutMs} ms: ${JSON.stringify(all.map((s) => ({ name: s.name, attrs: s.attributes })), null, 1)}`);
+          throw new Error(
+            `spans not as expected after ${timeoutMs} ms: ${JSON.stringify(
+              all.map((s) => ({ name: s.name, attrs: s.attributes })),
+              null,
+              1,
+            )}`,
+          );
         }
         await new Promise((r) => setTimeout(r, 10));
       }
@@ -93,15 +108,18 @@ export function setupOtel(config: A2AInstrumentationConfig = {}): Harness {
     const out: Array<{ attributes: Attributes; value: number }> = [];
     for (const sm of resourceMetrics.scopeMetrics) {
       for (const m of sm.metrics) {
-        if (m.descriptor.name !== 'a2a.client.card_drift' || m.dataPointType !== DataPointType.SUM) continue;
-        for (const dp of m.dataPoints) out.push({ attributes: dp.attributes, value: dp.value as number });
+        if (m.descriptor.name !== 'a2a.client.card_drift' || m.dataPointType !== DataPointType.SUM)
+          continue;
+        for (const dp of m.dataPoints)
+          out.push({ attributes: dp.attributes, value: dp.value as number });
       }
     }
     return out;
   }
   function sum(list: Array<{ attributes: Attributes; value: number }>, attrs: Attributes): number {
     let total = 0;
-    for (const dp of list) if (Object.entries(attrs).every(([k, v]) => dp.attributes[k] === v)) total += dp.value;
+    for (const dp of list)
+      if (Object.entries(attrs).every(([k, v]) => dp.attributes[k] === v)) total += dp.value;
     return total;
   }
   async function driftTotal(attrs: Attributes): Promise<number> {

@@ -17,14 +17,22 @@ export interface RunResult {
   timedOut: boolean;
 }
 
-export function runNode(args: string[], env: NodeJS.ProcessEnv, opts: { timeoutMs?: number; onStdout?: (text: string, child: ChildProcess) => void } = {}): Promise<RunResult> {
+export function runNode(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  opts: { timeoutMs?: number; onStdout?: (text: string, child: ChildProcess) => void } = {},
+): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
     let lastOutput = started;
     let stdout = '';
     let stderr = '';
     let timedOut = false;
-    const child = spawn(process.execPath, args, { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, {
+      cwd: REPO,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stdout.setEncoding('utf8');
     child.stderr.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => {
@@ -46,7 +54,15 @@ export function runNode(args: string[], env: NodeJS.ProcessEnv, opts: { timeoutM
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       const now = Date.now();
-      resolve({ code, signal, stdout, stderr, ms: now - started, afterLastOutputMs: now - lastOutput, timedOut });
+      resolve({
+        code,
+        signal,
+        stdout,
+        stderr,
+        ms: now - started,
+        afterLastOutputMs: now - lastOutput,
+        timedOut,
+      });
     });
   });
 }
@@ -54,4 +70,3 @@ export function runNode(args: string[], env: NodeJS.ProcessEnv, opts: { timeoutM
 export function describeRun(r: RunResult): string {
   return `exit code ${r.code} signal ${r.signal}${r.timedOut ? ' (KILLED: did not exit in time)' : ''} after ${r.ms} ms\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr.slice(0, 4000)}`;
 }
-

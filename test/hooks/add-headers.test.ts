@@ -36,7 +36,9 @@ const CLIENTS: Record<string, Client> = {
     await (await undici.request(url, { method: 'POST', body: '{}' })).body.text();
   },
   'npm undici.request on an npm Agent': async (url) => {
-    await (await undici.request(url, { method: 'POST', body: '{}', dispatcher: npmAgent })).body.text();
+    await (
+      await undici.request(url, { method: 'POST', body: '{}', dispatcher: npmAgent })
+    ).body.text();
   },
   'npm undici.fetch': async (url) => {
     await (await undici.fetch(url, { method: 'POST', body: '{}' })).text();
@@ -46,7 +48,8 @@ const CLIENTS: Record<string, Client> = {
 /** Raw header values of `name` (case-insensitive) in the request the server saw. */
 function values(raw: string[], name: string): string[] {
   const out: string[] = [];
-  for (let i = 0; i + 1 < raw.length; i += 2) if (raw[i].toLowerCase() === name) out.push(raw[i + 1]);
+  for (let i = 0; i + 1 < raw.length; i += 2)
+    if (raw[i].toLowerCase() === name) out.push(raw[i + 1]);
   return out;
 }
 
@@ -102,7 +105,8 @@ describe('WireRequestInfo.addHeaders', () => {
 
   function otherSubscriber(): void {
     const fn = (m: unknown) => {
-      const request = (m as { request: { path: string; addHeader(k: string, v: string): unknown } }).request;
+      const request = (m as { request: { path: string; addHeader(k: string, v: string): unknown } })
+        .request;
       if (request.path.startsWith('/h/')) request.addHeader('traceparent', THEIRS);
     };
     diagnosticsChannel.subscribe(CREATE, fn);
@@ -141,7 +145,11 @@ describe('WireRequestInfo.addHeaders', () => {
       const raw = seen.get(path);
       assert.ok(raw, 'request seen');
       assert.deepEqual(values(raw, 'traceparent'), [THEIRS]);
-      assert.deepEqual(values(raw, 'x-a2a-added'), [], 'skipped: the delegate saw the earlier traceparent');
+      assert.deepEqual(
+        values(raw, 'x-a2a-added'),
+        [],
+        'skipped: the delegate saw the earlier traceparent',
+      );
     });
   }
 
@@ -150,7 +158,8 @@ describe('WireRequestInfo.addHeaders', () => {
     tap = new WireTap(
       {
         onCreate(info) {
-          if (info.path.startsWith('/h/')) info.addHeaders({ 'bad header': 'x', traceparent: OURS });
+          if (info.path.startsWith('/h/'))
+            info.addHeaders({ 'bad header': 'x', traceparent: OURS });
           return undefined;
         },
       },
@@ -196,7 +205,14 @@ describe('addRequestHeaders on undici 5 / 6.11 shaped requests', () => {
     request.addHeader('traceparent', THEIRS);
     assert.deepEqual(request.headers, ['accept', '*/*', 'traceparent', THEIRS]);
     request.addHeader('traceparent', 'third'); // not ours any more: left to undici
-    assert.deepEqual(request.headers, ['accept', '*/*', 'traceparent', THEIRS, 'traceparent', 'third']);
+    assert.deepEqual(request.headers, [
+      'accept',
+      '*/*',
+      'traceparent',
+      THEIRS,
+      'traceparent',
+      'third',
+    ]);
     const other = new Req();
     assert.equal(Object.prototype.hasOwnProperty.call(other, 'addHeader'), false);
   });

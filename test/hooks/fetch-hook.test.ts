@@ -25,7 +25,12 @@ const A2A_BODY = JSON.stringify({
 const ANSWER = JSON.stringify({
   jsonrpc: '2.0',
   id: 1,
-  result: { kind: 'message', role: 'agent', parts: [{ kind: 'text', text: 'ok' }], messageId: 'r1' },
+  result: {
+    kind: 'message',
+    role: 'agent',
+    parts: [{ kind: 'text', text: 'ok' }],
+    messageId: 'r1',
+  },
 });
 
 /** Every RequestInit member undici (6 and 7) reads, with a value native fetch accepts. */
@@ -52,7 +57,11 @@ function initValues(body: string): Record<string, unknown> {
 type Counts = Record<string, number>;
 
 /** A plain object whose every member is a counting getter. */
-function countingInit(values: Record<string, unknown>, counts: Counts, throwing?: [string, Error]): RequestInit {
+function countingInit(
+  values: Record<string, unknown>,
+  counts: Counts,
+  throwing?: [string, Error],
+): RequestInit {
   const init: Record<string, unknown> = {};
   for (const key of Object.keys(values)) {
     counts[key] = 0;
@@ -76,7 +85,8 @@ class InitLike {
   constructor(values: Record<string, unknown>, counts: Counts) {
     this.#values = values;
     this.#counts = counts;
-    for (const k of ['body', 'headers', 'method', 'redirect', 'signal', 'cache', 'mode']) counts[k] = 0;
+    for (const k of ['body', 'headers', 'method', 'redirect', 'signal', 'cache', 'mode'])
+      counts[k] = 0;
   }
   #read(k: string): unknown {
     this.#counts[k]++;
@@ -171,10 +181,16 @@ describe('global fetch wrapper', () => {
 
     test(`${what}: a class-instance init is read as often as bare fetch reads it`, async () => {
       const bareCounts: Counts = {};
-      const r1 = await nativeFetch(base + path, new InitLike(initValues(body), bareCounts) as RequestInit);
+      const r1 = await nativeFetch(
+        base + path,
+        new InitLike(initValues(body), bareCounts) as RequestInit,
+      );
       await r1.text();
       const ourCounts: Counts = {};
-      const r2 = await globalThis.fetch(base + path, new InitLike(initValues(body), ourCounts) as RequestInit);
+      const r2 = await globalThis.fetch(
+        base + path,
+        new InitLike(initValues(body), ourCounts) as RequestInit,
+      );
       await r2.text();
       assert.equal(bareCounts.body, 1);
       assert.deepEqual(ourCounts, bareCounts);
@@ -183,7 +199,11 @@ describe('global fetch wrapper', () => {
 
   test('a plain data init reaches the server unchanged', async () => {
     const before = requests;
-    const init = { method: 'POST', body: A2A_BODY, headers: { 'content-type': 'application/json' } };
+    const init = {
+      method: 'POST',
+      body: A2A_BODY,
+      headers: { 'content-type': 'application/json' },
+    };
     const r = await globalThis.fetch(`${base}/a2a`, init);
     assert.equal(await r.text(), ANSWER);
     assert.equal(requests, before + 1);
@@ -193,12 +213,18 @@ describe('global fetch wrapper', () => {
     test(`a throwing ${key} getter: the same rejection (same error object) as bare fetch`, async () => {
       const err = new Error(`boom ${key}`);
       const bareCounts: Counts = {};
-      const bare = nativeFetch(`${base}/a2a`, countingInit(initValues(A2A_BODY), bareCounts, [key, err]));
+      const bare = nativeFetch(
+        `${base}/a2a`,
+        countingInit(initValues(A2A_BODY), bareCounts, [key, err]),
+      );
       await assert.rejects(bare, (e) => e === err);
       const ourCounts: Counts = {};
       let ours: Promise<Response> | undefined;
       assert.doesNotThrow(() => {
-        ours = globalThis.fetch(`${base}/a2a`, countingInit(initValues(A2A_BODY), ourCounts, [key, err]));
+        ours = globalThis.fetch(
+          `${base}/a2a`,
+          countingInit(initValues(A2A_BODY), ourCounts, [key, err]),
+        );
       }, 'never throws synchronously');
       assert.ok(ours instanceof Promise);
       await assert.rejects(ours, (e) => e === err);

@@ -123,15 +123,25 @@ describe('NODE_DEBUG=undici,fetch: the same undici debug lines with and without 
     test(`${order} (node ${process.version})`, async () => {
       const bare = await run(script, false, undiciFirst);
       const withRegister = await run(script, true, undiciFirst);
-      for (const [what, r] of [['bare', bare], ['register', withRegister]] as const) {
+      for (const [what, r] of [
+        ['bare', bare],
+        ['register', withRegister],
+      ] as const) {
         assert.equal(r.code, 0, `${what} exit code; stderr:\n${r.stderr}`);
         assert.match(r.stdout, /APP-DONE/, `${what} app did not finish: ${r.stdout}`);
       }
       const expected = debugLines(bare.stderr);
       // The loggers are on in this Node (else the comparison proves nothing).
-      assert.ok(expected.some((l) => l.includes('received response')), `no debug lines bare:\n${bare.stderr}`);
+      assert.ok(
+        expected.some((l) => l.includes('received response')),
+        `no debug lines bare:\n${bare.stderr}`,
+      );
       // The register really followed the A2A requests (the tap's lazy subscriptions happened).
-      assert.match(withRegister.stdout, /message\/send|SendMessage/, 'no A2A span under the register');
+      assert.match(
+        withRegister.stdout,
+        /message\/send|SendMessage/,
+        'no A2A span under the register',
+      );
       assert.deepEqual(debugLines(withRegister.stderr), expected);
     });
   }
@@ -154,11 +164,19 @@ describe('WireTap subscriptions', () => {
       tap.enable();
       assert.deepEqual(subscribed(), [UNDICI_CHANNELS.create]);
       await (await fetch(`${base}/ignored`)).text();
-      assert.deepEqual(subscribed(), [UNDICI_CHANNELS.create], 'a request not followed subscribes nothing');
+      assert.deepEqual(
+        subscribed(),
+        [UNDICI_CHANNELS.create],
+        'a request not followed subscribes nothing',
+      );
       await (await fetch(`${base}/follow`)).text();
       assert.deepEqual(subscribed(), channels);
       await (await fetch(`${base}/follow`)).text();
-      assert.equal(completed, 2, 'the followed requests completed through the lazily subscribed channels');
+      assert.equal(
+        completed,
+        2,
+        'the followed requests completed through the lazily subscribed channels',
+      );
       tap.disable();
       assert.deepEqual(subscribed(), []);
       tap.enable();

@@ -14,7 +14,12 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { Readable, Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import type * as UndiciNs from 'undici';
-import { WireTap, lookupRequestHeader, responseHeaderRecord, headerFilter } from '../../src/hooks/wire-tap';
+import {
+  WireTap,
+  lookupRequestHeader,
+  responseHeaderRecord,
+  headerFilter,
+} from '../../src/hooks/wire-tap';
 import type { WireObserver, WireRequestInfo, WireTapDelegate } from '../../src/hooks/types';
 
 // Load order matters: whichever undici copy loads first installs ITS Agent as the process-wide
@@ -45,7 +50,10 @@ async function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<
     return await Promise.race([
       p,
       new Promise<never>((_, rej) => {
-        timer = setTimeout(() => rej(new Error(`timeout: ${what} did not settle within ${ms} ms`)), ms);
+        timer = setTimeout(
+          () => rej(new Error(`timeout: ${what} did not settle within ${ms} ms`)),
+          ms,
+        );
       }),
     ]);
   } finally {
@@ -95,7 +103,10 @@ function handler(req: http.IncomingMessage, res: http.ServerResponse): void {
         const size = Number(url.searchParams.get('size') ?? '0');
         const body = BIG.subarray(0, size);
         const chunked = url.searchParams.get('mode') === 'chunked';
-        const headers: http.OutgoingHttpHeaders = { 'content-type': 'application/octet-stream', 'x-dup': ['a', 'b'] };
+        const headers: http.OutgoingHttpHeaders = {
+          'content-type': 'application/octet-stream',
+          'x-dup': ['a', 'b'],
+        };
         if (!chunked) headers['content-length'] = String(size);
         res.writeHead(200, headers);
         void (async () => {
@@ -110,7 +121,11 @@ function handler(req: http.IncomingMessage, res: http.ServerResponse): void {
         break;
       }
       case '/gzip':
-        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': GZ.length });
+        res.writeHead(200, {
+          'content-type': 'application/json',
+          'content-encoding': 'gzip',
+          'content-length': GZ.length,
+        });
         res.end(GZ);
         break;
       case '/redirect':
@@ -126,11 +141,19 @@ function handler(req: http.IncomingMessage, res: http.ServerResponse): void {
       }
       case '/big': {
         // 64 MiB, honouring backpressure; counts the bytes the server managed to hand to the socket.
-        res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(64 * MiB) });
+        res.writeHead(200, {
+          'content-type': 'application/octet-stream',
+          'content-length': String(64 * MiB),
+        });
         S.written.set(id, 0);
         const chunk = BIG.subarray(0, 64 * KiB);
         let stopped = false;
-        const closed = new Promise<void>((r) => res.on('close', () => { stopped = true; r(); }));
+        const closed = new Promise<void>((r) =>
+          res.on('close', () => {
+            stopped = true;
+            r();
+          }),
+        );
         void (async () => {
           for (let i = 0; i < 1024 && !stopped; i++) {
             const ok = res.write(chunk);
@@ -220,7 +243,9 @@ class Recorder implements WireTapDelegate {
     };
   }
   find(id: string): Rec {
-    const found = this.recs.filter((r) => r.path.includes(`id=${id}&`) || r.path.endsWith(`id=${id}`));
+    const found = this.recs.filter(
+      (r) => r.path.includes(`id=${id}&`) || r.path.endsWith(`id=${id}`),
+    );
     assert.equal(found.length, 1, `exactly one record for ${id}, got ${found.length}`);
     return found[0]!;
   }
@@ -270,8 +295,10 @@ function streamBody(body: Buffer): ReadableStream<Uint8Array> {
   });
 }
 
-const toBuf = async (res: Response | UndiciNs.Response): Promise<Buffer> => Buffer.from(await res.arrayBuffer());
-const reqBuf = async (p: Promise<UndiciNs.Dispatcher.ResponseData>): Promise<Buffer> => Buffer.from(await (await p).body.arrayBuffer());
+const toBuf = async (res: Response | UndiciNs.Response): Promise<Buffer> =>
+  Buffer.from(await res.arrayBuffer());
+const reqBuf = async (p: Promise<UndiciNs.Dispatcher.ResponseData>): Promise<Buffer> =>
+  Buffer.from(await (await p).body.arrayBuffer());
 
 const dispatchers: Array<{ close(): Promise<void> }> = [];
 function keep<T extends { close(): Promise<void> }>(d: T): T {
@@ -285,25 +312,111 @@ function clients(origin: string): Array<[string, Copy, Client]> {
   const pool = keep(new undici.Pool(origin));
   const str = (b: Buffer) => b.toString('latin1');
   return [
-    ['global fetch, string body', 'v6', async (u, b) => toBuf(await fetch(u, { method: 'POST', body: str(b) }))],
-    ['global fetch, ReadableStream body duplex:half', 'v6', async (u, b) => toBuf(await fetch(u, { method: 'POST', body: streamBody(b), duplex: 'half' } as unknown as RequestInit))],
-    ['global fetch, npm Agent as dispatcher', 'v7', async (u, b) => toBuf(await fetch(u, { method: 'POST', body: str(b), dispatcher: agent } as unknown as RequestInit))],
-    ['undici.request on the (bundled) global dispatcher, string body', 'v6', async (u, b) => reqBuf(undici.request(u, { method: 'POST', body: str(b) }))],
-    ['undici.request on the (bundled) global dispatcher, Readable body', 'v6', async (u, b) => reqBuf(undici.request(u, { method: 'POST', body: Readable.from(chunks(b)) }))],
-    ['undici.fetch on the (bundled) global dispatcher', 'v6', async (u, b) => toBuf(await undici.fetch(u, { method: 'POST', body: str(b) }))],
-    ['undici.request, explicit Agent, string body', 'v7', async (u, b) => reqBuf(undici.request(u, { method: 'POST', body: str(b), dispatcher: agent }))],
-    ['undici.request, explicit Agent, Readable body', 'v7', async (u, b) => reqBuf(undici.request(u, { method: 'POST', body: Readable.from(chunks(b)), dispatcher: agent }))],
-    ['undici.request, explicit Client, Buffer body', 'v7', async (u, b) => reqBuf(undici.request(u, { method: 'POST', body: b, dispatcher: client }))],
-    ['undici.request, explicit Pool, Readable body', 'v7', async (u, b) => reqBuf(undici.request(u, { method: 'POST', body: Readable.from(chunks(b)), dispatcher: pool }))],
-    ['undici.fetch, explicit Agent, string body', 'v7', async (u, b) => toBuf(await undici.fetch(u, { method: 'POST', body: str(b), dispatcher: agent }))],
-    ['undici.fetch, explicit Agent, ReadableStream body', 'v7', async (u, b) => toBuf(await undici.fetch(u, { method: 'POST', body: streamBody(b), duplex: 'half', dispatcher: agent }))],
+    [
+      'global fetch, string body',
+      'v6',
+      async (u, b) => toBuf(await fetch(u, { method: 'POST', body: str(b) })),
+    ],
+    [
+      'global fetch, ReadableStream body duplex:half',
+      'v6',
+      async (u, b) =>
+        toBuf(
+          await fetch(u, {
+            method: 'POST',
+            body: streamBody(b),
+            duplex: 'half',
+          } as unknown as RequestInit),
+        ),
+    ],
+    [
+      'global fetch, npm Agent as dispatcher',
+      'v7',
+      async (u, b) =>
+        toBuf(
+          await fetch(u, {
+            method: 'POST',
+            body: str(b),
+            dispatcher: agent,
+          } as unknown as RequestInit),
+        ),
+    ],
+    [
+      'undici.request on the (bundled) global dispatcher, string body',
+      'v6',
+      async (u, b) => reqBuf(undici.request(u, { method: 'POST', body: str(b) })),
+    ],
+    [
+      'undici.request on the (bundled) global dispatcher, Readable body',
+      'v6',
+      async (u, b) => reqBuf(undici.request(u, { method: 'POST', body: Readable.from(chunks(b)) })),
+    ],
+    [
+      'undici.fetch on the (bundled) global dispatcher',
+      'v6',
+      async (u, b) => toBuf(await undici.fetch(u, { method: 'POST', body: str(b) })),
+    ],
+    [
+      'undici.request, explicit Agent, string body',
+      'v7',
+      async (u, b) =>
+        reqBuf(undici.request(u, { method: 'POST', body: str(b), dispatcher: agent })),
+    ],
+    [
+      'undici.request, explicit Agent, Readable body',
+      'v7',
+      async (u, b) =>
+        reqBuf(
+          undici.request(u, { method: 'POST', body: Readable.from(chunks(b)), dispatcher: agent }),
+        ),
+    ],
+    [
+      'undici.request, explicit Client, Buffer body',
+      'v7',
+      async (u, b) => reqBuf(undici.request(u, { method: 'POST', body: b, dispatcher: client })),
+    ],
+    [
+      'undici.request, explicit Pool, Readable body',
+      'v7',
+      async (u, b) =>
+        reqBuf(
+          undici.request(u, { method: 'POST', body: Readable.from(chunks(b)), dispatcher: pool }),
+        ),
+    ],
+    [
+      'undici.fetch, explicit Agent, string body',
+      'v7',
+      async (u, b) =>
+        toBuf(await undici.fetch(u, { method: 'POST', body: str(b), dispatcher: agent })),
+    ],
+    [
+      'undici.fetch, explicit Agent, ReadableStream body',
+      'v7',
+      async (u, b) =>
+        toBuf(
+          await undici.fetch(u, {
+            method: 'POST',
+            body: streamBody(b),
+            duplex: 'half',
+            dispatcher: agent,
+          }),
+        ),
+    ],
     [
       'undici.stream, explicit Agent',
       'v7',
       async (u, b) => {
         const parts: Buffer[] = [];
-        await undici.stream(u, { method: 'POST', body: str(b), dispatcher: agent }, () =>
-          new Writable({ write(c: Buffer, _e, cb) { parts.push(c); cb(); } }),
+        await undici.stream(
+          u,
+          { method: 'POST', body: str(b), dispatcher: agent },
+          () =>
+            new Writable({
+              write(c: Buffer, _e, cb) {
+                parts.push(c);
+                cb();
+              },
+            }),
         );
         return Buffer.concat(parts);
       },
@@ -313,8 +426,16 @@ function clients(origin: string): Array<[string, Copy, Client]> {
       'v6',
       async (u, b) => {
         const parts: Buffer[] = [];
-        await undici.stream(u, { method: 'POST', body: Readable.from(chunks(b)) }, () =>
-          new Writable({ write(c: Buffer, _e, cb) { parts.push(c); cb(); } }),
+        await undici.stream(
+          u,
+          { method: 'POST', body: Readable.from(chunks(b)) },
+          () =>
+            new Writable({
+              write(c: Buffer, _e, cb) {
+                parts.push(c);
+                cb();
+              },
+            }),
         );
         return Buffer.concat(parts);
       },
@@ -345,15 +466,31 @@ after(async () => {
 });
 
 // Request bodies are latin1 strings of the same bytes, so string and byte bodies compare equal.
-const REQ_BODY = Buffer.from(crypto.randomBytes(150 * KiB).toString('base64').slice(0, 150 * KiB), 'latin1');
+const REQ_BODY = Buffer.from(
+  crypto
+    .randomBytes(150 * KiB)
+    .toString('base64')
+    .slice(0, 150 * KiB),
+  'latin1',
+);
 const RES_SIZE = 700 * KiB + 123;
 
-async function exchange(rec: Recorder, name: string, fn: Client, mode: 'chunked' | 'cl', copy: Copy): Promise<void> {
+async function exchange(
+  rec: Recorder,
+  name: string,
+  fn: Client,
+  mode: 'chunked' | 'cl',
+  copy: Copy,
+): Promise<void> {
   const id = newId();
   const appBody = await fn(`${base}/echo?id=${id}&size=${RES_SIZE}&mode=${mode}`, REQ_BODY);
   const expected = BIG.subarray(0, RES_SIZE);
   assert.equal(sha(appBody), sha(expected), `${name}: app body`);
-  await waitFor(() => rec.recs.some((r) => r.path.includes(`id=${id}&`) && r.complete > 0), 2000, `${name} complete`);
+  await waitFor(
+    () => rec.recs.some((r) => r.path.includes(`id=${id}&`) && r.complete > 0),
+    2000,
+    `${name} complete`,
+  );
   const r = rec.find(id);
   assert.equal(r.method, 'POST');
   assert.equal(r.info.origin, base);
@@ -375,7 +512,11 @@ async function exchange(rec: Recorder, name: string, fn: Client, mode: 'chunked'
   assert.deepEqual(r.events, ['headers', 'complete']);
   const request = seenRequests.get(id);
   assert.ok(request, 'request object seen');
-  assert.equal(request instanceof Undici7Request ? 'v7' : 'v6', copy, `${name}: ran on the expected undici copy`);
+  assert.equal(
+    request instanceof Undici7Request ? 'v7' : 'v6',
+    copy,
+    `${name}: ran on the expected undici copy`,
+  );
 }
 
 describe('WireTap: exact bytes on every undici path', () => {
@@ -401,11 +542,44 @@ describe('WireTap: exact bytes on every undici path', () => {
     undici.setGlobalDispatcher(agent);
     try {
       for (const mode of ['chunked', 'cl'] as const) {
-        await exchange(rec, 'undici.request', async (u, b) => reqBuf(undici.request(u, { method: 'POST', body: b })), mode, 'v7');
-        await exchange(rec, 'undici.request, Readable body', async (u, b) => reqBuf(undici.request(u, { method: 'POST', body: Readable.from(chunks(b)) })), mode, 'v7');
-        await exchange(rec, 'undici.fetch', async (u, b) => toBuf(await undici.fetch(u, { method: 'POST', body: b.toString('latin1') })), mode, 'v7');
+        await exchange(
+          rec,
+          'undici.request',
+          async (u, b) => reqBuf(undici.request(u, { method: 'POST', body: b })),
+          mode,
+          'v7',
+        );
+        await exchange(
+          rec,
+          'undici.request, Readable body',
+          async (u, b) =>
+            reqBuf(undici.request(u, { method: 'POST', body: Readable.from(chunks(b)) })),
+          mode,
+          'v7',
+        );
+        await exchange(
+          rec,
+          'undici.fetch',
+          async (u, b) =>
+            toBuf(await undici.fetch(u, { method: 'POST', body: b.toString('latin1') })),
+          mode,
+          'v7',
+        );
         // Node's global fetch now goes through the npm Agent too (shared global dispatcher symbol).
-        await exchange(rec, 'global fetch', async (u, b) => toBuf(await fetch(u, { method: 'POST', body: streamBody(b), duplex: 'half' } as unknown as RequestInit)), mode, 'v7');
+        await exchange(
+          rec,
+          'global fetch',
+          async (u, b) =>
+            toBuf(
+              await fetch(u, {
+                method: 'POST',
+                body: streamBody(b),
+                duplex: 'half',
+              } as unknown as RequestInit),
+            ),
+          mode,
+          'v7',
+        );
       }
     } finally {
       undici.setGlobalDispatcher(previous);
@@ -415,10 +589,22 @@ describe('WireTap: exact bytes on every undici path', () => {
   test('gzip response: tap sees the compressed bytes, fetch apps see the decoded body', async () => {
     const cases: Array<[string, (u: string) => Promise<Buffer>, Buffer]> = [
       ['global fetch [v6]', async (u) => toBuf(await fetch(u)), GZ_PLAIN],
-      ['global fetch, npm Agent [v7]', async (u) => toBuf(await fetch(u, { dispatcher: npmAgent } as unknown as RequestInit)), GZ_PLAIN],
-      ['undici.fetch, npm Agent [v7]', async (u) => toBuf(await undici.fetch(u, { dispatcher: npmAgent })), GZ_PLAIN],
+      [
+        'global fetch, npm Agent [v7]',
+        async (u) => toBuf(await fetch(u, { dispatcher: npmAgent } as unknown as RequestInit)),
+        GZ_PLAIN,
+      ],
+      [
+        'undici.fetch, npm Agent [v7]',
+        async (u) => toBuf(await undici.fetch(u, { dispatcher: npmAgent })),
+        GZ_PLAIN,
+      ],
       ['undici.request [v6]', async (u) => reqBuf(undici.request(u)), GZ],
-      ['undici.request, npm Agent [v7]', async (u) => reqBuf(undici.request(u, { dispatcher: npmAgent })), GZ],
+      [
+        'undici.request, npm Agent [v7]',
+        async (u) => reqBuf(undici.request(u, { dispatcher: npmAgent })),
+        GZ,
+      ],
     ];
     for (const [name, fn, appExpected] of cases) {
       const id = newId();
@@ -428,16 +614,36 @@ describe('WireTap: exact bytes on every undici path', () => {
       const r = rec.find(id);
       assert.equal(r.headers?.['content-encoding'], 'gzip');
       assert.equal(r.resBytes, GZ.length);
-      assert.equal(r.resHash.copy().digest('hex'), sha(GZ), `${name}: tap saw the compressed bytes`);
+      assert.equal(
+        r.resHash.copy().digest('hex'),
+        sha(GZ),
+        `${name}: tap saw the compressed bytes`,
+      );
       assert.equal(zlib.gunzipSync(GZ).equals(GZ_PLAIN), true);
     }
   });
 
   test('request headers: header() by lower-case name over the request object', async () => {
     const id1 = newId();
-    await (await fetch(`${base}/echo?id=${id1}&size=10`, { method: 'POST', body: '{}', headers: { 'X-Test-Id': id1, 'Content-Type': 'application/json' } })).arrayBuffer();
+    await (
+      await fetch(`${base}/echo?id=${id1}&size=10`, {
+        method: 'POST',
+        body: '{}',
+        headers: { 'X-Test-Id': id1, 'Content-Type': 'application/json' },
+      })
+    ).arrayBuffer();
     const id2 = newId();
-    await (await undici.request(`${base}/echo?id=${id2}&size=10`, { method: 'POST', body: '{}', headers: { 'x-test-id': id2, 'x-multi': ['1', '2'], 'content-type': 'application/a2a+json' } })).body.arrayBuffer();
+    await (
+      await undici.request(`${base}/echo?id=${id2}&size=10`, {
+        method: 'POST',
+        body: '{}',
+        headers: {
+          'x-test-id': id2,
+          'x-multi': ['1', '2'],
+          'content-type': 'application/a2a+json',
+        },
+      })
+    ).body.arrayBuffer();
     const r1 = rec.find(id1);
     assert.equal(r1.info.header('x-test-id'), id1);
     assert.equal(r1.info.header('X-Test-Id'), id1);
@@ -449,7 +655,11 @@ describe('WireTap: exact bytes on every undici path', () => {
     assert.equal(r2.info.header('x-test-id'), id2);
     assert.equal(r2.info.header('x-multi'), '1, 2');
     assert.equal(r2.info.header('content-type'), 'application/a2a+json');
-    assert.equal(Buffer.from(r2.body as Uint8Array).toString(), '{}', 'undici.request string body is whole at create');
+    assert.equal(
+      Buffer.from(r2.body as Uint8Array).toString(),
+      '{}',
+      'undici.request string body is whole at create',
+    );
   });
 
   test('redirect: each hop is its own request with its own onCreate', async () => {
@@ -476,24 +686,80 @@ describe('WireTap: exactly once per chunk with two undici copies in one process'
     try {
       // Warm-up: lets the tap learn (per copy) that npm undici publishes the body channels.
       const warm = newId();
-      await (await undici.request(`${base}/echo?id=${warm}&size=100000&mode=chunked`, { method: 'POST', body: Readable.from(chunks(REQ_BODY)), dispatcher: npmAgent })).body.arrayBuffer();
+      await (
+        await undici.request(`${base}/echo?id=${warm}&size=100000&mode=chunked`, {
+          method: 'POST',
+          body: Readable.from(chunks(REQ_BODY)),
+          dispatcher: npmAgent,
+        })
+      ).body.arrayBuffer();
       const w = rec.find(warm);
-      assert.equal(w.resBytes, 100000, 'the probe request (wrapped while the channel also fired) is reported once');
+      assert.equal(
+        w.resBytes,
+        100000,
+        'the probe request (wrapped while the channel also fired) is reported once',
+      );
       assert.equal(tapRequestSha(w), sha(REQ_BODY));
-      assert.equal(Object.hasOwn(seenRequests.get(warm)!, 'onData'), true, 'first request of a copy is wrapped (probe)');
+      assert.equal(
+        Object.hasOwn(seenRequests.get(warm)!, 'onData'),
+        true,
+        'first request of a copy is wrapped (probe)',
+      );
 
       const jobs: Array<Promise<[string, 'bundled' | 'npm']>> = [];
       for (let i = 0; i < 6; i++) {
         const a = newId();
-        jobs.push(fetch(`${base}/echo?id=${a}&size=${300 * KiB + i}&mode=chunked`, { method: 'POST', body: streamBody(REQ_BODY), duplex: 'half' } as unknown as RequestInit).then(toBuf).then(() => [a, 'bundled']));
+        jobs.push(
+          fetch(`${base}/echo?id=${a}&size=${300 * KiB + i}&mode=chunked`, {
+            method: 'POST',
+            body: streamBody(REQ_BODY),
+            duplex: 'half',
+          } as unknown as RequestInit)
+            .then(toBuf)
+            .then(() => [a, 'bundled']),
+        );
         const b = newId();
-        jobs.push(undici.request(`${base}/echo?id=${b}&size=${300 * KiB + i}&mode=cl`, { method: 'POST', body: Readable.from(chunks(REQ_BODY)), dispatcher: npmAgent }).then((r) => r.body.arrayBuffer()).then(() => [b, 'npm']));
+        jobs.push(
+          undici
+            .request(`${base}/echo?id=${b}&size=${300 * KiB + i}&mode=cl`, {
+              method: 'POST',
+              body: Readable.from(chunks(REQ_BODY)),
+              dispatcher: npmAgent,
+            })
+            .then((r) => r.body.arrayBuffer())
+            .then(() => [b, 'npm']),
+        );
         const d = newId();
-        jobs.push(undici.request(`${base}/echo?id=${d}&size=${300 * KiB + i}&mode=cl`, { method: 'POST', body: Readable.from(chunks(REQ_BODY)) }).then((r) => r.body.arrayBuffer()).then(() => [d, 'bundled']));
+        jobs.push(
+          undici
+            .request(`${base}/echo?id=${d}&size=${300 * KiB + i}&mode=cl`, {
+              method: 'POST',
+              body: Readable.from(chunks(REQ_BODY)),
+            })
+            .then((r) => r.body.arrayBuffer())
+            .then(() => [d, 'bundled']),
+        );
         const e = newId();
-        jobs.push(fetch(`${base}/echo?id=${e}&size=${300 * KiB + i}&mode=chunked`, { method: 'POST', body: REQ_BODY.toString('latin1'), dispatcher: npmAgent } as unknown as RequestInit).then(toBuf).then(() => [e, 'npm']));
+        jobs.push(
+          fetch(`${base}/echo?id=${e}&size=${300 * KiB + i}&mode=chunked`, {
+            method: 'POST',
+            body: REQ_BODY.toString('latin1'),
+            dispatcher: npmAgent,
+          } as unknown as RequestInit)
+            .then(toBuf)
+            .then(() => [e, 'npm']),
+        );
         const c = newId();
-        jobs.push(undici.fetch(`${base}/echo?id=${c}&size=${300 * KiB + i}&mode=chunked`, { method: 'POST', body: REQ_BODY.toString('latin1'), dispatcher: npmAgent }).then(toBuf).then(() => [c, 'npm']));
+        jobs.push(
+          undici
+            .fetch(`${base}/echo?id=${c}&size=${300 * KiB + i}&mode=chunked`, {
+              method: 'POST',
+              body: REQ_BODY.toString('latin1'),
+              dispatcher: npmAgent,
+            })
+            .then(toBuf)
+            .then(() => [c, 'npm']),
+        );
       }
       const done = await Promise.all(jobs);
       for (const [id, copy] of done) {
@@ -502,11 +768,19 @@ describe('WireTap: exactly once per chunk with two undici copies in one process'
         const size = Number(/size=(\d+)/.exec(r.path)![1]);
         assert.equal(r.resBytes, size, `${id} (${copy}): response bytes reported exactly once`);
         assert.equal(r.resHash.copy().digest('hex'), sha(BIG.subarray(0, size)));
-        assert.equal(tapRequestSha(r), sha(REQ_BODY), `${id} (${copy}): request bytes reported exactly once`);
+        assert.equal(
+          tapRequestSha(r),
+          sha(REQ_BODY),
+          `${id} (${copy}): request bytes reported exactly once`,
+        );
         const request = seenRequests.get(id)!;
         if (copy === 'npm') {
           assert.ok(request instanceof Undici7Request);
-          assert.equal(Object.hasOwn(request, 'onData'), false, 'npm undici 7: channel path, request not wrapped');
+          assert.equal(
+            Object.hasOwn(request, 'onData'),
+            false,
+            'npm undici 7: channel path, request not wrapped',
+          );
           assert.equal(Object.hasOwn(request, 'onBodySent'), false);
         } else {
           assert.ok(!(request instanceof Undici7Request));
@@ -523,10 +797,12 @@ describe('WireTap: exactly once per chunk with two undici copies in one process'
 
 describe('WireTap: the application sees no difference', () => {
   test('byte-identical bodies with the tap enabled vs disabled (4 MiB)', async () => {
-    const get = async (fn: (u: string) => Promise<Buffer>) => sha(await fn(`${base}/echo?id=${newId()}&size=${4 * MiB}&mode=chunked`));
+    const get = async (fn: (u: string) => Promise<Buffer>) =>
+      sha(await fn(`${base}/echo?id=${newId()}&size=${4 * MiB}&mode=chunked`));
     const fns: Array<(u: string) => Promise<Buffer>> = [
       async (u) => toBuf(await fetch(u, { method: 'POST', body: 'x' })),
-      async (u) => toBuf(await undici.fetch(u, { method: 'POST', body: 'x', dispatcher: npmAgent })),
+      async (u) =>
+        toBuf(await undici.fetch(u, { method: 'POST', body: 'x', dispatcher: npmAgent })),
       async (u) => reqBuf(undici.request(u, { method: 'POST', body: 'x' })),
       async (u) => reqBuf(undici.request(u, { method: 'POST', body: 'x', dispatcher: npmAgent })),
     ];
@@ -549,8 +825,14 @@ describe('WireTap: the application sees no difference', () => {
 
   for (const [name, doFetch] of [
     ['global fetch [v6]', (u: string) => fetch(u)],
-    ['global fetch, npm Agent [v7]', (u: string) => fetch(u, { dispatcher: npmAgent } as unknown as RequestInit)],
-    ['undici.fetch, npm Agent [v7]', (u: string) => undici.fetch(u, { dispatcher: npmAgent }) as unknown as Promise<Response>],
+    [
+      'global fetch, npm Agent [v7]',
+      (u: string) => fetch(u, { dispatcher: npmAgent } as unknown as RequestInit),
+    ],
+    [
+      'undici.fetch, npm Agent [v7]',
+      (u: string) => undici.fetch(u, { dispatcher: npmAgent }) as unknown as Promise<Response>,
+    ],
   ] as const) {
     test(`${name}: SSE-like endless response, read 3 chunks then reader.cancel()`, async () => {
       const rec = new Recorder();
@@ -578,22 +860,35 @@ describe('WireTap: the application sees no difference', () => {
 
   test('AbortController abort mid-body: same error as without the tap', async () => {
     type Run = (u: string, signal: AbortSignal, abort: () => void) => Promise<string>;
-    const viaFetch = (f: typeof fetch): Run => async (u, signal, abort) => {
-      const res = await f(u, { signal });
-      const reader = res.body!.getReader();
-      await reader.read();
-      await reader.read();
-      abort();
-      try {
-        for (;;) if ((await reader.read()).done) return 'done';
-      } catch (e) {
-        return (e as Error).name;
-      }
-    };
+    const viaFetch =
+      (f: typeof fetch): Run =>
+      async (u, signal, abort) => {
+        const res = await f(u, { signal });
+        const reader = res.body!.getReader();
+        await reader.read();
+        await reader.read();
+        abort();
+        try {
+          for (;;) if ((await reader.read()).done) return 'done';
+        } catch (e) {
+          return (e as Error).name;
+        }
+      };
     const runs: Array<[string, Run]> = [
       ['global fetch [v6]', viaFetch(fetch)],
-      ['global fetch, npm Agent [v7]', viaFetch(((u: string, init: RequestInit) => fetch(u, { ...init, dispatcher: npmAgent } as unknown as RequestInit)) as typeof fetch)],
-      ['undici.fetch, npm Agent [v7]', viaFetch(((u: string, init: RequestInit) => undici.fetch(u, { ...(init as UndiciNs.RequestInit), dispatcher: npmAgent })) as unknown as typeof fetch)],
+      [
+        'global fetch, npm Agent [v7]',
+        viaFetch(((u: string, init: RequestInit) =>
+          fetch(u, { ...init, dispatcher: npmAgent } as unknown as RequestInit)) as typeof fetch),
+      ],
+      [
+        'undici.fetch, npm Agent [v7]',
+        viaFetch(((u: string, init: RequestInit) =>
+          undici.fetch(u, {
+            ...(init as UndiciNs.RequestInit),
+            dispatcher: npmAgent,
+          })) as unknown as typeof fetch),
+      ],
       [
         'undici.request, npm Agent [v7]',
         async (u, signal, abort) => {
@@ -612,7 +907,11 @@ describe('WireTap: the application sees no difference', () => {
       const once = async () => {
         const id = newId();
         const ac = new AbortController();
-        const result = await withTimeout(run(`${base}/sse?id=${id}`, ac.signal, () => ac.abort()), 3000, `${name} abort`);
+        const result = await withTimeout(
+          run(`${base}/sse?id=${id}`, ac.signal, () => ac.abort()),
+          3000,
+          `${name} abort`,
+        );
         await withTimeout(S.closed.get(id)!, 3000, 'server sees the connection closed');
         return { id, result };
       };
@@ -641,14 +940,19 @@ describe('WireTap: the application sees no difference', () => {
       const tap = withTap ? startTap(rec) : undefined;
       try {
         // warm-up so that npm undici is on its channel path (not the probe wrapper) when tapped
-        await reqBuf(undici.request(`${base}/echo?id=${newId()}&size=50000`, { dispatcher: npmAgent }));
+        await reqBuf(
+          undici.request(`${base}/echo?id=${newId()}&size=50000`, { dispatcher: npmAgent }),
+        );
         const id = newId();
         let cancel: () => Promise<unknown>;
         if (kind === 'global fetch [v6]') {
           const res = await fetch(`${base}/big?id=${id}`);
           cancel = () => res.body!.cancel();
         } else {
-          const { body } = await undici.request(`${base}/big?id=${id}`, kind === 'undici.request [v6]' ? {} : { dispatcher: npmAgent });
+          const { body } = await undici.request(
+            `${base}/big?id=${id}`,
+            kind === 'undici.request [v6]' ? {} : { dispatcher: npmAgent },
+          );
           cancel = async () => body.destroy();
         }
         await sleep(500);
@@ -657,17 +961,28 @@ describe('WireTap: the application sees no difference', () => {
         await withTimeout(S.closed.get(id)!, 3000, 'server closed');
         if (withTap) {
           assert.ok(rec.find(id).resBytes > 0, 'tap was on');
-          assert.equal(Object.hasOwn(seenRequests.get(id)!, 'onData'), kind !== 'undici.request, npm Agent [v7]', 'path used');
+          assert.equal(
+            Object.hasOwn(seenRequests.get(id)!, 'onData'),
+            kind !== 'undici.request, npm Agent [v7]',
+            'path used',
+          );
         }
         return written;
       } finally {
         tap?.disable();
       }
     };
-    for (const kind of ['global fetch [v6]', 'undici.request [v6]', 'undici.request, npm Agent [v7]'] as const) {
+    for (const kind of [
+      'global fetch [v6]',
+      'undici.request [v6]',
+      'undici.request, npm Agent [v7]',
+    ] as const) {
       const plain = await measure(kind, false);
       const tapped = await measure(kind, true);
-      assert.ok(plain < 32 * MiB, `${kind}: sanity, the server is held back without the tap (${plain})`);
+      assert.ok(
+        plain < 32 * MiB,
+        `${kind}: sanity, the server is held back without the tap (${plain})`,
+      );
       assert.ok(tapped <= 2 * plain + MiB, `${kind}: with tap ${tapped} B vs without ${plain} B`);
     }
   });
@@ -684,7 +999,13 @@ describe('WireTap: robustness and lifecycle', () => {
       {
         onCreate() {
           if (throwOnCreate) throw new Error('create boom');
-          return { onRequestBody: boom, onResponseHeaders: boom, onResponseBody: boom, onComplete: boom, onError: boom };
+          return {
+            onRequestBody: boom,
+            onResponseHeaders: boom,
+            onResponseBody: boom,
+            onComplete: boom,
+            onError: boom,
+          };
         },
       },
       (where, err) => {
@@ -697,14 +1018,40 @@ describe('WireTap: robustness and lifecycle', () => {
       const u = () => `${base}/echo?id=${newId()}&size=${200 * KiB}&mode=chunked`;
       const expected = sha(BIG.subarray(0, 200 * KiB));
       assert.equal(sha(await toBuf(await fetch(u(), { method: 'POST', body: 'hello' }))), expected);
-      assert.equal(sha(await toBuf(await undici.fetch(u(), { method: 'POST', body: 'hello', dispatcher: npmAgent }))), expected);
-      assert.equal(sha(await reqBuf(undici.request(u(), { method: 'POST', body: Readable.from([Buffer.from('hello')]) }))), expected);
+      assert.equal(
+        sha(
+          await toBuf(
+            await undici.fetch(u(), { method: 'POST', body: 'hello', dispatcher: npmAgent }),
+          ),
+        ),
+        expected,
+      );
+      assert.equal(
+        sha(
+          await reqBuf(
+            undici.request(u(), { method: 'POST', body: Readable.from([Buffer.from('hello')]) }),
+          ),
+        ),
+        expected,
+      );
       for (let i = 0; i < 2; i++) {
         // first: probe (wrapped), second: channel path
-        assert.equal(sha(await reqBuf(undici.request(u(), { method: 'POST', body: Readable.from([Buffer.from('hello')]), dispatcher: npmAgent }))), expected);
+        assert.equal(
+          sha(
+            await reqBuf(
+              undici.request(u(), {
+                method: 'POST',
+                body: Readable.from([Buffer.from('hello')]),
+                dispatcher: npmAgent,
+              }),
+            ),
+          ),
+          expected,
+        );
       }
       const wheres = new Set(errors.map(([w]) => w));
-      for (const w of ['onRequestBody', 'onResponseHeaders', 'onResponseBody', 'onComplete']) assert.ok(wheres.has(w), `reported ${w}`);
+      for (const w of ['onRequestBody', 'onResponseHeaders', 'onResponseBody', 'onComplete'])
+        assert.ok(wheres.has(w), `reported ${w}`);
       // onError throwing, via an abort
       const ac = new AbortController();
       const res = await fetch(`${base}/sse?id=${newId()}`, { signal: ac.signal });
@@ -728,7 +1075,9 @@ describe('WireTap: robustness and lifecycle', () => {
     const tap = startTap(rec);
     try {
       // make npm undici learn its channel path first
-      await reqBuf(undici.request(`${base}/echo?id=${newId()}&size=50000`, { dispatcher: npmAgent }));
+      await reqBuf(
+        undici.request(`${base}/echo?id=${newId()}&size=50000`, { dispatcher: npmAgent }),
+      );
       const id1 = newId();
       const res1 = await fetch(`${base}/sse?id=${id1}`);
       const r1reader = res1.body!.getReader();
@@ -739,7 +1088,11 @@ describe('WireTap: robustness and lifecycle', () => {
       await it2.next();
       assert.equal(Object.hasOwn(seenRequests.get(id1)!, 'onData'), true);
       assert.equal(Object.hasOwn(seenRequests.get(id2)!, 'onData'), false);
-      await waitFor(() => rec.find(id1).resChunks > 0 && rec.find(id2).resChunks > 0, 2000, 'chunks before disable');
+      await waitFor(
+        () => rec.find(id1).resChunks > 0 && rec.find(id2).resChunks > 0,
+        2000,
+        'chunks before disable',
+      );
       tap.disable();
       const frozen = [rec.find(id1).resChunks, rec.find(id2).resChunks];
       const creates = rec.creates;
@@ -753,8 +1106,16 @@ describe('WireTap: robustness and lifecycle', () => {
       await withTimeout(Promise.all([S.closed.get(id1)!, S.closed.get(id2)!]), 3000, 'closed');
       await (await fetch(`${base}/echo?id=${newId()}&size=10`)).arrayBuffer();
       await sleep(20);
-      assert.deepEqual([rec.find(id1).resChunks, rec.find(id2).resChunks], frozen, 'no chunks after disable');
-      assert.deepEqual([rec.find(id1).errors.length, rec.find(id2).errors.length], [0, 0], 'no onError after disable');
+      assert.deepEqual(
+        [rec.find(id1).resChunks, rec.find(id2).resChunks],
+        frozen,
+        'no chunks after disable',
+      );
+      assert.deepEqual(
+        [rec.find(id1).errors.length, rec.find(id2).errors.length],
+        [0, 0],
+        'no onError after disable',
+      );
       assert.equal(rec.creates, creates, 'no onCreate after disable');
     } finally {
       tap.disable(); // idempotent; keeps a failed assertion from leaking an enabled tap
@@ -768,7 +1129,9 @@ describe('WireTap: robustness and lifecycle', () => {
     tap.enable();
     try {
       const id = newId();
-      await (await fetch(`${base}/echo?id=${id}&size=${100 * KiB}`, { method: 'POST', body: 'abc' })).arrayBuffer();
+      await (
+        await fetch(`${base}/echo?id=${id}&size=${100 * KiB}`, { method: 'POST', body: 'abc' })
+      ).arrayBuffer();
       await waitFor(() => rec.find(id).complete > 0, 2000, 'complete');
       assert.equal(rec.creates, 1);
       assert.equal(rec.find(id).resBytes, 100 * KiB, 'reported once despite double enable');
@@ -792,18 +1155,47 @@ describe('WireTap: robustness and lifecycle', () => {
   test('a delegate returning undefined gets no further calls and the request is left untouched', async () => {
     const infos: WireRequestInfo[] = [];
     const errors: unknown[] = [];
-    const tap = new WireTap({ onCreate: (info) => void infos.push(info) }, (_w, e) => errors.push(e));
+    const tap = new WireTap({ onCreate: (info) => void infos.push(info) }, (_w, e) =>
+      errors.push(e),
+    );
     tap.enable();
     try {
       const ids = [newId(), newId(), newId(), newId()];
-      await (await fetch(`${base}/echo?id=${ids[0]}&size=${64 * KiB}`, { method: 'POST', body: streamBody(REQ_BODY), duplex: 'half' } as unknown as RequestInit)).arrayBuffer();
-      await (await undici.request(`${base}/echo?id=${ids[1]}&size=${64 * KiB}`, { method: 'POST', body: Readable.from(chunks(REQ_BODY)) })).body.arrayBuffer();
-      await (await undici.fetch(`${base}/echo?id=${ids[2]}&size=${64 * KiB}`, { method: 'POST', body: 'x', dispatcher: npmAgent })).arrayBuffer();
-      await reqBuf(undici.request(`${base}/echo?id=${ids[3]}&size=${64 * KiB}`, { method: 'POST', body: Readable.from(chunks(REQ_BODY)), dispatcher: npmAgent }));
+      await (
+        await fetch(`${base}/echo?id=${ids[0]}&size=${64 * KiB}`, {
+          method: 'POST',
+          body: streamBody(REQ_BODY),
+          duplex: 'half',
+        } as unknown as RequestInit)
+      ).arrayBuffer();
+      await (
+        await undici.request(`${base}/echo?id=${ids[1]}&size=${64 * KiB}`, {
+          method: 'POST',
+          body: Readable.from(chunks(REQ_BODY)),
+        })
+      ).body.arrayBuffer();
+      await (
+        await undici.fetch(`${base}/echo?id=${ids[2]}&size=${64 * KiB}`, {
+          method: 'POST',
+          body: 'x',
+          dispatcher: npmAgent,
+        })
+      ).arrayBuffer();
+      await reqBuf(
+        undici.request(`${base}/echo?id=${ids[3]}&size=${64 * KiB}`, {
+          method: 'POST',
+          body: Readable.from(chunks(REQ_BODY)),
+          dispatcher: npmAgent,
+        }),
+      );
       assert.equal(infos.length, 4, 'one onCreate per request');
       for (const id of ids) {
         const req = seenRequests.get(id)!;
-        assert.deepEqual(Object.keys(req).filter((k) => k.startsWith('on')), [], 'no wrapper installed');
+        assert.deepEqual(
+          Object.keys(req).filter((k) => k.startsWith('on')),
+          [],
+          'no wrapper installed',
+        );
       }
       assert.deepEqual(errors, []);
     } finally {
@@ -826,13 +1218,19 @@ describe('WireTap: robustness and lifecycle', () => {
       // concurrent calls, each in its own store
       const ids = calls.map(() => newId());
       const stores = calls.map((_, i) => ({ caller: i }));
-      await Promise.all(calls.map((call, i) => als.run(stores[i], () => call(`${base}/echo?id=${ids[i]}&size=10`))));
+      await Promise.all(
+        calls.map((call, i) => als.run(stores[i], () => call(`${base}/echo?id=${ids[i]}&size=10`))),
+      );
       ids.forEach((id, i) => assert.equal(rec.find(id).store, stores[i], `call ${i}`));
       // and synchronously, inside the call itself (not deferred to a later tick)
       for (const call of calls) {
         const id = newId();
         const p = call(`${base}/echo?id=${id}&size=10`);
-        assert.equal(rec.find(id).store, undefined, 'recorded before the call returned; outside als.run');
+        assert.equal(
+          rec.find(id).store,
+          undefined,
+          'recorded before the call returned; outside als.run',
+        );
         await p;
       }
       const syncSeen: boolean[] = [];
@@ -849,7 +1247,11 @@ describe('WireTap: robustness and lifecycle', () => {
       } finally {
         tap2.disable();
       }
-      assert.deepEqual(syncSeen, calls.map(() => true), 'onCreate ran synchronously inside each call');
+      assert.deepEqual(
+        syncSeen,
+        calls.map(() => true),
+        'onCreate ran synchronously inside each call',
+      );
     } finally {
       tap.disable();
     }
@@ -863,11 +1265,25 @@ describe('WireTap: robustness and lifecycle', () => {
     try {
       const ids = [newId(), newId()];
       const stores = [{ caller: 1 }, { caller: 2 }];
-      const p = ids.map((id, i) => als.run(stores[i], () => undici.request(`${base}/echo?id=${id}&size=1000`, { dispatcher: pool }).then((r) => r.body.arrayBuffer())));
-      assert.equal(rec.recs.filter((r) => ids.some((id) => r.path.includes(id))).length, 1, 'second create is deferred');
+      const p = ids.map((id, i) =>
+        als.run(stores[i], () =>
+          undici
+            .request(`${base}/echo?id=${id}&size=1000`, { dispatcher: pool })
+            .then((r) => r.body.arrayBuffer()),
+        ),
+      );
+      assert.equal(
+        rec.recs.filter((r) => ids.some((id) => r.path.includes(id))).length,
+        1,
+        'second create is deferred',
+      );
       await Promise.all(p);
       assert.equal(rec.find(ids[0]!).store, stores[0]);
-      assert.notEqual(rec.find(ids[1]!).store, stores[1], "queued request's onCreate does not see its caller's store");
+      assert.notEqual(
+        rec.find(ids[1]!).store,
+        stores[1],
+        "queued request's onCreate does not see its caller's store",
+      );
       assert.equal(rec.find(ids[1]!).resBytes, 1000, 'but its bytes are still seen');
     } finally {
       tap.disable();
@@ -877,19 +1293,51 @@ describe('WireTap: robustness and lifecycle', () => {
 
 describe('header helpers', () => {
   test('lookupRequestHeader handles string, flat array, pair array and object forms', () => {
-    assert.equal(lookupRequestHeader({ headers: 'X-A: 1\r\nx-a: 2\r\nContent-Type: text/plain\r\n' }, 'x-a'), '1, 2');
+    assert.equal(
+      lookupRequestHeader({ headers: 'X-A: 1\r\nx-a: 2\r\nContent-Type: text/plain\r\n' }, 'x-a'),
+      '1, 2',
+    );
     assert.equal(lookupRequestHeader({ headers: 'X-A: 1\r\n' }, 'content-type'), undefined);
     assert.equal(lookupRequestHeader({ headers: ['X-A', '1', 'x-b', ['2', '3']] }, 'x-b'), '2, 3');
-    assert.equal(lookupRequestHeader({ headers: [Buffer.from('X-A'), Buffer.from('v')] }, 'x-a'), 'v');
-    assert.equal(lookupRequestHeader({ headers: [['X-A', '1'], ['x-a', '2']] }, 'x-a'), '1, 2');
+    assert.equal(
+      lookupRequestHeader({ headers: [Buffer.from('X-A'), Buffer.from('v')] }, 'x-a'),
+      'v',
+    );
+    assert.equal(
+      lookupRequestHeader(
+        {
+          headers: [
+            ['X-A', '1'],
+            ['x-a', '2'],
+          ],
+        },
+        'x-a',
+      ),
+      '1, 2',
+    );
     assert.equal(lookupRequestHeader({ headers: { 'X-A': '1' } }, 'x-a'), '1');
-    assert.equal(lookupRequestHeader({ headers: [], host: 'h:1', contentLength: 5 }, 'host'), 'h:1');
-    assert.equal(lookupRequestHeader({ headers: [], host: null, contentLength: 5 }, 'content-length'), '5');
+    assert.equal(
+      lookupRequestHeader({ headers: [], host: 'h:1', contentLength: 5 }, 'host'),
+      'h:1',
+    );
+    assert.equal(
+      lookupRequestHeader({ headers: [], host: null, contentLength: 5 }, 'content-length'),
+      '5',
+    );
     assert.equal(lookupRequestHeader({ headers: null }, 'x'), undefined);
   });
 
   test('responseHeaderRecord lower-cases and joins repeats', () => {
-    const rec = responseHeaderRecord([Buffer.from('Set-Cookie'), Buffer.from('a=1'), 'set-cookie', 'b=2', 'X-Y', Buffer.from('z'), '__proto__', 'p']);
+    const rec = responseHeaderRecord([
+      Buffer.from('Set-Cookie'),
+      Buffer.from('a=1'),
+      'set-cookie',
+      'b=2',
+      'X-Y',
+      Buffer.from('z'),
+      '__proto__',
+      'p',
+    ]);
     assert.equal(rec['set-cookie'], 'a=1, b=2');
     assert.equal(rec['x-y'], 'z');
     assert.equal(Object.getOwnPropertyDescriptor(rec, '__proto__')?.value, 'p');
@@ -899,12 +1347,35 @@ describe('header helpers', () => {
 
 test('responseHeaderRecord with a header filter decodes only the names asked for (Buffer and string forms)', () => {
   const filter = headerFilter(['content-type', 'Location']);
-  const raw = [Buffer.from('Content-Type'), Buffer.from('application/json'), Buffer.from('X-Secret'), Buffer.from('s3cr3t'), Buffer.from('location'), Buffer.from('/next'), 'Set-Cookie', 'a=b'];
-  assert.deepEqual(responseHeaderRecord(raw, filter), { 'content-type': 'application/json', location: '/next' });
-  assert.deepEqual(responseHeaderRecord({ 'Content-Type': 'text/html', Vary: 'x' }, filter), { 'content-type': 'text/html' });
+  const raw = [
+    Buffer.from('Content-Type'),
+    Buffer.from('application/json'),
+    Buffer.from('X-Secret'),
+    Buffer.from('s3cr3t'),
+    Buffer.from('location'),
+    Buffer.from('/next'),
+    'Set-Cookie',
+    'a=b',
+  ];
+  assert.deepEqual(responseHeaderRecord(raw, filter), {
+    'content-type': 'application/json',
+    location: '/next',
+  });
+  assert.deepEqual(responseHeaderRecord({ 'Content-Type': 'text/html', Vary: 'x' }, filter), {
+    'content-type': 'text/html',
+  });
   assert.equal(Object.keys(responseHeaderRecord(raw)).length, 4, 'no filter: every header');
   // Same length as a wanted name but another name (x-powered-by vs content-type), mixed case,
   // repeats joined, bytes that only match case-insensitively in ASCII.
-  const tricky = [Buffer.from('X-Powered-By'), Buffer.from('Express'), Buffer.from('CONTENT-TYPE'), Buffer.from('text/plain'), Buffer.from('content-type'), Buffer.from('x'), Buffer.from('cONTENT\u00e9TYPE', 'latin1'), Buffer.from('no')];
+  const tricky = [
+    Buffer.from('X-Powered-By'),
+    Buffer.from('Express'),
+    Buffer.from('CONTENT-TYPE'),
+    Buffer.from('text/plain'),
+    Buffer.from('content-type'),
+    Buffer.from('x'),
+    Buffer.from('cONTENT\u00e9TYPE', 'latin1'),
+    Buffer.from('no'),
+  ];
   assert.deepEqual(responseHeaderRecord(tricky, filter), { 'content-type': 'text/plain, x' });
 });

@@ -32,7 +32,17 @@ function card(name: string, url: string, skills: string[]): unknown {
 }
 
 function completed(id: string, text: string): unknown {
-  return { jsonrpc: '2.0', id: 1, result: { kind: 'task', id, contextId: 'c', status: { state: 'completed' }, artifacts: [{ artifactId: 'a', parts: [{ kind: 'text', text }] }] } };
+  return {
+    jsonrpc: '2.0',
+    id: 1,
+    result: {
+      kind: 'task',
+      id,
+      contextId: 'c',
+      status: { state: 'completed' },
+      artifacts: [{ artifactId: 'a', parts: [{ kind: 'text', text }] }],
+    },
+  };
 }
 
 before(async () => {
@@ -47,29 +57,51 @@ before(async () => {
       };
       const url = req.url ?? '';
       // Mastra-like: per-agent cards, url on another host name than the one called
-      if (url === '/api/.well-known/weather/agent-card.json') return json(200, card('weather', 'http://localhost:4111/api/a2a/weather', ['forecast']));
-      if (url === '/api/.well-known/translator/agent-card.json') return json(200, card('translator', 'http://localhost:4111/api/a2a/translator', ['translate']));
+      if (url === '/api/.well-known/weather/agent-card.json')
+        return json(200, card('weather', 'http://localhost:4111/api/a2a/weather', ['forecast']));
+      if (url === '/api/.well-known/translator/agent-card.json')
+        return json(
+          200,
+          card('translator', 'http://localhost:4111/api/a2a/translator', ['translate']),
+        );
       // reactive-agents-like: {url}/agent/card
       if (url === '/ra/agent/card') return json(200, card('ra', `${base}/ra`, ['summarize']));
       if (url === '/fresh/.well-known/agent-card.json') {
-        res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'public, max-age=300', etag: '"v7"', 'last-modified': 'Wed, 02 Dec 2026 10:00:00 GMT' });
+        res.writeHead(200, {
+          'content-type': 'application/json',
+          'cache-control': 'public, max-age=300',
+          etag: '"v7"',
+          'last-modified': 'Wed, 02 Dec 2026 10:00:00 GMT',
+        });
         return res.end(JSON.stringify(card('fresh', `${base}/fresh`, ['summarize'])));
       }
       if (url === '/other/agent/card') return json(200, { skills: ['not', 'a', 'card'], total: 3 });
       // a card at an odd path claiming another agent's endpoint (the translator's)
-      if (url === '/hostile/agent/card') return json(200, card('hostile', 'http://honest.example/api/a2a/translator', ['nothing']));
+      if (url === '/hostile/agent/card')
+        return json(200, card('hostile', 'http://honest.example/api/a2a/translator', ['nothing']));
       if (url === '/gone/agent.json') return json(404, { error: 'no card here' });
       if (url.startsWith('/api/a2a/')) {
         const req1 = JSON.parse(body) as { params?: { metadata?: { skillId?: string } } };
         const skill = req1.params?.metadata?.skillId ?? '';
-        if (url.endsWith('/translator') && skill === 'translate') return json(200, completed('t-1', 'Bonjour. (Tool "dictionary" not found. Available tools: translate)'));
-        if (skill === 'boom') return json(500, { jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'Internal error' } });
+        if (url.endsWith('/translator') && skill === 'translate')
+          return json(
+            200,
+            completed('t-1', 'Bonjour. (Tool "dictionary" not found. Available tools: translate)'),
+          );
+        if (skill === 'boom')
+          return json(500, {
+            jsonrpc: '2.0',
+            id: 1,
+            error: { code: -32603, message: 'Internal error' },
+          });
         return json(200, completed('t-2', `Tool "${skill}" not found. Available tools: forecast`));
       }
       if (url === '/stream-error') {
         // an error event, then the stream stays open until the client gives up
         res.writeHead(200, { 'content-type': 'text/event-stream' });
-        res.write('event: error\r\ndata: {"error":{"code":400,"status":"INVALID_ARGUMENT","message":"bad","details":[{"reason":"INVALID_PARAMS"}]}}\r\n\r\n');
+        res.write(
+          'event: error\r\ndata: {"error":{"code":400,"status":"INVALID_ARGUMENT","message":"bad","details":[{"reason":"INVALID_PARAMS"}]}}\r\n\r\n',
+        );
         return;
       }
       if (url === '/html-error') {
@@ -94,8 +126,25 @@ beforeEach(async () => {
 });
 
 function send(path: string, skillId: string): Promise<string> {
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: { kind: 'message', messageId: 'm', role: 'user', parts: [{ kind: 'text', text: 'hi' }] }, metadata: { skillId } } });
-  return fetch(`${base}${path}`, { method: 'POST', body, headers: { 'content-type': 'application/json' } }).then((r) => r.text());
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'message/send',
+    params: {
+      message: {
+        kind: 'message',
+        messageId: 'm',
+        role: 'user',
+        parts: [{ kind: 'text', text: 'hi' }],
+      },
+      metadata: { skillId },
+    },
+  });
+  return fetch(`${base}${path}`, {
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/json' },
+  }).then((r) => r.text());
 }
 
 test('per-agent cards (Mastra, VoltAgent paths) are cards; each agent is judged against its own card only', async () => {
@@ -108,7 +157,11 @@ test('per-agent cards (Mastra, VoltAgent paths) are cards; each agent is judged 
   await send('/api/a2a/translator', 'translate');
   const spans = await h.waitForSpans((s) => s.some((x) => x.name === 'SendMessage'));
   const op = spans.find((x) => x.name === 'SendMessage');
-  assert.equal(op?.attributes['a2a.agent_card.fingerprint'], undefined, 'no card speaks for the translator');
+  assert.equal(
+    op?.attributes['a2a.agent_card.fingerprint'],
+    undefined,
+    'no card speaks for the translator',
+  );
   assert.equal(op?.attributes['a2a.protocol.version'], undefined);
   assert.equal(drifted(spans).length, 0);
 });
@@ -156,7 +209,12 @@ test('a card at {url}/agent/card is recognised by its content; other JSON there 
 test('every HTTP 4xx/5xx on an A2A call sets status ERROR, JSON or not', async () => {
   await fetch(`${base}/api/.well-known/weather/agent-card.json`).then((r) => r.json());
   await send('/api/a2a/weather', 'boom');
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: { kind: 'message', messageId: 'm', role: 'user', parts: [] } } });
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'message/send',
+    params: { message: { kind: 'message', messageId: 'm', role: 'user', parts: [] } },
+  });
   await fetch(`${base}/html-error`, { method: 'POST', body }).then((r) => r.text());
   const spans = await h.waitForSpans((s) => s.filter((x) => x.name === 'SendMessage').length === 2);
   const [json500, html503] = spans.filter((x) => x.name === 'SendMessage');
@@ -167,10 +225,26 @@ test('every HTTP 4xx/5xx on an A2A call sets status ERROR, JSON or not', async (
   assert.equal(drifted(spans).length, 0);
 });
 
-test('the app aborting a stream after the peer\'s error event keeps the peer\'s error code on the span', async () => {
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/stream', params: { message: { kind: 'message', messageId: 'm', role: 'user', parts: [{ kind: 'text', text: 'x' }] } } });
+test("the app aborting a stream after the peer's error event keeps the peer's error code on the span", async () => {
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'message/stream',
+    params: {
+      message: {
+        kind: 'message',
+        messageId: 'm',
+        role: 'user',
+        parts: [{ kind: 'text', text: 'x' }],
+      },
+    },
+  });
   const controller = new AbortController();
-  const res = await fetch(`${base}/stream-error`, { method: 'POST', body, signal: controller.signal });
+  const res = await fetch(`${base}/stream-error`, {
+    method: 'POST',
+    body,
+    signal: controller.signal,
+  });
   const reader = res.body!.getReader();
   const first = await reader.read();
   assert.match(Buffer.from(first.value!).toString(), /INVALID_ARGUMENT/);
@@ -188,13 +262,25 @@ test('a card sniffed at an odd path cannot claim an endpoint on another origin',
   await fetch(`${base}/api/.well-known/translator/agent-card.json`).then((r) => r.json());
   // the hostile card names honest.example's translator; it is recorded, but speaks only for its own origin
   await fetch(`${base}/hostile/agent/card`).then((r) => r.json());
-  const spans = await h.waitForSpans((s) => s.filter((x) => x.name === 'GetAgentCard').length === 2);
-  assert.equal(spans.filter((x) => x.attributes['gen_ai.agent.name'] === 'hostile').length, 1, 'it is a card');
-  assert.equal(sharedState().cards.forRequestUrl('http://honest.example/api/a2a/translator'), undefined);
+  const spans = await h.waitForSpans(
+    (s) => s.filter((x) => x.name === 'GetAgentCard').length === 2,
+  );
+  assert.equal(
+    spans.filter((x) => x.attributes['gen_ai.agent.name'] === 'hostile').length,
+    1,
+    'it is a card',
+  );
+  assert.equal(
+    sharedState().cards.forRequestUrl('http://honest.example/api/a2a/translator'),
+    undefined,
+  );
   // and our translator is still judged against its own card
   await send('/api/a2a/translator', 'translate');
   const after = await h.waitForSpans((s) => s.some((x) => x.name === 'SendMessage'));
-  assert.equal(after.find((x) => x.name === 'SendMessage')?.attributes['gen_ai.agent.name'], 'translator');
+  assert.equal(
+    after.find((x) => x.name === 'SendMessage')?.attributes['gen_ai.agent.name'],
+    'translator',
+  );
 });
 
 test('card freshness: Cache-Control max-age, ETag and Last-Modified on the GetAgentCard span, kept for a conditional re-fetch', async () => {

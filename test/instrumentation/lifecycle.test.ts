@@ -11,7 +11,12 @@ import { SpanStatusCode } from '@opentelemetry/api';
 import { TaskState } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import { drifted, setupOtel, type Harness } from '../helpers/otel';
-import { startSdkPeer, TRANSLATE_SKILL, SUMMARIZE_PLAIN_SKILL, type SdkPeer } from '../peers/sdk-peer';
+import {
+  startSdkPeer,
+  TRANSLATE_SKILL,
+  SUMMARIZE_PLAIN_SKILL,
+  type SdkPeer,
+} from '../peers/sdk-peer';
 import { createSdkClient, sendRequest, asTask, collect } from '../peers/sdk-client';
 import { startRawV01Peer, V01_TRANSLATE_SKILL, type RawV01Peer } from '../peers/raw-v01-peer';
 import { onAgentCardDrift, withSkill, type DriftEvent } from '../../src/index';
@@ -73,7 +78,11 @@ test("the seed's fleet sequence end to end with the real SDK client", async () =
   try {
     await getClient();
     peer.redeploy([TRANSLATE_SKILL]); // same version
-    const sent = asTask(await (await getClient()).sendMessage(sendRequest('summarize-v2', { returnImmediately: true })));
+    const sent = asTask(
+      await (
+        await getClient()
+      ).sendMessage(sendRequest('summarize-v2', { returnImmediately: true })),
+    );
     assert.equal(sent.status?.state, TaskState.TASK_STATE_SUBMITTED);
     assert.equal(await pollUntilTerminal(await getClient(), sent.id), TaskState.TASK_STATE_FAILED);
     await until(() => evictions.length === 1);
@@ -83,7 +92,10 @@ test("the seed's fleet sequence end to end with the real SDK client", async () =
     const send = h.spans('SendMessage')[0];
     assert.equal(poll[0].attributes['a2a.drift.kind'], 'unknown_skill');
     assert.equal(poll[0].attributes['a2a.skill.id'], 'summarize-v2');
-    assert.equal(poll[0].attributes['a2a.agent_card.fingerprint'], send.attributes['a2a.agent_card.fingerprint']);
+    assert.equal(
+      poll[0].attributes['a2a.agent_card.fingerprint'],
+      send.attributes['a2a.agent_card.fingerprint'],
+    );
     assert.equal(poll[0].links[0]?.context.spanId, send.spanContext().spanId);
     assert.equal(drifted([send]).length, 0, 'the send itself was healthy');
     assert.equal(evictions[0].taskId, sent.id);
@@ -97,17 +109,29 @@ test("the seed's fleet sequence end to end with the real SDK client", async () =
     assert.equal(cards.length, 2);
     const refetch = cards[1];
     assert.equal(refetch.attributes['a2a.drift.kind'], 'card_changed');
-    assert.equal(refetch.attributes['a2a.agent_card.previous_fingerprint'], cards[0].attributes['a2a.agent_card.fingerprint']);
-    assert.notEqual(refetch.attributes['a2a.agent_card.fingerprint'], cards[0].attributes['a2a.agent_card.fingerprint']);
+    assert.equal(
+      refetch.attributes['a2a.agent_card.previous_fingerprint'],
+      cards[0].attributes['a2a.agent_card.fingerprint'],
+    );
+    assert.notEqual(
+      refetch.attributes['a2a.agent_card.fingerprint'],
+      cards[0].attributes['a2a.agent_card.fingerprint'],
+    );
     assert.equal(refetch.attributes['a2a.agent_card.version_changed'], undefined, 'same version');
 
     // The retry, with the skill the new card lists, succeeds and is not flagged.
     await h.reset();
-    const retry = asTask(await fresh.sendMessage(sendRequest('translate-v1', { returnImmediately: true })));
+    const retry = asTask(
+      await fresh.sendMessage(sendRequest('translate-v1', { returnImmediately: true })),
+    );
     assert.equal(await pollUntilTerminal(fresh, retry.id), TaskState.TASK_STATE_COMPLETED);
     await new Promise((r) => setTimeout(r, 20));
     assert.equal(drifted(h.spans()).length, 0, 'the retry is not flagged');
-    assert.equal(h.spans('SendMessage')[0].attributes['a2a.agent_card.suspect'], undefined, 'the fresh card is not suspect');
+    assert.equal(
+      h.spans('SendMessage')[0].attributes['a2a.agent_card.suspect'],
+      undefined,
+      'the fresh card is not suspect',
+    );
   } finally {
     off();
   }
@@ -116,7 +140,9 @@ test("the seed's fleet sequence end to end with the real SDK client", async () =
 test('variant B through GetTask of a completed task, judged against the negotiation-time card', async () => {
   const client = await createSdkClient(peer, 'jsonrpc');
   peer.redeploy([SUMMARIZE_PLAIN_SKILL]);
-  const sent = asTask(await client.sendMessage(sendRequest('summarize-v2', { returnImmediately: true })));
+  const sent = asTask(
+    await client.sendMessage(sendRequest('summarize-v2', { returnImmediately: true })),
+  );
   assert.equal(await pollUntilTerminal(client, sent.id), TaskState.TASK_STATE_COMPLETED);
   await h.waitForSpans((s) => drifted(s).length >= 1);
   const flagged = drifted(h.spans());
@@ -128,7 +154,9 @@ test('variant B through GetTask of a completed task, judged against the negotiat
 
 test('a card re-fetched in between does not change how an earlier task is judged', async () => {
   const client = await createSdkClient(peer, 'jsonrpc');
-  const sent = asTask(await client.sendMessage(sendRequest('summarize-v2', { returnImmediately: true })));
+  const sent = asTask(
+    await client.sendMessage(sendRequest('summarize-v2', { returnImmediately: true })),
+  );
   await pollUntilTerminal(client, sent.id);
   peer.redeploy([SUMMARIZE_PLAIN_SKILL]);
   await fetch(peer.cardUrl, { headers: { 'A2A-Version': '1.0' } }).then((r) => r.text()); // someone re-fetches
@@ -167,7 +195,9 @@ test('refetchCardOnDrift records whether the card really changed', async () => {
   const client2 = await createSdkClient(peer, 'jsonrpc');
   await new Promise((r) => setTimeout(r, 1100)); // past the re-fetch debounce
   await client2.sendMessage(sendRequest('no-such-skill', {}));
-  const flagged = drifted(await h.waitForSpans((s) => drifted(s).some((x) => x.name === 'SendMessage')));
+  const flagged = drifted(
+    await h.waitForSpans((s) => drifted(s).some((x) => x.name === 'SendMessage')),
+  );
   const broken = flagged.find((x) => x.name === 'SendMessage')!;
   assert.equal(broken.attributes['a2a.drift.kind'], 'skill_not_in_card');
   assert.equal(broken.attributes['a2a.drift.refetch'], 'unchanged');
@@ -184,10 +214,17 @@ test('enforce mode: the call rejects with the seed errors instead of returning t
         jsonrpc: '2.0',
         id: 1,
         method,
-        params: { message: { messageId: `m-${Math.random()}`, role: 'ROLE_USER', parts: [{ text: 'x' }] }, metadata: { skillId } },
+        params: {
+          message: { messageId: `m-${Math.random()}`, role: 'ROLE_USER', parts: [{ text: 'x' }] },
+          metadata: { skillId },
+        },
       });
     const post = (method: string, skillId: string) =>
-      fetch(peer.jsonRpcUrl, { method: 'POST', body: body(method, skillId), headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' } });
+      fetch(peer.jsonRpcUrl, {
+        method: 'POST',
+        body: body(method, skillId),
+        headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
+      });
 
     // Healthy: the app gets the same JSON as without enforcement.
     const ok = await post('SendMessage', 'summarize-v2');
@@ -195,12 +232,18 @@ test('enforce mode: the call rejects with the seed errors instead of returning t
     assert.equal(((await ok.json()) as TaskReply).result.task.status.state, 'TASK_STATE_COMPLETED');
 
     peer.redeploy([SUMMARIZE_PLAIN_SKILL]); // variant B
-    await assert.rejects(post('SendMessage', 'summarize-v2'), (e: Error) => e.name === 'ArtifactSchemaDriftError');
+    await assert.rejects(
+      post('SendMessage', 'summarize-v2'),
+      (e: Error) => e.name === 'ArtifactSchemaDriftError',
+    );
     const stream = await post('SendStreamingMessage', 'summarize-v2');
     await assert.rejects(stream.text(), (e: Error) => e.name === 'ArtifactSchemaDriftError');
 
     peer.redeploy([TRANSLATE_SKILL]); // variant A
-    await assert.rejects(post('SendMessage', 'summarize-v2'), (e: Error) => e.name === 'StaleAgentCardError');
+    await assert.rejects(
+      post('SendMessage', 'summarize-v2'),
+      (e: Error) => e.name === 'StaleAgentCardError',
+    );
     const stream2 = await post('SendStreamingMessage', 'summarize-v2');
     await assert.rejects(stream2.text(), (e: Error) => e.name === 'StaleAgentCardError');
   } finally {
@@ -210,13 +253,24 @@ test('enforce mode: the call rejects with the seed errors instead of returning t
   const res = await fetch(peer.jsonRpcUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'SendMessage', params: { message: { messageId: 'm-obs', role: 'ROLE_USER', parts: [{ text: 'x' }] }, metadata: { skillId: 'summarize-v2' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'SendMessage',
+      params: {
+        message: { messageId: 'm-obs', role: 'ROLE_USER', parts: [{ text: 'x' }] },
+        metadata: { skillId: 'summarize-v2' },
+      },
+    }),
   });
   assert.equal(((await res.json()) as TaskReply).result.task.status.state, 'TASK_STATE_FAILED');
 });
 
 test('debounce: 1,000 failing tasks call the eviction callback once per card, every span flagged', async () => {
-  const raw: RawV01Peer = await startRawV01Peer({ name: 'peer-storm', behaviour: { sendReturns: 'final', transitionDelayMs: 0 } });
+  const raw: RawV01Peer = await startRawV01Peer({
+    name: 'peer-storm',
+    behaviour: { sendReturns: 'final', transitionDelayMs: 0 },
+  });
   h.instrumentation.setConfig({ driftCallbackDebounceMs: 60_000 });
   const calls: DriftEvent[] = [];
   const off = onAgentCardDrift((e) => {
@@ -231,7 +285,16 @@ test('debounce: 1,000 failing tasks call the eviction callback once per card, ev
         Array.from({ length: 100 }, (_, i) =>
           fetch(raw.rpcUrl, {
             method: 'POST',
-            body: JSON.stringify({ jsonrpc: '2.0', id: batch + i, method: 'tasks/send', params: { id: `storm-${batch + i}`, skillId: 'summarize-v2', message: { role: 'user', parts: [{ type: 'text', text: 'x' }] } } }),
+            body: JSON.stringify({
+              jsonrpc: '2.0',
+              id: batch + i,
+              method: 'tasks/send',
+              params: {
+                id: `storm-${batch + i}`,
+                skillId: 'summarize-v2',
+                message: { role: 'user', parts: [{ type: 'text', text: 'x' }] },
+              },
+            }),
           }).then((r) => r.text()),
         ),
       );
@@ -239,7 +302,11 @@ test('debounce: 1,000 failing tasks call the eviction callback once per card, ev
     await h.waitForSpans((s) => drifted(s).length === N, 10_000);
     await new Promise((r) => setTimeout(r, 50));
     assert.equal(calls.length, 1, 'one eviction for the storm');
-    assert.equal(await h.driftCount({ 'a2a.drift.kind': 'unknown_skill' }), N, 'every drift counted');
+    assert.equal(
+      await h.driftCount({ 'a2a.drift.kind': 'unknown_skill' }),
+      N,
+      'every drift counted',
+    );
   } finally {
     off();
     await raw.close();
@@ -252,7 +319,9 @@ test('a task evicted from the bounded memory is not misjudged, and the span says
   try {
     const client = await createSdkClient(peer, 'jsonrpc');
     peer.redeploy([SUMMARIZE_PLAIN_SKILL]);
-    const first = asTask(await client.sendMessage(sendRequest('summarize-v2', { returnImmediately: true })));
+    const first = asTask(
+      await client.sendMessage(sendRequest('summarize-v2', { returnImmediately: true })),
+    );
     await client.sendMessage(sendRequest('summarize-v2', { returnImmediately: true })); // pushes `first` out
     await pollUntilTerminal(client, first.id);
     await new Promise((r) => setTimeout(r, 20));
@@ -260,7 +329,11 @@ test('a task evicted from the bounded memory is not misjudged, and the span says
     assert.ok(polls.length >= 1);
     for (const p of polls) {
       assert.equal(p.attributes['a2a.lifecycle.negotiation_known'], false);
-      assert.equal(p.attributes['a2a.drift.kind'], undefined, 'no verdict without the negotiation context');
+      assert.equal(
+        p.attributes['a2a.drift.kind'],
+        undefined,
+        'no verdict without the negotiation context',
+      );
       assert.notEqual(p.status.code, SpanStatusCode.ERROR);
     }
   } finally {

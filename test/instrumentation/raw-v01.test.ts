@@ -11,7 +11,12 @@ import { context, trace, SpanStatusCode } from '@opentelemetry/api';
 import * as undici from 'undici';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { drifted, setupOtel, type Harness } from '../helpers/otel';
-import { startRawV01Peer, V01_DEFAULT_SKILL, V01_TRANSLATE_SKILL, type RawV01Peer } from '../peers/raw-v01-peer';
+import {
+  startRawV01Peer,
+  V01_DEFAULT_SKILL,
+  V01_TRANSLATE_SKILL,
+  type RawV01Peer,
+} from '../peers/raw-v01-peer';
 
 let h: Harness;
 let peer: RawV01Peer;
@@ -35,22 +40,46 @@ function rpc(method: string, params: Record<string, unknown>): string {
 }
 
 function sendParams(taskId: string, skillId = 'summarize-v2'): Record<string, unknown> {
-  return { id: taskId, sessionId: 's1', skillId, message: { role: 'user', parts: [{ type: 'text', text: 'hello' }] } };
+  return {
+    id: taskId,
+    sessionId: 's1',
+    skillId,
+    message: { role: 'user', parts: [{ type: 'text', text: 'hello' }] },
+  };
 }
 
-type Caller = (url: string, body?: string, headers?: Record<string, string>) => Promise<{ status: number; text: string }>;
+type Caller = (
+  url: string,
+  body?: string,
+  headers?: Record<string, string>,
+) => Promise<{ status: number; text: string }>;
 
 const callers: Record<string, Caller> = {
   'global fetch': async (url, body, headers) => {
-    const res = await fetch(url, body === undefined ? { headers } : { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
+    const res = await fetch(
+      url,
+      body === undefined
+        ? { headers }
+        : { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } },
+    );
     return { status: res.status, text: await res.text() };
   },
   'undici.request': async (url, body, headers) => {
-    const res = await undici.request(url, body === undefined ? { headers } : { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
+    const res = await undici.request(
+      url,
+      body === undefined
+        ? { headers }
+        : { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } },
+    );
     return { status: res.statusCode, text: await res.body.text() };
   },
   'undici.fetch': async (url, body, headers) => {
-    const res = await undici.fetch(url, body === undefined ? { headers } : { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
+    const res = await undici.fetch(
+      url,
+      body === undefined
+        ? { headers }
+        : { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } },
+    );
     return { status: res.status, text: await res.text() };
   },
 };
@@ -68,7 +97,9 @@ for (const [name, call] of Object.entries(callers)) {
   test(`${name}: the seed's variant A — submitted, then the poll shows failed "unknown skill" → GetTask span flagged with the negotiation's skill`, async () => {
     await call(peer.cardUrl);
     peer.redeploy([V01_TRANSLATE_SKILL]);
-    const sent = JSON.parse((await call(peer.rpcUrl, rpc('tasks/send', sendParams('task-a')))).text);
+    const sent = JSON.parse(
+      (await call(peer.rpcUrl, rpc('tasks/send', sendParams('task-a')))).text,
+    );
     assert.equal(sent.result.status.state, 'submitted', 'accepted by the peer');
     await poll(call, 'task-a', 'failed');
     await h.waitForSpans((s) => drifted(s).length >= 1);
@@ -76,7 +107,11 @@ for (const [name, call] of Object.entries(callers)) {
     assert.equal(send.length, 1);
     assert.equal(send[0].attributes['a2a.protocol.version'], '0.1');
     assert.equal(send[0].attributes['a2a.task.state'], 'TASK_STATE_SUBMITTED');
-    assert.equal(send[0].attributes['a2a.skill.id'], 'summarize-v2', JSON.stringify(send[0].attributes));
+    assert.equal(
+      send[0].attributes['a2a.skill.id'],
+      'summarize-v2',
+      JSON.stringify(send[0].attributes),
+    );
     assert.equal(send[0].attributes['a2a.skill.id_source'], 'params.skillId');
     assert.equal(drifted(send).length, 0, 'the send itself shows nothing yet');
     const flagged = drifted(h.spans());
@@ -85,13 +120,21 @@ for (const [name, call] of Object.entries(callers)) {
     assert.equal(poll0.name, 'GetTask');
     assert.equal(poll0.attributes['a2a.drift.kind'], 'unknown_skill');
     assert.equal(poll0.attributes['a2a.skill.id'], 'summarize-v2');
-    assert.equal(poll0.attributes['a2a.agent_card.fingerprint'], send[0].attributes['a2a.agent_card.fingerprint']);
+    assert.equal(
+      poll0.attributes['a2a.agent_card.fingerprint'],
+      send[0].attributes['a2a.agent_card.fingerprint'],
+    );
     assert.equal(poll0.attributes['a2a.lifecycle.negotiation_known'], true);
     assert.equal(poll0.status.code, SpanStatusCode.ERROR);
-    assert.deepEqual(poll0.links.map((l) => l.context.spanId), [send[0].spanContext().spanId], 'linked to the negotiation span');
+    assert.deepEqual(
+      poll0.links.map((l) => l.context.spanId),
+      [send[0].spanContext().spanId],
+      'linked to the negotiation span',
+    );
     const polls = h.spans('GetTask');
     assert.ok(polls.length >= 1);
-    for (const p of polls) if (p !== poll0) assert.notEqual(p.attributes['a2a.task.state'], 'TASK_STATE_FAILED');
+    for (const p of polls)
+      if (p !== poll0) assert.notEqual(p.attributes['a2a.task.state'], 'TASK_STATE_FAILED');
   });
 }
 
@@ -99,7 +142,9 @@ test('-32602 on a skill the cached card lists → invalid_params (undici.request
   await callers['undici.request'](peer.cardUrl);
   peer.redeploy([V01_TRANSLATE_SKILL]);
   peer.setBehaviour({ errorOnUnknownSkill: -32602 });
-  const res = JSON.parse((await callers['undici.request'](peer.rpcUrl, rpc('tasks/send', sendParams('task-b')))).text);
+  const res = JSON.parse(
+    (await callers['undici.request'](peer.rpcUrl, rpc('tasks/send', sendParams('task-b')))).text,
+  );
   assert.equal(res.error.code, -32602);
   const [span] = drifted(await h.waitForSpans((s) => drifted(s).length === 1));
   assert.equal(span.attributes['a2a.drift.kind'], 'invalid_params');
@@ -119,21 +164,44 @@ test('variant B over 0.1 file parts: file.mimeType outside the advertised output
 test('streaming tasks/sendSubscribe, gzip + CRLF split into 7-byte writes with comments: judged, span ends with the stream', async () => {
   for (const [name, call] of Object.entries(callers)) {
     await h.reset();
-    peer.setBehaviour({ gzip: true, sse: { crlf: true, chunkBytes: 7, chunkDelayMs: 0, multilineData: true, comments: true } });
+    peer.setBehaviour({
+      gzip: true,
+      sse: { crlf: true, chunkBytes: 7, chunkDelayMs: 0, multilineData: true, comments: true },
+    });
     peer.redeploy([V01_DEFAULT_SKILL]);
     await call(peer.cardUrl, undefined, { 'accept-encoding': 'gzip' });
-    const healthy = await call(peer.rpcUrl, rpc('tasks/sendSubscribe', sendParams(`s-ok-${name}`)), { 'accept-encoding': 'gzip' });
+    const healthy = await call(
+      peer.rpcUrl,
+      rpc('tasks/sendSubscribe', sendParams(`s-ok-${name}`)),
+      { 'accept-encoding': 'gzip' },
+    );
     assert.ok(healthy.status === 200);
     peer.redeploy([V01_TRANSLATE_SKILL]);
-    await call(peer.rpcUrl, rpc('tasks/sendSubscribe', sendParams(`s-bad-${name}`)), { 'accept-encoding': 'gzip' });
-    const spans = await h.waitForSpans((s) => s.filter((x) => x.name === 'SendStreamingMessage').length === 2);
+    await call(peer.rpcUrl, rpc('tasks/sendSubscribe', sendParams(`s-bad-${name}`)), {
+      'accept-encoding': 'gzip',
+    });
+    const spans = await h.waitForSpans(
+      (s) => s.filter((x) => x.name === 'SendStreamingMessage').length === 2,
+    );
     const streams = spans.filter((x) => x.name === 'SendStreamingMessage');
     const ok = streams.find((s) => s.attributes['a2a.task.id'] === `s-ok-${name}`)!;
     const bad = streams.find((s) => s.attributes['a2a.task.id'] === `s-bad-${name}`)!;
     assert.equal(ok.attributes['a2a.drift.kind'], undefined, `${name}: healthy stream not flagged`);
-    assert.equal(ok.attributes['a2a.task.state'], 'TASK_STATE_COMPLETED', `${name}: last state seen`);
-    assert.equal(ok.attributes['a2a.drift.unjudged_reason'], undefined, `${name}: nothing left unjudged`);
-    assert.equal(bad.attributes['a2a.drift.kind'], 'unknown_skill', `${name}: failing stream flagged`);
+    assert.equal(
+      ok.attributes['a2a.task.state'],
+      'TASK_STATE_COMPLETED',
+      `${name}: last state seen`,
+    );
+    assert.equal(
+      ok.attributes['a2a.drift.unjudged_reason'],
+      undefined,
+      `${name}: nothing left unjudged`,
+    );
+    assert.equal(
+      bad.attributes['a2a.drift.kind'],
+      'unknown_skill',
+      `${name}: failing stream flagged`,
+    );
   }
 });
 
@@ -146,7 +214,10 @@ test('the bytes the app reads are identical with and without the instrumentation
     for (const [, call] of Object.entries(callers)) {
       peer.setBehaviour({ gzip: true });
       const card = await call(peer.cardUrl, undefined, { 'accept-encoding': 'gzip' });
-      const task = await call(peer.rpcUrl, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/get', params: { id: 'nope' } }));
+      const task = await call(
+        peer.rpcUrl,
+        JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/get', params: { id: 'nope' } }),
+      );
       digests[mode].push(createHash('sha256').update(card.text).update(task.text).digest('hex'));
     }
   }
@@ -178,20 +249,39 @@ test('spans are children of the caller span; with instrumentation-undici the HTT
     const tracer = h.provider.getTracer('app');
     await tracer.startActiveSpan('app-work', async (parent) => {
       await fetch(peer.cardUrl).then((r) => r.text());
-      await fetch(peer.rpcUrl, { method: 'POST', body: rpc('tasks/get', { id: 'x' }), headers: { 'content-type': 'application/json' } }).then((r) => r.text());
-      await undici.request(peer.rpcUrl, { method: 'POST', body: rpc('tasks/get', { id: 'y' }) }).then((r) => r.body.text());
+      await fetch(peer.rpcUrl, {
+        method: 'POST',
+        body: rpc('tasks/get', { id: 'x' }),
+        headers: { 'content-type': 'application/json' },
+      }).then((r) => r.text());
+      await undici
+        .request(peer.rpcUrl, { method: 'POST', body: rpc('tasks/get', { id: 'y' }) })
+        .then((r) => r.body.text());
       parent.end();
     });
-    const spans = await h.waitForSpans((s) => s.filter((x) => x.name === 'GetTask').length === 2 && s.some((x) => x.name === 'app-work'));
+    const spans = await h.waitForSpans(
+      (s) =>
+        s.filter((x) => x.name === 'GetTask').length === 2 && s.some((x) => x.name === 'app-work'),
+    );
     const app = spans.find((s) => s.name === 'app-work')!;
     const a2a = spans.filter((s) => s.name === 'GetAgentCard' || s.name === 'GetTask');
     assert.equal(a2a.length, 3, 'one A2A span per call');
-    for (const s of a2a) assert.equal(s.parentSpanContext?.spanId, app.spanContext().spanId, `${s.name} is a child of the app span`);
+    for (const s of a2a)
+      assert.equal(
+        s.parentSpanContext?.spanId,
+        app.spanContext().spanId,
+        `${s.name} is a child of the app span`,
+      );
     const http = spans.filter((s) => s.instrumentationScope.name.includes('undici'));
     assert.equal(http.length, 3, 'instrumentation-undici made its HTTP spans');
-    const viaFetch = a2a.filter((s) => s.name === 'GetAgentCard' || s.attributes['a2a.task.id'] === 'x');
+    const viaFetch = a2a.filter(
+      (s) => s.name === 'GetAgentCard' || s.attributes['a2a.task.id'] === 'x',
+    );
     for (const s of viaFetch) {
-      assert.ok(http.some((x) => x.parentSpanContext?.spanId === s.spanContext().spanId), `${s.name} (fetch) has the HTTP span as its child`);
+      assert.ok(
+        http.some((x) => x.parentSpanContext?.spanId === s.spanContext().spanId),
+        `${s.name} (fetch) has the HTTP span as its child`,
+      );
     }
   } finally {
     undiciInst.disable();

@@ -7,8 +7,20 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { drifted, setupOtel, type Harness } from '../helpers/otel';
-import { startSdkPeer, DEFAULT_SKILL, TRANSLATE_SKILL, SUMMARIZE_PLAIN_SKILL, type SdkPeer } from '../peers/sdk-peer';
-import { createSdkClient, sendRequest, collect, asTask, type SdkTransportChoice } from '../peers/sdk-client';
+import {
+  startSdkPeer,
+  DEFAULT_SKILL,
+  TRANSLATE_SKILL,
+  SUMMARIZE_PLAIN_SKILL,
+  type SdkPeer,
+} from '../peers/sdk-peer';
+import {
+  createSdkClient,
+  sendRequest,
+  collect,
+  asTask,
+  type SdkTransportChoice,
+} from '../peers/sdk-client';
 import { TaskState } from '@a2a-js/sdk';
 import { skillFingerprint, onAgentCardDrift, type DriftEvent } from '../../src/index';
 
@@ -68,7 +80,10 @@ for (const transport of ['jsonrpc', 'rest', 'v03-jsonrpc'] as SdkTransportChoice
       assert.equal(a['server.address'], '127.0.0.1');
       assert.equal(a['server.port'], peer.port);
       assert.equal(typeof a['a2a.agent_card.fingerprint'], 'string');
-      assert.equal(a['a2a.agent_card.fingerprint'], card[0].attributes['a2a.agent_card.fingerprint']);
+      assert.equal(
+        a['a2a.agent_card.fingerprint'],
+        card[0].attributes['a2a.agent_card.fingerprint'],
+      );
       assert.equal(a['a2a.agent_card.url'], card[0].attributes['a2a.agent_card.url']);
       assert.equal(drifted(spans).length, 0);
       assert.notEqual(send[0].status.code, SpanStatusCode.ERROR);
@@ -79,7 +94,11 @@ for (const transport of ['jsonrpc', 'rest', 'v03-jsonrpc'] as SdkTransportChoice
       const client = await createSdkClient(peer, transport); // the client caches the card here
       peer.redeploy([TRANSLATE_SKILL]);
       const task = asTask(await client.sendMessage(sendRequest('summarize-v2')));
-      assert.equal(task.status?.state, TaskState.TASK_STATE_FAILED, 'the peer failed the task inside its lifecycle, no JSON-RPC error');
+      assert.equal(
+        task.status?.state,
+        TaskState.TASK_STATE_FAILED,
+        'the peer failed the task inside its lifecycle, no JSON-RPC error',
+      );
       await h.waitForSpans((s) => drifted(s).length === 1);
       const [span] = drifted(h.spans());
       assert.equal(span.name, 'SendMessage');
@@ -91,7 +110,14 @@ for (const transport of ['jsonrpc', 'rest', 'v03-jsonrpc'] as SdkTransportChoice
       const ex = span.events.find((e) => e.name === 'exception');
       assert.ok(ex, 'exception event');
       assert.equal(ex.attributes?.['exception.type'], 'StaleAgentCardError');
-      assert.equal(await h.driftCount({ 'a2a.drift.kind': 'unknown_skill', 'a2a.skill.id': 'summarize-v2', 'gen_ai.agent.name': 'peer-a' }), 1);
+      assert.equal(
+        await h.driftCount({
+          'a2a.drift.kind': 'unknown_skill',
+          'a2a.skill.id': 'summarize-v2',
+          'gen_ai.agent.name': 'peer-a',
+        }),
+        1,
+      );
       await waitForCallback(1);
       assert.equal(events.length, 1);
       assert.equal(events[0].kind, 'unknown_skill');
@@ -151,7 +177,9 @@ test('healthy traffic in every shape is never flagged', async () => {
   for (const t of ['jsonrpc', 'rest', 'v03-jsonrpc'] as SdkTransportChoice[]) {
     const client = await createSdkClient(peer, t);
     for (let i = 0; i < 3; i++) {
-      const task = asTask(await client.sendMessage(sendRequest('summarize-v2', { returnImmediately: i === 1 })));
+      const task = asTask(
+        await client.sendMessage(sendRequest('summarize-v2', { returnImmediately: i === 1 })),
+      );
       await client.getTask({ tenant: '', id: task.id, historyLength: undefined } as never);
       await collect(client.sendMessageStream(sendRequest('summarize-v2')));
     }
@@ -159,7 +187,10 @@ test('healthy traffic in every shape is never flagged', async () => {
   await new Promise((r) => setTimeout(r, 50));
   const spans = h.spans();
   assert.ok(spans.length >= 30, `saw ${spans.length} spans`);
-  assert.deepEqual(drifted(spans).map((s) => [s.name, s.attributes['a2a.drift.kind']]), []);
+  assert.deepEqual(
+    drifted(spans).map((s) => [s.name, s.attributes['a2a.drift.kind']]),
+    [],
+  );
   assert.equal(spans.filter((s) => s.status.code === SpanStatusCode.ERROR).length, 0);
   void DEFAULT_SKILL;
 });

@@ -23,10 +23,18 @@ import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 
-export type AttributeValue = string | number | boolean | null | AttributeValue[] | { [key: string]: AttributeValue };
+export type AttributeValue =
+  string | number | boolean | null | AttributeValue[] | { [key: string]: AttributeValue };
 export type Attributes = Record<string, AttributeValue>;
 
-export const SPAN_KIND_NAMES = ['UNSPECIFIED', 'INTERNAL', 'SERVER', 'CLIENT', 'PRODUCER', 'CONSUMER'] as const;
+export const SPAN_KIND_NAMES = [
+  'UNSPECIFIED',
+  'INTERNAL',
+  'SERVER',
+  'CLIENT',
+  'PRODUCER',
+  'CONSUMER',
+] as const;
 
 export interface ReceivedSpan {
   traceId: string;
@@ -94,8 +102,16 @@ export interface OtlpReceiver {
   readonly metrics: ReceivedDataPoint[];
   readonly exports: ExportRecord[];
   /** Resolves with ALL matching spans once at least `minCount` (default 1) match; rejects after `timeoutMs`. */
-  waitForSpans(predicate?: (s: ReceivedSpan) => boolean, timeoutMs?: number, minCount?: number): Promise<ReceivedSpan[]>;
-  waitForMetrics(predicate?: (p: ReceivedDataPoint) => boolean, timeoutMs?: number, minCount?: number): Promise<ReceivedDataPoint[]>;
+  waitForSpans(
+    predicate?: (s: ReceivedSpan) => boolean,
+    timeoutMs?: number,
+    minCount?: number,
+  ): Promise<ReceivedSpan[]>;
+  waitForMetrics(
+    predicate?: (p: ReceivedDataPoint) => boolean,
+    timeoutMs?: number,
+    minCount?: number,
+  ): Promise<ReceivedDataPoint[]>;
   clear(): void;
   close(): Promise<void>;
 }
@@ -144,7 +160,9 @@ function jsonAnyValue(v: unknown): AttributeValue {
     const n = o['intValue'];
     if (typeof n === 'number') return n;
     const big = BigInt(String(n));
-    return big <= BigInt(Number.MAX_SAFE_INTEGER) && big >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(big) : String(n);
+    return big <= BigInt(Number.MAX_SAFE_INTEGER) && big >= BigInt(Number.MIN_SAFE_INTEGER)
+      ? Number(big)
+      : String(n);
   }
   if ('doubleValue' in o) return num(o['doubleValue']);
   if ('arrayValue' in o) return arr(obj(o['arrayValue'])['values']).map(jsonAnyValue);
@@ -161,7 +179,14 @@ function jsonAttributes(list: unknown): Attributes {
 
 // ---------------------------------------------------------------- protobuf wire reader
 
-type Field = { no: number; wt: number; varint?: bigint; bytes?: Buffer; fixed64?: Buffer; fixed32?: Buffer };
+type Field = {
+  no: number;
+  wt: number;
+  varint?: bigint;
+  bytes?: Buffer;
+  fixed64?: Buffer;
+  fixed32?: Buffer;
+};
 
 function readVarint(buf: Buffer, pos: { p: number }): bigint {
   let result = 0n;
@@ -200,9 +225,12 @@ function fields(buf: Buffer): Field[] {
 
 const pbStr = (f: Field | undefined): string => (f?.bytes ? f.bytes.toString('utf8') : '');
 const pbHex = (f: Field | undefined): string => (f?.bytes ? f.bytes.toString('hex') : '');
-const pbU64 = (f: Field | undefined): string => (f?.fixed64 ? f.fixed64.readBigUInt64LE(0).toString() : '0');
-const pbDouble = (f: Field | undefined): number | undefined => (f?.fixed64 ? f.fixed64.readDoubleLE(0) : undefined);
-const pbInt = (f: Field | undefined): number => (f?.varint !== undefined ? Number(BigInt.asIntN(64, f.varint)) : 0);
+const pbU64 = (f: Field | undefined): string =>
+  f?.fixed64 ? f.fixed64.readBigUInt64LE(0).toString() : '0';
+const pbDouble = (f: Field | undefined): number | undefined =>
+  f?.fixed64 ? f.fixed64.readDoubleLE(0) : undefined;
+const pbInt = (f: Field | undefined): number =>
+  f?.varint !== undefined ? Number(BigInt.asIntN(64, f.varint)) : 0;
 const first = (fs: Field[], no: number): Field | undefined => fs.find((f) => f.no === no);
 const all = (fs: Field[], no: number): Field[] => fs.filter((f) => f.no === no);
 
@@ -217,12 +245,16 @@ function pbAnyValue(buf: Buffer): AttributeValue {
       return f.varint !== 0n;
     case 3: {
       const big = BigInt.asIntN(64, f.varint ?? 0n);
-      return big <= BigInt(Number.MAX_SAFE_INTEGER) && big >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(big) : big.toString();
+      return big <= BigInt(Number.MAX_SAFE_INTEGER) && big >= BigInt(Number.MIN_SAFE_INTEGER)
+        ? Number(big)
+        : big.toString();
     }
     case 4:
       return pbDouble(f) ?? 0;
     case 5:
-      return all(fields(f.bytes ?? Buffer.alloc(0)), 1).map((x) => pbAnyValue(x.bytes ?? Buffer.alloc(0)));
+      return all(fields(f.bytes ?? Buffer.alloc(0)), 1).map((x) =>
+        pbAnyValue(x.bytes ?? Buffer.alloc(0)),
+      );
     case 6:
       return pbAttributes(all(fields(f.bytes ?? Buffer.alloc(0)), 1));
     case 7:
@@ -242,7 +274,10 @@ function pbAttributes(kvs: Field[]): Attributes {
   return out;
 }
 
-function pbResourceAndScope(container: Field[], scopeField: number): { resource: Attributes } & { scopes: Field[] } {
+function pbResourceAndScope(
+  container: Field[],
+  scopeField: number,
+): { resource: Attributes } & { scopes: Field[] } {
   const res = first(container, 1);
   const resource = res?.bytes ? pbAttributes(all(fields(res.bytes), 1)) : {};
   return { resource, scopes: all(container, scopeField) };
@@ -332,11 +367,19 @@ function decodeTracesProto(buf: Buffer): ReceivedSpan[] {
           attributes: pbAttributes(all(s, 9)),
           events: all(s, 11).map((eF) => {
             const e = fields(eF.bytes ?? Buffer.alloc(0));
-            return { name: pbStr(first(e, 2)), timeUnixNano: pbU64(first(e, 1)), attributes: pbAttributes(all(e, 3)) };
+            return {
+              name: pbStr(first(e, 2)),
+              timeUnixNano: pbU64(first(e, 1)),
+              attributes: pbAttributes(all(e, 3)),
+            };
           }),
           links: all(s, 13).map((lF) => {
             const l = fields(lF.bytes ?? Buffer.alloc(0));
-            return { traceId: pbHex(first(l, 1)), spanId: pbHex(first(l, 2)), attributes: pbAttributes(all(l, 4)) };
+            return {
+              traceId: pbHex(first(l, 1)),
+              spanId: pbHex(first(l, 2)),
+              attributes: pbAttributes(all(l, 4)),
+            };
           }),
           resource,
           scopeName: scope.name,
@@ -382,10 +425,13 @@ function decodeMetricsJson(body: JsonObj): ReceivedDataPoint[] {
           if (dp['sum'] !== undefined) point.sum = num(dp['sum']);
           if (dp['min'] !== undefined) point.min = num(dp['min']);
           if (dp['max'] !== undefined) point.max = num(dp['max']);
-          if (Array.isArray(dp['bucketCounts'])) point.bucketCounts = (dp['bucketCounts'] as unknown[]).map(num);
-          if (Array.isArray(dp['explicitBounds'])) point.explicitBounds = (dp['explicitBounds'] as unknown[]).map(num);
+          if (Array.isArray(dp['bucketCounts']))
+            point.bucketCounts = (dp['bucketCounts'] as unknown[]).map(num);
+          if (Array.isArray(dp['explicitBounds']))
+            point.explicitBounds = (dp['explicitBounds'] as unknown[]).map(num);
           if (data['isMonotonic'] !== undefined) point.isMonotonic = Boolean(data['isMonotonic']);
-          if (data['aggregationTemporality'] !== undefined) point.aggregationTemporality = num(data['aggregationTemporality']);
+          if (data['aggregationTemporality'] !== undefined)
+            point.aggregationTemporality = num(data['aggregationTemporality']);
           out.push(point);
         }
       }
@@ -399,7 +445,8 @@ function packedFixed64(fs: Field[], asDouble: boolean): number[] {
   for (const f of fs) {
     const chunks: Buffer[] = f.bytes ? [f.bytes] : f.fixed64 ? [f.fixed64] : [];
     for (const b of chunks) {
-      for (let i = 0; i + 8 <= b.length; i += 8) out.push(asDouble ? b.readDoubleLE(i) : Number(b.readBigUInt64LE(i)));
+      for (let i = 0; i + 8 <= b.length; i += 8)
+        out.push(asDouble ? b.readDoubleLE(i) : Number(b.readBigUInt64LE(i)));
     }
   }
   return out;
@@ -408,7 +455,13 @@ function packedFixed64(fs: Field[], asDouble: boolean): number[] {
 function decodeMetricsProto(buf: Buffer): ReceivedDataPoint[] {
   const out: ReceivedDataPoint[] = [];
   // Metric oneof field numbers → type
-  const dataFields: Record<number, ReceivedDataPoint['type']> = { 5: 'gauge', 7: 'sum', 9: 'histogram', 10: 'exponentialHistogram', 11: 'summary' };
+  const dataFields: Record<number, ReceivedDataPoint['type']> = {
+    5: 'gauge',
+    7: 'sum',
+    9: 'histogram',
+    10: 'exponentialHistogram',
+    11: 'summary',
+  };
   for (const rmF of all(fields(buf), 1)) {
     const { resource, scopes } = pbResourceAndScope(fields(rmF.bytes ?? Buffer.alloc(0)), 2);
     for (const smF of scopes) {
@@ -439,7 +492,11 @@ function decodeMetricsProto(buf: Buffer): ReceivedDataPoint[] {
           if (type === 'gauge' || type === 'sum') {
             const d = first(dp, 4);
             const i = first(dp, 6);
-            const value = d ? (pbDouble(d) ?? 0) : i?.fixed64 ? Number(i.fixed64.readBigInt64LE(0)) : 0;
+            const value = d
+              ? (pbDouble(d) ?? 0)
+              : i?.fixed64
+                ? Number(i.fixed64.readBigInt64LE(0))
+                : 0;
             point = { ...base, value, attributes: pbAttributes(all(dp, 7)) };
           } else {
             const count = Number(pbU64(first(dp, 4)));
@@ -457,7 +514,8 @@ function decodeMetricsProto(buf: Buffer): ReceivedDataPoint[] {
               if (max !== undefined) point.max = max;
             }
           }
-          if (temporality && type !== 'gauge' && type !== 'summary') point.aggregationTemporality = pbInt(temporality);
+          if (temporality && type !== 'gauge' && type !== 'summary')
+            point.aggregationTemporality = pbInt(temporality);
           if (monotonic) point.isMonotonic = monotonic.varint !== 0n;
           out.push(point);
         }
@@ -491,14 +549,24 @@ export async function startOtlpReceiver(options: { grpc?: boolean } = {}): Promi
   };
 
   /** Decodes and stores one export; throws on what cannot be decoded. */
-  const ingest = (path: string, contentType: string, contentEncoding: string, buf: Buffer, isProto: boolean): void => {
+  const ingest = (
+    path: string,
+    contentType: string,
+    contentEncoding: string,
+    buf: Buffer,
+    isProto: boolean,
+  ): void => {
     let items = 0;
     if (path === '/v1/traces') {
-      const got = isProto ? decodeTracesProto(buf) : decodeTracesJson(JSON.parse(buf.toString('utf8')) as JsonObj);
+      const got = isProto
+        ? decodeTracesProto(buf)
+        : decodeTracesJson(JSON.parse(buf.toString('utf8')) as JsonObj);
       spans.push(...got);
       items = got.length;
     } else if (path === '/v1/metrics') {
-      const got = isProto ? decodeMetricsProto(buf) : decodeMetricsJson(JSON.parse(buf.toString('utf8')) as JsonObj);
+      const got = isProto
+        ? decodeMetricsProto(buf)
+        : decodeMetricsJson(JSON.parse(buf.toString('utf8')) as JsonObj);
       metrics.push(...got);
       items = got.length;
     }
@@ -512,12 +580,17 @@ export async function startOtlpReceiver(options: { grpc?: boolean } = {}): Promi
         const chunks: Buffer[] = [];
         req.on('data', (c: Buffer) => chunks.push(c));
         req.on('end', () => {
-          const contentType = String(req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+          const contentType =
+            String(req.headers['content-type'] ?? '')
+              .split(';')[0]
+              ?.trim()
+              .toLowerCase() ?? '';
           const messageEncoding = String(req.headers['grpc-encoding'] ?? '').toLowerCase();
           let status = 0;
           let message = '';
           try {
-            if (!path) throw Object.assign(new Error(`unknown method ${req.url}`), { grpcStatus: 12 });
+            if (!path)
+              throw Object.assign(new Error(`unknown method ${req.url}`), { grpcStatus: 12 });
             const framed = Buffer.concat(chunks);
             if (framed.length < 5) throw new Error('no gRPC message');
             const compressed = framed[0] === 1;
@@ -529,7 +602,11 @@ export async function startOtlpReceiver(options: { grpc?: boolean } = {}): Promi
             message = String(err);
           }
           res.writeHead(200, { 'content-type': 'application/grpc' });
-          res.addTrailers(status === 0 ? { 'grpc-status': '0' } : { 'grpc-status': String(status), 'grpc-message': message });
+          res.addTrailers(
+            status === 0
+              ? { 'grpc-status': '0' }
+              : { 'grpc-status': String(status), 'grpc-message': message },
+          );
           // An empty Export*ServiceResponse: uncompressed, length 0.
           if (status === 0) res.end(Buffer.alloc(5));
           else res.end();
@@ -540,32 +617,39 @@ export async function startOtlpReceiver(options: { grpc?: boolean } = {}): Promi
   const httpServer = options.grpc
     ? undefined
     : http.createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
-    if (req.method !== 'POST' || !['/v1/traces', '/v1/metrics', '/v1/logs'].includes(path)) {
-      res.writeHead(404).end();
-      return;
-    }
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const contentType = String(req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-      const contentEncoding = String(req.headers['content-encoding'] ?? '').toLowerCase();
-      const isProto = contentType === 'application/x-protobuf' || contentType === 'application/protobuf';
-      const reply = (status: number, body: string): void => {
-        res.writeHead(status, { 'content-type': isProto ? 'application/x-protobuf' : 'application/json' });
-        res.end(isProto && status === 200 ? Buffer.alloc(0) : body);
-      };
-      try {
-        let buf = Buffer.concat(chunks);
-        if (contentEncoding === 'gzip') buf = zlib.gunzipSync(buf);
-        else if (contentEncoding === 'deflate') buf = zlib.inflateSync(buf);
-        ingest(path, contentType, contentEncoding, buf, isProto);
-        reply(200, '{}');
-      } catch (err) {
-        reply(400, JSON.stringify({ code: 3, message: `cannot decode: ${String(err)}` }));
-      }
-    });
-  });
+        const path = new URL(req.url ?? '/', 'http://x').pathname;
+        if (req.method !== 'POST' || !['/v1/traces', '/v1/metrics', '/v1/logs'].includes(path)) {
+          res.writeHead(404).end();
+          return;
+        }
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', () => {
+          const contentType =
+            String(req.headers['content-type'] ?? '')
+              .split(';')[0]
+              ?.trim()
+              .toLowerCase() ?? '';
+          const contentEncoding = String(req.headers['content-encoding'] ?? '').toLowerCase();
+          const isProto =
+            contentType === 'application/x-protobuf' || contentType === 'application/protobuf';
+          const reply = (status: number, body: string): void => {
+            res.writeHead(status, {
+              'content-type': isProto ? 'application/x-protobuf' : 'application/json',
+            });
+            res.end(isProto && status === 200 ? Buffer.alloc(0) : body);
+          };
+          try {
+            let buf = Buffer.concat(chunks);
+            if (contentEncoding === 'gzip') buf = zlib.gunzipSync(buf);
+            else if (contentEncoding === 'deflate') buf = zlib.inflateSync(buf);
+            ingest(path, contentType, contentEncoding, buf, isProto);
+            reply(200, '{}');
+          } catch (err) {
+            reply(400, JSON.stringify({ code: 3, message: `cannot decode: ${String(err)}` }));
+          }
+        });
+      });
   const server = (grpcServer ?? httpServer) as http.Server | http2.Http2Server;
   const sessions = new Set<http2.ServerHttp2Session>();
   grpcServer?.on('session', (session) => {
@@ -581,7 +665,14 @@ export async function startOtlpReceiver(options: { grpc?: boolean } = {}): Promi
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  function waitFor<T>(list: T[], what: string, predicate: (x: T) => boolean, timeoutMs: number, minCount: number, describe: (x: T) => string): Promise<T[]> {
+  function waitFor<T>(
+    list: T[],
+    what: string,
+    predicate: (x: T) => boolean,
+    timeoutMs: number,
+    minCount: number,
+    describe: (x: T) => string,
+  ): Promise<T[]> {
     return new Promise((resolve, reject) => {
       const check = (): boolean => {
         const got = list.filter(predicate);
@@ -594,7 +685,11 @@ export async function startOtlpReceiver(options: { grpc?: boolean } = {}): Promi
       };
       const timer = setTimeout(() => {
         cleanup();
-        reject(new Error(`timed out after ${timeoutMs} ms waiting for ${minCount} ${what}; received ${list.length}: ${list.map(describe).join(', ')}`));
+        reject(
+          new Error(
+            `timed out after ${timeoutMs} ms waiting for ${minCount} ${what}; received ${list.length}: ${list.map(describe).join(', ')}`,
+          ),
+        );
       }, timeoutMs);
       const cleanup = (): void => {
         clearTimeout(timer);
@@ -616,7 +711,14 @@ export async function startOtlpReceiver(options: { grpc?: boolean } = {}): Promi
     metrics,
     exports,
     waitForSpans(predicate = () => true, timeoutMs = 5000, minCount = 1) {
-      return waitFor(spans, 'spans', predicate, timeoutMs, minCount, (s) => `${s.name}[${s.kindName}]`);
+      return waitFor(
+        spans,
+        'spans',
+        predicate,
+        timeoutMs,
+        minCount,
+        (s) => `${s.name}[${s.kindName}]`,
+      );
     },
     waitForMetrics(predicate = () => true, timeoutMs = 5000, minCount = 1) {
       return waitFor(metrics, 'data points', predicate, timeoutMs, minCount, (p) => p.name);

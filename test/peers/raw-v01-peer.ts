@@ -41,7 +41,11 @@ export interface V01Card {
   description?: string;
   url: string;
   version: string;
-  capabilities: { streaming?: boolean; pushNotifications?: boolean; stateTransitionHistory?: boolean };
+  capabilities: {
+    streaming?: boolean;
+    pushNotifications?: boolean;
+    stateTransitionHistory?: boolean;
+  };
   defaultInputModes: string[];
   defaultOutputModes: string[];
   skills: V01Skill[];
@@ -49,7 +53,11 @@ export interface V01Card {
 
 export type V01Part =
   | { type: 'text'; text: string; metadata?: Record<string, unknown> }
-  | { type: 'file'; file: { name?: string; mimeType?: string; bytes?: string; uri?: string }; metadata?: Record<string, unknown> }
+  | {
+      type: 'file';
+      file: { name?: string; mimeType?: string; bytes?: string; uri?: string };
+      metadata?: Record<string, unknown>;
+    }
   | { type: 'data'; data: Record<string, unknown>; metadata?: Record<string, unknown> };
 
 export interface V01Message {
@@ -58,7 +66,8 @@ export interface V01Message {
   metadata?: Record<string, unknown>;
 }
 
-export type V01TaskState = 'submitted' | 'working' | 'input-required' | 'completed' | 'canceled' | 'failed' | 'unknown';
+export type V01TaskState =
+  'submitted' | 'working' | 'input-required' | 'completed' | 'canceled' | 'failed' | 'unknown';
 
 export interface V01Artifact {
   name?: string;
@@ -201,7 +210,10 @@ export async function startRawV01Peer(opts: RawV01PeerOptions = {}): Promise<Raw
     description: opts.description ?? 'A2A 0.1 test peer',
     url: '', // set after listen
     version: opts.version ?? '1.0',
-    capabilities: { streaming: opts.streaming ?? true, pushNotifications: opts.pushNotifications ?? false },
+    capabilities: {
+      streaming: opts.streaming ?? true,
+      pushNotifications: opts.pushNotifications ?? false,
+    },
     defaultInputModes: opts.defaultInputModes ?? ['text/plain'],
     defaultOutputModes: opts.defaultOutputModes ?? ['text/plain'],
     skills: (opts.skills ?? [V01_DEFAULT_SKILL]).map(clone),
@@ -228,8 +240,21 @@ export async function startRawV01Peer(opts: RawV01PeerOptions = {}): Promise<Raw
   function artifactParts(skill: V01Skill, chunk: number, chunks: number): V01Part[] {
     const text = `result from ${skill.id}${chunks > 1 ? ` (${chunk + 1}/${chunks})` : ''}`;
     if (behaviour.artifactKind === 'file') {
-      const mimeType = behaviour.fileMimeType ?? skill.outputModes?.[0] ?? card.defaultOutputModes[0] ?? 'text/plain';
-      return [{ type: 'file', file: { name: `${skill.id}-${chunk}`, mimeType, bytes: Buffer.from(text).toString('base64') } }];
+      const mimeType =
+        behaviour.fileMimeType ??
+        skill.outputModes?.[0] ??
+        card.defaultOutputModes[0] ??
+        'text/plain';
+      return [
+        {
+          type: 'file',
+          file: {
+            name: `${skill.id}-${chunk}`,
+            mimeType,
+            bytes: Buffer.from(text).toString('base64'),
+          },
+        },
+      ];
     }
     return [{ type: 'text', text }];
   }
@@ -260,7 +285,13 @@ export async function startRawV01Peer(opts: RawV01PeerOptions = {}): Promise<Raw
           all.push(...parts);
           emit(entry, {
             kind: 'artifact',
-            artifact: { name: `${skill.id}-result`, parts, index: 0, append: i > 0, lastChunk: i === chunks - 1 },
+            artifact: {
+              name: `${skill.id}-result`,
+              parts,
+              index: 0,
+              append: i > 0,
+              lastChunk: i === chunks - 1,
+            },
           });
         }
         entry.task.artifacts = [{ name: `${skill.id}-result`, parts: all, index: 0 }];
@@ -270,7 +301,8 @@ export async function startRawV01Peer(opts: RawV01PeerOptions = {}): Promise<Raw
     });
   }
 
-  type RpcResult = { result: unknown } | { error: { code: number; message: string; data?: unknown } };
+  type RpcResult =
+    { result: unknown } | { error: { code: number; message: string; data?: unknown } };
 
   function resolveSkillId(params: Record<string, unknown>): string | undefined {
     const fromObj = (o: unknown): string | undefined => {
@@ -289,9 +321,18 @@ export async function startRawV01Peer(opts: RawV01PeerOptions = {}): Promise<Raw
   }
 
   /** tasks/send and tasks/sendSubscribe: create (or restart) the task. */
-  function createTask(params: Record<string, unknown>): { entry: TaskEntry } | { error: { code: number; message: string; data?: unknown } } {
+  function createTask(
+    params: Record<string, unknown>,
+  ): { entry: TaskEntry } | { error: { code: number; message: string; data?: unknown } } {
     const message = params['message'] as V01Message | undefined;
-    if (!message || !Array.isArray(message.parts)) return { error: { code: -32602, message: 'Invalid params', data: 'params.message.parts is required' } };
+    if (!message || !Array.isArray(message.parts))
+      return {
+        error: {
+          code: -32602,
+          message: 'Invalid params',
+          data: 'params.message.parts is required',
+        },
+      };
     const skillId = resolveSkillId(params);
     const known = skillId !== undefined && card.skills.some((s) => s.id === skillId);
     if (!known && behaviour.errorOnUnknownSkill !== null) {
@@ -303,10 +344,20 @@ export async function startRawV01Peer(opts: RawV01PeerOptions = {}): Promise<Raw
         },
       };
     }
-    const id = typeof params['id'] === 'string' && params['id'] !== '' ? (params['id'] as string) : randomUUID();
-    const sessionId = typeof params['sessionId'] === 'string' && params['sessionId'] !== '' ? (params['sessionId'] as string) : randomUUID();
+    const id =
+      typeof params['id'] === 'string' && params['id'] !== ''
+        ? (params['id'] as string)
+        : randomUUID();
+    const sessionId =
+      typeof params['sessionId'] === 'string' && params['sessionId'] !== ''
+        ? (params['sessionId'] as string)
+        : randomUUID();
     const prev = tasks.get(id);
-    const entry: TaskEntry = prev ?? { task: { id, sessionId, status: { state: 'submitted' } }, events: new EventEmitter(), log: [] };
+    const entry: TaskEntry = prev ?? {
+      task: { id, sessionId, status: { state: 'submitted' } },
+      events: new EventEmitter(),
+      log: [],
+    };
     entry.task.sessionId = sessionId;
     entry.task.status = { state: 'submitted', timestamp: new Date().toISOString() };
     delete entry.task.artifacts;
@@ -360,7 +411,8 @@ export async function startRawV01Peer(opts: RawV01PeerOptions = {}): Promise<Raw
       case 'tasks/cancel': {
         const entry = tasks.get(String(params['id']));
         if (!entry) return { error: { code: -32001, message: 'Task not found' } };
-        if (TERMINAL.has(entry.task.status.state)) return { error: { code: -32002, message: 'Task cannot be canceled' } };
+        if (TERMINAL.has(entry.task.status.state))
+          return { error: { code: -32002, message: 'Task cannot be canceled' } };
         entry.task.status = { state: 'canceled', timestamp: new Date().toISOString() };
         emit(entry, { kind: 'status', status: clone(entry.task.status), final: true });
         return { result: taskView(entry.task) };
@@ -377,12 +429,23 @@ export async function startRawV01Peer(opts: RawV01PeerOptions = {}): Promise<Raw
     return behaviour.gzip && /\bgzip\b/i.test(String(req.headers['accept-encoding'] ?? ''));
   }
 
-  function sendJson(req: http.IncomingMessage, res: http.ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void {
+  function sendJson(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    status: number,
+    body: unknown,
+    extra: Record<string, string> = {},
+  ): void {
     const buf = Buffer.from(JSON.stringify(body));
     const headers: Record<string, string> = { 'content-type': 'application/json', ...extra };
     if (acceptsGzip(req)) {
       const gz = zlib.gzipSync(buf);
-      res.writeHead(status, { ...headers, 'content-encoding': 'gzip', 'content-length': String(gz.length), vary: 'accept-encoding' });
+      res.writeHead(status, {
+        ...headers,
+        'content-encoding': 'gzip',
+        'content-length': String(gz.length),
+        vary: 'accept-encoding',
+      });
       res.end(gz);
       return;
     }
@@ -393,7 +456,9 @@ export async function startRawV01Peer(opts: RawV01PeerOptions = {}): Promise<Raw
   /** Serialise one SSE event per the framing knobs. */
   function frame(payload: unknown): string {
     const nl = behaviour.sse.crlf ? '\r\n' : '\n';
-    const json = behaviour.sse.multilineData ? JSON.stringify(payload, null, 1) : JSON.stringify(payload);
+    const json = behaviour.sse.multilineData
+      ? JSON.stringify(payload, null, 1)
+      : JSON.stringify(payload);
     const lines = json.split('\n').map((l) => `data: ${l}`);
     const comment = behaviour.sse.comments ? `: keep-alive${nl}` : '';
     return comment + lines.join(nl) + nl + nl;
@@ -423,7 +488,11 @@ export async function startRawV01Peer(opts: RawV01PeerOptions = {}): Promise<Raw
         sink.write(buf.subarray(off, off + size));
         if (gz) gz.flush(zlib.constants.Z_SYNC_FLUSH);
         if (size < buf.length) {
-          await new Promise<void>((r) => (behaviour.sse.chunkDelayMs > 0 ? setTimeout(r, behaviour.sse.chunkDelayMs) : setImmediate(r)));
+          await new Promise<void>((r) =>
+            behaviour.sse.chunkDelayMs > 0
+              ? setTimeout(r, behaviour.sse.chunkDelayMs)
+              : setImmediate(r),
+          );
         }
       }
     };
@@ -461,25 +530,49 @@ export async function startRawV01Peer(opts: RawV01PeerOptions = {}): Promise<Raw
     }
   }
 
-  async function handleRpc(req: http.IncomingMessage, res: http.ServerResponse, raw: string): Promise<void> {
+  async function handleRpc(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    raw: string,
+  ): Promise<void> {
     let body: { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };
     try {
       body = JSON.parse(raw) as typeof body;
     } catch {
-      sendJson(req, res, 200, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'JSON parse error' } });
+      sendJson(req, res, 200, {
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32700, message: 'JSON parse error' },
+      });
       return;
     }
     const id = body.id ?? null;
     if (body.jsonrpc !== '2.0' || typeof body.method !== 'string') {
-      sendJson(req, res, 200, { jsonrpc: '2.0', id, error: { code: -32600, message: 'Invalid Request' } });
+      sendJson(req, res, 200, {
+        jsonrpc: '2.0',
+        id,
+        error: { code: -32600, message: 'Invalid Request' },
+      });
       return;
     }
-    const params = (body.params && typeof body.params === 'object' ? body.params : {}) as Record<string, unknown>;
-    requests.push({ method: body.method, params: body.params as Record<string, unknown> | undefined, id, headers: req.headers });
+    const params = (body.params && typeof body.params === 'object' ? body.params : {}) as Record<
+      string,
+      unknown
+    >;
+    requests.push({
+      method: body.method,
+      params: body.params as Record<string, unknown> | undefined,
+      id,
+      headers: req.headers,
+    });
 
     if (body.method === 'tasks/sendSubscribe' || body.method === 'tasks/resubscribe') {
       if (!card.capabilities.streaming) {
-        sendJson(req, res, 200, { jsonrpc: '2.0', id, error: { code: -32004, message: 'Unsupported operation' } });
+        sendJson(req, res, 200, {
+          jsonrpc: '2.0',
+          id,
+          error: { code: -32004, message: 'Unsupported operation' },
+        });
         return;
       }
       let entry: TaskEntry | undefined;
@@ -493,7 +586,11 @@ export async function startRawV01Peer(opts: RawV01PeerOptions = {}): Promise<Raw
       } else {
         entry = tasks.get(String(params['id']));
         if (!entry) {
-          sendJson(req, res, 200, { jsonrpc: '2.0', id, error: { code: -32001, message: 'Task not found' } });
+          sendJson(req, res, 200, {
+            jsonrpc: '2.0',
+            id,
+            error: { code: -32001, message: 'Task not found' },
+          });
           return;
         }
       }
@@ -516,7 +613,12 @@ export async function startRawV01Peer(opts: RawV01PeerOptions = {}): Promise<Raw
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         handleRpc(req, res, Buffer.concat(chunks).toString('utf8')).catch((err: unknown) => {
-          if (!res.headersSent) sendJson(req, res, 500, { jsonrpc: '2.0', id: null, error: { code: -32603, message: String(err) } });
+          if (!res.headersSent)
+            sendJson(req, res, 500, {
+              jsonrpc: '2.0',
+              id: null,
+              error: { code: -32603, message: String(err) },
+            });
           else res.destroy();
         });
       });
@@ -564,7 +666,8 @@ export async function startRawV01Peer(opts: RawV01PeerOptions = {}): Promise<Raw
       closed = true;
       for (const t of timers) clearTimeout(t);
       timers.clear();
-      for (const e of tasks.values()) e.events.emit('event', { kind: 'status', status: e.task.status, final: true });
+      for (const e of tasks.values())
+        e.events.emit('event', { kind: 'status', status: e.task.status, final: true });
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

@@ -15,7 +15,15 @@
  * the final task; returnImmediately → TASK_STATE_SUBMITTED (this peer's first event).
  */
 import { Role } from '@a2a-js/sdk';
-import type { AgentCard, Message, Part, SendMessageConfiguration, SendMessageRequest, StreamResponse, Task } from '@a2a-js/sdk';
+import type {
+  AgentCard,
+  Message,
+  Part,
+  SendMessageConfiguration,
+  SendMessageRequest,
+  StreamResponse,
+  Task,
+} from '@a2a-js/sdk';
 import {
   ClientFactory,
   ClientFactoryOptions,
@@ -111,15 +119,25 @@ export interface SendRequestOptions {
 }
 
 /** A full proto `SendMessageRequest` carrying `skillId`. */
-export function sendRequest(skillId: string | undefined, o: SendRequestOptions = {}): SendMessageRequest {
+export function sendRequest(
+  skillId: string | undefined,
+  o: SendRequestOptions = {},
+): SendMessageRequest {
   const meta = skillId === undefined ? undefined : { skillId };
   const configuration: SendMessageConfiguration | undefined =
     o.returnImmediately === undefined
       ? undefined
-      : { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately: o.returnImmediately };
+      : {
+          acceptedOutputModes: [],
+          taskPushNotificationConfig: undefined,
+          returnImmediately: o.returnImmediately,
+        };
   return {
     tenant: '',
-    message: userMessage(o.text ?? 'Please summarize this text.', o.inMessageMetadata === false ? undefined : meta),
+    message: userMessage(
+      o.text ?? 'Please summarize this text.',
+      o.inMessageMetadata === false ? undefined : meta,
+    ),
     configuration,
     metadata: o.inRequestMetadata === false ? undefined : meta,
   };
@@ -127,7 +145,8 @@ export function sendRequest(skillId: string | undefined, o: SendRequestOptions =
 
 /** Narrow a `sendMessage` result to a Task. */
 export function asTask(result: Message | Task): Task {
-  if ('messageId' in result) throw new Error(`expected a Task, got a Message ${JSON.stringify(result)}`);
+  if ('messageId' in result)
+    throw new Error(`expected a Task, got a Message ${JSON.stringify(result)}`);
   return result;
 }
 

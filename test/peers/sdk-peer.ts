@@ -37,7 +37,15 @@ import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import express from 'express';
 import { Role, TaskState } from '@a2a-js/sdk';
-import type { AgentCard, AgentSkill, Artifact, Message, Part, SendMessageRequest, Task } from '@a2a-js/sdk';
+import type {
+  AgentCard,
+  AgentSkill,
+  Artifact,
+  Message,
+  Part,
+  SendMessageRequest,
+  Task,
+} from '@a2a-js/sdk';
 import {
   AgentEvent,
   DefaultRequestHandler,
@@ -47,7 +55,12 @@ import {
   type RequestContext,
   type ServerCallContext,
 } from '@a2a-js/sdk/server';
-import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
+import {
+  agentCardHandler,
+  jsonRpcHandler,
+  restHandler,
+  UserBuilder,
+} from '@a2a-js/sdk/server/express';
 import { SEED_SUMMARIZE_SKILL, SEED_TRANSLATE_SKILL } from './wire';
 
 /** A skill as tests write it; normalised to the SDK's proto `AgentSkill`. */
@@ -154,7 +167,10 @@ export const DEFAULT_SKILL: PeerSkillInput = SEED_SUMMARIZE_SKILL;
 export const TRANSLATE_SKILL: PeerSkillInput = SEED_TRANSLATE_SKILL;
 
 /** Variant B of the seed: same id `summarize-v2`, now returns `text/plain`. */
-export const SUMMARIZE_PLAIN_SKILL: PeerSkillInput = { ...DEFAULT_SKILL, outputModes: ['text/plain'] };
+export const SUMMARIZE_PLAIN_SKILL: PeerSkillInput = {
+  ...DEFAULT_SKILL,
+  outputModes: ['text/plain'],
+};
 
 /** A skill that, by default, streams 20 artifact chunks. */
 export const LONG_STREAM_SKILL: PeerSkillInput = {
@@ -179,9 +195,15 @@ export function toAgentSkill(s: PeerSkillInput): AgentSkill {
   };
 }
 
-function defaultArtifactText(skillId: string, mediaType: string, chunk: number, chunks: number): string {
+function defaultArtifactText(
+  skillId: string,
+  mediaType: string,
+  chunk: number,
+  chunks: number,
+): string {
   const suffix = chunks > 1 ? ` (${chunk + 1}/${chunks})` : '';
-  if (mediaType === 'text/markdown') return `## ${skillId}${suffix}\n\n- result from **${skillId}**\n`;
+  if (mediaType === 'text/markdown')
+    return `## ${skillId}${suffix}\n\n- result from **${skillId}**\n`;
   return `result from ${skillId}${suffix}`;
 }
 
@@ -275,7 +297,11 @@ class PeerExecutor implements AgentExecutor {
         AgentEvent.statusUpdate({
           taskId,
           contextId,
-          status: { state: TaskState.TASK_STATE_FAILED, message: agentMessage(text, taskId, contextId), timestamp: now() },
+          status: {
+            state: TaskState.TASK_STATE_FAILED,
+            message: agentMessage(text, taskId, contextId),
+            timestamp: now(),
+          },
           metadata: undefined,
         }),
       );
@@ -335,7 +361,10 @@ class PeerExecutor implements AgentExecutor {
 class PeerRequestHandler extends DefaultRequestHandler {
   forceReturnImmediately: () => 'client' | boolean = () => 'client';
 
-  override sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Message | Task> {
+  override sendMessage(
+    params: SendMessageRequest,
+    context: ServerCallContext,
+  ): Promise<Message | Task> {
     const force = this.forceReturnImmediately();
     if (force !== 'client') {
       params = {
@@ -398,10 +427,16 @@ export async function startSdkPeer(opts: SdkPeerOptions = {}): Promise<SdkPeer> 
   const cache = opts.cardMaxAge === undefined ? {} : { cache: { maxAge: opts.cardMaxAge } };
   const userBuilder = UserBuilder.noAuthentication;
 
-  app.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: requestHandler, ...cache, ...mainLegacy }));
+  app.use(
+    '/.well-known/agent-card.json',
+    agentCardHandler({ agentCardProvider: requestHandler, ...cache, ...mainLegacy }),
+  );
   app.use('/a2a/jsonrpc', jsonRpcHandler({ requestHandler, userBuilder, ...mainLegacy }));
   app.use('/a2a/rest', restHandler({ requestHandler, userBuilder, ...mainLegacy }));
-  app.use('/v03/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: requestHandler, ...cache, ...legacy }));
+  app.use(
+    '/v03/.well-known/agent-card.json',
+    agentCardHandler({ agentCardProvider: requestHandler, ...cache, ...legacy }),
+  );
   app.use('/v03/jsonrpc', jsonRpcHandler({ requestHandler, userBuilder, ...legacy }));
   app.use('/v03/rest', restHandler({ requestHandler, userBuilder, ...legacy }));
 

@@ -47,7 +47,12 @@ export function parseSse(text: string): SseEvent[] {
   let id: string | undefined;
   for (const line of text.split(/\r\n|\r|\n/)) {
     if (line === '') {
-      if (data.length > 0) out.push({ event: event || 'message', data: data.join('\n'), ...(id !== undefined ? { id } : {}) });
+      if (data.length > 0)
+        out.push({
+          event: event || 'message',
+          data: data.join('\n'),
+          ...(id !== undefined ? { id } : {}),
+        });
       data = [];
       event = '';
       continue;
@@ -61,7 +66,12 @@ export function parseSse(text: string): SseEvent[] {
     else if (field === 'event') event = value;
     else if (field === 'id') id = value;
   }
-  if (data.length > 0) out.push({ event: event || 'message', data: data.join('\n'), ...(id !== undefined ? { id } : {}) });
+  if (data.length > 0)
+    out.push({
+      event: event || 'message',
+      data: data.join('\n'),
+      ...(id !== undefined ? { id } : {}),
+    });
   return out;
 }
 
@@ -77,7 +87,10 @@ export interface RecordedExchange {
 }
 
 /** A `fetch` that records every exchange (for `fetchImpl` options of the SDK client). */
-export function recordingFetch(base: typeof fetch = fetch): { fetch: typeof fetch; exchanges: RecordedExchange[] } {
+export function recordingFetch(base: typeof fetch = fetch): {
+  fetch: typeof fetch;
+  exchanges: RecordedExchange[];
+} {
   const exchanges: RecordedExchange[] = [];
   const wrapped = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const res = await base(input, init);

@@ -14,7 +14,11 @@ export function startChildPeer(opts) {
   const env = { ...process.env, ...(opts.env ?? {}) };
   delete env.NODE_OPTIONS;
   const bin = opts.node ?? process.execPath;
-  const child = spawn(bin, [opts.script, ...(opts.args ?? [])], { cwd: opts.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(bin, [opts.script, ...(opts.args ?? [])], {
+    cwd: opts.cwd,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (d) => {
@@ -33,7 +37,11 @@ export function startChildPeer(opts) {
     });
     child.once('exit', (code, sig) => {
       clearTimeout(timer);
-      reject(new Error(`${opts.name} peer exited (${code ?? sig}) before it was ready; stderr:\n${stderr}`));
+      reject(
+        new Error(
+          `${opts.name} peer exited (${code ?? sig}) before it was ready; stderr:\n${stderr}`,
+        ),
+      );
     });
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', function onData(d) {
@@ -48,7 +56,11 @@ export function startChildPeer(opts) {
         port = JSON.parse(out.slice(0, nl)).port;
       } catch {
         child.kill('SIGKILL');
-        reject(new Error(`${opts.name} peer announced ${JSON.stringify(out.slice(0, 200))} instead of {"port":N}`));
+        reject(
+          new Error(
+            `${opts.name} peer announced ${JSON.stringify(out.slice(0, 200))} instead of {"port":N}`,
+          ),
+        );
         return;
       }
       child.removeAllListeners('exit');

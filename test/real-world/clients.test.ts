@@ -20,7 +20,13 @@ import assert from 'node:assert/strict';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { drifted, setupOtel, type Harness } from '../helpers/otel';
-import { startSdkPeer, DEFAULT_SKILL, TRANSLATE_SKILL, SUMMARIZE_PLAIN_SKILL, type SdkPeer } from '../peers/sdk-peer';
+import {
+  startSdkPeer,
+  DEFAULT_SKILL,
+  TRANSLATE_SKILL,
+  SUMMARIZE_PLAIN_SKILL,
+  type SdkPeer,
+} from '../peers/sdk-peer';
 import { startRaPeer, type RaPeer } from './ra-peer';
 import { skillFingerprint, withSkill } from '../../src/index';
 
@@ -36,7 +42,14 @@ after(async () => {
   await h.shutdown();
 });
 
-const A2A_SPAN_NAMES = new Set(['GetAgentCard', 'SendMessage', 'SendStreamingMessage', 'GetTask', 'CancelTask', 'SubscribeToTask']);
+const A2A_SPAN_NAMES = new Set([
+  'GetAgentCard',
+  'SendMessage',
+  'SendStreamingMessage',
+  'GetTask',
+  'CancelTask',
+  'SubscribeToTask',
+]);
 /** Only the instrumentation's spans (ADK also traces through the global provider: invocation, invoke_agent …). */
 function a2aSpans(): ReadableSpan[] {
   return h.spans().filter((s) => A2A_SPAN_NAMES.has(s.name));
@@ -53,7 +66,10 @@ async function waitFor(name: string, count = 1, timeoutMs = 3000): Promise<Reada
   for (;;) {
     const got = h.spans(name);
     if (got.length >= count) return got;
-    if (Date.now() > until) assert.fail(`expected ${count} ${name} span(s), got ${got.length}; spans: ${describeSpans()}`);
+    if (Date.now() > until)
+      assert.fail(
+        `expected ${count} ${name} span(s), got ${got.length}; spans: ${describeSpans()}`,
+      );
     await new Promise((r) => setTimeout(r, 10));
   }
 }
@@ -62,14 +78,21 @@ function only<T>(xs: T[], what: string): T {
   return xs[0];
 }
 function assertDrift(span: ReadableSpan, kind: string): void {
-  assert.equal(span.attributes['a2a.drift.kind'], kind, `${span.name} should carry a2a.drift.kind=${kind}; attrs: ${JSON.stringify(span.attributes)}`);
+  assert.equal(
+    span.attributes['a2a.drift.kind'],
+    kind,
+    `${span.name} should carry a2a.drift.kind=${kind}; attrs: ${JSON.stringify(span.attributes)}`,
+  );
   if (kind === 'card_changed') {
     // the re-fetch that confirms the change is not an error: status UNSET and an event
     assert.notEqual(span.status.code, SpanStatusCode.ERROR);
     assert.ok(span.events.some((e) => e.name === 'a2a.agent_card.changed'));
   } else assert.equal(span.status.code, SpanStatusCode.ERROR);
 }
-async function fetchJson(url: string, headers: Record<string, string> = {}): Promise<Record<string, unknown>> {
+async function fetchJson(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<Record<string, unknown>> {
   // Untraced reference copy of a card (the instrumentation ignores nothing, so reset after).
   const res = await fetch(url, { headers });
   return (await res.json()) as Record<string, unknown>;
@@ -91,13 +114,19 @@ describe('@google/adk 2.0.0 RemoteA2AAgent → @a2a-js/sdk 1.3 peer (0.3 compat 
     const expectedCard = await fetchJson(peer.cardUrl);
     await h.reset();
     const events = await lib.runAdk(lib.adkAgent(peer.baseUrl, 'summarize-v2'));
-    assert.ok(!events.some((e) => e.thrown || e.errorMessage), `ADK run failed: ${JSON.stringify(events)}`);
+    assert.ok(
+      !events.some((e) => e.thrown || e.errorMessage),
+      `ADK run failed: ${JSON.stringify(events)}`,
+    );
     assert.equal(peer.executions.at(-1)?.outcome, 'completed');
 
     const card = only(await waitFor('GetAgentCard'), 'GetAgentCard span');
     assert.equal(card.kind, SpanKind.CLIENT);
     assert.equal(card.attributes['a2a.agent_card.url'], peer.cardUrl);
-    assert.equal(card.attributes['a2a.agent_card.fingerprint'], skillFingerprint(expectedCard as never));
+    assert.equal(
+      card.attributes['a2a.agent_card.fingerprint'],
+      skillFingerprint(expectedCard as never),
+    );
 
     const send = only(await waitFor('SendStreamingMessage'), 'SendStreamingMessage span');
     const a = send.attributes;
@@ -117,7 +146,10 @@ describe('@google/adk 2.0.0 RemoteA2AAgent → @a2a-js/sdk 1.3 peer (0.3 compat 
 
   test('healthy without a skill id on the wire: withSkill() declares it (id_source=application), no drift', async () => {
     const events = await withSkill('summarize-v2', () => lib.runAdk(lib.adkAgent(peer.baseUrl)));
-    assert.ok(!events.some((e) => e.thrown || e.errorMessage), `ADK run failed: ${JSON.stringify(events)}`);
+    assert.ok(
+      !events.some((e) => e.thrown || e.errorMessage),
+      `ADK run failed: ${JSON.stringify(events)}`,
+    );
     await waitFor('GetAgentCard');
     const send = only(await waitFor('SendStreamingMessage'), 'SendStreamingMessage span');
     assert.equal(send.attributes['a2a.skill.id'], 'summarize-v2');
@@ -131,7 +163,10 @@ describe('@google/adk 2.0.0 RemoteA2AAgent → @a2a-js/sdk 1.3 peer (0.3 compat 
     peer = await startSdkPeer({ name: 'peer-ns', legacyOnMainPaths: true, streaming: false });
     await h.reset();
     const events = await lib.runAdk(lib.adkAgent(peer.baseUrl, 'summarize-v2'));
-    assert.ok(!events.some((e) => e.thrown || e.errorMessage), `ADK run failed: ${JSON.stringify(events)}`);
+    assert.ok(
+      !events.some((e) => e.thrown || e.errorMessage),
+      `ADK run failed: ${JSON.stringify(events)}`,
+    );
     only(await waitFor('GetAgentCard'), 'GetAgentCard span');
     const send = only(await waitFor('SendMessage'), 'SendMessage span');
     assert.equal(send.attributes['a2a.protocol.version'], '0.3');
@@ -146,7 +181,11 @@ describe('@google/adk 2.0.0 RemoteA2AAgent → @a2a-js/sdk 1.3 peer (0.3 compat 
     await waitFor('SendStreamingMessage');
     peer.redeploy([TRANSLATE_SKILL]);
     const events = await lib.runAdk(agent);
-    assert.equal(events.at(-1)?.errorMessage, 'unknown skill: summarize-v2', 'ADK surfaces the failed task as an error event');
+    assert.equal(
+      events.at(-1)?.errorMessage,
+      'unknown skill: summarize-v2',
+      'ADK surfaces the failed task as an error event',
+    );
     assert.equal(h.spans('GetAgentCard').length, 1, 'the agent did not fetch the card again');
     const sends = await waitFor('SendStreamingMessage', 2);
     assert.equal(drifted([sends[0]]).length, 0, 'the healthy call is not flagged');
@@ -164,12 +203,21 @@ describe('@google/adk 2.0.0 RemoteA2AAgent → @a2a-js/sdk 1.3 peer (0.3 compat 
     // its call cannot show the change (README "Media types"). A new agent (a restart, another
     // Runner) fetches the card again, and THAT fetch shows it.
     const events = await lib.runAdk(lib.adkAgent(peer.baseUrl, 'summarize-v2'));
-    assert.ok(!events.some((e) => e.thrown || e.errorMessage), `ADK run failed: ${JSON.stringify(events)}`);
+    assert.ok(
+      !events.some((e) => e.thrown || e.errorMessage),
+      `ADK run failed: ${JSON.stringify(events)}`,
+    );
     const cards = await waitFor('GetAgentCard', 2);
     assert.equal(drifted([cards[0]]).length, 0);
     assertDrift(cards[1], 'card_changed');
-    assert.equal(cards[1].attributes['a2a.agent_card.previous_fingerprint'], cards[0].attributes['a2a.agent_card.fingerprint']);
-    assert.notEqual(cards[1].attributes['a2a.agent_card.fingerprint'], cards[0].attributes['a2a.agent_card.fingerprint']);
+    assert.equal(
+      cards[1].attributes['a2a.agent_card.previous_fingerprint'],
+      cards[0].attributes['a2a.agent_card.fingerprint'],
+    );
+    assert.notEqual(
+      cards[1].attributes['a2a.agent_card.fingerprint'],
+      cards[0].attributes['a2a.agent_card.fingerprint'],
+    );
   });
 });
 
@@ -188,14 +236,22 @@ describe('@reactive-agents/a2a 0.9.0 client → its own server (createA2AHttpSer
   });
 
   test('healthy: GetAgentCard span for {url}/agent/card with the fingerprint; message/send span is 0.3, zero drift', async () => {
-    const card = (await lib.raCall(ra.rpcUrl, (c) => c.getAgentCard(ra.baseUrl))) as Record<string, unknown>;
+    const card = (await lib.raCall(ra.rpcUrl, (c) => c.getAgentCard(ra.baseUrl))) as Record<
+      string,
+      unknown
+    >;
     assert.equal(card.protocolVersion, '0.3.0');
-    const task = (await lib.raCall(ra.rpcUrl, (c) => c.sendMessage(lib.raMessage('summarize this', 'summarize-v2')))) as { id: string; status: { state: string } };
+    const task = (await lib.raCall(ra.rpcUrl, (c) =>
+      c.sendMessage(lib.raMessage('summarize this', 'summarize-v2')),
+    )) as { id: string; status: { state: string } };
     assert.equal(task.status.state, 'completed');
 
     const cardSpan = only(await waitFor('GetAgentCard'), 'GetAgentCard span');
     assert.equal(cardSpan.attributes['a2a.agent_card.url'], `${ra.baseUrl}/agent/card`);
-    assert.equal(cardSpan.attributes['a2a.agent_card.fingerprint'], skillFingerprint(card as never));
+    assert.equal(
+      cardSpan.attributes['a2a.agent_card.fingerprint'],
+      skillFingerprint(card as never),
+    );
 
     const send = only(await waitFor('SendMessage'), 'SendMessage span');
     const a = send.attributes;
@@ -205,7 +261,10 @@ describe('@reactive-agents/a2a 0.9.0 client → its own server (createA2AHttpSer
     assert.equal(a['a2a.skill.id_source'], 'params.metadata.skillId');
     assert.equal(a['a2a.task.id'], task.id);
     assert.equal(a['a2a.task.state'], 'TASK_STATE_COMPLETED');
-    assert.equal(a['a2a.agent_card.fingerprint'], cardSpan.attributes['a2a.agent_card.fingerprint']);
+    assert.equal(
+      a['a2a.agent_card.fingerprint'],
+      cardSpan.attributes['a2a.agent_card.fingerprint'],
+    );
     assert.equal(a['gen_ai.agent.name'], 'ra-peer');
     assert.equal(drifted(h.spans()).length, 0, describeSpans());
     assert.equal(await h.driftCount(), 0);
@@ -213,11 +272,16 @@ describe('@reactive-agents/a2a 0.9.0 client → its own server (createA2AHttpSer
 
   test('healthy: discoverAgent() (GET /.well-known/agent.json) + withSkill and no skill id on the wire, GetTask too', async () => {
     const card = (await lib.raDiscover(ra.baseUrl)) as Record<string, unknown>;
-    const task = (await withSkill('summarize-v2', () => lib.raCall(ra.rpcUrl, (c) => c.sendMessage(lib.raMessage('summarize this'))))) as { id: string };
+    const task = (await withSkill('summarize-v2', () =>
+      lib.raCall(ra.rpcUrl, (c) => c.sendMessage(lib.raMessage('summarize this'))),
+    )) as { id: string };
     await lib.raCall(ra.rpcUrl, (c) => c.getTask({ id: task.id }));
     const cardSpan = only(await waitFor('GetAgentCard'), 'GetAgentCard span');
     assert.equal(cardSpan.attributes['a2a.agent_card.url'], `${ra.baseUrl}/.well-known/agent.json`);
-    assert.equal(cardSpan.attributes['a2a.agent_card.fingerprint'], skillFingerprint(card as never));
+    assert.equal(
+      cardSpan.attributes['a2a.agent_card.fingerprint'],
+      skillFingerprint(card as never),
+    );
     const send = only(await waitFor('SendMessage'), 'SendMessage span');
     assert.equal(send.attributes['a2a.skill.id'], 'summarize-v2');
     assert.equal(send.attributes['a2a.skill.id_source'], 'application');
@@ -233,10 +297,14 @@ describe('@reactive-agents/a2a 0.9.0 client → its own server (createA2AHttpSer
     await ra.redeploy([TRANSLATE_SKILL]);
     // This server never sees skill ids (its executor gets only the text): the call with the
     // stale id SUCCEEDS on the wire. Only the card shows the change.
-    const stale = (await lib.raCall(ra.rpcUrl, (c) => c.sendMessage(lib.raMessage('summarize this', 'summarize-v2')))) as { status: { state: string } };
+    const stale = (await lib.raCall(ra.rpcUrl, (c) =>
+      c.sendMessage(lib.raMessage('summarize this', 'summarize-v2')),
+    )) as { status: { state: string } };
     assert.equal(stale.status.state, 'completed');
     await lib.raCall(ra.rpcUrl, (c) => c.getAgentCard(ra.baseUrl));
-    await lib.raCall(ra.rpcUrl, (c) => c.sendMessage(lib.raMessage('summarize this', 'summarize-v2')));
+    await lib.raCall(ra.rpcUrl, (c) =>
+      c.sendMessage(lib.raMessage('summarize this', 'summarize-v2')),
+    );
     const cards = await waitFor('GetAgentCard', 2);
     assert.equal(drifted([cards[0]]).length, 0);
     assertDrift(cards[1], 'card_changed');
@@ -251,7 +319,10 @@ describe('@reactive-agents/a2a 0.9.0 client → its own server (createA2AHttpSer
     await lib.raCall(ra.rpcUrl, (c) => c.getAgentCard(ra.baseUrl));
     const cards = await waitFor('GetAgentCard', 2);
     assertDrift(cards[1], 'card_changed');
-    assert.equal(cards[1].attributes['a2a.agent_card.previous_fingerprint'], cards[0].attributes['a2a.agent_card.fingerprint']);
+    assert.equal(
+      cards[1].attributes['a2a.agent_card.previous_fingerprint'],
+      cards[0].attributes['a2a.agent_card.fingerprint'],
+    );
   });
 });
 
@@ -268,15 +339,21 @@ describe('@reactive-agents/a2a 0.9.0 client → @a2a-js/sdk 1.3 peer (0.3 JSON-R
   });
 
   test('its card lookups ({url}/agent/card, /.well-known/agent.json) are 404 on an @a2a-js/sdk server', async () => {
-    await assert.rejects(lib.raCall(peer.v03JsonRpcUrl, (c) => c.getAgentCard(peer.v03BaseUrl)), /DiscoveryError|JSON/);
+    await assert.rejects(
+      lib.raCall(peer.v03JsonRpcUrl, (c) => c.getAgentCard(peer.v03BaseUrl)),
+      /DiscoveryError|JSON/,
+    );
     await assert.rejects(lib.raDiscover(peer.v03BaseUrl), /404/);
     // No card was served, so no card may be fingerprinted.
-    for (const s of h.spans('GetAgentCard')) assert.equal(s.attributes['a2a.agent_card.fingerprint'], undefined, describeSpans());
+    for (const s of h.spans('GetAgentCard'))
+      assert.equal(s.attributes['a2a.agent_card.fingerprint'], undefined, describeSpans());
     assert.equal(drifted(h.spans()).length, 0, describeSpans());
   });
 
   test('healthy message/send with params.metadata.skillId: SendMessage (0.x), zero drift', async () => {
-    const task = (await lib.raCall(peer.v03JsonRpcUrl, (c) => c.sendMessage(lib.raMessage('summarize this', 'summarize-v2')))) as { status: { state: string } };
+    const task = (await lib.raCall(peer.v03JsonRpcUrl, (c) =>
+      c.sendMessage(lib.raMessage('summarize this', 'summarize-v2')),
+    )) as { status: { state: string } };
     assert.equal(task.status.state, 'completed');
     const send = only(await waitFor('SendMessage'), 'SendMessage span');
     // No card is known (404 above), and `message/send` is both 0.2 and 0.3: the version is
@@ -289,9 +366,13 @@ describe('@reactive-agents/a2a 0.9.0 client → @a2a-js/sdk 1.3 peer (0.3 JSON-R
   });
 
   test('variant A: peer redeployed with translate-v1 → the blocking reply is a failed task → unknown_skill on SendMessage', async () => {
-    await lib.raCall(peer.v03JsonRpcUrl, (c) => c.sendMessage(lib.raMessage('summarize this', 'summarize-v2')));
+    await lib.raCall(peer.v03JsonRpcUrl, (c) =>
+      c.sendMessage(lib.raMessage('summarize this', 'summarize-v2')),
+    );
     peer.redeploy([TRANSLATE_SKILL]);
-    const task = (await lib.raCall(peer.v03JsonRpcUrl, (c) => c.sendMessage(lib.raMessage('summarize this', 'summarize-v2')))) as { status: { state: string } };
+    const task = (await lib.raCall(peer.v03JsonRpcUrl, (c) =>
+      c.sendMessage(lib.raMessage('summarize this', 'summarize-v2')),
+    )) as { status: { state: string } };
     assert.equal(task.status.state, 'failed');
     const sends = await waitFor('SendMessage', 2);
     assert.equal(drifted([sends[0]]).length, 0);

@@ -24,7 +24,13 @@ import assert from 'node:assert/strict';
 import { SpanStatusCode } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import type { AgentCard } from '@a2a-js/sdk';
-import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory, type Client } from '@a2a-js/sdk/client';
+import {
+  ClientFactory,
+  ClientFactoryOptions,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+  type Client,
+} from '@a2a-js/sdk/client';
 import { drifted, setupOtel, type Harness } from '../helpers/otel';
 import { sendRequest, collect, asTask } from '../peers/sdk-client';
 import { skillFingerprint } from '../../src/index';
@@ -49,7 +55,13 @@ function message(text: string, skillId?: string, v1 = false): Json {
   const metadata = skillId === undefined ? {} : { metadata: { skillId } };
   return v1
     ? { messageId: `m-${++rpcSeq}`, role: 'ROLE_USER', parts: [{ text }], ...metadata }
-    : { kind: 'message', messageId: `m-${++rpcSeq}`, role: 'user', parts: [{ kind: 'text', text }], ...metadata };
+    : {
+        kind: 'message',
+        messageId: `m-${++rpcSeq}`,
+        role: 'user',
+        parts: [{ kind: 'text', text }],
+        ...metadata,
+      };
 }
 
 async function getCard(agentId = 'assistant'): Promise<Json> {
@@ -58,7 +70,12 @@ async function getCard(agentId = 'assistant'): Promise<Json> {
   return (await res.json()) as Json;
 }
 
-async function rpc(agentId: string, method: string, params: Json, headers: Record<string, string> = {}): Promise<{ status: number; body: Json }> {
+async function rpc(
+  agentId: string,
+  method: string,
+  params: Json,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: Json }> {
   const res = await fetch(peer.rpcUrl(agentId), {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
@@ -68,7 +85,11 @@ async function rpc(agentId: string, method: string, params: Json, headers: Recor
 }
 
 /** message/stream with raw fetch; returns the raw SSE text and the parsed `data:` events. */
-async function stream(agentId: string, params: Json, headers: Record<string, string> = {}): Promise<{ raw: string; events: Json[] }> {
+async function stream(
+  agentId: string,
+  params: Json,
+  headers: Record<string, string> = {},
+): Promise<{ raw: string; events: Json[] }> {
   const res = await fetch(peer.rpcUrl(agentId), {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...headers },
@@ -99,7 +120,11 @@ async function sdkClient(card: Json): Promise<Client> {
 
 function only(name: string): ReadableSpan {
   const list = h.spans(name);
-  assert.equal(list.length, 1, `one ${name} span, saw ${list.length}: ${JSON.stringify(h.spans().map((s) => s.name))}`);
+  assert.equal(
+    list.length,
+    1,
+    `one ${name} span, saw ${list.length}: ${JSON.stringify(h.spans().map((s) => s.name))}`,
+  );
   return list[0];
 }
 
@@ -151,15 +176,21 @@ describe('healthy Mastra peer', () => {
 
   test('raw message/send, tasks/get and message/stream: spans with task, skill and card; zero drift', async () => {
     const card = await getCard();
-    const sent = await rpc('assistant', 'message/send', { message: message('skill:translate hello world from Prague', 'translate') });
+    const sent = await rpc('assistant', 'message/send', {
+      message: message('skill:translate hello world from Prague', 'translate'),
+    });
     assert.equal(sent.status, 200);
     const task = sent.body.result;
     assert.equal(task.kind, 'task');
     assert.equal(task.status.state, 'completed');
-    assert.deepEqual(task.artifacts[0].parts, [{ kind: 'text', text: 'Traduction: hello world from Prague' }]);
+    assert.deepEqual(task.artifacts[0].parts, [
+      { kind: 'text', text: 'Traduction: hello world from Prague' },
+    ]);
     const got = await rpc('assistant', 'tasks/get', { id: task.id });
     assert.equal(got.body.result.status.state, 'completed');
-    const st = await stream('assistant', { message: message('skill:translate hello world from Prague', 'translate') });
+    const st = await stream('assistant', {
+      message: message('skill:translate hello world from Prague', 'translate'),
+    });
     // Mastra's stream: Task(working), one artifact-update per word (append after the first), final status-update.
     assert.equal(st.events[0].result.kind, 'task');
     const chunks = st.events.filter((e) => e.result.kind === 'artifact-update');
@@ -171,7 +202,9 @@ describe('healthy Mastra peer', () => {
     assert.equal(st.events.at(-1)?.result.final, true);
     assert.equal(st.events.at(-1)?.result.status.state, 'completed');
 
-    await h.waitForSpans((s) => ['SendMessage', 'GetTask', 'SendStreamingMessage'].every((n) => s.some((x) => x.name === n)));
+    await h.waitForSpans((s) =>
+      ['SendMessage', 'GetTask', 'SendStreamingMessage'].every((n) => s.some((x) => x.name === n)),
+    );
     await settle();
     const fp = skillFingerprint(card);
     const send = only('SendMessage');
@@ -199,11 +232,22 @@ describe('healthy Mastra peer', () => {
   test('the @a2a-js/sdk client (0.3 mode) against Mastra: send and stream, zero drift', async () => {
     const card = await getCard();
     const client = await sdkClient(card);
-    const task = asTask(await client.sendMessage(sendRequest('summarize-v2', { text: 'skill:summarize-v2 one two three four five six' })));
+    const task = asTask(
+      await client.sendMessage(
+        sendRequest('summarize-v2', { text: 'skill:summarize-v2 one two three four five six' }),
+      ),
+    );
     assert.equal(task.artifacts[0]?.parts[0]?.content?.$case, 'text');
-    const events = await collect(client.sendMessageStream(sendRequest('summarize-v2', { text: 'skill:summarize-v2 one two three four five six' })));
+    const events = await collect(
+      client.sendMessageStream(
+        sendRequest('summarize-v2', { text: 'skill:summarize-v2 one two three four five six' }),
+      ),
+    );
     assert.ok(events.length >= 4, `saw ${events.length} stream events`);
-    await h.waitForSpans((s) => s.some((x) => x.name === 'SendMessage') && s.some((x) => x.name === 'SendStreamingMessage'));
+    await h.waitForSpans(
+      (s) =>
+        s.some((x) => x.name === 'SendMessage') && s.some((x) => x.name === 'SendStreamingMessage'),
+    );
     await settle();
     const send = only('SendMessage');
     assert.equal(send.attributes['a2a.task.id'], task.id);
@@ -216,12 +260,26 @@ describe('healthy Mastra peer', () => {
 
   test('A2A-Version: 1.0 (Mastra keeps the slash method names, 1.0 shapes): zero drift', async () => {
     await getCard();
-    const sent = await rpc('assistant', 'message/send', { message: message('skill:translate hello world', 'translate', true) }, { 'A2A-Version': '1.0' });
+    const sent = await rpc(
+      'assistant',
+      'message/send',
+      { message: message('skill:translate hello world', 'translate', true) },
+      { 'A2A-Version': '1.0' },
+    );
     assert.equal(sent.body.result.task.status.state, 'TASK_STATE_COMPLETED');
-    assert.deepEqual(sent.body.result.task.artifacts[0].parts, [{ text: 'Traduction: hello world' }]);
-    const st = await stream('assistant', { message: message('skill:translate hello world', 'translate', true) }, { 'A2A-Version': '1.0' });
+    assert.deepEqual(sent.body.result.task.artifacts[0].parts, [
+      { text: 'Traduction: hello world' },
+    ]);
+    const st = await stream(
+      'assistant',
+      { message: message('skill:translate hello world', 'translate', true) },
+      { 'A2A-Version': '1.0' },
+    );
     assert.equal(st.events.at(-1)?.result.statusUpdate.status.state, 'TASK_STATE_COMPLETED');
-    await h.waitForSpans((s) => s.some((x) => x.name === 'SendMessage') && s.some((x) => x.name === 'SendStreamingMessage'));
+    await h.waitForSpans(
+      (s) =>
+        s.some((x) => x.name === 'SendMessage') && s.some((x) => x.name === 'SendStreamingMessage'),
+    );
     await settle();
     assert.equal(only('SendMessage').attributes['a2a.task.state'], 'TASK_STATE_COMPLETED');
     assert.equal(only('SendStreamingMessage').attributes['a2a.task.state'], 'TASK_STATE_COMPLETED');
@@ -243,13 +301,21 @@ describe('healthy Mastra peer', () => {
     const scenario = async () => {
       rpcSeq = 1000; // the same JSON-RPC and message ids in both runs (also inside the raw SSE text)
       const card = await getCard();
-      const sent = await rpc('assistant', 'message/send', { message: message('skill:translate hello world from Prague', 'translate') });
+      const sent = await rpc('assistant', 'message/send', {
+        message: message('skill:translate hello world from Prague', 'translate'),
+      });
       const got = await rpc('assistant', 'tasks/get', { id: sent.body.result.id });
-      const st = await stream('assistant', { message: message('skill:summarize-v2 one two three four five', 'summarize-v2') });
+      const st = await stream('assistant', {
+        message: message('skill:summarize-v2 one two three four five', 'summarize-v2'),
+      });
       const missing = await rpc('assistant', 'tasks/get', { id: 'no-such-task' });
       const client = await sdkClient(card);
-      const sdkTask = await client.sendMessage(sendRequest('translate', { text: 'skill:translate bonjour' }));
-      const sdkEvents = await collect(client.sendMessageStream(sendRequest('translate', { text: 'skill:translate bonjour' })));
+      const sdkTask = await client.sendMessage(
+        sendRequest('translate', { text: 'skill:translate bonjour' }),
+      );
+      const sdkEvents = await collect(
+        client.sendMessageStream(sendRequest('translate', { text: 'skill:translate bonjour' })),
+      );
       return normalise({ card, sent, got, stream: st.raw, missing, sdkTask, sdkEvents });
     };
     const on = await scenario();
@@ -280,12 +346,17 @@ describe('variant A: translate removed, card version still "1.0"', () => {
   });
 
   test('message/send: COMPLETED task saying Tool "translate" not found → unknown_skill on the SendMessage span', async () => {
-    const sent = await rpc('assistant', 'message/send', { message: message('skill:translate hello world from Prague', 'translate') });
+    const sent = await rpc('assistant', 'message/send', {
+      message: message('skill:translate hello world from Prague', 'translate'),
+    });
     assert.equal(sent.status, 200);
     assert.equal(sent.body.error, undefined, 'no JSON-RPC error');
     const task = sent.body.result;
     assert.equal(task.status.state, 'completed', 'Mastra completes the task');
-    assert.match(task.artifacts[0].parts[0].text, /^Tool "translate" not found\. Available tools: summarize-v2\./);
+    assert.match(
+      task.artifacts[0].parts[0].text,
+      /^Tool "translate" not found\. Available tools: summarize-v2\./,
+    );
     await h.waitForSpans((s) => s.some((x) => x.name === 'SendMessage'));
     await settle();
     const span = only('SendMessage');
@@ -295,11 +366,20 @@ describe('variant A: translate removed, card version still "1.0"', () => {
     assert.equal(span.attributes['error.type'], 'StaleAgentCardError');
     assert.equal(span.attributes['a2a.skill.id'], 'translate');
     assert.equal(span.status.code, SpanStatusCode.ERROR);
-    assert.equal(await h.driftCount({ 'a2a.drift.kind': 'unknown_skill', 'a2a.skill.id': 'translate', 'gen_ai.agent.name': 'assistant' }), 1);
+    assert.equal(
+      await h.driftCount({
+        'a2a.drift.kind': 'unknown_skill',
+        'a2a.skill.id': 'translate',
+        'gen_ai.agent.name': 'assistant',
+      }),
+      1,
+    );
   });
 
   test('message/stream: the text arrives in word chunks ("Tool ", "\\"translate\\" ", "not ", "found. ") → unknown_skill on the SendStreamingMessage span', async () => {
-    const st = await stream('assistant', { message: message('skill:translate hello world from Prague', 'translate') });
+    const st = await stream('assistant', {
+      message: message('skill:translate hello world from Prague', 'translate'),
+    });
     const text = st.events
       .filter((e) => e.result.kind === 'artifact-update')
       .map((e) => e.result.artifact.parts[0].text)
@@ -317,7 +397,9 @@ describe('variant A: translate removed, card version still "1.0"', () => {
 
   test('the @a2a-js/sdk client holding the old card: unknown_skill on its SendMessage span', async () => {
     const client = await sdkClient(cached);
-    const task = asTask(await client.sendMessage(sendRequest('translate', { text: 'skill:translate hello world' })));
+    const task = asTask(
+      await client.sendMessage(sendRequest('translate', { text: 'skill:translate hello world' })),
+    );
     assert.equal(task.status?.state, 3 /* TASK_STATE_COMPLETED */);
     await h.waitForSpans((s) => s.some((x) => x.name === 'SendMessage'));
     await settle();
@@ -326,11 +408,23 @@ describe('variant A: translate removed, card version still "1.0"', () => {
   });
 
   test('A2A-Version: 1.0 send and stream: unknown_skill on both spans', async () => {
-    const sent = await rpc('assistant', 'message/send', { message: message('skill:translate hello world', 'translate', true) }, { 'A2A-Version': '1.0' });
+    const sent = await rpc(
+      'assistant',
+      'message/send',
+      { message: message('skill:translate hello world', 'translate', true) },
+      { 'A2A-Version': '1.0' },
+    );
     assert.equal(sent.body.result.task.status.state, 'TASK_STATE_COMPLETED');
     assert.match(sent.body.result.task.artifacts[0].parts[0].text, /^Tool "translate" not found/);
-    await stream('assistant', { message: message('skill:translate hello world', 'translate', true) }, { 'A2A-Version': '1.0' });
-    await h.waitForSpans((s) => s.some((x) => x.name === 'SendMessage') && s.some((x) => x.name === 'SendStreamingMessage'));
+    await stream(
+      'assistant',
+      { message: message('skill:translate hello world', 'translate', true) },
+      { 'A2A-Version': '1.0' },
+    );
+    await h.waitForSpans(
+      (s) =>
+        s.some((x) => x.name === 'SendMessage') && s.some((x) => x.name === 'SendStreamingMessage'),
+    );
     await settle();
     assert.deepEqual(describeDrift(h.spans()).sort(), [
       ['SendMessage', 'unknown_skill'],
@@ -348,15 +442,23 @@ describe('variant A: translate removed, card version still "1.0"', () => {
     await h.waitForSpans((s) => s.filter((x) => x.name === 'GetAgentCard').length === 2);
     const refetch = h.spans('GetAgentCard')[1];
     assert.equal(refetch.attributes['a2a.agent_card.fingerprint'], skillFingerprint(fresh));
-    assert.equal(refetch.attributes['a2a.agent_card.previous_fingerprint'], skillFingerprint(cached));
+    assert.equal(
+      refetch.attributes['a2a.agent_card.previous_fingerprint'],
+      skillFingerprint(cached),
+    );
     assert.deepEqual(describeDrift(h.spans()), [['GetAgentCard', 'card_changed']]);
   });
 
   test('a tool error naming a DIFFERENT tool than the requested skill is not drift', async () => {
     // skillId summarize-v2 (still served); the model is steered to translate (gone): the text names
     // "translate" and lists summarize-v2 as available.
-    const sent = await rpc('assistant', 'message/send', { message: message('skill:translate hello', 'summarize-v2') });
-    assert.match(sent.body.result.artifacts[0].parts[0].text, /^Tool "translate" not found\. Available tools: summarize-v2\./);
+    const sent = await rpc('assistant', 'message/send', {
+      message: message('skill:translate hello', 'summarize-v2'),
+    });
+    assert.match(
+      sent.body.result.artifacts[0].parts[0].text,
+      /^Tool "translate" not found\. Available tools: summarize-v2\./,
+    );
     await h.waitForSpans((s) => s.some((x) => x.name === 'SendMessage'));
     await settle();
     assert.equal(only('SendMessage').attributes['a2a.skill.id'], 'summarize-v2');
@@ -364,7 +466,9 @@ describe('variant A: translate removed, card version still "1.0"', () => {
   });
 
   test('the second agent (helper, unchanged) is not affected', async () => {
-    const sent = await rpc('helper', 'message/send', { message: message('skill:lookup drift', 'lookup') });
+    const sent = await rpc('helper', 'message/send', {
+      message: message('skill:lookup drift', 'lookup'),
+    });
     assert.equal(sent.body.result.status.state, 'completed');
     await h.waitForSpans((s) => s.some((x) => x.name === 'SendMessage'));
     await settle();
@@ -382,8 +486,17 @@ describe('variant B (same skill id, other output mode)', () => {
       assert.equal(s.inputModes, undefined);
       assert.equal(s.outputModes, undefined);
     }
-    const sent = await rpc('assistant', 'message/send', { message: message('skill:translate x', 'translate', true) }, { 'A2A-Version': '1.0' });
-    assert.deepEqual(Object.keys(sent.body.result.task.artifacts[0].parts[0]), ['text'], 'a 1.0 part without mediaType');
+    const sent = await rpc(
+      'assistant',
+      'message/send',
+      { message: message('skill:translate x', 'translate', true) },
+      { 'A2A-Version': '1.0' },
+    );
+    assert.deepEqual(
+      Object.keys(sent.body.result.task.artifacts[0].parts[0]),
+      ['text'],
+      'a 1.0 part without mediaType',
+    );
   });
 });
 
@@ -396,17 +509,30 @@ describe('two agents on one origin', () => {
   test("a call to helper is never judged against assistant's card", async () => {
     const assistantCard = await getCard('assistant');
     assert.ok(!assistantCard.skills.some((s: Json) => s.id === 'lookup'));
-    const sent = await rpc('helper', 'message/send', { message: message('skill:lookup drift', 'lookup') });
+    const sent = await rpc('helper', 'message/send', {
+      message: message('skill:lookup drift', 'lookup'),
+    });
     assert.equal(sent.body.result.status.state, 'completed');
     const st = await stream('helper', { message: message('skill:lookup drift', 'lookup') });
     assert.equal(st.events.at(-1)?.result.status.state, 'completed');
-    await h.waitForSpans((s) => s.some((x) => x.name === 'SendMessage') && s.some((x) => x.name === 'SendStreamingMessage'));
+    await h.waitForSpans(
+      (s) =>
+        s.some((x) => x.name === 'SendMessage') && s.some((x) => x.name === 'SendStreamingMessage'),
+    );
     await settle();
     for (const name of ['SendMessage', 'SendStreamingMessage']) {
       const span = only(name);
       assert.equal(span.attributes['a2a.skill.id'], 'lookup');
-      assert.notEqual(span.attributes['a2a.agent_card.url'], peer.cardUrl('assistant'), `${name} used the assistant's card`);
-      assert.notEqual(span.attributes['a2a.agent_card.fingerprint'], skillFingerprint(assistantCard), `${name} used the assistant's card`);
+      assert.notEqual(
+        span.attributes['a2a.agent_card.url'],
+        peer.cardUrl('assistant'),
+        `${name} used the assistant's card`,
+      );
+      assert.notEqual(
+        span.attributes['a2a.agent_card.fingerprint'],
+        skillFingerprint(assistantCard),
+        `${name} used the assistant's card`,
+      );
       assert.notEqual(span.attributes['gen_ai.agent.name'], 'assistant');
     }
     assert.deepEqual(describeDrift(h.spans()), []);
@@ -416,13 +542,21 @@ describe('two agents on one origin', () => {
     const a = await getCard('assistant');
     const b = await getCard('helper');
     await rpc('helper', 'message/send', { message: message('skill:lookup drift', 'lookup') });
-    await rpc('assistant', 'message/send', { message: message('skill:summarize-v2 one two three four five', 'summarize-v2') });
+    await rpc('assistant', 'message/send', {
+      message: message('skill:summarize-v2 one two three four five', 'summarize-v2'),
+    });
     await h.waitForSpans((s) => s.filter((x) => x.name === 'SendMessage').length === 2);
     await settle();
     const bySkill = new Map(h.spans('SendMessage').map((s) => [s.attributes['a2a.skill.id'], s]));
-    assert.equal(bySkill.get('lookup')?.attributes['a2a.agent_card.fingerprint'], skillFingerprint(b));
+    assert.equal(
+      bySkill.get('lookup')?.attributes['a2a.agent_card.fingerprint'],
+      skillFingerprint(b),
+    );
     assert.equal(bySkill.get('lookup')?.attributes['gen_ai.agent.name'], 'helper');
-    assert.equal(bySkill.get('summarize-v2')?.attributes['a2a.agent_card.fingerprint'], skillFingerprint(a));
+    assert.equal(
+      bySkill.get('summarize-v2')?.attributes['a2a.agent_card.fingerprint'],
+      skillFingerprint(a),
+    );
     assert.equal(bySkill.get('summarize-v2')?.attributes['gen_ai.agent.name'], 'assistant');
     assert.deepEqual(describeDrift(h.spans()), []);
   });
@@ -436,10 +570,18 @@ describe('errors and other tools on the healthy peer', () => {
 
   test('a COMPLETED text naming a DIFFERENT tool (Tool "weather" not found; lists the requested skill as available) → no drift, send and stream', async () => {
     await getCard();
-    const sent = await rpc('assistant', 'message/send', { message: message('skill:weather in Prague', 'summarize-v2') });
-    assert.match(sent.body.result.artifacts[0].parts[0].text, /^Tool "weather" not found\. Available tools: summarize-v2, translate\./);
+    const sent = await rpc('assistant', 'message/send', {
+      message: message('skill:weather in Prague', 'summarize-v2'),
+    });
+    assert.match(
+      sent.body.result.artifacts[0].parts[0].text,
+      /^Tool "weather" not found\. Available tools: summarize-v2, translate\./,
+    );
     await stream('assistant', { message: message('skill:weather in Prague', 'summarize-v2') });
-    await h.waitForSpans((s) => s.some((x) => x.name === 'SendMessage') && s.some((x) => x.name === 'SendStreamingMessage'));
+    await h.waitForSpans(
+      (s) =>
+        s.some((x) => x.name === 'SendMessage') && s.some((x) => x.name === 'SendStreamingMessage'),
+    );
     await settle();
     assert.equal(only('SendMessage').attributes['a2a.skill.id'], 'summarize-v2');
     assert.deepEqual(describeDrift(h.spans()), []);
@@ -450,12 +592,23 @@ describe('errors and other tools on the healthy peer', () => {
     const missing = await rpc('assistant', 'tasks/get', { id: 'no-such-task' });
     assert.equal(missing.status, 200);
     assert.equal(missing.body.error.code, -32001);
-    const version = await rpc('assistant', 'message/send', { message: message('skill:translate x', 'translate') }, { 'A2A-Version': '2.0' });
+    const version = await rpc(
+      'assistant',
+      'message/send',
+      { message: message('skill:translate x', 'translate') },
+      { 'A2A-Version': '2.0' },
+    );
     assert.equal(version.body.error.code, -32009);
-    const bad = await rpc('assistant', 'message/send', { message: { ...message('skill:translate x', 'translate'), role: 'robot' } });
+    const bad = await rpc('assistant', 'message/send', {
+      message: { ...message('skill:translate x', 'translate'), role: 'robot' },
+    });
     assert.equal(bad.status, 400);
     assert.equal(bad.body.error, 'Invalid request body');
-    await h.waitForSpans((s) => s.some((x) => x.name === 'GetTask') && s.filter((x) => x.name === 'SendMessage').length === 2);
+    await h.waitForSpans(
+      (s) =>
+        s.some((x) => x.name === 'GetTask') &&
+        s.filter((x) => x.name === 'SendMessage').length === 2,
+    );
     await settle();
     assert.equal(only('GetTask').attributes['error.type'], '-32001');
     assert.deepEqual(
@@ -470,15 +623,25 @@ describe('errors and other tools on the healthy peer', () => {
 
   test('the agent run throws (a provider failure): -32603 on send, failed "Handler failed: ..." on stream → ERROR spans, no drift', async () => {
     await getCard();
-    const sent = await rpc('assistant', 'message/send', { message: message('model:throw skill:translate x', 'translate') });
+    const sent = await rpc('assistant', 'message/send', {
+      message: message('model:throw skill:translate x', 'translate'),
+    });
     assert.equal(sent.status, 200);
     assert.equal(sent.body.error.code, -32603);
     assert.equal(sent.body.error.message, 'mock model failure (model:throw)');
-    const st = await stream('assistant', { message: message('model:throw skill:translate x', 'translate') });
+    const st = await stream('assistant', {
+      message: message('model:throw skill:translate x', 'translate'),
+    });
     const last = st.events.at(-1)?.result;
     assert.equal(last.status.state, 'failed');
-    assert.equal(last.status.message.parts[0].text, 'Handler failed: mock model failure (model:throw)');
-    await h.waitForSpans((s) => s.some((x) => x.name === 'SendMessage') && s.some((x) => x.name === 'SendStreamingMessage'));
+    assert.equal(
+      last.status.message.parts[0].text,
+      'Handler failed: mock model failure (model:throw)',
+    );
+    await h.waitForSpans(
+      (s) =>
+        s.some((x) => x.name === 'SendMessage') && s.some((x) => x.name === 'SendStreamingMessage'),
+    );
     await settle();
     const send = only('SendMessage');
     assert.equal(send.attributes['error.type'], '-32603');

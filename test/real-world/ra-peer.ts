@@ -28,12 +28,30 @@ export interface RaPeer {
 }
 
 function fullSkill(s: PeerSkillInput) {
-  return { id: s.id, name: s.name ?? s.id, description: s.description ?? '', tags: s.tags ?? [], inputModes: s.inputModes ?? [], outputModes: s.outputModes ?? [] };
+  return {
+    id: s.id,
+    name: s.name ?? s.id,
+    description: s.description ?? '',
+    tags: s.tags ?? [],
+    inputModes: s.inputModes ?? [],
+    outputModes: s.outputModes ?? [],
+  };
 }
 
 function launch(port: number, opts: RaPeerOptions, skills: PeerSkillInput[]): Promise<ChildPeer> {
-  const cfg = { port, name: opts.name ?? 'ra-peer', version: opts.version ?? '1.0', skills: skills.map(fullSkill), tapFile: opts.tapFile };
-  return startChildPeer({ name: 'reactive-agents', script: SERVER, args: [JSON.stringify(cfg)], startTimeoutMs: 15_000 });
+  const cfg = {
+    port,
+    name: opts.name ?? 'ra-peer',
+    version: opts.version ?? '1.0',
+    skills: skills.map(fullSkill),
+    tapFile: opts.tapFile,
+  };
+  return startChildPeer({
+    name: 'reactive-agents',
+    script: SERVER,
+    args: [JSON.stringify(cfg)],
+    startTimeoutMs: 15_000,
+  });
 }
 
 export async function startRaPeer(opts: RaPeerOptions): Promise<RaPeer> {

@@ -18,7 +18,12 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SpanStatusCode } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
-import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
+import {
+  ClientFactory,
+  ClientFactoryOptions,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+} from '@a2a-js/sdk/client';
 import { Role } from '@a2a-js/sdk';
 import { drifted, setupOtel, type Harness } from '../helpers/otel';
 import { skillFingerprint } from '../../src/index';
@@ -35,7 +40,13 @@ after(async () => {
 // ------------------------------------------------------------------ client helpers (raw fetch)
 
 let rpcId = 0;
-function sendBody(method: 'message/send' | 'message/stream', text: string, skillId: string | undefined, id = ++rpcId, messageId = `msg-${id}`): string {
+function sendBody(
+  method: 'message/send' | 'message/stream',
+  text: string,
+  skillId: string | undefined,
+  id = ++rpcId,
+  messageId = `msg-${id}`,
+): string {
   return JSON.stringify({
     jsonrpc: '2.0',
     id,
@@ -60,10 +71,17 @@ interface Reply {
 async function post(url: string, body: string, stream = false): Promise<Reply> {
   const res = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: stream ? 'text/event-stream' : 'application/json' },
+    headers: {
+      'content-type': 'application/json',
+      accept: stream ? 'text/event-stream' : 'application/json',
+    },
     body,
   });
-  return { status: res.status, contentType: res.headers.get('content-type') ?? '', text: await res.text() };
+  return {
+    status: res.status,
+    contentType: res.headers.get('content-type') ?? '',
+    text: await res.text(),
+  };
 }
 async function getCard(url: string): Promise<Record<string, unknown>> {
   const res = await fetch(url, { headers: { accept: 'application/json' } });
@@ -76,11 +94,17 @@ function sseEvents(text: string): Array<Record<string, unknown>> {
     .split('\n\n')
     .filter((e) => e.trim().length > 0)
     .map((e) => {
-      assert.ok(e.startsWith('data: \x1e'), `VoltAgent frames events as "data: \\x1e{json}", got ${JSON.stringify(e.slice(0, 20))}`);
+      assert.ok(
+        e.startsWith('data: \x1e'),
+        `VoltAgent frames events as "data: \\x1e{json}", got ${JSON.stringify(e.slice(0, 20))}`,
+      );
       return JSON.parse(e.slice('data: \x1e'.length)) as Record<string, unknown>;
     });
 }
-type Task = { id: string; status: { state: string; message?: { parts: Array<{ kind: string; text: string }> } } };
+type Task = {
+  id: string;
+  status: { state: string; message?: { parts: Array<{ kind: string; text: string }> } };
+};
 function resultTask(r: Reply): Task {
   const j = JSON.parse(r.text) as { result?: Task; error?: unknown };
   assert.ok(j.result, `expected a result, got ${r.text.slice(0, 300)}`);
@@ -98,7 +122,11 @@ function normalise(s: string): string {
 
 function only(name: string): ReadableSpan {
   const list = h.spans(name);
-  assert.equal(list.length, 1, `one ${name} span, got ${list.length}: ${JSON.stringify(h.spans().map((s) => [s.name, s.attributes]))}`);
+  assert.equal(
+    list.length,
+    1,
+    `one ${name} span, got ${list.length}: ${JSON.stringify(h.spans().map((s) => [s.name, s.attributes]))}`,
+  );
   return list[0];
 }
 function describeSpans(): string {
@@ -132,14 +160,24 @@ describe('VoltAgent healthy peer (two agents on one origin)', () => {
       (card.skills as Array<{ id: string }>).map((s) => s.id),
       ['summarize-v2', 'translate'],
     );
-    const sent = await post(peer.rpcUrl('summarizer'), sendBody('message/send', 'The quick brown fox jumps', 'summarize-v2'));
+    const sent = await post(
+      peer.rpcUrl('summarizer'),
+      sendBody('message/send', 'The quick brown fox jumps', 'summarize-v2'),
+    );
     assert.equal(sent.status, 200);
     const task = resultTask(sent);
     assert.equal(task.status.state, 'completed');
     assert.match(statusText(task), /^# Summary/);
-    const tr = await post(peer.rpcUrl('summarizer'), sendBody('message/send', 'Hello', 'translate'));
+    const tr = await post(
+      peer.rpcUrl('summarizer'),
+      sendBody('message/send', 'Hello', 'translate'),
+    );
     assert.equal(statusText(resultTask(tr)), 'FR: Hello');
-    const st = await post(peer.rpcUrl('summarizer'), sendBody('message/stream', 'The quick brown fox jumps', 'summarize-v2'), true);
+    const st = await post(
+      peer.rpcUrl('summarizer'),
+      sendBody('message/stream', 'The quick brown fox jumps', 'summarize-v2'),
+      true,
+    );
     assert.match(st.contentType, /text\/event-stream/);
     const events = sseEvents(st.text);
     const last = events[events.length - 1].result as Task;
@@ -147,18 +185,28 @@ describe('VoltAgent healthy peer (two agents on one origin)', () => {
 
     await spansSettled(4);
     const get = only('GetAgentCard');
-    assert.equal(get.attributes['a2a.agent_card.fingerprint'], skillFingerprint(card as never), 'GetAgentCard span carries the card fingerprint');
+    assert.equal(
+      get.attributes['a2a.agent_card.fingerprint'],
+      skillFingerprint(card as never),
+      'GetAgentCard span carries the card fingerprint',
+    );
     assert.equal(get.attributes['a2a.agent_card.skill_count'], 2);
     const sends = h.spans('SendMessage');
     assert.equal(sends.length, 2, describeSpans());
     for (const s of sends) {
       assert.equal(s.attributes['a2a.method.name'], 'SendMessage');
-      assert.equal(s.attributes['a2a.agent_card.fingerprint'], get.attributes['a2a.agent_card.fingerprint']);
+      assert.equal(
+        s.attributes['a2a.agent_card.fingerprint'],
+        get.attributes['a2a.agent_card.fingerprint'],
+      );
       assert.equal(s.attributes['gen_ai.agent.name'], 'summarizer');
       assert.equal(s.attributes['a2a.task.state'], 'TASK_STATE_COMPLETED');
       assert.notEqual(s.status.code, SpanStatusCode.ERROR);
     }
-    assert.deepEqual(sends.map((s) => s.attributes['a2a.skill.id']).sort(), ['summarize-v2', 'translate']);
+    assert.deepEqual(sends.map((s) => s.attributes['a2a.skill.id']).sort(), [
+      'summarize-v2',
+      'translate',
+    ]);
     const stream = only('SendStreamingMessage');
     assert.equal(stream.attributes['a2a.skill.id'], 'summarize-v2');
     assert.equal(stream.attributes['a2a.task.state'], 'TASK_STATE_COMPLETED');
@@ -172,11 +220,21 @@ describe('VoltAgent healthy peer (two agents on one origin)', () => {
       const out: string[] = [];
       const res = await fetch(peer.cardUrl('summarizer'));
       out.push(`${res.status} ${res.headers.get('content-type')} ${await res.text()}`);
-      const a = await post(peer.rpcUrl('summarizer'), sendBody('message/send', 'Same input', 'summarize-v2', 1001, `${tag}-1`));
-      out.push(`${a.status} ${a.contentType} ${a.text.split(`${tag}-1`).join("MSG")}`);
-      const b = await post(peer.rpcUrl('summarizer'), sendBody('message/stream', 'Same input', 'translate', 1002, `${tag}-2`), true);
+      const a = await post(
+        peer.rpcUrl('summarizer'),
+        sendBody('message/send', 'Same input', 'summarize-v2', 1001, `${tag}-1`),
+      );
+      out.push(`${a.status} ${a.contentType} ${a.text.split(`${tag}-1`).join('MSG')}`);
+      const b = await post(
+        peer.rpcUrl('summarizer'),
+        sendBody('message/stream', 'Same input', 'translate', 1002, `${tag}-2`),
+        true,
+      );
       out.push(`${b.status} ${b.contentType} ${b.text.split(`${tag}-2`).join('MSG')}`);
-      const c = await post(peer.rpcUrl('summarizer'), JSON.stringify({ jsonrpc: '2.0', id: 1003, method: 'tasks/get', params: { id: 'nope' } }));
+      const c = await post(
+        peer.rpcUrl('summarizer'),
+        JSON.stringify({ jsonrpc: '2.0', id: 1003, method: 'tasks/get', params: { id: 'nope' } }),
+      );
       out.push(`${c.status} ${c.contentType} ${c.text}`);
       return out.map(normalise);
     };
@@ -211,7 +269,14 @@ describe('VoltAgent healthy peer (two agents on one origin)', () => {
             contextId: '',
             taskId: '',
             role: Role.ROLE_USER,
-            parts: [{ content: { $case: 'text', value: 'Hello from the SDK' }, metadata: undefined, filename: '', mediaType: 'text/plain' }],
+            parts: [
+              {
+                content: { $case: 'text', value: 'Hello from the SDK' },
+                metadata: undefined,
+                filename: '',
+                mediaType: 'text/plain',
+              },
+            ],
             metadata: meta,
             extensions: [],
             referenceTaskIds: [],
@@ -235,7 +300,10 @@ describe('VoltAgent healthy peer (two agents on one origin)', () => {
     }
     assert.equal(on, off);
     // What the SDK makes of VoltAgent's kind-less Task (a fact of the two libraries, not of ours):
-    assert.equal(on, 'InvalidAgentResponseError: Unexpected v0.3 message/send result kind: undefined');
+    assert.equal(
+      on,
+      'InvalidAgentResponseError: Unexpected v0.3 message/send result kind: undefined',
+    );
     const send = only('SendMessage');
     assert.equal(send.attributes['a2a.skill.id'], 'summarize-v2');
     assert.equal(only('GetAgentCard').attributes['a2a.agent_card.skill_count'], 2);
@@ -249,7 +317,11 @@ describe('VoltAgent healthy peer (two agents on one origin)', () => {
     await spansSettled(2);
     const send = only('SendMessage');
     assert.equal(send.attributes['a2a.skill.id'], 'lookup');
-    assert.equal(send.attributes['a2a.drift.kind'], undefined, `lookup is not in the summarizer card, but this is another agent: ${describeSpans()}`);
+    assert.equal(
+      send.attributes['a2a.drift.kind'],
+      undefined,
+      `lookup is not in the summarizer card, but this is another agent: ${describeSpans()}`,
+    );
     assert.notEqual(send.attributes['a2a.agent_card.fingerprint'], skillFingerprint(card as never));
     assert.notEqual(send.attributes['gen_ai.agent.name'], 'summarizer');
     assert.deepEqual(drifted(h.spans()), []);
@@ -262,10 +334,18 @@ describe('VoltAgent healthy peer (two agents on one origin)', () => {
     await post(peer.rpcUrl('summarizer'), sendBody('message/send', 'text', 'summarize-v2'));
     await spansSettled(4);
     assert.equal(h.spans('GetAgentCard').length, 2);
-    const byAgent = new Map(h.spans('SendMessage').map((s) => [String(s.attributes['a2a.skill.id']), s]));
-    assert.equal(byAgent.get('lookup')?.attributes['a2a.agent_card.fingerprint'], skillFingerprint(b as never));
+    const byAgent = new Map(
+      h.spans('SendMessage').map((s) => [String(s.attributes['a2a.skill.id']), s]),
+    );
+    assert.equal(
+      byAgent.get('lookup')?.attributes['a2a.agent_card.fingerprint'],
+      skillFingerprint(b as never),
+    );
     assert.equal(byAgent.get('lookup')?.attributes['gen_ai.agent.name'], 'helper');
-    assert.equal(byAgent.get('summarize-v2')?.attributes['a2a.agent_card.fingerprint'], skillFingerprint(a as never));
+    assert.equal(
+      byAgent.get('summarize-v2')?.attributes['a2a.agent_card.fingerprint'],
+      skillFingerprint(a as never),
+    );
     assert.deepEqual(drifted(h.spans()), [], describeSpans());
   });
 
@@ -277,11 +357,23 @@ describe('VoltAgent healthy peer (two agents on one origin)', () => {
       jsonrpc: '2.0',
       id: ++rpcId,
       method: 'message/send',
-      params: { message: { kind: 'message', role: 'user', messageId: 'data-1', parts: [{ kind: 'data', data: { text: 'x' } }], metadata: { skillId: 'summarize-v2' } } },
+      params: {
+        message: {
+          kind: 'message',
+          role: 'user',
+          messageId: 'data-1',
+          parts: [{ kind: 'data', data: { text: 'x' } }],
+          metadata: { skillId: 'summarize-v2' },
+        },
+      },
     });
     const r = await post(peer.rpcUrl('summarizer'), body);
     assert.equal(r.status, 400);
-    assert.deepEqual(JSON.parse(r.text), { jsonrpc: '2.0', id: rpcId, error: { code: -32602, message: 'Only plain text message parts are supported', data: {} } });
+    assert.deepEqual(JSON.parse(r.text), {
+      jsonrpc: '2.0',
+      id: rpcId,
+      error: { code: -32602, message: 'Only plain text message parts are supported', data: {} },
+    });
     await spansSettled(2);
     const send = only('SendMessage');
     assert.equal(send.attributes['a2a.drift.kind'], undefined, describeSpans());
@@ -290,11 +382,23 @@ describe('VoltAgent healthy peer (two agents on one origin)', () => {
 
   test('JSON-RPC errors that are not drift (-32601, -32001) are errors, not drift', async () => {
     await getCard(peer.cardUrl('summarizer'));
-    const m = await post(peer.rpcUrl('summarizer'), JSON.stringify({ jsonrpc: '2.0', id: 77, method: 'tasks/get', params: { id: 'missing' } }));
+    const m = await post(
+      peer.rpcUrl('summarizer'),
+      JSON.stringify({ jsonrpc: '2.0', id: 77, method: 'tasks/get', params: { id: 'missing' } }),
+    );
     assert.equal(m.status, 400);
     assert.equal((JSON.parse(m.text) as { error: { code: number } }).error.code, -32001);
     // VoltAgent has no tasks/resubscribe: a JSON -32601 error (HTTP 400) where a stream was expected.
-    const r = await post(peer.rpcUrl('summarizer'), JSON.stringify({ jsonrpc: '2.0', id: 78, method: 'tasks/resubscribe', params: { id: 'missing' } }), true);
+    const r = await post(
+      peer.rpcUrl('summarizer'),
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 78,
+        method: 'tasks/resubscribe',
+        params: { id: 'missing' },
+      }),
+      true,
+    );
     assert.equal(r.status, 400);
     assert.match(r.contentType, /application\/json/);
     assert.equal((JSON.parse(r.text) as { error: { code: number } }).error.code, -32601);
@@ -336,22 +440,36 @@ describe('VoltAgent variant A (translate tool removed, card version unchanged)',
   });
 
   test('message/send translate → COMPLETED task whose text says the tool is unavailable → unknown_skill on that span', async () => {
-    const r = await post(peer.rpcUrl('summarizer'), sendBody('message/send', 'Hello world', 'translate'));
+    const r = await post(
+      peer.rpcUrl('summarizer'),
+      sendBody('message/send', 'Hello world', 'translate'),
+    );
     assert.equal(r.status, 200);
     const task = resultTask(r);
     assert.equal(task.status.state, 'completed');
-    assert.equal(statusText(task), "Model tried to call unavailable tool 'translate'. Available tools: summarize-v2.");
+    assert.equal(
+      statusText(task),
+      "Model tried to call unavailable tool 'translate'. Available tools: summarize-v2.",
+    );
     await spansSettled(1);
     const send = only('SendMessage');
     assert.equal(send.attributes['a2a.skill.id'], 'translate');
-    assert.equal(send.attributes['a2a.agent_card.fingerprint'], healthyFingerprint, 'judged against the cached card');
+    assert.equal(
+      send.attributes['a2a.agent_card.fingerprint'],
+      healthyFingerprint,
+      'judged against the cached card',
+    );
     assert.equal(send.attributes['a2a.drift.kind'], 'unknown_skill', describeSpans());
     assert.equal(send.status.code, SpanStatusCode.ERROR);
     assert.equal(send.attributes['error.type'], 'StaleAgentCardError');
   });
 
   test('message/stream translate → unknown_skill on the SendStreamingMessage span', async () => {
-    const r = await post(peer.rpcUrl('summarizer'), sendBody('message/stream', 'Hello world', 'translate'), true);
+    const r = await post(
+      peer.rpcUrl('summarizer'),
+      sendBody('message/stream', 'Hello world', 'translate'),
+      true,
+    );
     const events = sseEvents(r.text);
     const last = events[events.length - 1].result as Task;
     assert.equal(last.status.state, 'completed');
@@ -363,7 +481,10 @@ describe('VoltAgent variant A (translate tool removed, card version unchanged)',
   });
 
   test('model fails on the missing tool: JSON-RPC -32603 over HTTP 400 naming the skill → unknown_skill', async () => {
-    const r = await post(peer.rpcUrl('summarizer'), sendBody('message/send', '[strict] Hello world', 'translate'));
+    const r = await post(
+      peer.rpcUrl('summarizer'),
+      sendBody('message/send', '[strict] Hello world', 'translate'),
+    );
     assert.equal(r.status, 400);
     const err = (JSON.parse(r.text) as { error: { code: number; message: string } }).error;
     assert.equal(err.code, -32603);
@@ -375,7 +496,11 @@ describe('VoltAgent variant A (translate tool removed, card version unchanged)',
   });
 
   test('model fails mid-stream: error event -32603 → unknown_skill on the stream span; the FAILED task polled later → unknown_skill on GetTask', async () => {
-    const r = await post(peer.rpcUrl('summarizer'), sendBody('message/stream', '[strict] Hello world', 'translate'), true);
+    const r = await post(
+      peer.rpcUrl('summarizer'),
+      sendBody('message/stream', '[strict] Hello world', 'translate'),
+      true,
+    );
     const events = sseEvents(r.text);
     assert.equal(events.length, 2);
     const taskId = (events[0].result as Task).id;
@@ -384,7 +509,10 @@ describe('VoltAgent variant A (translate tool removed, card version unchanged)',
     const stream = only('SendStreamingMessage');
     assert.equal(stream.attributes['a2a.drift.kind'], 'unknown_skill', describeSpans());
 
-    const g = await post(peer.rpcUrl('summarizer'), JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method: 'tasks/get', params: { id: taskId } }));
+    const g = await post(
+      peer.rpcUrl('summarizer'),
+      JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method: 'tasks/get', params: { id: taskId } }),
+    );
     const polled = resultTask(g);
     assert.equal(polled.status.state, 'failed');
     assert.match(statusText(polled), /unavailable tool 'translate'/);
@@ -396,9 +524,15 @@ describe('VoltAgent variant A (translate tool removed, card version unchanged)',
   });
 
   test('an error text naming ANOTHER tool than the requested skill is not drift (COMPLETED and -32603)', async () => {
-    const ok = await post(peer.rpcUrl('summarizer'), sendBody('message/send', '[call:translate] Hello world', 'summarize-v2'));
+    const ok = await post(
+      peer.rpcUrl('summarizer'),
+      sendBody('message/send', '[call:translate] Hello world', 'summarize-v2'),
+    );
     assert.match(statusText(resultTask(ok)), /unavailable tool 'translate'/);
-    const bad = await post(peer.rpcUrl('summarizer'), sendBody('message/send', '[strict] [call:translate] Hello world', 'summarize-v2'));
+    const bad = await post(
+      peer.rpcUrl('summarizer'),
+      sendBody('message/send', '[strict] [call:translate] Hello world', 'summarize-v2'),
+    );
     assert.equal(bad.status, 400);
     assert.match(bad.text, /unavailable tool 'translate'/);
     await spansSettled(2);
@@ -409,7 +543,10 @@ describe('VoltAgent variant A (translate tool removed, card version unchanged)',
   });
 
   test('a skill the peer still has works and is not drift', async () => {
-    const r = await post(peer.rpcUrl('summarizer'), sendBody('message/send', 'The quick brown fox', 'summarize-v2'));
+    const r = await post(
+      peer.rpcUrl('summarizer'),
+      sendBody('message/send', 'The quick brown fox', 'summarize-v2'),
+    );
     assert.match(statusText(resultTask(r)), /^# Summary/);
     await spansSettled(1);
     assert.deepEqual(drifted(h.spans()), [], describeSpans());
@@ -463,17 +600,27 @@ describe('VoltAgent variant B (summarize-v2 reused: plain text instead of markdo
       assert.equal(s.inputModes, undefined);
     }
     assert.deepEqual(healthyCard.defaultOutputModes, ['text']);
-    const r = await post(peer.rpcUrl('summarizer'), sendBody('message/send', 'The quick brown fox jumps', 'summarize-v2'));
+    const r = await post(
+      peer.rpcUrl('summarizer'),
+      sendBody('message/send', 'The quick brown fox jumps', 'summarize-v2'),
+    );
     const t = resultTask(r);
     assert.equal(t.status.state, 'completed');
     assert.match(statusText(t), /^Summary: /, 'the reused skill answers differently');
-    const s = await post(peer.rpcUrl('summarizer'), sendBody('message/stream', 'The quick brown fox jumps', 'summarize-v2'), true);
+    const s = await post(
+      peer.rpcUrl('summarizer'),
+      sendBody('message/stream', 'The quick brown fox jumps', 'summarize-v2'),
+      true,
+    );
     assert.ok(sseEvents(s.text).length >= 3);
     // The card of B has the same fingerprint (ids and modes unchanged): no card_changed either.
     const card = await getCard(peer.cardUrl('summarizer'));
     assert.equal(skillFingerprint(card as never), skillFingerprint(healthyCard as never));
     await spansSettled(3);
     assert.deepEqual(drifted(h.spans()), [], describeSpans());
-    assert.equal(only('GetAgentCard').attributes['a2a.agent_card.fingerprint'], skillFingerprint(healthyCard as never));
+    assert.equal(
+      only('GetAgentCard').attributes['a2a.agent_card.fingerprint'],
+      skillFingerprint(healthyCard as never),
+    );
   });
 });

@@ -15,7 +15,12 @@ import express from 'express';
 import { drifted, setupOtel, type Harness } from '../helpers/otel';
 import { createAlertWebhookHandler, onAgentCardDrift, type DriftEvent } from '../../src/index';
 import { sharedState } from '../../src/telemetry/shared-state';
-import { fleetConfigFromEnv, startAlertmanagerPoller, startAlertWebhookListener, type AlertWebhookListener } from '../../src/telemetry/fleet-alerts';
+import {
+  fleetConfigFromEnv,
+  startAlertmanagerPoller,
+  startAlertWebhookListener,
+  type AlertWebhookListener,
+} from '../../src/telemetry/fleet-alerts';
 import { parseApiAlerts, parseWebhookPayload } from '../../src/core/alerts';
 import { startRawV01Peer, V01_TRANSLATE_SKILL, type RawV01Peer } from '../peers/raw-v01-peer';
 
@@ -39,7 +44,9 @@ async function until(cond: () => boolean, ms = 3000): Promise<void> {
 
 before(async () => {
   h = setupOtel();
-  listener = startAlertWebhookListener({ port: 0, host: '127.0.0.1', token: TOKEN }, (m) => assert.fail(m));
+  listener = startAlertWebhookListener({ port: 0, host: '127.0.0.1', token: TOKEN }, (m) =>
+    assert.fail(m),
+  );
   await until(() => listener.address() !== undefined);
   hookUrl = `http://127.0.0.1:${listener.address()!.port}/a2a/alerts`;
 });
@@ -53,7 +60,10 @@ after(async () => {
 beforeEach(async () => {
   off?.();
   if (peer) await peer.close();
-  peer = await startRawV01Peer({ name: 'fleet-peer', behaviour: { sendReturns: 'final', transitionDelayMs: 0 } });
+  peer = await startRawV01Peer({
+    name: 'fleet-peer',
+    behaviour: { sendReturns: 'final', transitionDelayMs: 0 },
+  });
   h.instrumentation.setConfig({ driftCallbackDebounceMs: 0 });
   await h.reset();
   sharedState().seenAlerts?.clear();
@@ -73,7 +83,11 @@ interface AlertSpec {
 }
 
 function alert(spec: AlertSpec = {}): Record<string, unknown> {
-  const labels: Record<string, string> = { alertname: 'A2AAgentCardDrift', job: 'a2a-apps', a2a_drift_kind: spec.kind ?? 'unknown_skill' };
+  const labels: Record<string, string> = {
+    alertname: 'A2AAgentCardDrift',
+    job: 'a2a-apps',
+    a2a_drift_kind: spec.kind ?? 'unknown_skill',
+  };
   if (spec.cardUrl !== null) labels.a2a_agent_card_url = spec.cardUrl ?? peer.cardUrl;
   if (spec.skillId !== undefined) labels.a2a_skill_id = spec.skillId;
   if (spec.agent !== undefined) labels.gen_ai_agent_name = spec.agent;
@@ -103,13 +117,24 @@ function notification(alerts: unknown[], status = 'firing'): Record<string, unkn
   };
 }
 
-async function post(body: unknown, opts: { token?: string | null; url?: string; raw?: string | Buffer; method?: string } = {}): Promise<{ status: number; json: Record<string, unknown>; headers: Headers }> {
+async function post(
+  body: unknown,
+  opts: { token?: string | null; url?: string; raw?: string | Buffer; method?: string } = {},
+): Promise<{ status: number; json: Record<string, unknown>; headers: Headers }> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   const token = opts.token === undefined ? TOKEN : opts.token;
   if (token !== null) headers.authorization = `Bearer ${token}`;
-  const res = await fetch(opts.url ?? hookUrl, { method: opts.method ?? 'POST', headers, body: opts.method === 'GET' ? undefined : (opts.raw ?? JSON.stringify(body)) });
+  const res = await fetch(opts.url ?? hookUrl, {
+    method: opts.method ?? 'POST',
+    headers,
+    body: opts.method === 'GET' ? undefined : (opts.raw ?? JSON.stringify(body)),
+  });
   const text = await res.text();
-  return { status: res.status, json: text ? (JSON.parse(text) as Record<string, unknown>) : {}, headers: res.headers };
+  return {
+    status: res.status,
+    json: text ? (JSON.parse(text) as Record<string, unknown>) : {},
+    headers: res.headers,
+  };
 }
 
 /** Fetch the peer's card through the instrumentation (the process now holds it). */
@@ -121,7 +146,12 @@ async function holdCard(): Promise<void> {
 function sendTask(id: string, skillId: string): Promise<string> {
   return fetch(peer.rpcUrl, {
     method: 'POST',
-    body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tasks/send', params: { id, skillId, message: { role: 'user', parts: [{ type: 'text', text: 'x' }] } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id,
+      method: 'tasks/send',
+      params: { id, skillId, message: { role: 'user', parts: [{ type: 'text', text: 'x' }] } },
+    }),
   }).then((r) => r.text());
 }
 
@@ -137,7 +167,11 @@ test('a firing alert naming a card: 200 {accepted, ignored}, the callbacks get a
   assert.equal(e.cardUrl, peer.cardUrl);
   assert.equal(e.skillId, 'summarize-v2');
   assert.equal(e.agentName, 'fleet-peer');
-  assert.equal(e.fingerprint, undefined, 'the alert does not say which card the other instance held');
+  assert.equal(
+    e.fingerprint,
+    undefined,
+    'the alert does not say which card the other instance held',
+  );
   assert.equal(e.error.name, 'StaleAgentCardError');
   assert.match(e.error.message, /re-fetch the Agent Card/);
   const entry = sharedState().cards.get(peer.cardUrl)!;
@@ -150,7 +184,11 @@ test('a firing alert naming a card: 200 {accepted, ignored}, the callbacks get a
   const send = h.spans('SendMessage')[0] ?? span;
   assert.equal(send.attributes['a2a.agent_card.suspect'], true);
   assert.equal(send.attributes['a2a.agent_card.suspect_source'], 'fleet');
-  assert.equal(h.spans().filter((s) => s.name !== 'GetAgentCard' && s.name !== 'SendMessage').length, 0, 'the webhook traffic makes no span');
+  assert.equal(
+    h.spans().filter((s) => s.name !== 'GetAgentCard' && s.name !== 'SendMessage').length,
+    0,
+    'the webhook traffic makes no span',
+  );
 });
 
 test('output_mode_mismatch alerts carry ArtifactSchemaDriftError; local events say source local', async () => {
@@ -174,11 +212,19 @@ test('401: missing, wrong or malformed bearer token (nothing acted on)', async (
     assert.equal(r.headers.get('www-authenticate'), 'Bearer');
     assert.equal(typeof r.json.error, 'string');
   }
-  const basic = await fetch(hookUrl, { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`u:${TOKEN}`).toString('base64')}` }, body: JSON.stringify(notification([alert()])) });
+  const basic = await fetch(hookUrl, {
+    method: 'POST',
+    headers: { authorization: `Basic ${Buffer.from(`u:${TOKEN}`).toString('base64')}` },
+    body: JSON.stringify(notification([alert()])),
+  });
   assert.equal(basic.status, 401);
   await sleep(20);
   assert.equal(events.length, 0);
-  const lower = await fetch(hookUrl, { method: 'POST', headers: { authorization: `bearer ${TOKEN}` }, body: JSON.stringify(notification([alert()])) });
+  const lower = await fetch(hookUrl, {
+    method: 'POST',
+    headers: { authorization: `bearer ${TOKEN}` },
+    body: JSON.stringify(notification([alert()])),
+  });
   assert.equal(lower.status, 200, 'the scheme is case-insensitive');
 });
 
@@ -206,10 +252,17 @@ test('413: a body over 1 MiB gets its answer (read and discarded), not a broken 
   assert.match(String(r.json.error), /larger than 1048576 bytes/);
   // 5 MiB streamed without content-length (chunked), through node:http
   const status = await new Promise<number>((resolve, reject) => {
-    const req = http.request(hookUrl, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'transfer-encoding': 'chunked' } }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
+    const req = http.request(
+      hookUrl,
+      {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TOKEN}`, 'transfer-encoding': 'chunked' },
+      },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
     req.on('error', reject);
     const chunk = Buffer.alloc(64 * 1024, 0x20);
     for (let i = 0; i < 80; i++) req.write(chunk);
@@ -226,7 +279,9 @@ test('405 for other methods, 404 for other paths', async () => {
   assert.equal(get.headers.get('allow'), 'POST');
   const put = await post(notification([alert()]), { method: 'PUT' });
   assert.equal(put.status, 405);
-  const other = await post(notification([alert()]), { url: hookUrl.replace('/a2a/alerts', '/alerts') });
+  const other = await post(notification([alert()]), {
+    url: hookUrl.replace('/a2a/alerts', '/alerts'),
+  });
   assert.equal(other.status, 404);
   const query = await post(notification([alert()]), { url: `${hookUrl}?x=1` });
   assert.equal(query.status, 200, 'a query string does not change the path');
@@ -272,9 +327,13 @@ test('the same alert (fingerprint + startsAt) evicts once however often it is re
 
 test('the alert memory is bounded', async () => {
   const before = sharedState().seenAlerts?.size ?? 0;
-  const alerts = Array.from({ length: 2000 }, (_, i) => alert({ fingerprint: `fp-${i}`, cardUrl: `http://127.0.0.1:1/card-${i}` }));
+  const alerts = Array.from({ length: 2000 }, (_, i) =>
+    alert({ fingerprint: `fp-${i}`, cardUrl: `http://127.0.0.1:1/card-${i}` }),
+  );
   for (let i = 0; i < 6; i++) {
-    const r = await post(notification(alerts.map((a) => ({ ...a, fingerprint: `${i}-${String(a.fingerprint)}` }))));
+    const r = await post(
+      notification(alerts.map((a) => ({ ...a, fingerprint: `${i}-${String(a.fingerprint)}` }))),
+    );
     assert.deepEqual(r.json, { accepted: 2000, ignored: 0 });
   }
   const size = sharedState().seenAlerts!.size;
@@ -303,11 +362,22 @@ test('debounced per card URL with local evidence: a process that evicted for its
   const r = await post(notification([alert({ fingerprint: 'x1' })]));
   assert.deepEqual(r.json, { accepted: 1, ignored: 0 });
   await sleep(30);
-  assert.equal(events.length, 1, 'the fleet alert for a card this process just evicted calls nobody');
-  assert.equal(sharedState().cards.get(peer.cardUrl)?.suspectSource, 'local', 'the local verdict stays');
+  assert.equal(
+    events.length,
+    1,
+    'the fleet alert for a card this process just evicted calls nobody',
+  );
+  assert.equal(
+    sharedState().cards.get(peer.cardUrl)?.suspectSource,
+    'local',
+    'the local verdict stays',
+  );
 
   // Fleet first, on another card.
-  const other = await startRawV01Peer({ name: 'other-peer', behaviour: { sendReturns: 'final', transitionDelayMs: 0 } });
+  const other = await startRawV01Peer({
+    name: 'other-peer',
+    behaviour: { sendReturns: 'final', transitionDelayMs: 0 },
+  });
   try {
     await fetch(other.cardUrl).then((r2) => r2.text());
     await post(notification([alert({ fingerprint: 'x2', cardUrl: other.cardUrl })]));
@@ -316,13 +386,28 @@ test('debounced per card URL with local evidence: a process that evicted for its
     other.redeploy([V01_TRANSLATE_SKILL]);
     await fetch(other.rpcUrl, {
       method: 'POST',
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/send', params: { id: 'o-1', skillId: 'summarize-v2', message: { role: 'user', parts: [{ type: 'text', text: 'x' }] } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tasks/send',
+        params: {
+          id: 'o-1',
+          skillId: 'summarize-v2',
+          message: { role: 'user', parts: [{ type: 'text', text: 'x' }] },
+        },
+      }),
     }).then((r2) => r2.text());
     await h.waitForSpans((s) => drifted(s).length === 2);
     await sleep(30);
-    assert.equal(events.length, 2, 'local evidence against the card the fleet alert evicted calls nobody again');
+    assert.equal(
+      events.length,
+      2,
+      'local evidence against the card the fleet alert evicted calls nobody again',
+    );
     // A second alert (another skill) for that card inside the window: nobody called either.
-    await post(notification([alert({ fingerprint: 'x3', cardUrl: other.cardUrl, skillId: 'other' })]));
+    await post(
+      notification([alert({ fingerprint: 'x3', cardUrl: other.cardUrl, skillId: 'other' })]),
+    );
     await sleep(30);
     assert.equal(events.length, 2);
 
@@ -331,11 +416,24 @@ test('debounced per card URL with local evidence: a process that evicted for its
     other.redeploy([{ ...V01_TRANSLATE_SKILL, id: 'translate-v2' }]);
     await fetch(other.rpcUrl, {
       method: 'POST',
-      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tasks/send', params: { id: 'o-2', skillId: 'translate-v1', message: { role: 'user', parts: [{ type: 'text', text: 'x' }] } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tasks/send',
+        params: {
+          id: 'o-2',
+          skillId: 'translate-v1',
+          message: { role: 'user', parts: [{ type: 'text', text: 'x' }] },
+        },
+      }),
     }).then((r2) => r2.text());
     await until(() => events.length === 4, 3000).catch(() => undefined);
     const local = events.slice(2).filter((e) => e.kind !== 'card_changed');
-    assert.equal(local.length, 1, `events after the re-fetch: ${JSON.stringify(events.slice(2).map((e) => [e.source, e.kind]))}`);
+    assert.equal(
+      local.length,
+      1,
+      `events after the re-fetch: ${JSON.stringify(events.slice(2).map((e) => [e.source, e.kind]))}`,
+    );
     assert.equal(local[0].source, 'local');
   } finally {
     await other.close();
@@ -343,7 +441,7 @@ test('debounced per card URL with local evidence: a process that evicted for its
   }
 });
 
-test('the debounce window is the instrumentation\'s driftCallbackDebounceMs', async () => {
+test("the debounce window is the instrumentation's driftCallbackDebounceMs", async () => {
   h.instrumentation.setConfig({ driftCallbackDebounceMs: 200 });
   try {
     await post(notification([alert({ fingerprint: 'w1' })]));
@@ -379,7 +477,10 @@ test('with refetchCardOnDrift the card is re-fetched (untraced); without it, not
 
 test('the config onDrift gets fleet events too; a throwing callback changes nothing', async () => {
   const configured: DriftEvent[] = [];
-  h.instrumentation.setConfig({ driftCallbackDebounceMs: 0, onDrift: (e) => void configured.push(e) });
+  h.instrumentation.setConfig({
+    driftCallbackDebounceMs: 0,
+    onDrift: (e) => void configured.push(e),
+  });
   const offThrow = onAgentCardDrift(() => {
     throw new Error('app bug');
   });
@@ -394,7 +495,7 @@ test('the config onDrift gets fleet events too; a throwing callback changes noth
   }
 });
 
-test('createAlertWebhookHandler in the app\'s own servers: node:http (no token: loopback only) and express (body already parsed)', async () => {
+test("createAlertWebhookHandler in the app's own servers: node:http (no token: loopback only) and express (body already parsed)", async () => {
   const plain = http.createServer(createAlertWebhookHandler());
   await new Promise<void>((r) => plain.listen(0, '127.0.0.1', () => r()));
   const app = express();
@@ -404,14 +505,26 @@ test('createAlertWebhookHandler in the app\'s own servers: node:http (no token: 
   await new Promise<void>((r) => ex.once('listening', () => r()));
   try {
     const p = (plain.address() as AddressInfo).port;
-    const r1 = await post(notification([alert({ fingerprint: 'h1' })]), { url: `http://127.0.0.1:${p}/anything`, token: null });
+    const r1 = await post(notification([alert({ fingerprint: 'h1' })]), {
+      url: `http://127.0.0.1:${p}/anything`,
+      token: null,
+    });
     assert.deepEqual(r1.json, { accepted: 1, ignored: 0 }, 'no token, loopback client: answered');
     const e = (ex.address() as AddressInfo).port;
-    const r2 = await post(notification([alert({ fingerprint: 'h2', cardUrl: 'http://127.0.0.1:2/card' })]), { url: `http://127.0.0.1:${e}/hooks/a2a` });
+    const r2 = await post(
+      notification([alert({ fingerprint: 'h2', cardUrl: 'http://127.0.0.1:2/card' })]),
+      { url: `http://127.0.0.1:${e}/hooks/a2a` },
+    );
     assert.deepEqual(r2.json, { accepted: 1, ignored: 0 });
-    const r3 = await post(notification([alert({ fingerprint: 'h3' })]), { url: `http://127.0.0.1:${e}/hooks/a2a`, token: 'nope' });
+    const r3 = await post(notification([alert({ fingerprint: 'h3' })]), {
+      url: `http://127.0.0.1:${e}/hooks/a2a`,
+      token: 'nope',
+    });
     assert.equal(r3.status, 401);
-    const r4 = await post(undefined, { url: `http://127.0.0.1:${e}/hooks/a2a`, raw: JSON.stringify({ version: '4' }) });
+    const r4 = await post(undefined, {
+      url: `http://127.0.0.1:${e}/hooks/a2a`,
+      raw: JSON.stringify({ version: '4' }),
+    });
     assert.equal(r4.status, 400);
     await until(() => events.length === 2);
   } finally {
@@ -437,7 +550,12 @@ test('the handler never throws, whatever it is handed', () => {
 });
 
 /** A fake Alertmanager: GET /api/v2/alerts answers `body()`; records the request URLs. */
-async function fakeAlertmanager(body: () => string | Buffer): Promise<{ url: string; requests: string[]; auth: Array<string | undefined>; close(): Promise<void> }> {
+async function fakeAlertmanager(body: () => string | Buffer): Promise<{
+  url: string;
+  requests: string[];
+  auth: Array<string | undefined>;
+  close(): Promise<void>;
+}> {
   const requests: string[] = [];
   const auth: Array<string | undefined> = [];
   const server = http.createServer((req, res) => {
@@ -456,28 +574,59 @@ async function fakeAlertmanager(body: () => string | Buffer): Promise<{ url: str
   };
 }
 
-function apiAlert(state: 'active' | 'suppressed' | 'unprocessed', fingerprint: string, extra: AlertSpec = {}): Record<string, unknown> {
+function apiAlert(
+  state: 'active' | 'suppressed' | 'unprocessed',
+  fingerprint: string,
+  extra: AlertSpec = {},
+): Record<string, unknown> {
   const a = alert({ fingerprint, ...extra });
   delete a.status;
-  return { ...a, endsAt: new Date(Date.now() + 300_000).toISOString(), updatedAt: new Date().toISOString(), receivers: [{ name: 'a2a-fleet' }], status: { state, silencedBy: state === 'suppressed' ? ['s1'] : [], inhibitedBy: [] } };
+  return {
+    ...a,
+    endsAt: new Date(Date.now() + 300_000).toISOString(),
+    updatedAt: new Date().toISOString(),
+    receivers: [{ name: 'a2a-fleet' }],
+    status: { state, silencedBy: state === 'suppressed' ? ['s1'] : [], inhibitedBy: [] },
+  };
 }
 
 test('poll: GET <url>/api/v2/alerts?active=true&silenced=false&inhibited=false; only active alerts evict, once however often polled; untraced', async () => {
   await holdCard();
-  const list = JSON.stringify([apiAlert('suppressed', 'p-silenced'), apiAlert('unprocessed', 'p-new'), apiAlert('active', 'p-active'), apiAlert('active', 'p-nolabel', { cardUrl: null })]);
+  const list = JSON.stringify([
+    apiAlert('suppressed', 'p-silenced'),
+    apiAlert('unprocessed', 'p-new'),
+    apiAlert('active', 'p-active'),
+    apiAlert('active', 'p-nolabel', { cardUrl: null }),
+  ]);
   const am = await fakeAlertmanager(() => list);
-  const poller = startAlertmanagerPoller({ url: am.url.replace('127.0.0.1', 'user:pa%20ss@127.0.0.1'), intervalMs: 60_000, autoStart: false }, (m) => assert.fail(m))!;
+  const poller = startAlertmanagerPoller(
+    {
+      url: am.url.replace('127.0.0.1', 'user:pa%20ss@127.0.0.1'),
+      intervalMs: 60_000,
+      autoStart: false,
+    },
+    (m) => assert.fail(m),
+  )!;
   try {
     const first = await poller.pollNow();
     assert.deepEqual(first, { accepted: 1, ignored: 3, evicted: 1 });
-    for (let i = 0; i < 3; i++) assert.deepEqual(await poller.pollNow(), { accepted: 1, ignored: 3, evicted: 0 });
+    for (let i = 0; i < 3; i++)
+      assert.deepEqual(await poller.pollNow(), { accepted: 1, ignored: 3, evicted: 0 });
     await until(() => events.length === 1);
     await sleep(20);
     assert.equal(events.length, 1, 'polled four times, evicted once');
     assert.equal(events[0].source, 'fleet');
     assert.equal(am.requests[0], '/api/v2/alerts?active=true&silenced=false&inhibited=false');
-    assert.equal(am.auth[0], `Basic ${Buffer.from('user:pa ss').toString('base64')}`, 'credentials in the URL become basic auth');
-    assert.deepEqual(h.spans().map((s) => s.name), ['GetAgentCard'], 'the poll makes no span');
+    assert.equal(
+      am.auth[0],
+      `Basic ${Buffer.from('user:pa ss').toString('base64')}`,
+      'credentials in the URL become basic auth',
+    );
+    assert.deepEqual(
+      h.spans().map((s) => s.name),
+      ['GetAgentCard'],
+      'the poll makes no span',
+    );
   } finally {
     poller.stop();
     await am.close();
@@ -488,10 +637,16 @@ test('poll: the first poll is at once, then every interval; a bad answer is repo
   let answer: string | Buffer = 'not json';
   const am = await fakeAlertmanager(() => answer);
   const warnings: string[] = [];
-  const poller = startAlertmanagerPoller({ url: `${am.url}prefix/`, intervalMs: 100 }, (m) => void warnings.push(m))!;
+  const poller = startAlertmanagerPoller(
+    { url: `${am.url}prefix/`, intervalMs: 100 },
+    (m) => void warnings.push(m),
+  )!;
   try {
     await until(() => am.requests.length >= 3);
-    assert.equal(am.requests[0], '/prefix/api/v2/alerts?active=true&silenced=false&inhibited=false');
+    assert.equal(
+      am.requests[0],
+      '/prefix/api/v2/alerts?active=true&silenced=false&inhibited=false',
+    );
     assert.equal(warnings.length, 1, warnings.join('\n'));
     assert.match(warnings[0], /not JSON/);
     // pollNow() joins a poll already under way (begun with the previous answer): let that one end first.
@@ -502,7 +657,9 @@ test('poll: the first poll is at once, then every interval; a bad answer is repo
     answer = Buffer.alloc(1024 * 1024 + 10, 0x20);
     assert.deepEqual(await fresh(), { error: 'answer larger than 1048576 bytes' });
     answer = JSON.stringify({ not: 'a list' });
-    assert.deepEqual(await fresh(), { error: 'expected a JSON array (Alertmanager API v2 alerts)' });
+    assert.deepEqual(await fresh(), {
+      error: 'expected a JSON array (Alertmanager API v2 alerts)',
+    });
     answer = JSON.stringify([apiAlert('active', 'pp-1')]);
     const n = am.requests.length;
     await until(() => events.length === 1 && am.requests.length > n + 2);
@@ -520,7 +677,7 @@ test('environment: the webhook needs a token off loopback (one warning says why)
   const warnings: string[] = [];
   const logger: DiagLogger = {
     error: () => {},
-    warn: (...args: unknown[]) => void warnings.push(args.join(" ")), // the component logger: namespace, message
+    warn: (...args: unknown[]) => void warnings.push(args.join(' ')), // the component logger: namespace, message
     info: () => {},
     debug: () => {},
     verbose: () => {},
@@ -528,22 +685,70 @@ test('environment: the webhook needs a token off loopback (one warning says why)
   diag.setLogger(logger, { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true });
   try {
     assert.deepEqual(fleetConfigFromEnv({}), {});
-    assert.deepEqual(fleetConfigFromEnv({ OTEL_INSTRUMENTATION_A2A_WEBHOOK_PORT: '9470' }), { webhook: { port: 9470, host: '127.0.0.1' } });
-    assert.equal(warnings.length, 0);
-    assert.deepEqual(fleetConfigFromEnv({ OTEL_INSTRUMENTATION_A2A_WEBHOOK_PORT: '9470', OTEL_INSTRUMENTATION_A2A_WEBHOOK_HOST: '0.0.0.0' }), {});
-    assert.equal(warnings.length, 1);
-    assert.match(warnings[0], /OTEL_INSTRUMENTATION_A2A_WEBHOOK_TOKEN is not set; the fleet alert webhook is not started/);
-    assert.deepEqual(fleetConfigFromEnv({ OTEL_INSTRUMENTATION_A2A_WEBHOOK_PORT: '9470', OTEL_INSTRUMENTATION_A2A_WEBHOOK_HOST: '0.0.0.0', OTEL_INSTRUMENTATION_A2A_WEBHOOK_TOKEN: 't' }), {
-      webhook: { port: 9470, host: '0.0.0.0', token: 't' },
+    assert.deepEqual(fleetConfigFromEnv({ OTEL_INSTRUMENTATION_A2A_WEBHOOK_PORT: '9470' }), {
+      webhook: { port: 9470, host: '127.0.0.1' },
     });
-    assert.deepEqual(fleetConfigFromEnv({ OTEL_INSTRUMENTATION_A2A_WEBHOOK_PORT: '::1', OTEL_INSTRUMENTATION_A2A_WEBHOOK_HOST: '::1' }), {});
+    assert.equal(warnings.length, 0);
+    assert.deepEqual(
+      fleetConfigFromEnv({
+        OTEL_INSTRUMENTATION_A2A_WEBHOOK_PORT: '9470',
+        OTEL_INSTRUMENTATION_A2A_WEBHOOK_HOST: '0.0.0.0',
+      }),
+      {},
+    );
+    assert.equal(warnings.length, 1);
+    assert.match(
+      warnings[0],
+      /OTEL_INSTRUMENTATION_A2A_WEBHOOK_TOKEN is not set; the fleet alert webhook is not started/,
+    );
+    assert.deepEqual(
+      fleetConfigFromEnv({
+        OTEL_INSTRUMENTATION_A2A_WEBHOOK_PORT: '9470',
+        OTEL_INSTRUMENTATION_A2A_WEBHOOK_HOST: '0.0.0.0',
+        OTEL_INSTRUMENTATION_A2A_WEBHOOK_TOKEN: 't',
+      }),
+      {
+        webhook: { port: 9470, host: '0.0.0.0', token: 't' },
+      },
+    );
+    assert.deepEqual(
+      fleetConfigFromEnv({
+        OTEL_INSTRUMENTATION_A2A_WEBHOOK_PORT: '::1',
+        OTEL_INSTRUMENTATION_A2A_WEBHOOK_HOST: '::1',
+      }),
+      {},
+    );
     assert.match(warnings[1], /invalid OTEL_INSTRUMENTATION_A2A_WEBHOOK_PORT/);
-    assert.deepEqual(fleetConfigFromEnv({ OTEL_INSTRUMENTATION_A2A_WEBHOOK_PORT: '9470', OTEL_INSTRUMENTATION_A2A_WEBHOOK_HOST: '::1' }), { webhook: { port: 9470, host: '::1' } });
-    assert.deepEqual(fleetConfigFromEnv({ OTEL_INSTRUMENTATION_A2A_ALERTMANAGER_URL: 'http://am:9093' }), { poll: { url: 'http://am:9093', intervalMs: 15_000 } });
-    assert.deepEqual(fleetConfigFromEnv({ OTEL_INSTRUMENTATION_A2A_ALERTMANAGER_URL: 'http://am:9093', OTEL_INSTRUMENTATION_A2A_ALERTMANAGER_POLL_MS: '1000' }), { poll: { url: 'http://am:9093', intervalMs: 1000 } });
-    assert.deepEqual(fleetConfigFromEnv({ OTEL_INSTRUMENTATION_A2A_ALERTMANAGER_URL: 'http://am:9093', OTEL_INSTRUMENTATION_A2A_ALERTMANAGER_POLL_MS: 'soon' }), { poll: { url: 'http://am:9093', intervalMs: 15_000 } });
+    assert.deepEqual(
+      fleetConfigFromEnv({
+        OTEL_INSTRUMENTATION_A2A_WEBHOOK_PORT: '9470',
+        OTEL_INSTRUMENTATION_A2A_WEBHOOK_HOST: '::1',
+      }),
+      { webhook: { port: 9470, host: '::1' } },
+    );
+    assert.deepEqual(
+      fleetConfigFromEnv({ OTEL_INSTRUMENTATION_A2A_ALERTMANAGER_URL: 'http://am:9093' }),
+      { poll: { url: 'http://am:9093', intervalMs: 15_000 } },
+    );
+    assert.deepEqual(
+      fleetConfigFromEnv({
+        OTEL_INSTRUMENTATION_A2A_ALERTMANAGER_URL: 'http://am:9093',
+        OTEL_INSTRUMENTATION_A2A_ALERTMANAGER_POLL_MS: '1000',
+      }),
+      { poll: { url: 'http://am:9093', intervalMs: 1000 } },
+    );
+    assert.deepEqual(
+      fleetConfigFromEnv({
+        OTEL_INSTRUMENTATION_A2A_ALERTMANAGER_URL: 'http://am:9093',
+        OTEL_INSTRUMENTATION_A2A_ALERTMANAGER_POLL_MS: 'soon',
+      }),
+      { poll: { url: 'http://am:9093', intervalMs: 15_000 } },
+    );
     assert.match(warnings[2], /invalid OTEL_INSTRUMENTATION_A2A_ALERTMANAGER_POLL_MS/);
-    assert.deepEqual(fleetConfigFromEnv({ OTEL_INSTRUMENTATION_A2A_ALERTMANAGER_URL: 'ftp://am' }), {});
+    assert.deepEqual(
+      fleetConfigFromEnv({ OTEL_INSTRUMENTATION_A2A_ALERTMANAGER_URL: 'ftp://am' }),
+      {},
+    );
     assert.match(warnings[3], /invalid OTEL_INSTRUMENTATION_A2A_ALERTMANAGER_URL/);
   } finally {
     diag.disable();
@@ -551,13 +756,22 @@ test('environment: the webhook needs a token off loopback (one warning says why)
 });
 
 test('parsers: bounded labels, status per alert, identity = fingerprint + startsAt', () => {
-  const p = parseWebhookPayload(notification([alert({ fingerprint: 'k', startsAt: '2024-01-01T00:00:00Z', skillId: 'x'.repeat(1000) })]));
+  const p = parseWebhookPayload(
+    notification([
+      alert({ fingerprint: 'k', startsAt: '2024-01-01T00:00:00Z', skillId: 'x'.repeat(1000) }),
+    ]),
+  );
   assert.ok(p.ok);
   assert.equal(p.alerts[0].key, 'k\u00002024-01-01T00:00:00Z');
   assert.equal(p.alerts[0].skillId?.length, 256);
   assert.equal(p.alerts[0].startsAt, Date.parse('2024-01-01T00:00:00Z'));
   const noFp = parseApiAlerts([{ ...apiAlert('active', 'z'), fingerprint: undefined }]);
-  assert.ok(noFp.ok && noFp.alerts[0].key.includes('a2a_agent_card_url='), 'no fingerprint: the labels identify the alert');
-  const long = parseWebhookPayload(notification([alert({ cardUrl: `http://h/${'a'.repeat(3000)}` })]));
+  assert.ok(
+    noFp.ok && noFp.alerts[0].key.includes('a2a_agent_card_url='),
+    'no fingerprint: the labels identify the alert',
+  );
+  const long = parseWebhookPayload(
+    notification([alert({ cardUrl: `http://h/${'a'.repeat(3000)}` })]),
+  );
   assert.ok(long.ok && long.ignored === 1 && long.reasons['bad card url'] === 1);
 });

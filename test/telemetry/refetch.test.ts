@@ -14,7 +14,14 @@ import { drifted, setupOtel, type Harness } from '../helpers/otel';
 import { sharedState } from '../../src/telemetry/shared-state';
 import type { SeedSkill as Skill } from '../peers/wire';
 
-const skill = (id: string): Skill => ({ id, name: id, description: `does ${id}`, tags: [], inputModes: ['text/plain'], outputModes: ['text/plain'] });
+const skill = (id: string): Skill => ({
+  id,
+  name: id,
+  description: `does ${id}`,
+  tags: [],
+  inputModes: ['text/plain'],
+  outputModes: ['text/plain'],
+});
 
 interface CardRequest {
   ifNoneMatch?: string;
@@ -31,7 +38,10 @@ interface ValidatorPeer {
   close(): Promise<void>;
 }
 
-async function startValidatorPeer(validators: { etag: boolean; lastModified: boolean }): Promise<ValidatorPeer> {
+async function startValidatorPeer(validators: {
+  etag: boolean;
+  lastModified: boolean;
+}): Promise<ValidatorPeer> {
   let skills = [skill('summarize-v2')];
   let revision = 1;
   const cardRequests: CardRequest[] = [];
@@ -56,7 +66,12 @@ async function startValidatorPeer(validators: { etag: boolean; lastModified: boo
       if (validators.lastModified) headers['last-modified'] = lastModified;
       const inm = req.headers['if-none-match'];
       const ims = req.headers['if-modified-since'];
-      const notModified = validators.etag && inm !== undefined ? inm === etag : validators.lastModified && ims !== undefined ? ims === lastModified : false;
+      const notModified =
+        validators.etag && inm !== undefined
+          ? inm === etag
+          : validators.lastModified && ims !== undefined
+            ? ims === lastModified
+            : false;
       const status = notModified ? 304 : 200;
       cardRequests.push({ ifNoneMatch: inm, ifModifiedSince: ims, status });
       res.writeHead(status, headers);
@@ -67,12 +82,23 @@ async function startValidatorPeer(validators: { etag: boolean; lastModified: boo
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        const rpc = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: unknown; params: { id: string; skillId: string } };
+        const rpc = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+          id: unknown;
+          params: { id: string; skillId: string };
+        };
         const known = skills.some((s) => s.id === rpc.params.skillId);
         const status = known
           ? { state: 'completed', timestamp: new Date().toISOString() }
-          : { state: 'failed', message: { role: 'agent', parts: [{ type: 'text', text: 'unknown skill' }] }, timestamp: new Date().toISOString() };
-        const task = { id: rpc.params.id, status, ...(known ? { artifacts: [{ parts: [{ type: 'text', text: 'done' }], index: 0 }] } : {}) };
+          : {
+              state: 'failed',
+              message: { role: 'agent', parts: [{ type: 'text', text: 'unknown skill' }] },
+              timestamp: new Date().toISOString(),
+            };
+        const task = {
+          id: rpc.params.id,
+          status,
+          ...(known ? { artifacts: [{ parts: [{ type: 'text', text: 'done' }], index: 0 }] } : {}),
+        };
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ jsonrpc: '2.0', id: rpc.id, result: task }));
       });
@@ -127,9 +153,16 @@ async function driftingSend(p: ValidatorPeer, skillId: string) {
   const id = `task-${++taskSerial}`;
   await fetch(p.rpcUrl, {
     method: 'POST',
-    body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tasks/send', params: { id, skillId, message: { role: 'user', parts: [{ type: 'text', text: 'x' }] } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id,
+      method: 'tasks/send',
+      params: { id, skillId, message: { role: 'user', parts: [{ type: 'text', text: 'x' }] } },
+    }),
   }).then((r) => r.text());
-  const spans = await h.waitForSpans((s) => drifted(s).some((x) => x.attributes['a2a.task.id'] === id));
+  const spans = await h.waitForSpans((s) =>
+    drifted(s).some((x) => x.attributes['a2a.task.id'] === id),
+  );
   return drifted(spans).find((x) => x.attributes['a2a.task.id'] === id)!;
 }
 
@@ -172,7 +205,11 @@ test('a drift on a card already re-fetched and found changed does not report "un
   peer.redeploy([skill('translate-v2')]); // F2 -> F3, inside the 60 s window
   const second = await driftingSend(peer, 'translate-v1');
   assert.equal(second.attributes['a2a.drift.kind'], 'unknown_skill');
-  assert.equal(second.attributes['a2a.drift.refetch'], 'changed', 'not the memo of the re-fetch of F1');
+  assert.equal(
+    second.attributes['a2a.drift.refetch'],
+    'changed',
+    'not the memo of the re-fetch of F1',
+  );
   assert.equal(second.attributes['a2a.drift.confirmed'], true);
 });
 
@@ -191,7 +228,13 @@ test('a storm of drifts on one card re-fetches it once (the memo still bounds th
   peer = await startValidatorPeer({ etag: true, lastModified: false });
   await fetchCard(peer);
   peer.redeploy([skill('translate-v1')]);
-  const spans = await Promise.all(Array.from({ length: 50 }, () => driftingSend(peer!, 'summarize-v2')));
+  const spans = await Promise.all(
+    Array.from({ length: 50 }, () => driftingSend(peer!, 'summarize-v2')),
+  );
   for (const s of spans) assert.equal(s.attributes['a2a.drift.refetch'], 'changed');
-  assert.equal(peer.cardRequests.length, 2, 'one card fetch by the app, one re-fetch for 50 drifts');
+  assert.equal(
+    peer.cardRequests.length,
+    2,
+    'one card fetch by the app, one re-fetch for 50 drifts',
+  );
 });

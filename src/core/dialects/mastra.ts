@@ -10,5 +10,10 @@ import type { Dialect } from './types';
 
 export const mastra: Dialect = {
   name: 'mastra',
-  missingSkill: [{ label: 'tool not found', template: String.raw`\btool\s+["'\x60]?SKILL["'\x60]?\s+(?:was\s+)?not\s+found` }],
+  missingSkill: [
+    {
+      label: 'tool not found',
+      template: String.raw`\btool\s+["'\x60]?SKILL["'\x60]?\s+(?:was\s+)?not\s+found`,
+    },
+  ],
 };

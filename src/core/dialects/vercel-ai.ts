@@ -9,5 +9,10 @@ import type { Dialect } from './types';
 
 export const vercelAi: Dialect = {
   name: 'vercel-ai',
-  missingSkill: [{ label: 'unavailable tool', template: String.raw`\bunavailable\s+tool[\s:=]*["'\x60]?SKILL(?![\w.\-/])` }],
+  missingSkill: [
+    {
+      label: 'unavailable tool',
+      template: String.raw`\bunavailable\s+tool[\s:=]*["'\x60]?SKILL(?![\w.\-/])`,
+    },
+  ],
 };

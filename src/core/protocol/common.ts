@@ -27,7 +27,12 @@ const MAX_SKILL_PATHS = 64;
  * starting with `params.` are looked up on the body with that prefix removed (other paths
  * are looked up on the body as written).
  */
-export function fillSkillId(req: DecodedRequest, root: unknown, paths: readonly string[] | undefined, restBody: boolean): void {
+export function fillSkillId(
+  req: DecodedRequest,
+  root: unknown,
+  paths: readonly string[] | undefined,
+  restBody: boolean,
+): void {
   const list = Array.isArray(paths) ? paths : DEFAULT_SKILL_ID_PATHS;
   const n = Math.min(list.length, MAX_SKILL_PATHS);
   for (let i = 0; i < n; i++) {

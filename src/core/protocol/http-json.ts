@@ -121,7 +121,9 @@ function matchPath(method: string, path: string): Match | undefined {
 
   switch (last) {
     case 'message:send':
-      return method === 'POST' ? { op: 'SendMessage', template: '/message:send', v1: isV1(n - 2) } : undefined;
+      return method === 'POST'
+        ? { op: 'SendMessage', template: '/message:send', v1: isV1(n - 2) }
+        : undefined;
     case 'message:stream':
       return method === 'POST'
         ? { op: 'SendStreamingMessage', template: '/message:stream', v1: isV1(n - 2) }
@@ -135,16 +137,28 @@ function matchPath(method: string, path: string): Match | undefined {
         ? { op: 'GetExtendedAgentCard', template: '/card', v1: true, legacyCard: true }
         : undefined;
     case 'tasks':
-      return method === 'GET' ? { op: 'ListTasks', template: '/tasks', v1: isV1(n - 2) } : undefined;
+      return method === 'GET'
+        ? { op: 'ListTasks', template: '/tasks', v1: isV1(n - 2) }
+        : undefined;
     case 'pushNotificationConfigs': {
       if (n < 4 || segs[n - 3] !== 'tasks') return undefined;
       const taskId = decodeSeg(segs[n - 2]);
       if (taskId === undefined) return undefined;
       const v1 = isV1(n - 4);
       if (method === 'POST')
-        return { op: 'CreateTaskPushNotificationConfig', template: '/tasks/{id}/pushNotificationConfigs', taskId, v1 };
+        return {
+          op: 'CreateTaskPushNotificationConfig',
+          template: '/tasks/{id}/pushNotificationConfigs',
+          taskId,
+          v1,
+        };
       if (method === 'GET')
-        return { op: 'ListTaskPushNotificationConfigs', template: '/tasks/{id}/pushNotificationConfigs', taskId, v1 };
+        return {
+          op: 'ListTaskPushNotificationConfigs',
+          template: '/tasks/{id}/pushNotificationConfigs',
+          taskId,
+          v1,
+        };
       return undefined;
     }
     default:
@@ -158,7 +172,8 @@ function matchPath(method: string, path: string): Match | undefined {
     const v1 = isV1(n - 5);
     const template = '/tasks/{id}/pushNotificationConfigs/{configId}';
     if (method === 'GET') return { op: 'GetTaskPushNotificationConfig', template, taskId, v1 };
-    if (method === 'DELETE') return { op: 'DeleteTaskPushNotificationConfig', template, taskId, v1 };
+    if (method === 'DELETE')
+      return { op: 'DeleteTaskPushNotificationConfig', template, taskId, v1 };
     return undefined;
   }
 
@@ -213,7 +228,8 @@ export function decodeHttpJsonRequest(
   a2aVersionHeader?: string,
 ): DecodedRequest | undefined {
   try {
-    if (typeof method !== 'string' || typeof path !== 'string' || path.length > MAX_PATH_LENGTH) return undefined;
+    if (typeof method !== 'string' || typeof path !== 'string' || path.length > MAX_PATH_LENGTH)
+      return undefined;
     if (!looksLikeRestPath(path)) return undefined;
     const m = method.length <= 7 ? method.toUpperCase() : '';
     const match = matchPath(m, pathOnly(path));

@@ -43,8 +43,14 @@ const METHODS = new Map<string, MethodInfo>([
   // 0.1 only
   ['tasks/send', { op: 'SendMessage', family: '0', version: '0.1' }],
   ['tasks/sendSubscribe', { op: 'SendStreamingMessage', family: '0', version: '0.1' }],
-  ['tasks/pushNotification/set', { op: 'CreateTaskPushNotificationConfig', family: '0', version: '0.1' }],
-  ['tasks/pushNotification/get', { op: 'GetTaskPushNotificationConfig', family: '0', version: '0.1' }],
+  [
+    'tasks/pushNotification/set',
+    { op: 'CreateTaskPushNotificationConfig', family: '0', version: '0.1' },
+  ],
+  [
+    'tasks/pushNotification/get',
+    { op: 'GetTaskPushNotificationConfig', family: '0', version: '0.1' },
+  ],
   // 0.1–0.3
   ['tasks/get', { op: 'GetTask', family: '0' }],
   ['tasks/cancel', { op: 'CancelTask', family: '0' }],
@@ -58,7 +64,10 @@ const METHODS = new Map<string, MethodInfo>([
   ['tasks/pushNotificationConfig/delete', { op: 'DeleteTaskPushNotificationConfig', family: '0' }],
   ['tasks/list', { op: 'ListTasks', family: '0' }],
   // 0.3 only
-  ['agent/getAuthenticatedExtendedCard', { op: 'GetExtendedAgentCard', family: '0', version: '0.3' }],
+  [
+    'agent/getAuthenticatedExtendedCard',
+    { op: 'GetExtendedAgentCard', family: '0', version: '0.3' },
+  ],
   // 1.0
   ['SendMessage', { op: 'SendMessage', family: '1', version: '1.0' }],
   ['SendStreamingMessage', { op: 'SendStreamingMessage', family: '1', version: '1.0' }],
@@ -67,17 +76,47 @@ const METHODS = new Map<string, MethodInfo>([
   ['SubscribeToTask', { op: 'SubscribeToTask', family: '1', version: '1.0' }],
   ['ListTasks', { op: 'ListTasks', family: '1', version: '1.0' }],
   ['GetExtendedAgentCard', { op: 'GetExtendedAgentCard', family: '1', version: '1.0' }],
-  ['CreateTaskPushNotificationConfig', { op: 'CreateTaskPushNotificationConfig', family: '1', version: '1.0' }],
-  ['GetTaskPushNotificationConfig', { op: 'GetTaskPushNotificationConfig', family: '1', version: '1.0' }],
-  ['ListTaskPushNotificationConfigs', { op: 'ListTaskPushNotificationConfigs', family: '1', version: '1.0' }],
-  ['DeleteTaskPushNotificationConfig', { op: 'DeleteTaskPushNotificationConfig', family: '1', version: '1.0' }],
+  [
+    'CreateTaskPushNotificationConfig',
+    { op: 'CreateTaskPushNotificationConfig', family: '1', version: '1.0' },
+  ],
+  [
+    'GetTaskPushNotificationConfig',
+    { op: 'GetTaskPushNotificationConfig', family: '1', version: '1.0' },
+  ],
+  [
+    'ListTaskPushNotificationConfigs',
+    { op: 'ListTaskPushNotificationConfigs', family: '1', version: '1.0' },
+  ],
+  [
+    'DeleteTaskPushNotificationConfig',
+    { op: 'DeleteTaskPushNotificationConfig', family: '1', version: '1.0' },
+  ],
   // 1.0 aliases from drafts / docs
-  ['SetTaskPushNotificationConfig', { op: 'CreateTaskPushNotificationConfig', family: '1', version: '1.0' }],
-  ['ListTaskPushNotificationConfig', { op: 'ListTaskPushNotificationConfigs', family: '1', version: '1.0' }],
-  ['CreatePushNotificationConfig', { op: 'CreateTaskPushNotificationConfig', family: '1', version: '1.0' }],
-  ['GetPushNotificationConfig', { op: 'GetTaskPushNotificationConfig', family: '1', version: '1.0' }],
-  ['ListPushNotificationConfigs', { op: 'ListTaskPushNotificationConfigs', family: '1', version: '1.0' }],
-  ['DeletePushNotificationConfig', { op: 'DeleteTaskPushNotificationConfig', family: '1', version: '1.0' }],
+  [
+    'SetTaskPushNotificationConfig',
+    { op: 'CreateTaskPushNotificationConfig', family: '1', version: '1.0' },
+  ],
+  [
+    'ListTaskPushNotificationConfig',
+    { op: 'ListTaskPushNotificationConfigs', family: '1', version: '1.0' },
+  ],
+  [
+    'CreatePushNotificationConfig',
+    { op: 'CreateTaskPushNotificationConfig', family: '1', version: '1.0' },
+  ],
+  [
+    'GetPushNotificationConfig',
+    { op: 'GetTaskPushNotificationConfig', family: '1', version: '1.0' },
+  ],
+  [
+    'ListPushNotificationConfigs',
+    { op: 'ListTaskPushNotificationConfigs', family: '1', version: '1.0' },
+  ],
+  [
+    'DeletePushNotificationConfig',
+    { op: 'DeleteTaskPushNotificationConfig', family: '1', version: '1.0' },
+  ],
 ]);
 
 const V01_03: readonly string[] = ['0.1', '0.2', '0.3'];
@@ -92,7 +131,10 @@ function versionFor(info: MethodInfo, header: unknown): string | undefined {
   const h = normaliseVersion(header);
   if (info.family === '1') return h !== undefined && majorOf(h) === '1' ? h : info.version;
   if (info.version !== undefined || h === undefined) return info.version;
-  const allowed = info.op === 'GetTask' || info.op === 'CancelTask' || info.op === 'SubscribeToTask' ? V01_03 : V02_03;
+  const allowed =
+    info.op === 'GetTask' || info.op === 'CancelTask' || info.op === 'SubscribeToTask'
+      ? V01_03
+      : V02_03;
   return allowed.includes(h) ? h : undefined;
 }
 
@@ -132,7 +174,11 @@ export function decodeJsonRpcRequest(
   }
 }
 
-function decode(body: unknown, skillIdPaths: readonly string[], header: unknown): DecodedRequest | undefined {
+function decode(
+  body: unknown,
+  skillIdPaths: readonly string[],
+  header: unknown,
+): DecodedRequest | undefined {
   if (!isRecord(body)) return undefined;
   const method = own(body, 'method');
   if (typeof method !== 'string' || method.length > 64) return undefined;
@@ -179,7 +225,9 @@ function fillIds(req: DecodedRequest, params: Record<string, unknown>, info: Met
       if (msg !== undefined) {
         taskId = nonEmptyStr(v1 ? own2(msg, 'taskId', 'task_id') : own(msg, 'taskId'));
         contextId = nonEmptyStr(v1 ? own2(msg, 'contextId', 'context_id') : own(msg, 'contextId'));
-        const messageId = nonEmptyStr(v1 ? own2(msg, 'messageId', 'message_id') : own(msg, 'messageId'));
+        const messageId = nonEmptyStr(
+          v1 ? own2(msg, 'messageId', 'message_id') : own(msg, 'messageId'),
+        );
         if (messageId !== undefined) req.messageId = messageId;
         fillMessageParts(req, msg);
       }
@@ -200,7 +248,9 @@ function fillIds(req: DecodedRequest, params: Record<string, unknown>, info: Met
       break;
     case 'CreateTaskPushNotificationConfig':
       if (is01) taskId = nonEmptyStr(own(params, 'id'));
-      else if (v1) taskId = nonEmptyStr(own2(params, 'taskId', 'task_id')) ?? taskIdFromName(own(params, 'parent'));
+      else if (v1)
+        taskId =
+          nonEmptyStr(own2(params, 'taskId', 'task_id')) ?? taskIdFromName(own(params, 'parent'));
       else taskId = nonEmptyStr(own(params, 'taskId'));
       break;
     case 'GetTaskPushNotificationConfig':
@@ -217,7 +267,9 @@ function fillIds(req: DecodedRequest, params: Record<string, unknown>, info: Met
       }
       break;
     case 'ListTasks':
-      contextId = nonEmptyStr(v1 ? own2(params, 'contextId', 'context_id') : own(params, 'contextId'));
+      contextId = nonEmptyStr(
+        v1 ? own2(params, 'contextId', 'context_id') : own(params, 'contextId'),
+      );
       break;
     default:
       break;

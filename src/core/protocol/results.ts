@@ -139,7 +139,8 @@ class Ctx {
   }
   problem(p: string): void {
     if (this.problems === undefined) this.problems = [p];
-    else if (this.problems.length < MAX_PROBLEMS && !this.problems.includes(p)) this.problems.push(p);
+    else if (this.problems.length < MAX_PROBLEMS && !this.problems.includes(p))
+      this.problems.push(p);
   }
   version(): string | undefined {
     if (!this.seen) return undefined;
@@ -216,7 +217,8 @@ function part(p: unknown, ctx: Ctx): DecodedPart {
   }
   let kind: DecodedPart['kind'];
   if (disc !== undefined) {
-    kind = disc === 'text' ? 'text' : disc === 'file' ? 'file' : disc === 'data' ? 'data' : 'unknown';
+    kind =
+      disc === 'text' ? 'text' : disc === 'file' ? 'file' : disc === 'data' ? 'data' : 'unknown';
     if (kind === 'file' && mediaType === undefined) {
       const f = own(p, 'file');
       mediaType = nonEmptyStr(own(f, 'mimeType')) ?? nonEmptyStr(own(f, 'mediaType'));
@@ -328,7 +330,8 @@ function errorField(v: unknown): string | undefined {
  */
 function statusText(msg: unknown, ctx: Ctx): string | undefined {
   // reactive-agents' server puts a plain string there
-  if (typeof msg === 'string') return msg.length > MAX_STATUS_TEXT ? msg.slice(0, MAX_STATUS_TEXT) : msg;
+  if (typeof msg === 'string')
+    return msg.length > MAX_STATUS_TEXT ? msg.slice(0, MAX_STATUS_TEXT) : msg;
   if (!isRecord(msg)) return undefined;
   const list = messageParts(msg, ctx);
   if (list === undefined) {
@@ -341,7 +344,13 @@ function statusText(msg: unknown, ctx: Ctx): string | undefined {
 /** 0.x `agent`, 1.0 `ROLE_AGENT` (proto enum 2). */
 function isAgentRole(role: unknown): boolean {
   if (typeof role === 'number') return role === 2;
-  return typeof role === 'string' && (role === 'agent' || role === 'ROLE_AGENT' || role.toLowerCase() === 'agent' || role.toUpperCase() === 'ROLE_AGENT');
+  return (
+    typeof role === 'string' &&
+    (role === 'agent' ||
+      role === 'ROLE_AGENT' ||
+      role.toLowerCase() === 'agent' ||
+      role.toUpperCase() === 'ROLE_AGENT')
+  );
 }
 
 /**
@@ -355,7 +364,8 @@ function lastAgentText(history: unknown, ctx: Ctx): string | undefined {
   const stop = a.length > MAX_HISTORY_SCAN ? a.length - MAX_HISTORY_SCAN : 0;
   for (let i = a.length - 1; i >= stop; i--) {
     const m = a[i];
-    if (isRecord(m) && isAgentRole(own(m, 'role'))) return partsText(messageParts(m, ctx), undefined);
+    if (isRecord(m) && isAgentRole(own(m, 'role')))
+      return partsText(messageParts(m, ctx), undefined);
   }
   return undefined;
 }
@@ -478,7 +488,15 @@ function taskList(v: Record<string, unknown>, ctx: Ctx): DecodedResult {
   return r;
 }
 
-const WRAPPERS: readonly string[] = ['task', 'message', 'msg', 'statusUpdate', 'status_update', 'artifactUpdate', 'artifact_update'];
+const WRAPPERS: readonly string[] = [
+  'task',
+  'message',
+  'msg',
+  'statusUpdate',
+  'status_update',
+  'artifactUpdate',
+  'artifact_update',
+];
 
 /** Operations whose result is not a task/message/event (a card, push configs, nothing). */
 function isOpaqueOperation(op: OperationName | undefined): boolean {
@@ -491,7 +509,12 @@ function isOpaqueOperation(op: OperationName | undefined): boolean {
   );
 }
 
-function payload(v: unknown, req: DecodedRequest | undefined, stream: boolean, ctx: Ctx): DecodedResult {
+function payload(
+  v: unknown,
+  req: DecodedRequest | undefined,
+  stream: boolean,
+  ctx: Ctx,
+): DecodedResult {
   const op = req !== undefined && req !== null ? req.operation : undefined;
   if (isOpaqueOperation(op)) return base('other');
   if (!isRecord(v)) {
@@ -513,7 +536,11 @@ function payload(v: unknown, req: DecodedRequest | undefined, stream: boolean, c
     }
   }
   // python-a2a's 0.1 Task echoes the request's `message` next to its `status`: a Task, not a wrapper.
-  if ((found === 'message' || found === 'msg') && isRecord(own(v, 'status')) && nonEmptyStr(own(v, 'id')) !== undefined) {
+  if (
+    (found === 'message' || found === 'msg') &&
+    isRecord(own(v, 'status')) &&
+    nonEmptyStr(own(v, 'id')) !== undefined
+  ) {
     return task(v, ctx, stream);
   }
   if (found !== undefined) {
@@ -573,7 +600,8 @@ function payload(v: unknown, req: DecodedRequest | undefined, stream: boolean, c
   }
   if (op === 'GetTask' || op === 'CancelTask') return task(v, ctx, stream); // a Task by contract
   if (op === undefined && Array.isArray(own(v, 'tasks'))) return taskList(v, ctx);
-  if (Array.isArray(own(v, 'parts')) && own(v, 'role') !== undefined) return message(v, ctx, stream);
+  if (Array.isArray(own(v, 'parts')) && own(v, 'role') !== undefined)
+    return message(v, ctx, stream);
   ctx.problem('unrecognised result shape');
   return base('other');
 }
@@ -634,7 +662,12 @@ function errorResult(error: RpcError, ctx: Ctx): DecodedResult {
  * A REST (or unknown-binding) error body, or undefined when `v` is not one.
  * `strong`: the HTTP status or SSE event name already says it is an error.
  */
-function restError(v: unknown, strong: boolean, httpStatus: number | undefined, ctx: Ctx): DecodedResult | undefined {
+function restError(
+  v: unknown,
+  strong: boolean,
+  httpStatus: number | undefined,
+  ctx: Ctx,
+): DecodedResult | undefined {
   if (isRecord(v)) {
     const e = own(v, 'error');
     if (isRecord(e)) {
@@ -643,7 +676,11 @@ function restError(v: unknown, strong: boolean, httpStatus: number | undefined, 
     }
     const code = own(v, 'code');
     const message = own(v, 'message');
-    if (typeof code === 'number' && typeof message === 'string' && (strong || own(v, 'status') === undefined)) {
+    if (
+      typeof code === 'number' &&
+      typeof message === 'string' &&
+      (strong || own(v, 'status') === undefined)
+    ) {
       return errorResult(rpcError(v), ctx); // 0.3 REST
     }
     if (strong && (own(v, 'title') !== undefined || own(v, 'detail') !== undefined)) {
@@ -669,7 +706,9 @@ function restError(v: unknown, strong: boolean, httpStatus: number | undefined, 
 
 function isEnvelope(v: unknown): v is Record<string, unknown> {
   return (
-    isRecord(v) && (own(v, 'jsonrpc') !== undefined || own(v, 'result') !== undefined ||
+    isRecord(v) &&
+    (own(v, 'jsonrpc') !== undefined ||
+      own(v, 'result') !== undefined ||
       (own(v, 'error') !== undefined && own(v, 'id') !== undefined))
   );
 }
@@ -678,7 +717,13 @@ function httpError(s: unknown): number | undefined {
   return typeof s === 'number' && Number.isInteger(s) && s >= 400 && s <= 599 ? s : undefined;
 }
 
-function jsonRpc(body: unknown, req: DecodedRequest | undefined, stream: boolean, status: number | undefined, ctx: Ctx): DecodedResult {
+function jsonRpc(
+  body: unknown,
+  req: DecodedRequest | undefined,
+  stream: boolean,
+  status: number | undefined,
+  ctx: Ctx,
+): DecodedResult {
   if (!isRecord(body)) {
     ctx.problem('not a JSON-RPC response object');
     return status !== undefined ? errorResult({}, ctx) : ctx.finish(base('other'));
@@ -692,7 +737,11 @@ function jsonRpc(body: unknown, req: DecodedRequest | undefined, stream: boolean
     return errorResult(rpcError(err), ctx);
   }
   if (own(body, 'result') === undefined) {
-    if (own(body, 'jsonrpc') === undefined && status === undefined && (own(body, 'id') === undefined || isRecord(own(body, 'status')))) {
+    if (
+      own(body, 'jsonrpc') === undefined &&
+      status === undefined &&
+      (own(body, 'id') === undefined || isRecord(own(body, 'status')))
+    ) {
       // No envelope at all: python-a2a streams bare Task objects on a JSON-RPC call.
       return ctx.finish(payload(body, req, stream, ctx));
     }
@@ -707,7 +756,12 @@ function jsonRpc(body: unknown, req: DecodedRequest | undefined, stream: boolean
 }
 
 function bindingOf(req: DecodedRequest | undefined, body: unknown): Binding | undefined {
-  if (req !== undefined && req !== null && (req.binding === 'jsonrpc' || req.binding === 'http+json')) return req.binding;
+  if (
+    req !== undefined &&
+    req !== null &&
+    (req.binding === 'jsonrpc' || req.binding === 'http+json')
+  )
+    return req.binding;
   return isEnvelope(body) ? 'jsonrpc' : undefined;
 }
 
@@ -723,7 +777,11 @@ function internal(): DecodedResult {
  *   its operation which result shape); without it the binding and shape are told from the body
  * @param httpStatus the HTTP status; ≥ 400 makes a non-envelope body an error
  */
-export function decodeResponse(body: unknown, req?: DecodedRequest, httpStatus?: number): DecodedResult {
+export function decodeResponse(
+  body: unknown,
+  req?: DecodedRequest,
+  httpStatus?: number,
+): DecodedResult {
   try {
     const status = httpError(httpStatus);
     const binding = bindingOf(req, body);
@@ -744,11 +802,16 @@ export function decodeResponse(body: unknown, req?: DecodedRequest, httpStatus?:
  * @param req the decoded request (binding: envelope or bare)
  * @param eventName the SSE `event:` field; `error` marks a REST error event
  */
-export function decodeStreamEvent(data: unknown, req?: DecodedRequest, eventName?: string): DecodedResult {
+export function decodeStreamEvent(
+  data: unknown,
+  req?: DecodedRequest,
+  eventName?: string,
+): DecodedResult {
   try {
     const binding = bindingOf(req, data);
     const ctx = new Ctx(binding);
-    if (eventName === 'error' && !isEnvelope(data)) return restError(data, true, undefined, ctx) as DecodedResult;
+    if (eventName === 'error' && !isEnvelope(data))
+      return restError(data, true, undefined, ctx) as DecodedResult;
     if (binding === 'jsonrpc') return jsonRpc(data, req, true, undefined, ctx);
     const err = restError(data, eventName === 'error', undefined, ctx);
     if (err !== undefined) return err;
@@ -770,7 +833,8 @@ export function resultPayload(
   try {
     const b = binding ?? (isEnvelope(body) ? 'jsonrpc' : 'http+json');
     if (b === 'http+json') {
-      if (isRecord(body) && isRecord(own(body, 'error'))) return { ok: false, problem: 'error response' };
+      if (isRecord(body) && isRecord(own(body, 'error')))
+        return { ok: false, problem: 'error response' };
       return { ok: true, value: body };
     }
     if (!isRecord(body)) return { ok: false, problem: 'not a JSON-RPC response object' };

@@ -56,7 +56,10 @@ function compareVersions(a: string, b: string): number {
  * The version a card speaks, for its GetAgentCard span: the top-level `protocolVersion`
  * (0.2.5+), else the highest of its interfaces' (1.0). Undefined when it says none.
  */
-export function cardProtocolVersion(topLevel: string | undefined, endpointVersions: ReadonlyArray<string | undefined>): ProtocolVersion | undefined {
+export function cardProtocolVersion(
+  topLevel: string | undefined,
+  endpointVersions: ReadonlyArray<string | undefined>,
+): ProtocolVersion | undefined {
   const top = normaliseVersion(topLevel);
   if (top !== undefined) return top;
   let best: ProtocolVersion | undefined;
@@ -81,7 +84,12 @@ export function versionForFamily(
   let best: ProtocolVersion | undefined;
   for (const raw of atEndpoint) {
     const v = normaliseVersion(raw);
-    if (v !== undefined && familyOf(v) === family && (best === undefined || compareVersions(v, best) > 0)) best = v;
+    if (
+      v !== undefined &&
+      familyOf(v) === family &&
+      (best === undefined || compareVersions(v, best) > 0)
+    )
+      best = v;
   }
   if (best !== undefined) return best;
   const top = normaliseVersion(topLevel);

@@ -86,12 +86,23 @@ async function call() {
       contextId: '',
       taskId: '',
       role: Role.ROLE_USER,
-      parts: [{ content: { $case: 'text', value: `call ${n} from ${INSTANCE}` }, metadata: undefined, filename: '', mediaType: 'text/plain' }],
+      parts: [
+        {
+          content: { $case: 'text', value: `call ${n} from ${INSTANCE}` },
+          metadata: undefined,
+          filename: '',
+          mediaType: 'text/plain',
+        },
+      ],
       metadata: undefined,
       extensions: [],
       referenceTaskIds: [],
     },
-    configuration: { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately: false },
+    configuration: {
+      acceptedOutputModes: [],
+      taskPushNotificationConfig: undefined,
+      returnImmediately: false,
+    },
     metadata: { skillId },
   });
   const state = task && task.status ? task.status.state : undefined;
@@ -112,7 +123,9 @@ async function main() {
       return;
     }
     if (cmd !== 'call') return;
-    queue = queue.then(call).catch((err) => emit({ type: 'error', message: String(err && err.stack ? err.stack : err) }));
+    queue = queue
+      .then(call)
+      .catch((err) => emit({ type: 'error', message: String(err && err.stack ? err.stack : err) }));
   });
   // Alive until `exit` or stdin closes; the register entry's listener / poller never hold the process.
   rl.on('close', () => {

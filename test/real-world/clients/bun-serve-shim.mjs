@@ -19,12 +19,16 @@ globalThis.Bun = {
         for await (const c of req) chunks.push(c);
         const body = chunks.length ? Buffer.concat(chunks) : undefined;
         const headers = new Headers();
-        for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
-        const request = new Request(`http://${req.headers.host ?? `${hostname}:${port}`}${req.url}`, {
-          method: req.method,
-          headers,
-          body: req.method === 'GET' || req.method === 'HEAD' ? undefined : body,
-        });
+        for (let i = 0; i < req.rawHeaders.length; i += 2)
+          headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
+        const request = new Request(
+          `http://${req.headers.host ?? `${hostname}:${port}`}${req.url}`,
+          {
+            method: req.method,
+            headers,
+            body: req.method === 'GET' || req.method === 'HEAD' ? undefined : body,
+          },
+        );
         const response = await handler(request);
         const out = {};
         response.headers.forEach((v, k) => (out[k] = v));

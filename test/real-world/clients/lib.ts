@@ -8,7 +8,15 @@ import { Effect } from 'effect';
 import { RemoteA2AAgent, Runner, InMemorySessionService } from '@google/adk';
 import { createA2AClient, A2AClient, discoverAgent } from '@reactive-agents/a2a';
 
-export { Effect, RemoteA2AAgent, Runner, InMemorySessionService, createA2AClient, A2AClient, discoverAgent };
+export {
+  Effect,
+  RemoteA2AAgent,
+  Runner,
+  InMemorySessionService,
+  createA2AClient,
+  A2AClient,
+  discoverAgent,
+};
 
 /**
  * Runs a RemoteA2AAgent as the root agent of an ADK Runner with an InMemorySessionService:
@@ -16,13 +24,20 @@ export { Effect, RemoteA2AAgent, Runner, InMemorySessionService, createA2AClient
  * `RemoteA2AAgent.init()` (card fetch, client creation) runs outside its own try, so a card or
  * transport error rejects `runAsync`: it is returned as `{ thrown }`.
  */
-export async function runAdk(agent: RemoteA2AAgent, text = 'summarize this'): Promise<Array<Record<string, unknown>>> {
+export async function runAdk(
+  agent: RemoteA2AAgent,
+  text = 'summarize this',
+): Promise<Array<Record<string, unknown>>> {
   const sessionService = new InMemorySessionService();
   const runner = new Runner({ appName: 'app', agent, sessionService });
   const session = await sessionService.createSession({ appName: 'app', userId: 'u1' });
   const events: Array<Record<string, unknown>> = [];
   try {
-    for await (const ev of runner.runAsync({ userId: 'u1', sessionId: session.id, newMessage: { role: 'user', parts: [{ text }] } })) {
+    for await (const ev of runner.runAsync({
+      userId: 'u1',
+      sessionId: session.id,
+      newMessage: { role: 'user', parts: [{ text }] },
+    })) {
       events.push(ev as unknown as Record<string, unknown>);
     }
   } catch (e) {
@@ -52,19 +67,31 @@ type RaClient = {
   getTask(params: { id: string }): Effect.Effect<unknown, unknown>;
   getAgentCard(url: string): Effect.Effect<unknown, unknown>;
 };
-export function raCall<A>(rpcUrl: string, f: (c: RaClient) => Effect.Effect<A, unknown>): Promise<A> {
+export function raCall<A>(
+  rpcUrl: string,
+  f: (c: RaClient) => Effect.Effect<A, unknown>,
+): Promise<A> {
   return Effect.runPromise(
     Effect.gen(function* () {
       const c = (yield* A2AClient) as unknown as RaClient;
       return yield* f(c);
-    }).pipe(Effect.provide(createA2AClient({ baseUrl: rpcUrl }))) as Effect.Effect<A, unknown, never>,
+    }).pipe(Effect.provide(createA2AClient({ baseUrl: rpcUrl }))) as Effect.Effect<
+      A,
+      unknown,
+      never
+    >,
   );
 }
 
 /** 0.3 `MessageSendParams` as the app hands them to `sendMessage` (sent verbatim as `params`). */
 export function raMessage(text: string, skillId?: string): Record<string, unknown> {
   return {
-    message: { kind: 'message', messageId: 'm-' + Math.random().toString(16).slice(2), role: 'user', parts: [{ kind: 'text', text }] },
+    message: {
+      kind: 'message',
+      messageId: 'm-' + Math.random().toString(16).slice(2),
+      role: 'user',
+      parts: [{ kind: 'text', text }],
+    },
     ...(skillId ? { metadata: { skillId } } : {}),
   };
 }

@@ -17,7 +17,12 @@ import './bun-serve-shim.mjs';
 import net from 'node:net';
 import { appendFileSync } from 'node:fs';
 import { Effect, Layer } from 'effect';
-import { createA2AHttpServer, createA2AServer, generateAgentCard, A2AHttpServer } from '@reactive-agents/a2a';
+import {
+  createA2AHttpServer,
+  createA2AServer,
+  generateAgentCard,
+  A2AHttpServer,
+} from '@reactive-agents/a2a';
 import { startWireTap } from './wire-tap.mjs';
 
 const cfg = JSON.parse(process.argv[2] ?? '{}');

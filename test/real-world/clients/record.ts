@@ -14,7 +14,12 @@ import { mkdirSync, writeFileSync, readFileSync, rmSync, existsSync } from 'node
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RemoteA2AAgent, runAdk, putSkillId, raCall, raMessage, raDiscover } from './lib.js';
-import { startSdkPeer, DEFAULT_SKILL, TRANSLATE_SKILL, SUMMARIZE_PLAIN_SKILL } from '../../peers/sdk-peer.js';
+import {
+  startSdkPeer,
+  DEFAULT_SKILL,
+  TRANSLATE_SKILL,
+  SUMMARIZE_PLAIN_SKILL,
+} from '../../peers/sdk-peer.js';
 import { startRaPeer } from '../ra-peer.js';
 import { startWireTap } from './wire-tap.mjs';
 
@@ -69,7 +74,11 @@ function save(dir: string, scenario: string, exchanges: Exchange[], note?: strin
     const file = {
       ...(note ? { note } : {}),
       request: { method: x.method, path: x.path, headers: x.requestHeaders, body: reqBody },
-      response: { status: x.status, headers: x.responseHeaders, body: isSse ? `(see ${base}.sse)` : body },
+      response: {
+        status: x.status,
+        headers: x.responseHeaders,
+        body: isSse ? `(see ${base}.sse)` : body,
+      },
     };
     writeFileSync(path.join(out, `${base}.json`), JSON.stringify(file, null, 2) + '\n');
     (written[dir] ??= []).push(`${base}.json`);
@@ -92,36 +101,80 @@ async function recordAdk(): Promise<Record<string, unknown>> {
   const agent = new RemoteA2AAgent({ name: 'remote', agentCard: peer.baseUrl });
   let ev = await runAdk(agent);
   await settle();
-  save('google-adk', 'healthy-stream', take(), 'RemoteA2AAgent({agentCard: peer.baseUrl}) run once by a Runner; no skill id anywhere on the wire');
+  save(
+    'google-adk',
+    'healthy-stream',
+    take(),
+    'RemoteA2AAgent({agentCard: peer.baseUrl}) run once by a Runner; no skill id anywhere on the wire',
+  );
   notes.healthyEvents = ev.length;
 
-  const withSkill = new RemoteA2AAgent({ name: 'remote', agentCard: peer.baseUrl, beforeRequestCallbacks: [putSkillId('summarize-v2') as never] });
+  const withSkill = new RemoteA2AAgent({
+    name: 'remote',
+    agentCard: peer.baseUrl,
+    beforeRequestCallbacks: [putSkillId('summarize-v2') as never],
+  });
   await runAdk(withSkill);
   await settle();
-  save('google-adk', 'healthy-stream-skillid-callback', take(), 'beforeRequestCallbacks sets params.message.metadata.skillId (what an app can do to put a skill id on the wire)');
+  save(
+    'google-adk',
+    'healthy-stream-skillid-callback',
+    take(),
+    'beforeRequestCallbacks sets params.message.metadata.skillId (what an app can do to put a skill id on the wire)',
+  );
 
   peer.redeploy([TRANSLATE_SKILL]);
   ev = await runAdk(withSkill); // same agent instance: its card (and client) is cached since init()
   await settle();
-  save('google-adk', 'variant-a-stream', take(), 'peer redeployed with translate-v1 only (same version); same RemoteA2AAgent (cached card) asks summarize-v2 via message.metadata.skillId');
+  save(
+    'google-adk',
+    'variant-a-stream',
+    take(),
+    'peer redeployed with translate-v1 only (same version); same RemoteA2AAgent (cached card) asks summarize-v2 via message.metadata.skillId',
+  );
   notes.variantAEvents = ev;
 
   peer.redeploy([SUMMARIZE_PLAIN_SKILL]);
   await runAdk(withSkill);
   await settle();
-  save('google-adk', 'variant-b-stream-cached-card', take(), 'peer redeployed: summarize-v2 now outputModes text/plain; same RemoteA2AAgent (cached card)');
-  const fresh = new RemoteA2AAgent({ name: 'remote', agentCard: peer.baseUrl, beforeRequestCallbacks: [putSkillId('summarize-v2') as never] });
+  save(
+    'google-adk',
+    'variant-b-stream-cached-card',
+    take(),
+    'peer redeployed: summarize-v2 now outputModes text/plain; same RemoteA2AAgent (cached card)',
+  );
+  const fresh = new RemoteA2AAgent({
+    name: 'remote',
+    agentCard: peer.baseUrl,
+    beforeRequestCallbacks: [putSkillId('summarize-v2') as never],
+  });
   await runAdk(fresh);
   await settle();
-  save('google-adk', 'variant-b-refetch', take(), 'a NEW RemoteA2AAgent fetches the card again (same version, other fingerprint)');
+  save(
+    'google-adk',
+    'variant-b-refetch',
+    take(),
+    'a NEW RemoteA2AAgent fetches the card again (same version, other fingerprint)',
+  );
   await peer.close();
 
   // 2. Non-streaming card: RemoteA2AAgent uses message/send.
   const peerNs = await startSdkPeer({ name: 'peer-ns', legacyOnMainPaths: true, streaming: false });
   take();
-  await runAdk(new RemoteA2AAgent({ name: 'remote', agentCard: peerNs.baseUrl, beforeRequestCallbacks: [putSkillId('summarize-v2') as never] }));
+  await runAdk(
+    new RemoteA2AAgent({
+      name: 'remote',
+      agentCard: peerNs.baseUrl,
+      beforeRequestCallbacks: [putSkillId('summarize-v2') as never],
+    }),
+  );
   await settle();
-  save('google-adk', 'healthy-nonstreaming', take(), 'card capabilities.streaming=false: RemoteA2AAgent calls message/send');
+  save(
+    'google-adk',
+    'healthy-nonstreaming',
+    take(),
+    'card capabilities.streaming=false: RemoteA2AAgent calls message/send',
+  );
   await peerNs.close();
 
   // 3. Default peer (1.0 card on the main path, 0.3 under /v03).
@@ -129,14 +182,29 @@ async function recordAdk(): Promise<Record<string, unknown>> {
   take();
   ev = await runAdk(new RemoteA2AAgent({ name: 'remote', agentCard: peer10.baseUrl }));
   await settle();
-  save('google-adk', 'card-1.0-unusable', take(), 'the main path serves a 1.0 card (supportedInterfaces, no url): the 0.3 ClientFactory finds no transport, no A2A call is made');
+  save(
+    'google-adk',
+    'card-1.0-unusable',
+    take(),
+    'the main path serves a 1.0 card (supportedInterfaces, no url): the 0.3 ClientFactory finds no transport, no A2A call is made',
+  );
   notes.card10Error = ev.at(-1);
   await runAdk(new RemoteA2AAgent({ name: 'remote', agentCard: `${peer10.v03BaseUrl}/` }));
   await settle();
-  save('google-adk', 'v03-base-trailing-slash', take(), 'agentCard: `${base}/v03/` resolves the card as new URL(".well-known/agent-card.json", base)');
+  save(
+    'google-adk',
+    'v03-base-trailing-slash',
+    take(),
+    'agentCard: `${base}/v03/` resolves the card as new URL(".well-known/agent-card.json", base)',
+  );
   await runAdk(new RemoteA2AAgent({ name: 'remote', agentCard: peer10.v03BaseUrl }));
   await settle();
-  save('google-adk', 'v03-base-no-slash', take(), 'agentCard: `${base}/v03` (no slash): relative resolution DROPS /v03, so the 1.0 card at /.well-known/agent-card.json is fetched');
+  save(
+    'google-adk',
+    'v03-base-no-slash',
+    take(),
+    'agentCard: `${base}/v03` (no slash): relative resolution DROPS /v03, so the 1.0 card at /.well-known/agent-card.json is fetched',
+  );
   await peer10.close();
   return notes;
 }
@@ -148,16 +216,24 @@ async function recordRa(): Promise<Record<string, unknown>> {
   rmSync(tapFile, { force: true });
   const readTap = (): Exchange[] => {
     if (!existsSync(tapFile)) return [];
-    const xs = readFileSync(tapFile, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Exchange);
+    const xs = readFileSync(tapFile, 'utf8')
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Exchange);
     rmSync(tapFile, { force: true });
     return xs;
   };
   const ra = await startRaPeer({ name: 'ra-peer', skills: [DEFAULT_SKILL], tapFile });
   const card = await raCall(ra.rpcUrl, (c) => c.getAgentCard(ra.baseUrl));
   const disc = await raDiscover(ra.baseUrl);
-  const sent = (await raCall(ra.rpcUrl, (c) => c.sendMessage(raMessage('summarize this', 'summarize-v2')))) as { id: string };
+  const sent = (await raCall(ra.rpcUrl, (c) =>
+    c.sendMessage(raMessage('summarize this', 'summarize-v2')),
+  )) as { id: string };
   await raCall(ra.rpcUrl, (c) => c.getTask({ id: sent.id }));
-  const failed = await raCall(ra.rpcUrl, (c) => c.sendMessage(raMessage('please fail', 'summarize-v2')));
+  const failed = await raCall(ra.rpcUrl, (c) =>
+    c.sendMessage(raMessage('please fail', 'summarize-v2')),
+  );
   let notFound: unknown;
   try {
     await raCall(ra.rpcUrl, (c) => c.getTask({ id: 'no-such-task' }));
@@ -168,11 +244,21 @@ async function recordRa(): Promise<Record<string, unknown>> {
   const streamRes = await fetch(ra.rpcUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'message/stream', params: raMessage('summarize this', 'summarize-v2') }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'message/stream',
+      params: raMessage('summarize this', 'summarize-v2'),
+    }),
   });
   await streamRes.text();
   await settle();
-  save('reactive-agents', 'server-healthy', readTap(), '@reactive-agents/a2a client (getAgentCard, then discoverAgent, sendMessage, getTask, a failing executor, an unknown task) and a plain-fetch message/stream, against createA2AHttpServer');
+  save(
+    'reactive-agents',
+    'server-healthy',
+    readTap(),
+    '@reactive-agents/a2a client (getAgentCard, then discoverAgent, sendMessage, getTask, a failing executor, an unknown task) and a plain-fetch message/stream, against createA2AHttpServer',
+  );
   notes.card = card;
   notes.discovered = disc;
   notes.failedTask = failed;
@@ -182,13 +268,23 @@ async function recordRa(): Promise<Record<string, unknown>> {
   await raCall(ra.rpcUrl, (c) => c.sendMessage(raMessage('summarize this', 'summarize-v2')));
   await raCall(ra.rpcUrl, (c) => c.getAgentCard(ra.baseUrl));
   await settle();
-  save('reactive-agents', 'server-variant-a', readTap(), 'server restarted on the same port with translate-v1 only, same version: message/send with the old skill id (the server never sees skill ids), then the card again');
+  save(
+    'reactive-agents',
+    'server-variant-a',
+    readTap(),
+    'server restarted on the same port with translate-v1 only, same version: message/send with the old skill id (the server never sees skill ids), then the card again',
+  );
 
   await ra.redeploy([SUMMARIZE_PLAIN_SKILL]);
   await raCall(ra.rpcUrl, (c) => c.sendMessage(raMessage('summarize this', 'summarize-v2')));
   await raCall(ra.rpcUrl, (c) => c.getAgentCard(ra.baseUrl));
   await settle();
-  save('reactive-agents', 'server-variant-b', readTap(), 'server restarted: summarize-v2 now text/plain, same version');
+  save(
+    'reactive-agents',
+    'server-variant-b',
+    readTap(),
+    'server restarted: summarize-v2 now text/plain, same version',
+  );
   await ra.close();
 
   // The @reactive-agents/a2a client against the @a2a-js/sdk 1.3 peer (0.3 JSON-RPC endpoint).
@@ -204,11 +300,20 @@ async function recordRa(): Promise<Record<string, unknown>> {
   } catch (e) {
     notes.sdkPeerDiscover = String(e).split('\n')[0];
   }
-  await raCall(peer.v03JsonRpcUrl, (c) => c.sendMessage(raMessage('summarize this', 'summarize-v2')));
+  await raCall(peer.v03JsonRpcUrl, (c) =>
+    c.sendMessage(raMessage('summarize this', 'summarize-v2')),
+  );
   peer.redeploy([TRANSLATE_SKILL]);
-  await raCall(peer.v03JsonRpcUrl, (c) => c.sendMessage(raMessage('summarize this', 'summarize-v2')));
+  await raCall(peer.v03JsonRpcUrl, (c) =>
+    c.sendMessage(raMessage('summarize this', 'summarize-v2')),
+  );
   await settle();
-  save('reactive-agents', 'sdk-peer', take(), '@reactive-agents/a2a client vs @a2a-js/sdk 1.3 peer: card at ${v03}/agent/card and /.well-known/agent.json are 404; message/send to /v03/jsonrpc healthy, then after redeploy([translate-v1])');
+  save(
+    'reactive-agents',
+    'sdk-peer',
+    take(),
+    '@reactive-agents/a2a client vs @a2a-js/sdk 1.3 peer: card at ${v03}/agent/card and /.well-known/agent.json are 404; message/send to /v03/jsonrpc healthy, then after redeploy([translate-v1])',
+  );
   await peer.close();
   return notes;
 }
@@ -216,6 +321,9 @@ async function recordRa(): Promise<Record<string, unknown>> {
 const adkNotes = await recordAdk();
 const raNotes = await recordRa();
 writeFileSync(path.join(FIX, 'google-adk', 'notes.json'), JSON.stringify(adkNotes, null, 2) + '\n');
-writeFileSync(path.join(FIX, 'reactive-agents', 'notes.json'), JSON.stringify(raNotes, null, 2) + '\n');
+writeFileSync(
+  path.join(FIX, 'reactive-agents', 'notes.json'),
+  JSON.stringify(raNotes, null, 2) + '\n',
+);
 console.log(JSON.stringify(written, null, 1));
 process.exit(0);

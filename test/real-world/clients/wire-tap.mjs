@@ -17,12 +17,21 @@ export function startWireTap(onExchange) {
     req.on('data', (c) => reqChunks.push(Buffer.from(c)));
     const resChunks = [];
     let explicitHeaders = {};
-    const toBuf = (c, enc) => (c == null ? null : Buffer.isBuffer(c) ? c : typeof c === 'string' ? Buffer.from(c, enc && typeof enc === 'string' ? enc : 'utf8') : Buffer.from(c));
+    const toBuf = (c, enc) =>
+      c == null
+        ? null
+        : Buffer.isBuffer(c)
+          ? c
+          : typeof c === 'string'
+            ? Buffer.from(c, enc && typeof enc === 'string' ? enc : 'utf8')
+            : Buffer.from(c);
     const { writeHead, write, end } = res;
     res.writeHead = function (status, ...rest) {
       const h = rest.find((x) => x && typeof x === 'object');
       if (h) {
-        if (Array.isArray(h)) for (let i = 0; i < h.length; i += 2) explicitHeaders[String(h[i]).toLowerCase()] = h[i + 1];
+        if (Array.isArray(h))
+          for (let i = 0; i < h.length; i += 2)
+            explicitHeaders[String(h[i]).toLowerCase()] = h[i + 1];
         else for (const [k, v] of Object.entries(h)) explicitHeaders[k.toLowerCase()] = v;
       }
       return writeHead.call(this, status, ...rest);
@@ -39,7 +48,8 @@ export function startWireTap(onExchange) {
     };
     res.on('finish', () => {
       const rawHeaders = [];
-      for (let i = 0; i < req.rawHeaders.length; i += 2) rawHeaders.push([req.rawHeaders[i], req.rawHeaders[i + 1]]);
+      for (let i = 0; i < req.rawHeaders.length; i += 2)
+        rawHeaders.push([req.rawHeaders[i], req.rawHeaders[i + 1]]);
       onExchange({
         method: req.method,
         path,

@@ -13,4 +13,8 @@ export const PEER_SCRIPT: string;
 export const MASTRA_DIR: string;
 /** Absolute path of a Node >= 22.13 binary ($MASTRA_PEER_NODE or node22.sh), or throws. */
 export function node22(): string;
-export function startMastraPeer(opts?: { variant?: 'healthy' | 'A'; port?: number; node?: string }): Promise<MastraPeer>;
+export function startMastraPeer(opts?: {
+  variant?: 'healthy' | 'A';
+  port?: number;
+  node?: string;
+}): Promise<MastraPeer>;

@@ -23,9 +23,15 @@ export function node22() {
   let bin = process.env.MASTRA_PEER_NODE;
   if (!bin) {
     try {
-      bin = execFileSync('bash', [path.join(here, 'node22.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 180_000 }).trim();
+      bin = execFileSync('bash', [path.join(here, 'node22.sh')], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+        timeout: 180_000,
+      }).trim();
     } catch (e) {
-      throw new Error(`no Node 22 binary for the Mastra peer: node22.sh failed: ${e.stderr || e.message}`);
+      throw new Error(
+        `no Node 22 binary for the Mastra peer: node22.sh failed: ${e.stderr || e.message}`,
+      );
     }
   }
   let version;
@@ -35,7 +41,8 @@ export function node22() {
     throw new Error(`no Node 22 binary for the Mastra peer: ${bin} does not run: ${e.message}`);
   }
   const [maj, min] = version.replace(/^v/, '').split('.').map(Number);
-  if (maj < 22 || (maj === 22 && min < 13)) throw new Error(`Mastra needs Node >= 22.13, ${bin} is ${version}`);
+  if (maj < 22 || (maj === 22 && min < 13))
+    throw new Error(`Mastra needs Node >= 22.13, ${bin} is ${version}`);
   cachedNode = bin;
   return bin;
 }
@@ -49,7 +56,13 @@ export async function startMastraPeer(opts = {}) {
   const variant = opts.variant ?? 'healthy';
   const bin = opts.node ?? node22();
   const env = { VARIANT: variant, PORT: String(opts.port ?? 0), MASTRA_TELEMETRY_DISABLED: '1' };
-  const peer = await startChildPeer({ name: 'Mastra', script: PEER_SCRIPT, cwd: here, node: bin, env });
+  const peer = await startChildPeer({
+    name: 'Mastra',
+    script: PEER_SCRIPT,
+    cwd: here,
+    node: bin,
+    env,
+  });
   return {
     ...peer,
     variant,

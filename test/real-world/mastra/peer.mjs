@@ -40,7 +40,10 @@ const usage = {
 
 function textOf(content) {
   if (typeof content === 'string') return content;
-  return (content ?? []).filter((p) => p.type === 'text').map((p) => p.text).join(' ');
+  return (content ?? [])
+    .filter((p) => p.type === 'text')
+    .map((p) => p.text)
+    .join(' ');
 }
 
 function toolOutputText(output) {
@@ -62,7 +65,10 @@ function decide(prompt) {
   // A provider failure, to record what Mastra sends when the agent run throws.
   if (text.includes('model:throw')) throw new Error('mock model failure (model:throw)');
   const m = /skill:([A-Za-z0-9_.-]+)/.exec(text);
-  if (m) return { toolCall: { toolName: m[1], input: JSON.stringify({ text: text.replace(m[0], '').trim() }) } };
+  if (m)
+    return {
+      toolCall: { toolName: m[1], input: JSON.stringify({ text: text.replace(m[0], '').trim() }) },
+    };
   return { text: `echo: ${text}` };
 }
 
@@ -81,17 +87,27 @@ function mockModel(agentId) {
           warnings: [],
         };
       }
-      return { content: [{ type: 'text', text: d.text }], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] };
+      return {
+        content: [{ type: 'text', text: d.text }],
+        finishReason: { unified: 'stop', raw: 'stop' },
+        usage,
+        warnings: [],
+      };
     },
     doStream: async ({ prompt }) => {
       const d = decide(prompt);
       const parts = [{ type: 'stream-start', warnings: [] }];
       if (d.toolCall) {
         parts.push({ type: 'tool-call', toolCallId: `call-${++callSeq}`, ...d.toolCall });
-        parts.push({ type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage });
+        parts.push({
+          type: 'finish',
+          finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+          usage,
+        });
       } else {
         parts.push({ type: 'text-start', id: 't1' });
-        for (const w of d.text.match(/\S+\s*/g) ?? []) parts.push({ type: 'text-delta', id: 't1', delta: w });
+        for (const w of d.text.match(/\S+\s*/g) ?? [])
+          parts.push({ type: 'text-delta', id: 't1', delta: w });
         parts.push({ type: 'text-end', id: 't1' });
         parts.push({ type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage });
       }
@@ -129,7 +145,10 @@ const tools = {
   }),
 };
 
-const assistantTools = VARIANT === 'A' ? { 'summarize-v2': tools['summarize-v2'] } : { 'summarize-v2': tools['summarize-v2'], translate: tools.translate };
+const assistantTools =
+  VARIANT === 'A'
+    ? { 'summarize-v2': tools['summarize-v2'] }
+    : { 'summarize-v2': tools['summarize-v2'], translate: tools.translate };
 
 const assistant = new Agent({
   id: 'assistant',
@@ -153,9 +172,12 @@ const app = new Hono();
 const server = new MastraServer({ app, mastra, taskStore: new InMemoryTaskStore() });
 await server.init();
 
-const httpServer = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: Number(process.env.PORT ?? 0) }, (info) => {
-  process.stdout.write(`${JSON.stringify({ port: info.port })}\n`);
-});
+const httpServer = serve(
+  { fetch: app.fetch, hostname: '127.0.0.1', port: Number(process.env.PORT ?? 0) },
+  (info) => {
+    process.stdout.write(`${JSON.stringify({ port: info.port })}\n`);
+  },
+);
 const stop = () => httpServer.close(() => process.exit(0));
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);

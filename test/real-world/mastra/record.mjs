@@ -20,13 +20,26 @@ let rpcId = 0;
 function message(text, skillId, v1 = false) {
   const metadata = skillId ? { skillId } : undefined;
   return v1
-    ? { messageId: `msg-${++rpcId}`, role: 'ROLE_USER', parts: [{ text }], ...(metadata && { metadata }) }
-    : { kind: 'message', messageId: `msg-${++rpcId}`, role: 'user', parts: [{ kind: 'text', text }], ...(metadata && { metadata }) };
+    ? {
+        messageId: `msg-${++rpcId}`,
+        role: 'ROLE_USER',
+        parts: [{ text }],
+        ...(metadata && { metadata }),
+      }
+    : {
+        kind: 'message',
+        messageId: `msg-${++rpcId}`,
+        role: 'user',
+        parts: [{ kind: 'text', text }],
+        ...(metadata && { metadata }),
+      };
 }
 
 async function exchange(file, url, { method = 'GET', body, headers = {}, note } = {}) {
-  const reqHeaders = body === undefined ? { ...headers } : { 'content-type': 'application/json', ...headers };
-  const reqBody = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+  const reqHeaders =
+    body === undefined ? { ...headers } : { 'content-type': 'application/json', ...headers };
+  const reqBody =
+    body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
   const res = await fetch(url, { method, headers: reqHeaders, body: reqBody });
   const bytes = Buffer.from(await res.arrayBuffer());
   writeFileSync(path.join(out, file), bytes);
@@ -34,7 +47,12 @@ async function exchange(file, url, { method = 'GET', body, headers = {}, note } 
   const u = new URL(url);
   meta[file] = {
     ...(note && { note }),
-    request: { method, path: u.pathname, headers: reqHeaders, ...(reqBody !== undefined && { body: reqBody }) },
+    request: {
+      method,
+      path: u.pathname,
+      headers: reqHeaders,
+      ...(reqBody !== undefined && { body: reqBody }),
+    },
     response: { status: res.status, headers: resHeaders },
   };
   console.log(`${file}: ${res.status} ${resHeaders['content-type']} ${bytes.length} bytes`);
@@ -47,40 +65,59 @@ let peer = await startMastraPeer({ variant: 'healthy' });
 const port = peer.port;
 const A = peer.rpcUrl('assistant');
 try {
-  await exchange('card.assistant.json', peer.cardUrl('assistant'), { note: 'healthy: tools summarize-v2, translate' });
-  await exchange('card.helper.json', peer.cardUrl('helper'), { note: 'second agent on the same origin: tool lookup' });
+  await exchange('card.assistant.json', peer.cardUrl('assistant'), {
+    note: 'healthy: tools summarize-v2, translate',
+  });
+  await exchange('card.helper.json', peer.cardUrl('helper'), {
+    note: 'second agent on the same origin: tool lookup',
+  });
   await exchange('card.assistant.a2a-version-1.0.json', peer.cardUrl('assistant'), {
     headers: { 'A2A-Version': '1.0' },
     note: 'the card does not change with A2A-Version: 1.0 (still protocolVersion 0.3.0, no supportedInterfaces)',
   });
-  await exchange('card.root-well-known.404.txt', `${peer.origin}/.well-known/agent-card.json`, { note: 'no card at the origin root' });
+  await exchange('card.root-well-known.404.txt', `${peer.origin}/.well-known/agent-card.json`, {
+    note: 'no card at the origin root',
+  });
 
   const sent = await exchange('healthy.message-send.response.json', A, {
     method: 'POST',
-    body: rpc('message/send', { message: message('skill:translate hello world from Prague', 'translate') }),
+    body: rpc('message/send', {
+      message: message('skill:translate hello world from Prague', 'translate'),
+    }),
     note: 'healthy translate, blocking: COMPLETED task, one artifact response.txt',
   });
   const taskId = JSON.parse(sent.text).result.id;
-  await exchange('healthy.tasks-get.response.json', A, { method: 'POST', body: rpc('tasks/get', { id: taskId }) });
+  await exchange('healthy.tasks-get.response.json', A, {
+    method: 'POST',
+    body: rpc('tasks/get', { id: taskId }),
+  });
   await exchange('healthy.message-stream.sse', A, {
     method: 'POST',
     headers: { accept: 'text/event-stream' },
-    body: rpc('message/stream', { message: message('skill:translate hello world from Prague', 'translate') }),
+    body: rpc('message/stream', {
+      message: message('skill:translate hello world from Prague', 'translate'),
+    }),
     note: 'healthy translate, streaming: Task(working) first, then word-sized artifact-update chunks (append after the first), final status-update',
   });
   await exchange('healthy.summarize.message-send.response.json', A, {
     method: 'POST',
-    body: rpc('message/send', { message: message('skill:summarize-v2 one two three four five six', 'summarize-v2') }),
+    body: rpc('message/send', {
+      message: message('skill:summarize-v2 one two three four five six', 'summarize-v2'),
+    }),
   });
   await exchange('other-tool-error.message-send.response.json', A, {
     method: 'POST',
-    body: rpc('message/send', { message: message('skill:weather what is the weather in Prague', 'summarize-v2') }),
+    body: rpc('message/send', {
+      message: message('skill:weather what is the weather in Prague', 'summarize-v2'),
+    }),
     note: 'skillId summarize-v2 (on the card), but the model was steered to a tool "weather" that never existed: the COMPLETED text names "weather", not the requested skill',
   });
   await exchange('other-tool-error.message-stream.sse', A, {
     method: 'POST',
     headers: { accept: 'text/event-stream' },
-    body: rpc('message/stream', { message: message('skill:weather what is the weather in Prague', 'summarize-v2') }),
+    body: rpc('message/stream', {
+      message: message('skill:weather what is the weather in Prague', 'summarize-v2'),
+    }),
   });
   await exchange('helper.message-send.response.json', peer.rpcUrl('helper'), {
     method: 'POST',
@@ -90,13 +127,17 @@ try {
   await exchange('v1.healthy.message-send.response.json', A, {
     method: 'POST',
     headers: { 'A2A-Version': '1.0' },
-    body: rpc('message/send', { message: message('skill:translate hello world', 'translate', true) }),
-    note: 'A2A-Version: 1.0 selects Mastra\'s v1 shapes (ROLE_*, TASK_STATE_*, result {task}, parts without kind) but the method names stay message/send, message/stream',
+    body: rpc('message/send', {
+      message: message('skill:translate hello world', 'translate', true),
+    }),
+    note: "A2A-Version: 1.0 selects Mastra's v1 shapes (ROLE_*, TASK_STATE_*, result {task}, parts without kind) but the method names stay message/send, message/stream",
   });
   await exchange('v1.healthy.message-stream.sse', A, {
     method: 'POST',
     headers: { 'A2A-Version': '1.0', accept: 'text/event-stream' },
-    body: rpc('message/stream', { message: message('skill:translate hello world', 'translate', true) }),
+    body: rpc('message/stream', {
+      message: message('skill:translate hello world', 'translate', true),
+    }),
   });
 
   // Errors
@@ -110,8 +151,16 @@ try {
     headers: { accept: 'text/event-stream' },
     body: rpc('message/stream', { message: message('model:throw skill:translate x', 'translate') }),
   });
-  await exchange('error.tasks-get.task-not-found.response.json', A, { method: 'POST', body: rpc('tasks/get', { id: 'no-such-task' }), note: 'JSON-RPC -32001 over HTTP 200' });
-  await exchange('error.tasks-list.method-not-found.response.json', A, { method: 'POST', body: rpc('tasks/list', {}), note: 'tasks/list exists only with A2A-Version: 1.0: -32601 over HTTP 200' });
+  await exchange('error.tasks-get.task-not-found.response.json', A, {
+    method: 'POST',
+    body: rpc('tasks/get', { id: 'no-such-task' }),
+    note: 'JSON-RPC -32001 over HTTP 200',
+  });
+  await exchange('error.tasks-list.method-not-found.response.json', A, {
+    method: 'POST',
+    body: rpc('tasks/list', {}),
+    note: 'tasks/list exists only with A2A-Version: 1.0: -32601 over HTTP 200',
+  });
   await exchange('error.version-not-supported.response.json', A, {
     method: 'POST',
     headers: { 'A2A-Version': '2.0' },
@@ -122,7 +171,7 @@ try {
     method: 'POST',
     headers: { 'A2A-Version': '1.0' },
     body: rpc('SendMessage', { message: message('skill:translate x', 'translate', true) }),
-    note: 'the A2A 1.0 JSON-RPC method name is rejected by the route\'s body schema: HTTP 400, not JSON-RPC',
+    note: "the A2A 1.0 JSON-RPC method name is rejected by the route's body schema: HTTP 400, not JSON-RPC",
   });
   await exchange('error.invalid-params.400.json', A, {
     method: 'POST',
@@ -141,28 +190,41 @@ try {
 // Variant A: redeploy on the same port without translate.
 peer = await startMastraPeer({ variant: 'A', port });
 try {
-  await exchange('variant-a.card.assistant.json', peer.cardUrl('assistant'), { note: 'variant A: translate removed, same version "1.0"' });
+  await exchange('variant-a.card.assistant.json', peer.cardUrl('assistant'), {
+    note: 'variant A: translate removed, same version "1.0"',
+  });
   const sent = await exchange('variant-a.message-send.response.json', A, {
     method: 'POST',
-    body: rpc('message/send', { message: message('skill:translate hello world from Prague', 'translate') }),
+    body: rpc('message/send', {
+      message: message('skill:translate hello world from Prague', 'translate'),
+    }),
     note: 'variant A: COMPLETED task; the artifact text is the mock model echoing Mastra\'s tool error "Tool \\"translate\\" not found. Available tools: ..."; no JSON-RPC error',
   });
-  await exchange('variant-a.tasks-get.response.json', A, { method: 'POST', body: rpc('tasks/get', { id: JSON.parse(sent.text).result.id }) });
+  await exchange('variant-a.tasks-get.response.json', A, {
+    method: 'POST',
+    body: rpc('tasks/get', { id: JSON.parse(sent.text).result.id }),
+  });
   await exchange('variant-a.message-stream.sse', A, {
     method: 'POST',
     headers: { accept: 'text/event-stream' },
-    body: rpc('message/stream', { message: message('skill:translate hello world from Prague', 'translate') }),
+    body: rpc('message/stream', {
+      message: message('skill:translate hello world from Prague', 'translate'),
+    }),
     note: 'variant A streaming: the tool-error text arrives split over word-sized appended artifact chunks ("Tool ", "\\"translate\\" ", "not ", "found. ", ...); final status-update completed',
   });
   await exchange('v1.variant-a.message-send.response.json', A, {
     method: 'POST',
     headers: { 'A2A-Version': '1.0' },
-    body: rpc('message/send', { message: message('skill:translate hello world', 'translate', true) }),
+    body: rpc('message/send', {
+      message: message('skill:translate hello world', 'translate', true),
+    }),
   });
   await exchange('v1.variant-a.message-stream.sse', A, {
     method: 'POST',
     headers: { 'A2A-Version': '1.0', accept: 'text/event-stream' },
-    body: rpc('message/stream', { message: message('skill:translate hello world', 'translate', true) }),
+    body: rpc('message/stream', {
+      message: message('skill:translate hello world', 'translate', true),
+    }),
   });
 } finally {
   await peer.stop();
@@ -175,7 +237,17 @@ const versions = {
   peerNode: peer.nodeVersion,
   recordedWithNode: process.version,
   port,
-  packages: Object.fromEntries(['@mastra/core', '@mastra/server', '@mastra/hono', 'hono', '@hono/node-server', 'ai', 'zod'].map((n) => [n, v(n)])),
+  packages: Object.fromEntries(
+    [
+      '@mastra/core',
+      '@mastra/server',
+      '@mastra/hono',
+      'hono',
+      '@hono/node-server',
+      'ai',
+      'zod',
+    ].map((n) => [n, v(n)]),
+  ),
   mastraCoreBundles: {
     '@a2a-js/sdk-v0_3': v('@a2a-js/sdk-v0_3'),
     '@a2a-js/sdk-v1': v('@a2a-js/sdk-v1'),

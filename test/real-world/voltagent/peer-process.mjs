@@ -16,7 +16,13 @@ export async function startVoltAgentPeer(opts = {}) {
   const variant = opts.variant ?? 'healthy';
   const env = { VARIANT: variant, PORT: String(opts.port ?? 0) };
   if (opts.cardVersion) env.CARD_VERSION = opts.cardVersion;
-  const peer = await startChildPeer({ name: 'VoltAgent', script: PEER_SCRIPT, cwd: here, node: opts.node, env });
+  const peer = await startChildPeer({
+    name: 'VoltAgent',
+    script: PEER_SCRIPT,
+    cwd: here,
+    node: opts.node,
+    env,
+  });
   return {
     ...peer,
     variant,

@@ -49,7 +49,8 @@ const { NoSuchToolError } = await import('ai');
 const { z } = await import('zod');
 
 const VARIANT = process.env.VARIANT ?? 'healthy';
-if (!['healthy', 'A', 'B'].includes(VARIANT)) throw new Error(`VARIANT must be healthy|A|B, not ${VARIANT}`);
+if (!['healthy', 'A', 'B'].includes(VARIANT))
+  throw new Error(`VARIANT must be healthy|A|B, not ${VARIANT}`);
 const CARD_VERSION = process.env.CARD_VERSION ?? '1.0.0';
 
 async function freePort() {
@@ -71,7 +72,8 @@ const summarizeMarkdown = createTool({
   name: 'summarize-v2',
   description: 'Summarise a text as a markdown bullet list',
   parameters: input,
-  execute: async ({ text }) => `# Summary\n\n- ${text.split(/\s+/).slice(0, 6).join(' ')}\n- (markdown)`,
+  execute: async ({ text }) =>
+    `# Summary\n\n- ${text.split(/\s+/).slice(0, 6).join(' ')}\n- (markdown)`,
 });
 const summarizePlain = createTool({
   name: 'summarize-v2',
@@ -93,7 +95,11 @@ const lookup = createTool({
 });
 
 const summarizerTools =
-  VARIANT === 'healthy' ? [summarizeMarkdown, translate] : VARIANT === 'A' ? [summarizeMarkdown] : [summarizePlain, translate];
+  VARIANT === 'healthy'
+    ? [summarizeMarkdown, translate]
+    : VARIANT === 'A'
+      ? [summarizeMarkdown]
+      : [summarizePlain, translate];
 
 // ---------------------------------------------------------------- the deterministic mock LLM
 function textOfContent(content) {
@@ -128,14 +134,18 @@ function lastUserText(prompt) {
 function toolOutcome(prompt) {
   const last = prompt[prompt.length - 1];
   if (!last || last.role !== 'tool') return undefined;
-  const parts = Array.isArray(last.content) ? last.content.filter((p) => p.type === 'tool-result') : [];
+  const parts = Array.isArray(last.content)
+    ? last.content.filter((p) => p.type === 'tool-result')
+    : [];
   if (parts.length === 0) return undefined;
   const out = parts[parts.length - 1].output;
   if (!out) return '';
   if (out.type === 'text' || out.type === 'error-text') return String(out.value);
-  if (out.type === 'json' || out.type === 'error-json') return typeof out.value === 'string' ? out.value : JSON.stringify(out.value);
+  if (out.type === 'json' || out.type === 'error-json')
+    return typeof out.value === 'string' ? out.value : JSON.stringify(out.value);
   if (out.type === 'execution-denied') return out.reason ?? 'execution denied';
-  if (out.type === 'content') return out.value.map((v) => (v.type === 'text' ? v.text : '')).join('');
+  if (out.type === 'content')
+    return out.value.map((v) => (v.type === 'text' ? v.text : '')).join('');
   return JSON.stringify(out);
 }
 const usage = {
@@ -172,10 +182,17 @@ function mockModel(label) {
     doGenerate: async (options) => {
       const p = plan(options);
       if (p.kind === 'text') {
-        return { content: [{ type: 'text', text: p.text }], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] };
+        return {
+          content: [{ type: 'text', text: p.text }],
+          finishReason: { unified: 'stop', raw: 'stop' },
+          usage,
+          warnings: [],
+        };
       }
       return {
-        content: [{ type: 'tool-call', toolCallId: p.toolCallId, toolName: p.toolName, input: p.input }],
+        content: [
+          { type: 'tool-call', toolCallId: p.toolCallId, toolName: p.toolName, input: p.input },
+        ],
         finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
         usage,
         warnings: [],
@@ -213,16 +230,20 @@ function mockModel(label) {
 }
 
 // ---------------------------------------------------------------- agents and A2A servers
-const skillInstructions = (base) => ({ context }) => {
-  const skill = context?.get?.('skillId');
-  return typeof skill === 'string' && skill.length > 0 ? `${base}\n[a2a-skill:${skill}]` : base;
-};
+const skillInstructions =
+  (base) =>
+  ({ context }) => {
+    const skill = context?.get?.('skillId');
+    return typeof skill === 'string' && skill.length > 0 ? `${base}\n[a2a-skill:${skill}]` : base;
+  };
 
 const summarizer = new Agent({
   id: 'summarizer',
   name: 'summarizer',
   purpose: 'Summarises and translates texts',
-  instructions: skillInstructions('You summarise and translate. Always call the tool named by the requested skill.'),
+  instructions: skillInstructions(
+    'You summarise and translate. Always call the tool named by the requested skill.',
+  ),
   model: mockModel('summarizer'),
   tools: summarizerTools,
   // no retries of a failed generation (VoltAgent retries a failed stream with back-off, ~7 s)
@@ -241,8 +262,18 @@ const helper = new Agent({
 const voltAgent = new VoltAgent({
   agents: { summarizer, helper },
   a2aServers: {
-    summarizer: new A2AServer({ id: 'summarizer', name: 'summarizer', version: CARD_VERSION, agents: { summarizer } }),
-    helper: new A2AServer({ id: 'helper', name: 'helper', version: CARD_VERSION, agents: { helper } }),
+    summarizer: new A2AServer({
+      id: 'summarizer',
+      name: 'summarizer',
+      version: CARD_VERSION,
+      agents: { summarizer },
+    }),
+    helper: new A2AServer({
+      id: 'helper',
+      name: 'helper',
+      version: CARD_VERSION,
+      agents: { helper },
+    }),
   },
   server: honoServer({ port, hostname: '127.0.0.1', enableSwaggerUI: false }),
   checkDependencies: false,

@@ -44,7 +44,11 @@ async function exchange(name, note, url, init = {}) {
   const meta = {
     note,
     request: { method, path: u.pathname + u.search, headers, body: reqBody },
-    response: { status: res.status, headers: Object.fromEntries(res.headers.entries()), bodyFile: `${name}.${ext}` },
+    response: {
+      status: res.status,
+      headers: Object.fromEntries(res.headers.entries()),
+      bodyFile: `${name}.${ext}`,
+    },
   };
   writeFileSync(path.join(OUT, `${name}.meta.json`), JSON.stringify(meta, null, 2) + '\n');
   index.push({ name, file: `${name}.${ext}`, note, status: res.status, method, path: u.pathname });
@@ -70,7 +74,12 @@ const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/
 const SSE_HEADERS = { 'content-type': 'application/json', accept: 'text/event-stream' };
 
 function post(peer, agentId, body, stream = false) {
-  return { method: 'POST', headers: stream ? SSE_HEADERS : JSON_HEADERS, body, url: peer.rpcUrl(agentId) };
+  return {
+    method: 'POST',
+    headers: stream ? SSE_HEADERS : JSON_HEADERS,
+    body,
+    url: peer.rpcUrl(agentId),
+  };
 }
 async function call(name, note, peer, agentId, body, stream = false) {
   const p = post(peer, agentId, body, stream);
@@ -82,31 +91,139 @@ function firstSseJson(text) {
 }
 
 const versions = {};
-for (const pkg of ['@voltagent/core', '@voltagent/a2a-server', '@voltagent/server-hono', '@voltagent/server-core', 'ai', '@a2a-js/sdk']) {
-  versions[pkg] = JSON.parse(readFileSync(path.join(here, 'node_modules', pkg, 'package.json'), 'utf8')).version;
+for (const pkg of [
+  '@voltagent/core',
+  '@voltagent/a2a-server',
+  '@voltagent/server-hono',
+  '@voltagent/server-core',
+  'ai',
+  '@a2a-js/sdk',
+]) {
+  versions[pkg] = JSON.parse(
+    readFileSync(path.join(here, 'node_modules', pkg, 'package.json'), 'utf8'),
+  ).version;
 }
 
 // ------------------------------------------------------------------ healthy
 let peer = await startVoltAgentPeer({ variant: 'healthy' });
 const port = peer.port;
 try {
-  await exchange('healthy-card-summarizer', 'GET the summarizer agent card (healthy deployment)', peer.cardUrl('summarizer'));
-  await exchange('healthy-card-helper', 'GET the second agent card on the same origin', peer.cardUrl('helper'));
-  await exchange('healthy-card-root-well-known', 'GET /.well-known/agent-card.json: VoltAgent serves no root card', `${peer.origin}/.well-known/agent-card.json`);
-  await exchange('healthy-card-unknown-agent', 'GET the card of an agent id that does not exist', peer.cardUrl('nobody'));
-  const sent = await call('healthy-send-summarize', 'message/send, skill summarize-v2 in message.metadata.skillId', peer, 'summarizer', rpc('message/send', sendParams('The quick brown fox jumps over the lazy dog', 'summarize-v2')));
-  await call('healthy-send-translate', 'message/send, skill translate', peer, 'summarizer', rpc('message/send', sendParams('Hello world', 'translate')));
-  await call('healthy-stream-summarize', 'message/stream, skill summarize-v2: every event is a full task snapshot framed `data: \\x1e{json}\\n\\n`', peer, 'summarizer', rpc('message/stream', sendParams('The quick brown fox jumps over the lazy dog', 'summarize-v2')), true);
-  await call('healthy-stream-translate', 'message/stream, skill translate', peer, 'summarizer', rpc('message/stream', sendParams('Hello world', 'translate')), true);
-  await call('healthy-send-helper-lookup', 'message/send to the second agent (/a2a/helper), skill lookup (not in the summarizer card)', peer, 'helper', rpc('message/send', sendParams('volt', 'lookup')));
+  await exchange(
+    'healthy-card-summarizer',
+    'GET the summarizer agent card (healthy deployment)',
+    peer.cardUrl('summarizer'),
+  );
+  await exchange(
+    'healthy-card-helper',
+    'GET the second agent card on the same origin',
+    peer.cardUrl('helper'),
+  );
+  await exchange(
+    'healthy-card-root-well-known',
+    'GET /.well-known/agent-card.json: VoltAgent serves no root card',
+    `${peer.origin}/.well-known/agent-card.json`,
+  );
+  await exchange(
+    'healthy-card-unknown-agent',
+    'GET the card of an agent id that does not exist',
+    peer.cardUrl('nobody'),
+  );
+  const sent = await call(
+    'healthy-send-summarize',
+    'message/send, skill summarize-v2 in message.metadata.skillId',
+    peer,
+    'summarizer',
+    rpc('message/send', sendParams('The quick brown fox jumps over the lazy dog', 'summarize-v2')),
+  );
+  await call(
+    'healthy-send-translate',
+    'message/send, skill translate',
+    peer,
+    'summarizer',
+    rpc('message/send', sendParams('Hello world', 'translate')),
+  );
+  await call(
+    'healthy-stream-summarize',
+    'message/stream, skill summarize-v2: every event is a full task snapshot framed `data: \\x1e{json}\\n\\n`',
+    peer,
+    'summarizer',
+    rpc(
+      'message/stream',
+      sendParams('The quick brown fox jumps over the lazy dog', 'summarize-v2'),
+    ),
+    true,
+  );
+  await call(
+    'healthy-stream-translate',
+    'message/stream, skill translate',
+    peer,
+    'summarizer',
+    rpc('message/stream', sendParams('Hello world', 'translate')),
+    true,
+  );
+  await call(
+    'healthy-send-helper-lookup',
+    'message/send to the second agent (/a2a/helper), skill lookup (not in the summarizer card)',
+    peer,
+    'helper',
+    rpc('message/send', sendParams('volt', 'lookup')),
+  );
   const taskId = JSON.parse(sent.text).result.id;
-  await call('healthy-tasks-get', 'tasks/get of the healthy summarize task', peer, 'summarizer', rpc('tasks/get', { id: taskId }));
+  await call(
+    'healthy-tasks-get',
+    'tasks/get of the healthy summarize task',
+    peer,
+    'summarizer',
+    rpc('tasks/get', { id: taskId }),
+  );
   // JSON-RPC error cases
-  await call('error-method-not-found', 'unknown JSON-RPC method → -32601, HTTP 400', peer, 'summarizer', rpc('tasks/resubscribe', { id: taskId }));
-  await call('error-invalid-params-data-part', 'a data part (VoltAgent accepts text parts only) → -32602, HTTP 400; skill id is one the card lists', peer, 'summarizer', JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method: 'message/send', params: { message: { kind: 'message', role: 'user', messageId: `rec-msg-${++msgSeq}`, parts: [{ kind: 'data', data: { text: 'x' } }], metadata: { skillId: 'summarize-v2' } } } }));
-  await call('error-task-not-found', 'tasks/get of an unknown task → -32001, HTTP 400', peer, 'summarizer', rpc('tasks/get', { id: 'no-such-task' }));
-  await call('error-unknown-agent', 'message/send to /a2a/nobody → -32600, HTTP 400', peer, 'nobody', rpc('message/send', sendParams('hi', 'summarize-v2')));
-  await exchange('error-parse', 'a body that is not JSON → -32700, HTTP 400', peer.rpcUrl('summarizer'), { method: 'POST', headers: JSON_HEADERS, body: '{"jsonrpc":"2.0",' });
+  await call(
+    'error-method-not-found',
+    'unknown JSON-RPC method → -32601, HTTP 400',
+    peer,
+    'summarizer',
+    rpc('tasks/resubscribe', { id: taskId }),
+  );
+  await call(
+    'error-invalid-params-data-part',
+    'a data part (VoltAgent accepts text parts only) → -32602, HTTP 400; skill id is one the card lists',
+    peer,
+    'summarizer',
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: ++rpcId,
+      method: 'message/send',
+      params: {
+        message: {
+          kind: 'message',
+          role: 'user',
+          messageId: `rec-msg-${++msgSeq}`,
+          parts: [{ kind: 'data', data: { text: 'x' } }],
+          metadata: { skillId: 'summarize-v2' },
+        },
+      },
+    }),
+  );
+  await call(
+    'error-task-not-found',
+    'tasks/get of an unknown task → -32001, HTTP 400',
+    peer,
+    'summarizer',
+    rpc('tasks/get', { id: 'no-such-task' }),
+  );
+  await call(
+    'error-unknown-agent',
+    'message/send to /a2a/nobody → -32600, HTTP 400',
+    peer,
+    'nobody',
+    rpc('message/send', sendParams('hi', 'summarize-v2')),
+  );
+  await exchange(
+    'error-parse',
+    'a body that is not JSON → -32700, HTTP 400',
+    peer.rpcUrl('summarizer'),
+    { method: 'POST', headers: JSON_HEADERS, body: '{"jsonrpc":"2.0",' },
+  );
 } finally {
   await peer.stop();
 }
@@ -114,14 +231,62 @@ try {
 // ------------------------------------------------------------------ variant A: translate removed, same port, same version
 peer = await startVoltAgentPeer({ variant: 'A', port });
 try {
-  await call('variant-a-send-translate', 'variant A (translate tool removed), message/send skill translate: COMPLETED task, text is the AI SDK NoSuchToolError message relayed by the (mock) model', peer, 'summarizer', rpc('message/send', sendParams('Hello world', 'translate')));
-  await call('variant-a-stream-translate', 'variant A, message/stream skill translate: working snapshots then COMPLETED, same text', peer, 'summarizer', rpc('message/stream', sendParams('Hello world', 'translate')), true);
-  await call('variant-a-send-translate-strict', 'variant A, message/send skill translate, model throws NoSuchToolError ([strict]): JSON-RPC -32603 over HTTP 400', peer, 'summarizer', rpc('message/send', sendParams('[strict] Hello world', 'translate')));
-  const st = await call('variant-a-stream-translate-strict', 'variant A, message/stream skill translate, model throws ([strict]): one working snapshot then a JSON-RPC -32603 error event', peer, 'summarizer', rpc('message/stream', sendParams('[strict] Hello world', 'translate')), true);
-  await call('variant-a-tasks-get-failed', 'tasks/get of the task of the failed stream: state failed, status text = the error', peer, 'summarizer', rpc('tasks/get', { id: firstSseJson(st.text).result.id }));
-  await call('variant-a-send-summarize-calls-translate', 'variant A, message/send skill summarize-v2 (still in the card) but the model calls translate ([call:translate]): COMPLETED, text names translate, not the requested skill', peer, 'summarizer', rpc('message/send', sendParams('[call:translate] Hello world', 'summarize-v2')));
-  await call('variant-a-send-summarize', 'variant A, message/send skill summarize-v2: healthy', peer, 'summarizer', rpc('message/send', sendParams('The quick brown fox jumps over the lazy dog', 'summarize-v2')));
-  await exchange('variant-a-card-summarizer', 'GET the summarizer card after the redeploy: translate gone, version unchanged', peer.cardUrl('summarizer'));
+  await call(
+    'variant-a-send-translate',
+    'variant A (translate tool removed), message/send skill translate: COMPLETED task, text is the AI SDK NoSuchToolError message relayed by the (mock) model',
+    peer,
+    'summarizer',
+    rpc('message/send', sendParams('Hello world', 'translate')),
+  );
+  await call(
+    'variant-a-stream-translate',
+    'variant A, message/stream skill translate: working snapshots then COMPLETED, same text',
+    peer,
+    'summarizer',
+    rpc('message/stream', sendParams('Hello world', 'translate')),
+    true,
+  );
+  await call(
+    'variant-a-send-translate-strict',
+    'variant A, message/send skill translate, model throws NoSuchToolError ([strict]): JSON-RPC -32603 over HTTP 400',
+    peer,
+    'summarizer',
+    rpc('message/send', sendParams('[strict] Hello world', 'translate')),
+  );
+  const st = await call(
+    'variant-a-stream-translate-strict',
+    'variant A, message/stream skill translate, model throws ([strict]): one working snapshot then a JSON-RPC -32603 error event',
+    peer,
+    'summarizer',
+    rpc('message/stream', sendParams('[strict] Hello world', 'translate')),
+    true,
+  );
+  await call(
+    'variant-a-tasks-get-failed',
+    'tasks/get of the task of the failed stream: state failed, status text = the error',
+    peer,
+    'summarizer',
+    rpc('tasks/get', { id: firstSseJson(st.text).result.id }),
+  );
+  await call(
+    'variant-a-send-summarize-calls-translate',
+    'variant A, message/send skill summarize-v2 (still in the card) but the model calls translate ([call:translate]): COMPLETED, text names translate, not the requested skill',
+    peer,
+    'summarizer',
+    rpc('message/send', sendParams('[call:translate] Hello world', 'summarize-v2')),
+  );
+  await call(
+    'variant-a-send-summarize',
+    'variant A, message/send skill summarize-v2: healthy',
+    peer,
+    'summarizer',
+    rpc('message/send', sendParams('The quick brown fox jumps over the lazy dog', 'summarize-v2')),
+  );
+  await exchange(
+    'variant-a-card-summarizer',
+    'GET the summarizer card after the redeploy: translate gone, version unchanged',
+    peer.cardUrl('summarizer'),
+  );
 } finally {
   await peer.stop();
 }
@@ -129,13 +294,27 @@ try {
 // ------------------------------------------------------------------ variant B: summarize-v2 reused (plain text), same port, same version
 peer = await startVoltAgentPeer({ variant: 'B', port });
 try {
-  await call('variant-b-send-summarize', 'variant B (summarize-v2 now returns plain text), message/send: COMPLETED, text part (no media type on the wire)', peer, 'summarizer', rpc('message/send', sendParams('The quick brown fox jumps over the lazy dog', 'summarize-v2')));
-  await exchange('variant-b-card-summarizer', 'GET the summarizer card after the B redeploy: only the skill description differs (no per-skill modes exist)', peer.cardUrl('summarizer'));
+  await call(
+    'variant-b-send-summarize',
+    'variant B (summarize-v2 now returns plain text), message/send: COMPLETED, text part (no media type on the wire)',
+    peer,
+    'summarizer',
+    rpc('message/send', sendParams('The quick brown fox jumps over the lazy dog', 'summarize-v2')),
+  );
+  await exchange(
+    'variant-b-card-summarizer',
+    'GET the summarizer card after the B redeploy: only the skill description differs (no per-skill modes exist)',
+    peer.cardUrl('summarizer'),
+  );
 } finally {
   await peer.stop();
 }
 
-writeFileSync(path.join(OUT, 'index.json'), JSON.stringify({ recordedWith: versions, node: process.version, exchanges: index }, null, 2) + '\n');
+writeFileSync(
+  path.join(OUT, 'index.json'),
+  JSON.stringify({ recordedWith: versions, node: process.version, exchanges: index }, null, 2) +
+    '\n',
+);
 writeFileSync(
   path.join(OUT, 'README.md'),
   `# VoltAgent A2A wire samples
@@ -143,7 +322,9 @@ writeFileSync(
 Recorded from the real packages (no hand-written bodies) by
 \`test/real-world/voltagent/record.mjs\` on Node ${process.version}:
 
-${Object.entries(versions).map(([k, v]) => `- \`${k}@${v}\``).join('\n')}
+${Object.entries(versions)
+  .map(([k, v]) => `- \`${k}@${v}\``)
+  .join('\n')}
 
 (\`@a2a-js/sdk@${versions['@a2a-js/sdk']}\` is the dependency of \`@voltagent/a2a-server\`, used by it for types only.)
 
