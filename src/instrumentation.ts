@@ -10,17 +10,9 @@
  *   they pass. Requests made inside a wrapped fetch attach to its span; other A2A
  *   requests (undici.request, undici.fetch, ...) get a span of their own.
  */
-import {
-  context,
-  createContextKey,
-  propagation,
-  trace,
-  type Context,
-  type TextMapGetter,
-} from '@opentelemetry/api';
+import { context, createContextKey, type Context } from '@opentelemetry/api';
 import { logger } from './diag-logger';
-import { isTracingSuppressed, suppressTracing } from '@opentelemetry/core';
-import type { UnderlyingByteSource } from 'node:stream/web';
+import { suppressTracing } from '@opentelemetry/core';
 import { skillFingerprintBounded } from './core/fingerprint';
 import { BodyReader } from './core/body-reader';
 import { isAgentCard } from './core/card';
@@ -37,6 +29,16 @@ import {
   type ResolvedConfig,
 } from './config';
 import { FetchHook, type FetchFn } from './hooks/fetch';
+import {
+  bodyText,
+  headerFromInit,
+  originAndPath,
+  startsLikeJsonObject,
+  type FetchInit,
+  type FetchInput,
+} from './fetch-arguments';
+import { enforceResponse } from './telemetry/enforce';
+import { propagate, wireParent } from './telemetry/propagation';
 import type { WireObserver, WireRequestInfo } from './hooks/types';
 import { WireTap } from './hooks/wire-tap';
 import * as sc from './semconv';
@@ -63,66 +65,8 @@ export function runAsOwnRequest<T>(fn: () => T): T {
   return context.with(suppressTracing(context.active()).setValue(OWN_REQUEST_KEY, true), fn);
 }
 
-const WIRE_HEADER_GETTER: TextMapGetter<WireRequestInfo> = {
-  get: (info, key) => info.header(key.toLowerCase()),
-  keys: () => [],
-};
-
 /** fetchInProgress marker: the fetch wrapper decided the running call is not A2A. */
 const NOT_A2A = Symbol('not-a2a');
-
-type FetchInput = Parameters<FetchFn>[0];
-type FetchInit = Parameters<FetchFn>[1];
-
-function headerFromInit(init: FetchInit, name: string): string | undefined {
-  const headers = init?.headers;
-  if (!headers) return undefined;
-  try {
-    if (typeof (headers as Headers).get === 'function')
-      return (headers as Headers).get(name) ?? undefined;
-    if (Array.isArray(headers)) {
-      for (const pair of headers)
-        if (Array.isArray(pair) && String(pair[0]).toLowerCase() === name) return String(pair[1]);
-      return undefined;
-    }
-    for (const key of Object.keys(headers))
-      if (key.toLowerCase() === name) return String((headers as Record<string, unknown>)[key]);
-  } catch {
-    // exotic headers objects are not inspected
-  }
-  return undefined;
-}
-
-/** `origin + path` of a URL (what ignoreUrls is tested on): no query, no fragment, bounded. */
-function originAndPath(url: string): string {
-  let end = url.length;
-  const q = url.indexOf('?');
-  if (q >= 0) end = q;
-  const h = url.indexOf('#');
-  if (h >= 0 && h < end) end = h;
-  return url.slice(0, Math.min(end, 2048));
-}
-
-function startsLikeJsonObject(bytes: Uint8Array): boolean {
-  let i = 0;
-  while (
-    i < bytes.byteLength &&
-    (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09)
-  )
-    i++;
-  return i === bytes.byteLength || bytes[i] === 0x7b;
-}
-
-function bodyText(body: unknown, max: number): string | undefined {
-  if (typeof body === 'string') return body.length <= max ? body : undefined;
-  if (body instanceof Uint8Array) {
-    if (body.byteLength > max || body.byteLength === 0) return undefined;
-    // Only JSON objects can be A2A JSON-RPC: skip the decode for anything else.
-    if (!startsLikeJsonObject(body)) return undefined;
-    return Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
-  }
-  return undefined;
-}
 
 export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationConfig> {
   // No field initialisers: InstrumentationBase calls enable() from its constructor,
@@ -493,7 +437,7 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
       return result.then(
         (response) => {
           active.fetchResolved();
-          return this.enforce(active, response);
+          return enforceResponse(active, response, this.config.maxInspectBytes);
         },
         (err: unknown) => {
           active.fetchRejected(err);
@@ -509,37 +453,6 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
       (err: unknown) => settleQuietly(() => active.fetchRejected(err)),
     );
     return result;
-  }
-
-  /**
-   * Enforce mode: the seed's guard. A non-streaming response is read whole and only
-   * handed to the app if it showed no drift; a stream is passed through and errors at
-   * the chunk that completes the event showing drift.
-   */
-  private async enforce(call: A2ACall, response: Response): Promise<Response> {
-    if (!response.body) return response;
-    const streaming =
-      call.isStreaming ||
-      (response.headers.get('content-type') ?? '').includes('text/event-stream');
-    const reader = response.body.getReader();
-    if (!streaming) {
-      // Read the body whole, up to the inspection cap: past it nothing can be judged, so the
-      // rest is passed through unbuffered (a byte stream: the buffered head, then the wire).
-      const max = this.config.maxInspectBytes;
-      const head: Uint8Array[] = [];
-      let size = 0;
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        head.push(value);
-        size += value.byteLength;
-        if (size > max) return rebuildResponse(response, byteStream(head, reader, undefined));
-      }
-      const drift = call.driftEvent;
-      if (drift) throw drift.error;
-      return rebuildResponse(response, Buffer.concat(head, size));
-    }
-    return rebuildResponse(response, byteStream([], reader, call));
   }
 
   /** An A2ACall, NOT_A2A when the URL and body say it is not A2A, undefined when only the wire can tell (streamed body). */
@@ -592,7 +505,7 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     const cls = this.classifyLazily(method, url, body, () => info.header('a2a-version'));
     if (!cls || cls.type === 'maybe-operation') return undefined;
     if (cls.type === 'card' && cls.sniff === true) return this.cardSniffer(url, ctx);
-    const parent = this.wireParent(info, ctx);
+    const parent = wireParent(info, ctx);
     return this.followHop(
       this.newCall(
         cls.type === 'card' ? { type: 'card' } : { type: 'operation', request: cls.request },
@@ -604,47 +517,14 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     );
   }
 
-  /**
-   * The parent of an A2A span first seen at undici's request creation (the undici package's
-   * API): the active context, unless it holds no span while the request already carries a
-   * trace context (an HTTP client instrumentation subscribed before us made its span and
-   * injected it, or the app set it): then the A2A span joins that trace, under that span,
-   * rather than start a trace the peer never sees.
-   */
-  private wireParent(info: WireRequestInfo, ctx: Context): Context {
-    if (trace.getSpan(ctx) !== undefined) return ctx;
-    const extracted = propagation.extract(ctx, info, WIRE_HEADER_GETTER);
-    return trace.getSpan(extracted) !== undefined ? extracted : ctx;
-  }
-
   /** Follows one undici request of `call`, carrying the call's trace context to the peer. */
   private followHop(call: A2ACall, info: WireRequestInfo, ctx: Context): WireObserver {
     try {
-      this.propagate(call, info, ctx);
+      propagate(call, info, ctx);
     } catch (err) {
       logger.debug('could not add trace context headers', err);
     }
     return call.attachHop();
-  }
-
-  /**
-   * Trace context propagation from the A2A CLIENT span: the configured propagators' fields
-   * (W3C `traceparent`, `baggage` by default) are added to the undici request at its creation,
-   * except those already on it. An HTTP client instrumentation subscribed before us
-   * (instrumentation-undici, from its own child span of this one) or the application has then
-   * set them: the request carries them once. One subscribed after us replaces ours (the wire
-   * tap drops our value when it adds the same header: WireRequestInfo.addHeaders).
-   */
-  private propagate(call: A2ACall, info: WireRequestInfo, ctx: Context): void {
-    if (isTracingSuppressed(ctx)) return;
-    const carrier: Record<string, string> = {};
-    propagation.inject(call.activeContext(ctx), carrier);
-    let toAdd: Record<string, string> | undefined;
-    for (const name of Object.keys(carrier)) {
-      if (info.header(name) !== undefined) continue;
-      (toAdd ??= {})[name] = carrier[name]!;
-    }
-    if (toAdd) info.addHeaders(toAdd);
   }
 
   /**
@@ -778,108 +658,4 @@ function settleQuietly(fn: () => void): void {
   } catch (err) {
     logger.debug('ending a fetch span failed', err);
   }
-}
-
-/**
- * A byte stream (BYOB readers work, as on fetch's own body) that yields `head`, then what
- * `reader` yields. With `call`: errors with the drift error at the chunk that completes the
- * event showing drift (enforce mode on streams).
- */
-function byteStream(
-  head: Uint8Array[],
-  reader: ReadableStreamDefaultReader<Uint8Array>,
-  call: A2ACall | undefined,
-): ReadableStream<Uint8Array> {
-  let i = 0;
-  const source: UnderlyingByteSource = {
-    type: 'bytes',
-    async pull(controller) {
-      if (i < head.length) {
-        controller.enqueue(head[i++]);
-        return;
-      }
-      const { done, value } = await reader.read();
-      const drift = call?.driftEvent;
-      if (drift) {
-        controller.error(drift.error);
-        void reader.cancel(drift.error).catch(() => {});
-        return;
-      }
-      if (done) {
-        controller.close();
-        controller.byobRequest?.respond(0);
-      } else controller.enqueue(value);
-    },
-    cancel(reason) {
-      return reader.cancel(reason);
-    },
-  };
-  return new ReadableStream(source) as ReadableStream<Uint8Array>;
-}
-
-/**
- * Responses rebuilt by enforce mode keep the original's `url`, `redirected` and `type`
- * (fetch's Response constructor cannot set them): getters on a prototype between the
- * object and Response.prototype, so they are not own properties, and `clone()` keeps them.
- */
-interface Origin {
-  url: string;
-  redirected: boolean;
-  type: Response['type'];
-}
-const ORIGIN = new WeakMap<object, Origin>();
-let rebuiltPrototype: object | undefined;
-
-function rebuiltProto(): object {
-  if (rebuiltPrototype) return rebuiltPrototype;
-  const base = globalThis.Response.prototype;
-  const getter = (name: string): ((this: unknown) => unknown) | undefined =>
-    Object.getOwnPropertyDescriptor(base, name)?.get;
-  const own = (name: keyof Origin): PropertyDescriptor => {
-    const original = getter(name);
-    return {
-      configurable: true,
-      enumerable: true,
-      get(this: object): unknown {
-        const o = ORIGIN.get(this);
-        return o !== undefined ? o[name] : original?.call(this);
-      },
-    };
-  };
-  const baseClone = base.clone;
-  const proto: object = Object.create(base, {
-    url: own('url'),
-    redirected: own('redirected'),
-    type: own('type'),
-    clone: {
-      configurable: true,
-      writable: true,
-      value: function clone(this: Response): Response {
-        const copy = baseClone.call(this);
-        const o = ORIGIN.get(this);
-        if (o !== undefined) {
-          Object.setPrototypeOf(copy, proto);
-          ORIGIN.set(copy, o);
-        }
-        return copy;
-      },
-    },
-  });
-  rebuiltPrototype = proto;
-  return proto;
-}
-
-/** A Response with the same status, headers, url, redirected flag and type as `original`, over `body`. */
-function rebuildResponse(
-  original: Response,
-  body: ConstructorParameters<typeof Response>[0],
-): Response {
-  const rebuilt = new Response(body, {
-    status: original.status,
-    statusText: original.statusText,
-    headers: original.headers,
-  });
-  ORIGIN.set(rebuilt, { url: original.url, redirected: original.redirected, type: original.type });
-  Object.setPrototypeOf(rebuilt, rebuiltProto());
-  return rebuilt;
 }
