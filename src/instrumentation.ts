@@ -12,15 +12,13 @@
  */
 import { context, createContextKey, type Context } from '@opentelemetry/api';
 import { logger } from './diag-logger';
-import { suppressTracing } from '@opentelemetry/core';
-import { skillFingerprintBounded } from './core/fingerprint';
 import { BodyReader } from './core/body-reader';
 import { isAgentCard } from './core/card';
 import {
   InstrumentationBase,
   type InstrumentationNodeModuleDefinition,
 } from '@opentelemetry/instrumentation';
-import { classifyRequest, parseJsonSafe, type ClassifyOptions } from './core/classify';
+import { classifyRequest, type ClassifyOptions } from './core/classify';
 import type { Classification } from './core/model';
 import {
   isIgnoredUrl,
@@ -39,6 +37,8 @@ import {
 } from './fetch-arguments';
 import { enforceResponse } from './telemetry/enforce';
 import { propagate, wireParent } from './telemetry/propagation';
+import { CardRefetcher, MAX_CARD_BYTES } from './telemetry/card-refetch';
+import { OWN_REQUEST_KEY } from './telemetry/own-requests';
 import type { WireObserver, WireRequestInfo } from './hooks/types';
 import { WireTap } from './hooks/wire-tap';
 import * as sc from './semconv';
@@ -48,23 +48,6 @@ import { applicationSkillId } from './telemetry/skill-context';
 import { PACKAGE_NAME, PACKAGE_VERSION } from './version';
 
 const CALL_KEY = createContextKey('opentelemetry-instrumentation-a2a.call');
-/** Set around the instrumentation's own requests (card re-fetch): the wire tap ignores them. */
-const OWN_REQUEST_KEY = createContextKey('opentelemetry-instrumentation-a2a.own-request');
-const MAX_CARD_BYTES = 4 * 1024 * 1024;
-/** A card re-fetch that found the card the process holds unchanged (or failed) is trusted this long; one that found it changed, for the debounce window. */
-const UNCHANGED_REFETCH_MEMO_MS = 1000;
-/** A re-fetch in flight is shared this long at most (its own timeout is 5 s). */
-const REFETCH_IN_FLIGHT_MS = 6000;
-
-/**
- * Run `fn` as one of this package's own requests (card re-fetch, Alertmanager poll):
- * tracing is suppressed (no span from any instrumentation that honours it) and this
- * package's wire tap ignores the undici requests made inside.
- */
-export function runAsOwnRequest<T>(fn: () => T): T {
-  return context.with(suppressTracing(context.active()).setValue(OWN_REQUEST_KEY, true), fn);
-}
-
 /** fetchInProgress marker: the fetch wrapper decided the running call is not A2A. */
 const NOT_A2A = Symbol('not-a2a');
 
@@ -80,13 +63,11 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
   private enabled: boolean | undefined;
   /** The call whose original fetch() is running right now (undici publishes `create` synchronously inside it). */
   private fetchInProgress: A2ACall | typeof NOT_A2A | undefined;
-  /**
-   * refetchCardOnDrift: one re-fetch in flight per card URL and fingerprint held, its answer
-   * reused for the debounce window when it found the card changed, UNCHANGED_REFETCH_MEMO_MS
-   * otherwise (so a redeploy right after an "unchanged" is seen).
-   */
-  private refetches:
-    Map<string, { until: number; result: Promise<string | undefined> }> | undefined;
+  private readonly cardRefetcher = new CardRefetcher(() => ({
+    fetch: this.fetchHook?.originalFetch ?? globalThis.fetch,
+    maxInspectBytes: this.config.maxInspectBytes,
+    debounceMs: this.config.driftCallbackDebounceMs,
+  }));
   private cachedDeps: CallDeps | undefined;
   /** classifyRequest options without a version header, reused while the config is the same. */
   private classifyOptions: ClassifyOptions | undefined;
@@ -225,7 +206,7 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
       config,
       userConfig,
       onFinished: (call) => this.activeCalls?.delete(call),
-      refetchCard: config.refetchCardOnDrift ? (url) => this.refetchCard(url) : undefined,
+      refetchCard: config.refetchCardOnDrift ? (url) => this.cardRefetcher.refetch(url) : undefined,
     };
     this.cachedDeps = deps;
     return deps;
@@ -245,11 +226,13 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
       onDrift: () => this.getConfig().onDrift,
       refetch: (cardUrl) => {
         if (!this.enabled || !this.config.refetchCardOnDrift) return;
-        void this.refetchCard(cardUrl).then((fp) =>
-          logger.debug(
-            `fleet alert: re-fetched ${cardUrl}: ${fp === undefined ? 'failed' : `fingerprint ${fp.slice(0, 12)}…`}`,
-          ),
-        );
+        void this.cardRefetcher
+          .refetch(cardUrl)
+          .then((fp) =>
+            logger.debug(
+              `fleet alert: re-fetched ${cardUrl}: ${fp === undefined ? 'failed' : `fingerprint ${fp.slice(0, 12)}…`}`,
+            ),
+          );
       },
     };
   }
@@ -260,69 +243,6 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
    * response had validators (If-None-Match / If-Modified-Since): 304 means the card held
    * (whose validators they are) is unchanged.
    */
-  private refetchCard(cardUrl: string): Promise<string | undefined> {
-    if (!this.refetches) this.refetches = new Map();
-    const now = Date.now();
-    // The card this process holds for the URL now: its fingerprint keys the memo (an answer
-    // about an earlier card says nothing about this one) and its validators make the request conditional.
-    const held = sharedState().cards.get(cardUrl);
-    const memoKey = `${cardUrl}\u0000${held?.fingerprint ?? ''}`;
-    const last = this.refetches.get(memoKey);
-    if (last && now < last.until) return last.result;
-    const doFetch = this.fetchHook?.originalFetch ?? globalThis.fetch;
-    const headers: Record<string, string> = { accept: 'application/json' };
-    if (held?.etag !== undefined) headers['if-none-match'] = held.etag;
-    if (held?.lastModified !== undefined) headers['if-modified-since'] = held.lastModified;
-    const conditional =
-      held !== undefined && (held.etag !== undefined || held.lastModified !== undefined);
-    const result = runAsOwnRequest(async () => {
-      // Never follow a redirect: the re-fetch may only ever reach the card URL the app fetched.
-      const res = await doFetch(cardUrl, {
-        headers,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(5000),
-      });
-      if (res.status === 304) {
-        await res.body?.cancel().catch(() => {});
-        return conditional ? held.fingerprint : undefined;
-      }
-      if (!res.ok || !res.body) {
-        await res.body?.cancel().catch(() => {});
-        return undefined;
-      }
-      const max = Math.min(MAX_CARD_BYTES, this.config.maxInspectBytes);
-      const length = Number(res.headers.get('content-length') ?? '0');
-      if (length > max) {
-        await res.body.cancel().catch(() => {});
-        return undefined;
-      }
-      // Read (decoded) bytes up to the cap, never more: a chunked or compressed card cannot grow memory.
-      const text = await readCapped(res.body, max);
-      if (text === undefined) return undefined;
-      const parsed = parseJsonSafe(text);
-      return parsed.ok ? skillFingerprintBounded(parsed.value).fingerprint : undefined;
-    }).catch((err: unknown) => {
-      logger.debug('card re-fetch failed', err);
-      return undefined;
-    });
-    const memo = { until: now + REFETCH_IN_FLIGHT_MS, result };
-    this.refetches.set(memoKey, memo);
-    void result.then((fingerprint) => {
-      const changed =
-        fingerprint !== undefined && held !== undefined && fingerprint !== held.fingerprint;
-      memo.until =
-        Date.now() +
-        (changed
-          ? Math.max(UNCHANGED_REFETCH_MEMO_MS, this.config.driftCallbackDebounceMs)
-          : UNCHANGED_REFETCH_MEMO_MS);
-    });
-    if (this.refetches.size > 1000) {
-      const oldest = this.refetches.keys().next().value;
-      if (oldest !== undefined) this.refetches.delete(oldest);
-    }
-    return result;
-  }
-
   private newCall(target: CallTarget, url: string, parent: Context, startTime?: number): A2ACall {
     const call = new A2ACall(
       this.deps(),
@@ -628,27 +548,6 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
       onError: (err) => inner?.onError?.(err),
     };
   }
-}
-
-/** The body as UTF-8 text, or undefined (and the stream cancelled) once it passes `max` bytes. */
-async function readCapped(
-  body: ReadableStream<Uint8Array>,
-  max: number,
-): Promise<string | undefined> {
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel().catch(() => {});
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks, size).toString('utf8');
 }
 
 /** Runs the call's settle step on a side branch of the app's promise: a failure there must not become an unhandled rejection. */

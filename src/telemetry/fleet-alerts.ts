@@ -34,7 +34,7 @@ import {
 } from '../core/alerts';
 import { DEFAULTS } from '../config';
 import { logger } from '../diag-logger';
-import { runAsOwnRequest } from '../instrumentation';
+import { runAsOwnRequest } from './own-requests';
 import { claimFleetEviction, deliverFleetDrift } from './drift-events';
 import { sharedState } from './shared-state';
 
