@@ -83,6 +83,7 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
   override setConfig(config: A2AInstrumentationConfig = {}): void {
     super.setConfig(config);
     this.resolvedConfig = undefined;
+    if (this.enabled) this.applyRegistryLimits();
   }
 
   protected override _updateMetricInstruments(): void {
@@ -93,20 +94,22 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
   }
 
   private get config(): ResolvedConfig {
-    if (!this.resolvedConfig) {
-      const cfg = resolveConfig(this.getConfig());
-      this.resolvedConfig = cfg;
-      const state = sharedState();
-      state.negotiations.setLimits(cfg.maxTrackedTasks, cfg.taskTtlMs);
-      state.cards.setMaxCards(cfg.maxCards);
-    }
-    return this.resolvedConfig;
+    return (this.resolvedConfig ??= resolveConfig(this.getConfig()));
+  }
+
+  /** The process-wide registries take their limits from the enabled instance's config. */
+  private applyRegistryLimits(): void {
+    const cfg = this.config;
+    const state = sharedState();
+    state.negotiations.setLimits(cfg.maxTrackedTasks, cfg.taskTtlMs);
+    state.cards.setMaxCards(cfg.maxCards);
   }
 
   override enable(): void {
     if (this.enabled) return;
     this.enabled = true;
     try {
+      this.applyRegistryLimits();
       if (!this.fetchHook)
         this.fetchHook = new FetchHook((original, input, init) =>
           this.handleFetch(original, input, init),
