@@ -16,6 +16,7 @@ import { BodyReader } from './core/body-reader';
 import { isAgentCard } from './core/card';
 import {
   InstrumentationBase,
+  safeExecuteInTheMiddle,
   type InstrumentationNodeModuleDefinition,
 } from '@opentelemetry/instrumentation';
 import { classifyRequest, type ClassifyOptions } from './core/classify';
@@ -555,9 +556,11 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
 
 /** Runs the call's settle step on a side branch of the app's promise: a failure there must not become an unhandled rejection. */
 function settleQuietly(fn: () => void): void {
-  try {
-    fn();
-  } catch (err) {
-    logger.debug('ending a fetch span failed', err);
-  }
+  safeExecuteInTheMiddle(
+    fn,
+    (err) => {
+      if (err) logger.debug('ending a fetch span failed', err);
+    },
+    true,
+  );
 }
