@@ -10,25 +10,16 @@
  *   they pass. Requests made inside a wrapped fetch attach to its span; other A2A
  *   requests (undici.request, undici.fetch, ...) get a span of their own.
  */
-import {
-  context,
-  createContextKey,
-  propagation,
-  trace,
-  type Context,
-  type TextMapGetter,
-} from '@opentelemetry/api';
+import { context, createContextKey, type Context } from '@opentelemetry/api';
 import { logger } from './diag-logger';
-import { isTracingSuppressed, suppressTracing } from '@opentelemetry/core';
-import type { UnderlyingByteSource } from 'node:stream/web';
-import { skillFingerprintBounded } from './core/fingerprint';
 import { BodyReader } from './core/body-reader';
 import { isAgentCard } from './core/card';
 import {
   InstrumentationBase,
+  safeExecuteInTheMiddle,
   type InstrumentationNodeModuleDefinition,
 } from '@opentelemetry/instrumentation';
-import { classifyRequest, parseJsonSafe, type ClassifyOptions } from './core/classify';
+import { classifyRequest, type ClassifyOptions } from './core/classify';
 import type { Classification } from './core/model';
 import {
   isIgnoredUrl,
@@ -37,6 +28,18 @@ import {
   type ResolvedConfig,
 } from './config';
 import { FetchHook, type FetchFn } from './hooks/fetch';
+import {
+  bodyText,
+  headerFromInit,
+  originAndPath,
+  startsLikeJsonObject,
+  type FetchInit,
+  type FetchInput,
+} from './fetch-arguments';
+import { enforceResponse } from './telemetry/enforce';
+import { propagate, wireParent } from './telemetry/propagation';
+import { CardRefetcher, MAX_CARD_BYTES } from './telemetry/card-refetch';
+import { OWN_REQUEST_KEY } from './telemetry/own-requests';
 import type { WireObserver, WireRequestInfo } from './hooks/types';
 import { WireTap } from './hooks/wire-tap';
 import * as sc from './semconv';
@@ -46,83 +49,8 @@ import { applicationSkillId } from './telemetry/skill-context';
 import { PACKAGE_NAME, PACKAGE_VERSION } from './version';
 
 const CALL_KEY = createContextKey('opentelemetry-instrumentation-a2a.call');
-/** Set around the instrumentation's own requests (card re-fetch): the wire tap ignores them. */
-const OWN_REQUEST_KEY = createContextKey('opentelemetry-instrumentation-a2a.own-request');
-const MAX_CARD_BYTES = 4 * 1024 * 1024;
-/** A card re-fetch that found the card the process holds unchanged (or failed) is trusted this long; one that found it changed, for the debounce window. */
-const UNCHANGED_REFETCH_MEMO_MS = 1000;
-/** A re-fetch in flight is shared this long at most (its own timeout is 5 s). */
-const REFETCH_IN_FLIGHT_MS = 6000;
-
-/**
- * Run `fn` as one of this package's own requests (card re-fetch, Alertmanager poll):
- * tracing is suppressed (no span from any instrumentation that honours it) and this
- * package's wire tap ignores the undici requests made inside.
- */
-export function runAsOwnRequest<T>(fn: () => T): T {
-  return context.with(suppressTracing(context.active()).setValue(OWN_REQUEST_KEY, true), fn);
-}
-
-const WIRE_HEADER_GETTER: TextMapGetter<WireRequestInfo> = {
-  get: (info, key) => info.header(key.toLowerCase()),
-  keys: () => [],
-};
-
 /** fetchInProgress marker: the fetch wrapper decided the running call is not A2A. */
 const NOT_A2A = Symbol('not-a2a');
-
-type FetchInput = Parameters<FetchFn>[0];
-type FetchInit = Parameters<FetchFn>[1];
-
-function headerFromInit(init: FetchInit, name: string): string | undefined {
-  const headers = init?.headers;
-  if (!headers) return undefined;
-  try {
-    if (typeof (headers as Headers).get === 'function')
-      return (headers as Headers).get(name) ?? undefined;
-    if (Array.isArray(headers)) {
-      for (const pair of headers)
-        if (Array.isArray(pair) && String(pair[0]).toLowerCase() === name) return String(pair[1]);
-      return undefined;
-    }
-    for (const key of Object.keys(headers))
-      if (key.toLowerCase() === name) return String((headers as Record<string, unknown>)[key]);
-  } catch {
-    // exotic headers objects are not inspected
-  }
-  return undefined;
-}
-
-/** `origin + path` of a URL (what ignoreUrls is tested on): no query, no fragment, bounded. */
-function originAndPath(url: string): string {
-  let end = url.length;
-  const q = url.indexOf('?');
-  if (q >= 0) end = q;
-  const h = url.indexOf('#');
-  if (h >= 0 && h < end) end = h;
-  return url.slice(0, Math.min(end, 2048));
-}
-
-function startsLikeJsonObject(bytes: Uint8Array): boolean {
-  let i = 0;
-  while (
-    i < bytes.byteLength &&
-    (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09)
-  )
-    i++;
-  return i === bytes.byteLength || bytes[i] === 0x7b;
-}
-
-function bodyText(body: unknown, max: number): string | undefined {
-  if (typeof body === 'string') return body.length <= max ? body : undefined;
-  if (body instanceof Uint8Array) {
-    if (body.byteLength > max || body.byteLength === 0) return undefined;
-    // Only JSON objects can be A2A JSON-RPC: skip the decode for anything else.
-    if (!startsLikeJsonObject(body)) return undefined;
-    return Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
-  }
-  return undefined;
-}
 
 export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationConfig> {
   // No field initialisers: InstrumentationBase calls enable() from its constructor,
@@ -136,13 +64,11 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
   private enabled: boolean | undefined;
   /** The call whose original fetch() is running right now (undici publishes `create` synchronously inside it). */
   private fetchInProgress: A2ACall | typeof NOT_A2A | undefined;
-  /**
-   * refetchCardOnDrift: one re-fetch in flight per card URL and fingerprint held, its answer
-   * reused for the debounce window when it found the card changed, UNCHANGED_REFETCH_MEMO_MS
-   * otherwise (so a redeploy right after an "unchanged" is seen).
-   */
-  private refetches:
-    Map<string, { until: number; result: Promise<string | undefined> }> | undefined;
+  private readonly cardRefetcher = new CardRefetcher(() => ({
+    fetch: this.fetchHook?.originalFetch ?? globalThis.fetch,
+    maxInspectBytes: this.config.maxInspectBytes,
+    debounceMs: this.config.driftCallbackDebounceMs,
+  }));
   private cachedDeps: CallDeps | undefined;
   /** classifyRequest options without a version header, reused while the config is the same. */
   private classifyOptions: ClassifyOptions | undefined;
@@ -158,6 +84,7 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
   override setConfig(config: A2AInstrumentationConfig = {}): void {
     super.setConfig(config);
     this.resolvedConfig = undefined;
+    if (this.enabled) this.applyRegistryLimits();
   }
 
   protected override _updateMetricInstruments(): void {
@@ -168,20 +95,22 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
   }
 
   private get config(): ResolvedConfig {
-    if (!this.resolvedConfig) {
-      const cfg = resolveConfig(this.getConfig());
-      this.resolvedConfig = cfg;
-      const state = sharedState();
-      state.negotiations.setLimits(cfg.maxTrackedTasks, cfg.taskTtlMs);
-      state.cards.setMaxCards(cfg.maxCards);
-    }
-    return this.resolvedConfig;
+    return (this.resolvedConfig ??= resolveConfig(this.getConfig()));
+  }
+
+  /** The process-wide registries take their limits from the enabled instance's config. */
+  private applyRegistryLimits(): void {
+    const cfg = this.config;
+    const state = sharedState();
+    state.negotiations.setLimits(cfg.maxTrackedTasks, cfg.taskTtlMs);
+    state.cards.setMaxCards(cfg.maxCards);
   }
 
   override enable(): void {
     if (this.enabled) return;
     this.enabled = true;
     try {
+      this.applyRegistryLimits();
       if (!this.fetchHook)
         this.fetchHook = new FetchHook((original, input, init) =>
           this.handleFetch(original, input, init),
@@ -281,7 +210,7 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
       config,
       userConfig,
       onFinished: (call) => this.activeCalls?.delete(call),
-      refetchCard: config.refetchCardOnDrift ? (url) => this.refetchCard(url) : undefined,
+      refetchCard: config.refetchCardOnDrift ? (url) => this.cardRefetcher.refetch(url) : undefined,
     };
     this.cachedDeps = deps;
     return deps;
@@ -301,11 +230,13 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
       onDrift: () => this.getConfig().onDrift,
       refetch: (cardUrl) => {
         if (!this.enabled || !this.config.refetchCardOnDrift) return;
-        void this.refetchCard(cardUrl).then((fp) =>
-          logger.debug(
-            `fleet alert: re-fetched ${cardUrl}: ${fp === undefined ? 'failed' : `fingerprint ${fp.slice(0, 12)}…`}`,
-          ),
-        );
+        void this.cardRefetcher
+          .refetch(cardUrl)
+          .then((fp) =>
+            logger.debug(
+              `fleet alert: re-fetched ${cardUrl}: ${fp === undefined ? 'failed' : `fingerprint ${fp.slice(0, 12)}…`}`,
+            ),
+          );
       },
     };
   }
@@ -316,69 +247,6 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
    * response had validators (If-None-Match / If-Modified-Since): 304 means the card held
    * (whose validators they are) is unchanged.
    */
-  private refetchCard(cardUrl: string): Promise<string | undefined> {
-    if (!this.refetches) this.refetches = new Map();
-    const now = Date.now();
-    // The card this process holds for the URL now: its fingerprint keys the memo (an answer
-    // about an earlier card says nothing about this one) and its validators make the request conditional.
-    const held = sharedState().cards.get(cardUrl);
-    const memoKey = `${cardUrl}\u0000${held?.fingerprint ?? ''}`;
-    const last = this.refetches.get(memoKey);
-    if (last && now < last.until) return last.result;
-    const doFetch = this.fetchHook?.originalFetch ?? globalThis.fetch;
-    const headers: Record<string, string> = { accept: 'application/json' };
-    if (held?.etag !== undefined) headers['if-none-match'] = held.etag;
-    if (held?.lastModified !== undefined) headers['if-modified-since'] = held.lastModified;
-    const conditional =
-      held !== undefined && (held.etag !== undefined || held.lastModified !== undefined);
-    const result = runAsOwnRequest(async () => {
-      // Never follow a redirect: the re-fetch may only ever reach the card URL the app fetched.
-      const res = await doFetch(cardUrl, {
-        headers,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(5000),
-      });
-      if (res.status === 304) {
-        await res.body?.cancel().catch(() => {});
-        return conditional ? held.fingerprint : undefined;
-      }
-      if (!res.ok || !res.body) {
-        await res.body?.cancel().catch(() => {});
-        return undefined;
-      }
-      const max = Math.min(MAX_CARD_BYTES, this.config.maxInspectBytes);
-      const length = Number(res.headers.get('content-length') ?? '0');
-      if (length > max) {
-        await res.body.cancel().catch(() => {});
-        return undefined;
-      }
-      // Read (decoded) bytes up to the cap, never more: a chunked or compressed card cannot grow memory.
-      const text = await readCapped(res.body, max);
-      if (text === undefined) return undefined;
-      const parsed = parseJsonSafe(text);
-      return parsed.ok ? skillFingerprintBounded(parsed.value).fingerprint : undefined;
-    }).catch((err: unknown) => {
-      logger.debug('card re-fetch failed', err);
-      return undefined;
-    });
-    const memo = { until: now + REFETCH_IN_FLIGHT_MS, result };
-    this.refetches.set(memoKey, memo);
-    void result.then((fingerprint) => {
-      const changed =
-        fingerprint !== undefined && held !== undefined && fingerprint !== held.fingerprint;
-      memo.until =
-        Date.now() +
-        (changed
-          ? Math.max(UNCHANGED_REFETCH_MEMO_MS, this.config.driftCallbackDebounceMs)
-          : UNCHANGED_REFETCH_MEMO_MS);
-    });
-    if (this.refetches.size > 1000) {
-      const oldest = this.refetches.keys().next().value;
-      if (oldest !== undefined) this.refetches.delete(oldest);
-    }
-    return result;
-  }
-
   private newCall(target: CallTarget, url: string, parent: Context, startTime?: number): A2ACall {
     const call = new A2ACall(
       this.deps(),
@@ -493,7 +361,7 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
       return result.then(
         (response) => {
           active.fetchResolved();
-          return this.enforce(active, response);
+          return enforceResponse(active, response, this.config.maxInspectBytes);
         },
         (err: unknown) => {
           active.fetchRejected(err);
@@ -509,37 +377,6 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
       (err: unknown) => settleQuietly(() => active.fetchRejected(err)),
     );
     return result;
-  }
-
-  /**
-   * Enforce mode: the seed's guard. A non-streaming response is read whole and only
-   * handed to the app if it showed no drift; a stream is passed through and errors at
-   * the chunk that completes the event showing drift.
-   */
-  private async enforce(call: A2ACall, response: Response): Promise<Response> {
-    if (!response.body) return response;
-    const streaming =
-      call.isStreaming ||
-      (response.headers.get('content-type') ?? '').includes('text/event-stream');
-    const reader = response.body.getReader();
-    if (!streaming) {
-      // Read the body whole, up to the inspection cap: past it nothing can be judged, so the
-      // rest is passed through unbuffered (a byte stream: the buffered head, then the wire).
-      const max = this.config.maxInspectBytes;
-      const head: Uint8Array[] = [];
-      let size = 0;
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        head.push(value);
-        size += value.byteLength;
-        if (size > max) return rebuildResponse(response, byteStream(head, reader, undefined));
-      }
-      const drift = call.driftEvent;
-      if (drift) throw drift.error;
-      return rebuildResponse(response, Buffer.concat(head, size));
-    }
-    return rebuildResponse(response, byteStream([], reader, call));
   }
 
   /** An A2ACall, NOT_A2A when the URL and body say it is not A2A, undefined when only the wire can tell (streamed body). */
@@ -592,7 +429,7 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     const cls = this.classifyLazily(method, url, body, () => info.header('a2a-version'));
     if (!cls || cls.type === 'maybe-operation') return undefined;
     if (cls.type === 'card' && cls.sniff === true) return this.cardSniffer(url, ctx);
-    const parent = this.wireParent(info, ctx);
+    const parent = wireParent(info, ctx);
     return this.followHop(
       this.newCall(
         cls.type === 'card' ? { type: 'card' } : { type: 'operation', request: cls.request },
@@ -604,47 +441,14 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     );
   }
 
-  /**
-   * The parent of an A2A span first seen at undici's request creation (the undici package's
-   * API): the active context, unless it holds no span while the request already carries a
-   * trace context (an HTTP client instrumentation subscribed before us made its span and
-   * injected it, or the app set it): then the A2A span joins that trace, under that span,
-   * rather than start a trace the peer never sees.
-   */
-  private wireParent(info: WireRequestInfo, ctx: Context): Context {
-    if (trace.getSpan(ctx) !== undefined) return ctx;
-    const extracted = propagation.extract(ctx, info, WIRE_HEADER_GETTER);
-    return trace.getSpan(extracted) !== undefined ? extracted : ctx;
-  }
-
   /** Follows one undici request of `call`, carrying the call's trace context to the peer. */
   private followHop(call: A2ACall, info: WireRequestInfo, ctx: Context): WireObserver {
     try {
-      this.propagate(call, info, ctx);
+      propagate(call, info, ctx);
     } catch (err) {
       logger.debug('could not add trace context headers', err);
     }
     return call.attachHop();
-  }
-
-  /**
-   * Trace context propagation from the A2A CLIENT span: the configured propagators' fields
-   * (W3C `traceparent`, `baggage` by default) are added to the undici request at its creation,
-   * except those already on it. An HTTP client instrumentation subscribed before us
-   * (instrumentation-undici, from its own child span of this one) or the application has then
-   * set them: the request carries them once. One subscribed after us replaces ours (the wire
-   * tap drops our value when it adds the same header: WireRequestInfo.addHeaders).
-   */
-  private propagate(call: A2ACall, info: WireRequestInfo, ctx: Context): void {
-    if (isTracingSuppressed(ctx)) return;
-    const carrier: Record<string, string> = {};
-    propagation.inject(call.activeContext(ctx), carrier);
-    let toAdd: Record<string, string> | undefined;
-    for (const name of Object.keys(carrier)) {
-      if (info.header(name) !== undefined) continue;
-      (toAdd ??= {})[name] = carrier[name]!;
-    }
-    if (toAdd) info.addHeaders(toAdd);
   }
 
   /**
@@ -750,136 +554,13 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
   }
 }
 
-/** The body as UTF-8 text, or undefined (and the stream cancelled) once it passes `max` bytes. */
-async function readCapped(
-  body: ReadableStream<Uint8Array>,
-  max: number,
-): Promise<string | undefined> {
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel().catch(() => {});
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks, size).toString('utf8');
-}
-
 /** Runs the call's settle step on a side branch of the app's promise: a failure there must not become an unhandled rejection. */
 function settleQuietly(fn: () => void): void {
-  try {
-    fn();
-  } catch (err) {
-    logger.debug('ending a fetch span failed', err);
-  }
-}
-
-/**
- * A byte stream (BYOB readers work, as on fetch's own body) that yields `head`, then what
- * `reader` yields. With `call`: errors with the drift error at the chunk that completes the
- * event showing drift (enforce mode on streams).
- */
-function byteStream(
-  head: Uint8Array[],
-  reader: ReadableStreamDefaultReader<Uint8Array>,
-  call: A2ACall | undefined,
-): ReadableStream<Uint8Array> {
-  let i = 0;
-  const source: UnderlyingByteSource = {
-    type: 'bytes',
-    async pull(controller) {
-      if (i < head.length) {
-        controller.enqueue(head[i++]);
-        return;
-      }
-      const { done, value } = await reader.read();
-      const drift = call?.driftEvent;
-      if (drift) {
-        controller.error(drift.error);
-        void reader.cancel(drift.error).catch(() => {});
-        return;
-      }
-      if (done) {
-        controller.close();
-        controller.byobRequest?.respond(0);
-      } else controller.enqueue(value);
+  safeExecuteInTheMiddle(
+    fn,
+    (err) => {
+      if (err) logger.debug('ending a fetch span failed', err);
     },
-    cancel(reason) {
-      return reader.cancel(reason);
-    },
-  };
-  return new ReadableStream(source) as ReadableStream<Uint8Array>;
-}
-
-/**
- * Responses rebuilt by enforce mode keep the original's `url`, `redirected` and `type`
- * (fetch's Response constructor cannot set them): getters on a prototype between the
- * object and Response.prototype, so they are not own properties, and `clone()` keeps them.
- */
-interface Origin {
-  url: string;
-  redirected: boolean;
-  type: Response['type'];
-}
-const ORIGIN = new WeakMap<object, Origin>();
-let rebuiltPrototype: object | undefined;
-
-function rebuiltProto(): object {
-  if (rebuiltPrototype) return rebuiltPrototype;
-  const base = globalThis.Response.prototype;
-  const getter = (name: string): ((this: unknown) => unknown) | undefined =>
-    Object.getOwnPropertyDescriptor(base, name)?.get;
-  const own = (name: keyof Origin): PropertyDescriptor => {
-    const original = getter(name);
-    return {
-      configurable: true,
-      enumerable: true,
-      get(this: object): unknown {
-        const o = ORIGIN.get(this);
-        return o !== undefined ? o[name] : original?.call(this);
-      },
-    };
-  };
-  const baseClone = base.clone;
-  const proto: object = Object.create(base, {
-    url: own('url'),
-    redirected: own('redirected'),
-    type: own('type'),
-    clone: {
-      configurable: true,
-      writable: true,
-      value: function clone(this: Response): Response {
-        const copy = baseClone.call(this);
-        const o = ORIGIN.get(this);
-        if (o !== undefined) {
-          Object.setPrototypeOf(copy, proto);
-          ORIGIN.set(copy, o);
-        }
-        return copy;
-      },
-    },
-  });
-  rebuiltPrototype = proto;
-  return proto;
-}
-
-/** A Response with the same status, headers, url, redirected flag and type as `original`, over `body`. */
-function rebuildResponse(
-  original: Response,
-  body: ConstructorParameters<typeof Response>[0],
-): Response {
-  const rebuilt = new Response(body, {
-    status: original.status,
-    statusText: original.statusText,
-    headers: original.headers,
-  });
-  ORIGIN.set(rebuilt, { url: original.url, redirected: original.redirected, type: original.type });
-  Object.setPrototypeOf(rebuilt, rebuiltProto());
-  return rebuilt;
+    true,
+  );
 }

@@ -8,17 +8,18 @@
  */
 import { DRIFT_KINDS, type DriftKind } from './drift-kinds';
 import { ArtifactSchemaDriftError, StaleAgentCardError } from './errors';
+import { isRecord } from './json-path';
 import type { DriftEvent } from './judge';
 import { normaliseUrl } from './url';
 
 /** The labels the counter rules keep (examples/observability/alerts.yaml). */
-export const LABEL_CARD_URL = 'a2a_agent_card_url';
-export const LABEL_DRIFT_KIND = 'a2a_drift_kind';
-export const LABEL_SKILL_ID = 'a2a_skill_id';
-export const LABEL_AGENT_NAME = 'gen_ai_agent_name';
+const LABEL_CARD_URL = 'a2a_agent_card_url';
+const LABEL_DRIFT_KIND = 'a2a_drift_kind';
+const LABEL_SKILL_ID = 'a2a_skill_id';
+const LABEL_AGENT_NAME = 'gen_ai_agent_name';
 
 /** Alerts read from one payload; past this they are counted as ignored. */
-export const MAX_ALERTS_PER_PAYLOAD = 10_000;
+const MAX_ALERTS_PER_PAYLOAD = 10_000;
 const MAX_URL_LENGTH = 2048;
 const MAX_LABEL_LENGTH = 256;
 const MAX_KEY_PART = 512;
@@ -56,10 +57,6 @@ export type AlertParse =
   | { ok: false; error: string };
 
 const KINDS: ReadonlySet<string> = new Set(DRIFT_KINDS);
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function label(
   labels: Record<string, unknown>,

@@ -73,7 +73,7 @@ const WELL_KNOWN_SEG = '/.well-known/';
  *   a card only when the JSON answer is one (`isAgentCard`);
  * - undefined: anything else (no further cost).
  */
-export function cardPathKind(url: string): 'certain' | 'sniff' | undefined {
+function cardPathKind(url: string): 'certain' | 'sniff' | undefined {
   if (typeof url !== 'string') return undefined;
   const end = pathEnd(url);
   const slash = url.lastIndexOf('/', end - 1);

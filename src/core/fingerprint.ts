@@ -70,6 +70,7 @@
  * fingerprinted; `skillFingerprint` keeps the documented `{}` fallback for every such card.
  */
 import { createHash } from 'node:crypto';
+import { isRecord } from './json-path';
 
 /** The canonical JSON of `{}`: what every unreadable card falls back to. */
 const EMPTY_MATERIAL = '{"pushNotifications":false,"skills":[],"streaming":false}';
@@ -176,10 +177,6 @@ function spend(n: number): void {
     throw OVER_BUDGET;
   }
   budget -= n;
-}
-
-function isDict(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** `d.get(k)`: the value, or undefined when absent in the JSON data model. */
@@ -744,7 +741,7 @@ function serModes(v: unknown): string {
   } else if (typeof v === 'string') {
     spend(v.length);
     list = Array.from(v); // Python iterates a str by code point
-  } else if (isDict(v)) {
+  } else if (isRecord(v)) {
     list = dictKeys(v); // Python iterates a dict by key
     spend(list.length);
   } else {
@@ -788,12 +785,12 @@ function sortRecsPlain(a: SkillRec[]): SkillRec[] {
 }
 
 function buildMaterial(card: unknown): string {
-  if (!isDict(card)) return EMPTY_MATERIAL;
+  if (!isRecord(card)) return EMPTY_MATERIAL;
   let push = false;
   let streaming = false;
   const clean = objectProtoClean();
   const caps = getKnown(card, 'capabilities', clean && Object.getPrototypeOf(card) === objectProto);
-  if (isDict(caps)) {
+  if (isRecord(caps)) {
     const plain = clean && Object.getPrototypeOf(caps) === objectProto;
     push = truthy(getKnown(caps, 'pushNotifications', plain));
     streaming = truthy(getKnown(caps, 'streaming', plain));
@@ -809,7 +806,7 @@ function buildMaterial(card: unknown): string {
   let strIds = true;
   for (let i = 0; i < skills.length; i++) {
     const s: unknown = skills[i];
-    if (!isDict(s)) continue; // Python: AttributeError on s.get; documented: skipped
+    if (!isRecord(s)) continue; // Python: AttributeError on s.get; documented: skipped
     const plain = clean && Object.getPrototypeOf(s) === objectProto;
     const rawId = getKnown(s, 'id', plain);
     const id = rawId === undefined ? '' : rawId;

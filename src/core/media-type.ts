@@ -35,7 +35,7 @@ const BARE_WORD_MODES = new Map<string, string>([
 ]);
 
 /** The essence of a card's mode: a media type, or a bare word (BARE_WORD_MODES) read as one. Allowed lists only. */
-export function modeEssence(v: unknown): string | undefined {
+function modeEssence(v: unknown): string | undefined {
   if (typeof v !== 'string') return undefined;
   if (v.length <= 8) {
     const word = BARE_WORD_MODES.get(v.trim().toLowerCase());

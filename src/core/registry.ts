@@ -81,7 +81,7 @@ const MAX_ORIGIN_CANDIDATES = 64;
  * `{agentId}` of a per-agent card URL: `…/.well-known/{agentId}/agent-card.json` (or
  * `agent.json`). Undefined for the spec's one-agent paths.
  */
-export function agentScopeOf(cardUrl: string): string | undefined {
+function agentScopeOf(cardUrl: string): string | undefined {
   const end = cardUrl.search(/[?#]/);
   const path = end < 0 ? cardUrl : cardUrl.slice(0, end);
   const segs = path.split('/');

@@ -51,7 +51,7 @@ interface Memo {
 }
 
 /** A Proxy over `init` whose first read of a key is remembered (value or thrown error). */
-export function memoisingInit<T extends object>(init: T): T {
+function memoisingInit<T extends object>(init: T): T {
   const memo = new Map<PropertyKey, Memo>();
   return new Proxy(init, {
     get(target, key): unknown {
@@ -71,7 +71,7 @@ export function memoisingInit<T extends object>(init: T): T {
 }
 
 /** `init` as the handler and the original fetch should see it (see the file comment). */
-export function readOnceInit(init: FetchInit): FetchInit {
+function readOnceInit(init: FetchInit): FetchInit {
   if (init === null || typeof init !== 'object') return init;
   return isInertInit(init) ? init : memoisingInit(init);
 }

@@ -75,7 +75,7 @@ function exporterList<T extends string>(name: string, allowed: readonly T[]): T[
 }
 
 /** The OTLP protocol for a signal: its own variable, else the general one, else http/protobuf. */
-export function otlpProtocol(signal: 'TRACES' | 'METRICS'): OtlpProtocol {
+function otlpProtocol(signal: 'TRACES' | 'METRICS'): OtlpProtocol {
   const own = `OTEL_EXPORTER_OTLP_${signal}_PROTOCOL`;
   const name = envString(own) !== undefined ? own : 'OTEL_EXPORTER_OTLP_PROTOCOL';
   const raw = envString(name);

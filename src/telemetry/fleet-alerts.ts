@@ -34,17 +34,17 @@ import {
 } from '../core/alerts';
 import { DEFAULTS } from '../config';
 import { logger } from '../diag-logger';
-import { runAsOwnRequest } from '../instrumentation';
+import { runAsOwnRequest } from './own-requests';
 import { claimFleetEviction, deliverFleetDrift } from './drift-events';
 import { sharedState } from './shared-state';
 
 /** The listener's one path. */
-export const WEBHOOK_PATH = '/a2a/alerts';
+const WEBHOOK_PATH = '/a2a/alerts';
 /** Request bodies (webhook) and responses (poll) larger than this are refused. */
-export const MAX_ALERT_BODY_BYTES = 1024 * 1024;
+const MAX_ALERT_BODY_BYTES = 1024 * 1024;
 /** Past this much discarded body the connection is closed instead of drained. */
 const MAX_DISCARD_BYTES = 16 * 1024 * 1024;
-export const DEFAULT_POLL_MS = 15_000;
+const DEFAULT_POLL_MS = 15_000;
 const MIN_POLL_MS = 100;
 const POLL_TIMEOUT_MS = 10_000;
 const WATCHDOG_MS = 200;
@@ -65,7 +65,7 @@ export interface AlertOutcome {
  * Act on the firing alerts that name a card (see the file comment). Returns how many led to
  * an eviction. Never throws.
  */
-export function actOnAlerts(alerts: readonly FleetAlert[], now = Date.now()): number {
+function actOnAlerts(alerts: readonly FleetAlert[], now = Date.now()): number {
   let evicted = 0;
   try {
     const state = sharedState();
@@ -144,7 +144,7 @@ function sha256(text: string): Buffer {
   return createHash('sha256').update(text, 'utf8').digest();
 }
 
-export function isLoopbackAddress(address: string | undefined): boolean {
+function isLoopbackAddress(address: string | undefined): boolean {
   if (typeof address !== 'string') return false;
   const a = address.toLowerCase().replace(/^\[|\]$/g, '');
   return a === '::1' || a === 'localhost' || /^127\./.test(a) || /^::ffff:127\./.test(a);

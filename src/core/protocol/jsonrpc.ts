@@ -146,7 +146,7 @@ export function operationForMethod(method: unknown): OperationName | undefined {
 }
 
 /** A JSON-RPC id usable as an attribute: a string or a finite number. */
-export function rpcIdOf(v: unknown): string | number | undefined {
+function rpcIdOf(v: unknown): string | number | undefined {
   if (typeof v === 'string') return v;
   if (typeof v === 'number' && Number.isFinite(v)) return v;
   return undefined;

@@ -42,7 +42,7 @@ export function majorOf(v: string): string {
 }
 
 /** The family of a version (`0.x` or later). */
-export function familyOf(v: string): VersionFamily {
+function familyOf(v: string): VersionFamily {
   return majorOf(v) === '0' ? '0' : '1';
 }
 

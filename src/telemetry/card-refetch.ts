@@ -1,0 +1,116 @@
+/**
+ * refetchCardOnDrift: the card of a drifting peer fetched again, to tell "the card changed"
+ * (card_changed, the eviction confirmed) from "the peer misbehaves under the same card". One
+ * re-fetch in flight per card URL and fingerprint held, its answer reused for the debounce
+ * window when it found the card changed, UNCHANGED_REFETCH_MEMO_MS otherwise (so a redeploy
+ * right after an "unchanged" is seen). Conditional (ETag / Last-Modified of the card held),
+ * never redirected, read through a cap, with tracing suppressed.
+ */
+import { parseJsonSafe } from '../core/classify';
+import { skillFingerprintBounded } from '../core/fingerprint';
+import { logger } from '../diag-logger';
+import type { FetchFn } from '../hooks/fetch';
+import { runAsOwnRequest } from './own-requests';
+import { sharedState } from './shared-state';
+
+/** The largest Agent Card read (a re-fetch, a sniffed card). */
+export const MAX_CARD_BYTES = 4 * 1024 * 1024;
+/** A card re-fetch that found the card the process holds unchanged (or failed) is trusted this long; one that found it changed, for the debounce window. */
+const UNCHANGED_REFETCH_MEMO_MS = 1000;
+/** A re-fetch in flight is shared this long at most (its own timeout is 5 s). */
+const REFETCH_IN_FLIGHT_MS = 6000;
+
+export interface RefetchSettings {
+  /** The fetch to use: the original, not the app-visible wrapper. */
+  fetch: FetchFn;
+  maxInspectBytes: number;
+  debounceMs: number;
+}
+
+export class CardRefetcher {
+  private readonly memo = new Map<string, { until: number; result: Promise<string | undefined> }>();
+
+  constructor(private readonly settings: () => RefetchSettings) {}
+
+  /** The fingerprint of the card at `cardUrl` now, or undefined when it cannot be known. */
+  refetch(cardUrl: string): Promise<string | undefined> {
+    const now = Date.now();
+    // The card this process holds for the URL now: its fingerprint keys the memo (an answer
+    // about an earlier card says nothing about this one) and its validators make the request conditional.
+    const held = sharedState().cards.get(cardUrl);
+    const memoKey = `${cardUrl}\u0000${held?.fingerprint ?? ''}`;
+    const last = this.memo.get(memoKey);
+    if (last && now < last.until) return last.result;
+    const { fetch: doFetch, maxInspectBytes, debounceMs } = this.settings();
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (held?.etag !== undefined) headers['if-none-match'] = held.etag;
+    if (held?.lastModified !== undefined) headers['if-modified-since'] = held.lastModified;
+    const conditional =
+      held !== undefined && (held.etag !== undefined || held.lastModified !== undefined);
+    const result = runAsOwnRequest(async () => {
+      // Never follow a redirect: the re-fetch may only ever reach the card URL the app fetched.
+      const res = await doFetch(cardUrl, {
+        headers,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(5000),
+      });
+      if (res.status === 304) {
+        await res.body?.cancel().catch(() => {});
+        return conditional ? held.fingerprint : undefined;
+      }
+      if (!res.ok || !res.body) {
+        await res.body?.cancel().catch(() => {});
+        return undefined;
+      }
+      const max = Math.min(MAX_CARD_BYTES, maxInspectBytes);
+      const length = Number(res.headers.get('content-length') ?? '0');
+      if (length > max) {
+        await res.body.cancel().catch(() => {});
+        return undefined;
+      }
+      // Read (decoded) bytes up to the cap, never more: a chunked or compressed card cannot grow memory.
+      const text = await readCapped(res.body, max);
+      if (text === undefined) return undefined;
+      const parsed = parseJsonSafe(text);
+      return parsed.ok ? skillFingerprintBounded(parsed.value).fingerprint : undefined;
+    }).catch((err: unknown) => {
+      logger.debug('card re-fetch failed', err);
+      return undefined;
+    });
+    const memo = { until: now + REFETCH_IN_FLIGHT_MS, result };
+    this.memo.set(memoKey, memo);
+    void result.then((fingerprint) => {
+      const changed =
+        fingerprint !== undefined && held !== undefined && fingerprint !== held.fingerprint;
+      memo.until =
+        Date.now() +
+        (changed ? Math.max(UNCHANGED_REFETCH_MEMO_MS, debounceMs) : UNCHANGED_REFETCH_MEMO_MS);
+    });
+    if (this.memo.size > 1000) {
+      const oldest = this.memo.keys().next().value;
+      if (oldest !== undefined) this.memo.delete(oldest);
+    }
+    return result;
+  }
+}
+
+/** The body as UTF-8 text, or undefined (and the stream cancelled) once it passes `max` bytes. */
+async function readCapped(
+  body: ReadableStream<Uint8Array>,
+  max: number,
+): Promise<string | undefined> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => {});
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
+}

@@ -1,0 +1,47 @@
+/**
+ * Trace context between the A2A span and the peer: what the A2A CLIENT span sends with the
+ * request (`propagate`), and which trace an A2A span first seen at undici's request creation
+ * joins (`wireParent`). Used by the instrumentation at each undici request it follows.
+ */
+import { propagation, trace, type Context, type TextMapGetter } from '@opentelemetry/api';
+import { isTracingSuppressed } from '@opentelemetry/core';
+import type { WireRequestInfo } from '../hooks/types';
+import type { A2ACall } from './a2a-call';
+
+const WIRE_HEADER_GETTER: TextMapGetter<WireRequestInfo> = {
+  get: (info, key) => info.header(key.toLowerCase()),
+  keys: () => [],
+};
+
+/**
+ * The parent of an A2A span first seen at undici's request creation (the undici package's
+ * API): the active context, unless it holds no span while the request already carries a
+ * trace context (an HTTP client instrumentation subscribed before us made its span and
+ * injected it, or the app set it): then the A2A span joins that trace, under that span,
+ * rather than start a trace the peer never sees.
+ */
+export function wireParent(info: WireRequestInfo, ctx: Context): Context {
+  if (trace.getSpan(ctx) !== undefined) return ctx;
+  const extracted = propagation.extract(ctx, info, WIRE_HEADER_GETTER);
+  return trace.getSpan(extracted) !== undefined ? extracted : ctx;
+}
+
+/**
+ * Trace context propagation from the A2A CLIENT span: the configured propagators' fields
+ * (W3C `traceparent`, `baggage` by default) are added to the undici request at its creation,
+ * except those already on it. An HTTP client instrumentation subscribed before us
+ * (instrumentation-undici, from its own child span of this one) or the application has then
+ * set them: the request carries them once. One subscribed after us replaces ours (the wire
+ * tap drops our value when it adds the same header: WireRequestInfo.addHeaders).
+ */
+export function propagate(call: A2ACall, info: WireRequestInfo, ctx: Context): void {
+  if (isTracingSuppressed(ctx)) return;
+  const carrier: Record<string, string> = {};
+  propagation.inject(call.activeContext(ctx), carrier);
+  let toAdd: Record<string, string> | undefined;
+  for (const name of Object.keys(carrier)) {
+    if (info.header(name) !== undefined) continue;
+    (toAdd ??= {})[name] = carrier[name]!;
+  }
+  if (toAdd) info.addHeaders(toAdd);
+}
