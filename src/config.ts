@@ -7,6 +7,7 @@ import { logger } from './diag-logger';
 import type { InstrumentationConfig } from '@opentelemetry/instrumentation';
 import type { DriftEvent } from './core/judge';
 import { compilePatterns, type TextMatcher } from './core/judge';
+import { intAtLeast } from './core/json-path';
 import type { DecodedRequest, DecodedResult } from './core/model';
 import { DEFAULT_SKILL_ID_PATHS } from './core/protocol/jsonrpc';
 
@@ -111,19 +112,19 @@ function warn(option: string, value: unknown, fallback: unknown): void {
   logger.warn(`invalid ${option} ${shown.slice(0, 100)}; using ${JSON.stringify(fallback)}`);
 }
 
-function positiveInt(option: string, value: unknown, fallback: number): number {
+/** An integer option at least `min` (floored), else the fallback with a warning. */
+function intOption(option: string, value: unknown, fallback: number, min: number): number {
   if (value === undefined) return fallback;
-  if (typeof value === 'number' && Number.isFinite(value) && value > 0) return Math.floor(value);
+  const n = intAtLeast(value, min);
+  if (n !== undefined) return n;
   warn(option, value, fallback);
   return fallback;
 }
 
-function nonNegativeInt(option: string, value: unknown, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return Math.floor(value);
-  warn(option, value, fallback);
-  return fallback;
-}
+const positiveInt = (option: string, value: unknown, fallback: number): number =>
+  intOption(option, value, fallback, 1);
+const nonNegativeInt = (option: string, value: unknown, fallback: number): number =>
+  intOption(option, value, fallback, 0);
 
 function patternList(
   option: string,

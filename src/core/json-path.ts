@@ -12,6 +12,11 @@ import { boundedMemo } from './memo';
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
+/** `v` as an integer (floored) if it is a finite number ≥ `min`, else undefined: the one check for numeric limits. */
+export function intAtLeast(v: unknown, min: number): number | undefined {
+  return typeof v === 'number' && Number.isFinite(v) && v >= min ? Math.floor(v) : undefined;
+}
+
 /** A non-null, non-array object. */
 export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -7,6 +7,7 @@
  * the oldest (least recently put/used) entries are dropped first. Every method is total:
  * odd input is ignored or treated as documented, never thrown on.
  */
+import { intAtLeast } from './json-path';
 import type { DecodedCard, SkillInfo } from './model';
 import { normaliseUrl, originOfNormalised, urlFacts } from './url';
 
@@ -131,7 +132,7 @@ function pathHasSegment(n: string, origin: string, scope: string): boolean {
 }
 
 function intOption(v: unknown, def: number, min: number): number {
-  return typeof v === 'number' && Number.isFinite(v) && v >= min ? Math.floor(v) : def;
+  return intAtLeast(v, min) ?? def;
 }
 
 function readOption(opts: unknown, name: string): unknown {
