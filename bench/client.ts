@@ -106,8 +106,6 @@ export interface ClientResult {
   big?: BigFigures;
 }
 
-const WRAPPED_FETCH = Symbol.for('opentelemetry-instrumentation-a2a.fetch-original');
-
 function cpuUs(): number {
   const u = process.cpuUsage();
   return u.user + u.system;
@@ -161,9 +159,10 @@ async function setup(job: ClientSpec): Promise<{ skipped: string } | { flush: Fl
     const { trace } = await import('@opentelemetry/api');
     const provider = trace.getTracerProvider() as { getDelegate?: () => object };
     const delegate = provider.getDelegate?.() ?? provider;
-    const wrapped =
-      typeof globalThis.fetch === 'function' &&
-      (globalThis.fetch as unknown as Record<symbol, unknown>)[WRAPPED_FETCH] !== undefined;
+    // The fetch wrapper is indistinguishable from the native (issue 13); the enabled wire tap
+    // subscribes to undici's request creation at start-up (nothing else does in this row).
+    const { hasSubscribers } = await import('node:diagnostics_channel');
+    const wrapped = hasSubscribers('undici:request:create');
     const noop = delegate.constructor?.name === 'NoopTracerProvider';
     if (!wrapped || noop) {
       return {
