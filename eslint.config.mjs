@@ -10,6 +10,7 @@ export default tseslint.config(
       'dist/',
       'node_modules/',
       'coverage/',
+      '.bench-out/',
       'test/real-world/clients/node_modules/',
       '**/*.d.ts',
     ],

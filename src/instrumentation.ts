@@ -20,6 +20,7 @@ import {
   type InstrumentationNodeModuleDefinition,
 } from '@opentelemetry/instrumentation';
 import { classifyRequest, type ClassifyOptions } from './core/classify';
+import { withJsonRpcVersionHeader } from './core/protocol/jsonrpc';
 import type { Classification } from './core/model';
 import {
   isIgnoredUrl,
@@ -310,7 +311,11 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
         : cls.type === 'operation' && cls.request.protocolVersion === undefined;
     if (!open) return cls;
     const version = header();
-    return version === undefined ? cls : this.classify(method, url, body, version);
+    if (version === undefined) return cls;
+    // A JSON-RPC request is not parsed again: the header only refines its version.
+    if (cls?.type === 'operation' && cls.request.binding === 'jsonrpc')
+      return { type: 'operation', request: withJsonRpcVersionHeader(cls.request, version) };
+    return this.classify(method, url, body, version);
   }
 
   private handleFetch(original: FetchFn, input: FetchInput, init: FetchInit): ReturnType<FetchFn> {

@@ -8,7 +8,7 @@
  * The reader only observes copies of the bytes the app reads: whatever it stops doing,
  * the app's stream is untouched.
  */
-import { TextDecoder } from 'node:util';
+import { StringDecoder } from 'node:string_decoder';
 import * as zlib from 'node:zlib';
 import { SSE_DATA_PREFIX_CODES } from './dialects/index';
 import { parseJsonSafe } from './json-path';
@@ -119,7 +119,10 @@ export class BodyReader {
   private ended = false;
   private readonly encoding: string | undefined;
   private sse?: SseParser;
-  private decoder?: TextDecoder;
+  /** UTF-8 across chunk boundaries (StringDecoder: a third of TextDecoder's cost per chunk). */
+  private decoder?: StringDecoder;
+  /** The leading byte order mark is still to be dropped (as TextDecoder, the WHATWG decode, does). */
+  private atStart = true;
   private decompressor?: Decompressor;
   private failed = false;
   private readonly maxInflated: number;
@@ -148,7 +151,7 @@ export class BodyReader {
     }
     if (mode === 'sse') {
       this.sse = new SseParser({ maxEventBytes: maxBytes });
-      this.decoder = new TextDecoder('utf-8');
+      this.decoder = new StringDecoder('utf8');
       if (this.encoding) {
         const d = streamDecompressor(this.encoding);
         if (d) {
@@ -254,7 +257,11 @@ export class BodyReader {
 
   private feedText(bytes: Uint8Array): void {
     if (!this.sse || !this.decoder) return;
-    const text = this.decoder.decode(bytes, { stream: true });
+    let text = this.decoder.write(bytes as Buffer);
+    if (this.atStart && text.length > 0) {
+      this.atStart = false;
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    }
     if (text.length > 0) this.emitEvents(this.sse.push(text));
   }
 
@@ -271,7 +278,8 @@ export class BodyReader {
   private finishSse(): void {
     if (this.sse && this.decoder) {
       try {
-        const tail = this.decoder.decode();
+        let tail = this.decoder.end();
+        if (this.atStart && tail.charCodeAt(0) === 0xfeff) tail = tail.slice(1);
         if (tail.length > 0) this.emitEvents(this.sse.push(tail));
         this.emitEvents(this.sse.end());
         if (this.sse.oversizedEvents > 0)

@@ -40,6 +40,13 @@ const phrasesFor = boundedMemo(
   MAX_SKILL_ID,
 );
 
+/** A case-insensitive search for the id (the phrases match it so). */
+const idSearch = boundedMemo(
+  (skillId: string): RegExp => new RegExp(escapeRegExp(skillId), 'i'),
+  256,
+  MAX_SKILL_ID,
+);
+
 /** True when `skillId` appears in `text` as a whole token (not inside a longer id). */
 export function namesSkill(text: string, skillId: string): boolean {
   if (skillId.length === 0 || skillId.length > MAX_SKILL_ID) return false;
@@ -82,10 +89,15 @@ export function missingSkillLabel(
 ): string | undefined {
   if (typeof text !== 'string' || text.length === 0) return undefined;
   const t = text.length > MAX_EVIDENCE_TEXT ? text.slice(0, MAX_EVIDENCE_TEXT) : text;
+  const usable = skillId !== undefined && skillId.length > 0 && skillId.length <= MAX_SKILL_ID;
+  // Every built-in phrase names the id, and a user pattern outside a failure counts only
+  // with the id named: a text that does not hold the id (in any case) is no evidence then.
+  // One search instead of a pattern each (most texts, e.g. each delta of a streamed answer).
+  const holdsId = usable && idSearch(skillId).test(t);
+  if (!failure && !holdsId) return undefined;
   const user = firstMatch(userPatterns, t);
-  if (user && (failure || (skillId !== undefined && namesSkill(t, skillId)))) return user.label;
-  if (skillId === undefined || skillId.length === 0 || skillId.length > MAX_SKILL_ID)
-    return undefined;
-  for (const p of phrasesFor(skillId)) if (p.re.test(t)) return p.label;
+  if (user && (failure || namesSkill(t, skillId as string))) return user.label;
+  if (!holdsId) return undefined;
+  for (const p of phrasesFor(skillId as string)) if (p.re.test(t)) return p.label;
   return undefined;
 }

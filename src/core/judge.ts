@@ -209,7 +209,6 @@ function judgeExchange(
   opts: JudgeOptions,
 ): Judgement {
   const taskId = result.taskId ?? request?.taskId;
-  const skill = skillLabel(ctx.skillId);
 
   // 1. Errors at the protocol layer.
   const err = result.error;
@@ -217,7 +216,7 @@ function judgeExchange(
     if (err.code === -32005) {
       return stale(
         'unsupported_mode',
-        `peer refused ${skill} with JSON-RPC -32005 (content type not supported)${refetchAdvice(ctx)}`,
+        `peer refused ${skillLabel(ctx.skillId)} with JSON-RPC -32005 (content type not supported)${refetchAdvice(ctx)}`,
         ctx,
         taskId,
         { rpcCode: -32005 },
@@ -248,7 +247,7 @@ function judgeExchange(
       if (ctx.skillInCard) {
         return stale(
           'invalid_params',
-          `peer rejected ${skill} with ${what} although the cached card lists that skill${refetchAdvice(ctx)}`,
+          `peer rejected ${skillLabel(ctx.skillId)} with ${what} although the cached card lists that skill${refetchAdvice(ctx)}`,
           ctx,
           taskId,
           { rpcCode: code },
@@ -256,7 +255,7 @@ function judgeExchange(
       }
       return stale(
         'skill_not_in_card',
-        `peer rejected ${skill}, which the card in use does not list${refetchAdvice(ctx)}`,
+        `peer rejected ${skillLabel(ctx.skillId)}, which the card in use does not list${refetchAdvice(ctx)}`,
         ctx,
         taskId,
         { rpcCode: code },
@@ -267,7 +266,7 @@ function judgeExchange(
     if (label !== undefined) {
       return stale(
         missingKind(ctx),
-        `peer rejected ${skill} with error ${err.code ?? '(no code)'} saying the skill is missing ("${label}")${refetchAdvice(ctx)}`,
+        `peer rejected ${skillLabel(ctx.skillId)} with error ${err.code ?? '(no code)'} saying the skill is missing ("${label}")${refetchAdvice(ctx)}`,
         ctx,
         taskId,
         { matchedPattern: label, rpcCode: err.code },
@@ -285,7 +284,7 @@ function judgeExchange(
       if (unknown !== undefined) {
         return stale(
           missingKind(ctx),
-          `peer failed task ${short(taskId ?? '(unknown id)')} for ${skill} after accepting it ("${unknown}")${refetchAdvice(ctx)}`,
+          `peer failed task ${short(taskId ?? '(unknown id)')} for ${skillLabel(ctx.skillId)} after accepting it ("${unknown}")${refetchAdvice(ctx)}`,
           ctx,
           taskId,
           { matchedPattern: unknown },
@@ -298,7 +297,7 @@ function judgeExchange(
       if (mode) {
         return stale(
           'unsupported_mode',
-          `peer failed task ${short(taskId ?? '(unknown id)')} for ${skill} after accepting it ("${mode.label}")${refetchAdvice(ctx)}`,
+          `peer failed task ${short(taskId ?? '(unknown id)')} for ${skillLabel(ctx.skillId)} after accepting it ("${mode.label}")${refetchAdvice(ctx)}`,
           ctx,
           taskId,
           { matchedPattern: mode.label },
@@ -318,7 +317,7 @@ function judgeExchange(
       if (label !== undefined) {
         return stale(
           missingKind(ctx),
-          `peer answered ${skill} (task ${short(taskId ?? '(unknown id)')}) saying the skill is missing ("${label}")${refetchAdvice(ctx)}`,
+          `peer answered ${skillLabel(ctx.skillId)} (task ${short(taskId ?? '(unknown id)')}) saying the skill is missing ("${label}")${refetchAdvice(ctx)}`,
           ctx,
           taskId,
           { matchedPattern: label },
@@ -331,7 +330,7 @@ function judgeExchange(
   if (ctx.skillId !== undefined && ctx.cardKnown && ctx.skillInCard === false) {
     return stale(
       'skill_not_in_card',
-      `${skill} is not in the Agent Card in use, yet the client negotiated it${refetchAdvice(ctx)}`,
+      `${skillLabel(ctx.skillId)} is not in the Agent Card in use, yet the client negotiated it${refetchAdvice(ctx)}`,
       ctx,
       taskId,
     );
@@ -366,7 +365,7 @@ function judgeExchange(
               ? 'application/json'
               : part.kind);
         const error = new ArtifactSchemaDriftError(
-          `${skill} returned a part of type ${JSON.stringify(short(actual))} outside the output modes ${modesText(modes)} advertised by the card used at negotiation: the peer may have reused the skill id for a different capability${refetchAdvice(ctx)}`,
+          `${skillLabel(ctx.skillId)} returned a part of type ${JSON.stringify(short(actual))} outside the output modes ${modesText(modes)} advertised by the card used at negotiation: the peer may have reused the skill id for a different capability${refetchAdvice(ctx)}`,
           {
             kind: 'output_mode_mismatch',
             skillId: ctx.skillId,

@@ -201,28 +201,27 @@ export function lookupRequestHeader(request: UndiciRequestLike, name: string): s
   return found.length ? found.join(', ') : undefined;
 }
 
-/** Response headers (undici's flat `[name, value, ...]` of Buffers or strings) as a lower-case record. */
 /** Response headers a delegate asked for, with a cheap length filter so other names are never decoded. */
 export interface HeaderFilter {
   names: ReadonlySet<string>;
-  lengths: ReadonlySet<number>;
-  /** The names as lower-case bytes, and back to their string. */
-  bytes: readonly Uint8Array[];
-  byBytes: ReadonlyMap<Uint8Array, string>;
+  /** By byte length: the wanted names as lower-case bytes, each with its string. */
+  byLength: ReadonlyMap<number, ReadonlyArray<readonly [Uint8Array, string]>>;
 }
 
 export function headerFilter(names: readonly string[] | undefined): HeaderFilter | undefined {
   if (!names) return undefined;
   const lower = [...new Set(names.map((n) => n.toLowerCase()))];
-  const bytes = lower.map((n) => new Uint8Array(Buffer.from(n, 'latin1')));
-  return {
-    names: new Set(lower),
-    lengths: new Set(bytes.map((b) => b.byteLength)),
-    bytes,
-    byBytes: new Map(bytes.map((b, i) => [b, lower[i]])),
-  };
+  const byLength = new Map<number, Array<readonly [Uint8Array, string]>>();
+  for (const name of lower) {
+    const bytes = new Uint8Array(Buffer.from(name, 'latin1'));
+    const same = byLength.get(bytes.byteLength);
+    if (same) same.push([bytes, name]);
+    else byLength.set(bytes.byteLength, [[bytes, name]]);
+  }
+  return { names: new Set(lower), byLength };
 }
 
+/** Response headers (undici's flat `[name, value, ...]` of Buffers or strings) as a lower-case record. */
 export function responseHeaderRecord(raw: unknown, filter?: HeaderFilter): Record<string, string> {
   const out: Record<string, string> = {};
   if (!Array.isArray(raw)) {
@@ -236,20 +235,24 @@ export function responseHeaderRecord(raw: unknown, filter?: HeaderFilter): Recor
     return out;
   }
   for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = raw[i] as { length?: unknown } | undefined;
-    if (filter) {
-      if (!(name && typeof name.length === 'number' && filter.lengths.has(name.length))) continue;
-      // Bytes (undici's usual form) are compared in place: only wanted names are decoded.
-      const wanted =
-        name instanceof Uint8Array ? filter.bytes.find((b) => asciiCaseEqual(name, b)) : undefined;
-      if (name instanceof Uint8Array && wanted === undefined) continue;
-      const key =
-        wanted !== undefined ? (filter.byBytes.get(wanted) ?? '') : headerText(name).toLowerCase();
+    const name: unknown = raw[i];
+    let key: string | undefined;
+    if (filter === undefined) {
+      key = headerText(name).toLowerCase();
+    } else if (name instanceof Uint8Array) {
+      // undici's usual form, compared in place: only wanted names are decoded.
+      const same = filter.byLength.get(name.byteLength);
+      if (same === undefined) continue;
+      for (let j = 0; j < same.length && key === undefined; j++)
+        if (asciiCaseEqual(name, same[j][0])) key = same[j][1];
+      if (key === undefined) continue;
+    } else {
+      const text = headerText(name);
+      if (!filter.byLength.has(text.length)) continue;
+      key = text.toLowerCase();
       if (!filter.names.has(key)) continue;
-      setHeader(out, key, headerText(raw[i + 1]));
-      continue;
     }
-    setHeader(out, headerText(name).toLowerCase(), headerText(raw[i + 1]));
+    setHeader(out, key, headerText(raw[i + 1]));
   }
   return out;
 }

@@ -152,6 +152,11 @@ export class A2ACall {
   private taskId: string | undefined;
   private negotiatedTaskId: string | undefined;
   private readonly url: UrlFacts;
+  /** The conversation id and task state last set on the span. */
+  private contextIdSet: string | undefined;
+  private stateSet: string | undefined;
+  /** cardEntry(): null until looked up. */
+  private entryLookup: CardEntry | undefined | null = null;
 
   constructor(
     private readonly deps: CallDeps,
@@ -266,7 +271,7 @@ export class A2ACall {
       attrs[sc.ATTR_A2A_SKILL_ID] = cap(skillId);
       if (source) attrs[sc.ATTR_A2A_SKILL_ID_SOURCE] = source;
     }
-    const entry = this.url.parsed ? state.cards.forNormalisedUrl(this.url.key) : undefined;
+    const entry = this.cardEntry();
     if (!entry) return { cardKnown: false, skillId };
     Object.assign(attrs, cardAttributes(entry));
     if (entry.suspect) {
@@ -295,6 +300,15 @@ export class A2ACall {
     };
   }
 
+  /** The card held for this call's URL, looked up once (at the start of the call). */
+  private cardEntry(): CardEntry | undefined {
+    if (this.entryLookup === null)
+      this.entryLookup = this.url.parsed
+        ? sharedState().cards.forNormalisedUrl(this.url.key)
+        : undefined;
+    return this.entryLookup;
+  }
+
   /** The agent endpoint this call's tasks live at (task ids are unique per agent only). */
   private taskScope(req: DecodedRequest): string | undefined {
     return this.url.parsed ? endpointScope(this.url.key, req) : undefined;
@@ -306,7 +320,7 @@ export class A2ACall {
    * (a card may list JSON-RPC 1.0 and 0.3 at one URL).
    */
   private versionFromCard(req: DecodedRequest): string | undefined {
-    const entry = this.url.parsed ? sharedState().cards.forNormalisedUrl(this.url.key) : undefined;
+    const entry = this.cardEntry();
     if (!entry) return undefined;
     const family: VersionFamily =
       req.binding === 'jsonrpc' && !/^[A-Z]/.test(req.wireMethod) ? '0' : '1';
@@ -496,9 +510,15 @@ export class A2ACall {
         this.rememberNegotiation(result.taskId);
       }
     }
-    if (result.contextId !== undefined)
+    // A stream repeats its context id and state on every event: each is set when it changes.
+    if (result.contextId !== undefined && result.contextId !== this.contextIdSet) {
+      this.contextIdSet = result.contextId;
       this.span.setAttribute(sc.ATTR_GEN_AI_CONVERSATION_ID, cap(result.contextId));
-    if (result.state !== undefined) this.span.setAttribute(sc.ATTR_A2A_TASK_STATE, result.state);
+    }
+    if (result.state !== undefined && result.state !== this.stateSet) {
+      this.stateSet = result.state;
+      this.span.setAttribute(sc.ATTR_A2A_TASK_STATE, result.state);
+    }
     if (result.protocolVersion && !req?.protocolVersion)
       this.span.setAttribute(
         sc.ATTR_A2A_PROTOCOL_VERSION,

@@ -37,7 +37,8 @@ export function wireParent(info: WireRequestInfo, ctx: Context): Context {
 export function propagate(call: A2ACall, info: WireRequestInfo, ctx: Context): void {
   if (isTracingSuppressed(ctx)) return;
   const carrier: Record<string, string> = {};
-  propagation.inject(call.activeContext(ctx), carrier);
+  // Inside the fetch wrapper the active context holds the call's span already.
+  propagation.inject(trace.getSpan(ctx) === call.span ? ctx : call.activeContext(ctx), carrier);
   let toAdd: Record<string, string> | undefined;
   for (const name of Object.keys(carrier)) {
     if (info.header(name) !== undefined) continue;

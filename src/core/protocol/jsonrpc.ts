@@ -145,6 +145,22 @@ export function operationForMethod(method: unknown): OperationName | undefined {
   return info === undefined ? undefined : info.op;
 }
 
+/**
+ * `req` (decoded without a version header) as decoding it again with the `A2A-Version`
+ * header `header` would give it: the header only refines the version (see versionFor), so
+ * the body need not be parsed twice.
+ */
+export function withJsonRpcVersionHeader(req: DecodedRequest, header: string): DecodedRequest {
+  const info = METHODS.get(req.wireMethod);
+  if (info === undefined || req.binding !== 'jsonrpc') return req;
+  const version = versionFor(info, header);
+  if (version === req.protocolVersion) return req;
+  const out: DecodedRequest = { ...req };
+  if (version === undefined) delete out.protocolVersion;
+  else out.protocolVersion = version;
+  return out;
+}
+
 /** A JSON-RPC id usable as an attribute: a string or a finite number. */
 function rpcIdOf(v: unknown): string | number | undefined {
   if (typeof v === 'string') return v;

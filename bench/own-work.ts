@@ -1,0 +1,296 @@
+/**
+ * Own work per exchange, without the network: this package vs instrumentation-undici on
+ * the very same undici diagnostics-channel messages.
+ *
+ *   node --import tsx bench/own-work.ts            (BENCH_DIST=dir of the built package, default ./dist)
+ *
+ * Each configuration runs in its own process (instrumentations patch globals), with the
+ * bench's SDK set-up (NodeTracerProvider + BatchSpanProcessor, exporter that drops):
+ *   sdk     no instrumentation (the floor: what the fake exchange itself costs)
+ *   undici  + @opentelemetry/instrumentation-undici
+ *   a2a     + this package
+ * The "exchange" is a stand-in for Node 20's fetch: `globalThis.fetch` is replaced, BEFORE
+ * the instrumentations load, by a function that publishes `undici:request:create` with a
+ * request object shaped like undici 6's (flat header array, own `addHeader`, an `onData`
+ * the wire tap wraps), then `:headers`, one body chunk and `:trailers`, and resolves. Phases:
+ *   send    a 1.0 JSON-RPC SendMessage and its COMPLETED task (the bench peer's answer)
+ *   stream  a SendStreamingMessage answered by 100 SSE events (task, WORKING, 97 artifact
+ *           updates, COMPLETED), one chunk per event
+ *   plain   a non-A2A JSON POST
+ * Rounds are interleaved (every configuration runs its batch before the next round), and
+ * each configuration's figure is the median over rounds of its median per-call time.
+ * Own work = configuration − sdk. Prints figures; asserts nothing.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import * as dc from 'node:diagnostics_channel';
+import path from 'node:path';
+
+type Config = 'sdk' | 'undici' | 'a2a' | 'a2a-base';
+type Phase = 'send' | 'stream' | 'plain';
+/** OWN_BASE_DIST: another build of this package, run as `a2a-base` (before/after figures). */
+const BASE_DIST = process.env.OWN_BASE_DIST;
+const CONFIGS: Config[] = BASE_DIST
+  ? ['sdk', 'undici', 'a2a', 'a2a-base']
+  : ['sdk', 'undici', 'a2a'];
+const PHASES: Phase[] = (process.env.OWN_PHASES ?? 'send,stream,plain').split(',') as Phase[];
+const ROUNDS = Number(process.env.OWN_ROUNDS ?? 9);
+const CALLS: Record<Phase, number> = { send: 2000, stream: 100, plain: 4000 };
+
+const ORIGIN = 'http://127.0.0.1:40404';
+
+// ---------------------------------------------------------------------------- the child
+
+class FakeUndiciRequest {
+  constructor(
+    readonly method: string,
+    readonly origin: string,
+    readonly path: string,
+    readonly body: string | undefined,
+    public headers: string[],
+  ) {}
+  addHeader(key: string, value: string): this {
+    this.headers.push(key, value);
+    return this;
+  }
+  onData(_chunk: Buffer): boolean {
+    return true;
+  }
+}
+
+const SEND_BODY =
+  '{"jsonrpc":"2.0","method":"SendMessage","params":{"message":{"messageId":"m-1","role":"ROLE_USER",' +
+  '"parts":[{"text":"Please summarize this text.","mediaType":"text/plain"}],"metadata":{"skillId":"summarize"}},' +
+  '"metadata":{"skillId":"summarize"}},"id":1}';
+const SEND_ANSWER = Buffer.from(
+  '{"jsonrpc":"2.0","id":1,"result":{"task":{"id":"5b1c2a3e-07e6-4d18-9cba-7d2fc56ee790","contextId":"c-1",' +
+    '"status":{"state":"TASK_STATE_COMPLETED","timestamp":"2026-12-02T11:19:58.378Z"},' +
+    '"artifacts":[{"artifactId":"a-1","parts":[{"text":"A short summary.","mediaType":"text/markdown"}]}],' +
+    '"history":[{"messageId":"m-1","contextId":"c-1","taskId":"5b1c2a3e-07e6-4d18-9cba-7d2fc56ee790","role":"ROLE_USER",' +
+    '"parts":[{"text":"Please summarize this text.","mediaType":"text/plain"}],"metadata":{"skillId":"summarize"}}],' +
+    '"metadata":{"skillId":"summarize"}}}}',
+);
+const STREAM_BODY = SEND_BODY.replace('"SendMessage"', '"SendStreamingMessage"');
+const TASK_ID = '5b1c2a3e-07e6-4d18-9cba-7d2fc56ee790';
+function sse(result: object): Buffer {
+  return Buffer.from(`data: ${JSON.stringify({ jsonrpc: '2.0', id: 1, result })}\n\n`);
+}
+const STREAM_EVENTS: Buffer[] = [
+  sse({ task: { id: TASK_ID, contextId: 'c-1', status: { state: 'TASK_STATE_SUBMITTED' } } }),
+  sse({
+    statusUpdate: { taskId: TASK_ID, contextId: 'c-1', status: { state: 'TASK_STATE_WORKING' } },
+  }),
+  ...Array.from({ length: 97 }, (_, i) =>
+    sse({
+      artifactUpdate: {
+        taskId: TASK_ID,
+        contextId: 'c-1',
+        append: i > 0,
+        artifact: { artifactId: 'a-1', parts: [{ text: `word${i} `, mediaType: 'text/markdown' }] },
+      },
+    }),
+  ),
+  sse({
+    statusUpdate: { taskId: TASK_ID, contextId: 'c-1', status: { state: 'TASK_STATE_COMPLETED' } },
+  }),
+];
+const PLAIN_BODY = '{"query":"weather","city":"Paris","units":"metric"}';
+const PLAIN_ANSWER = Buffer.from('{"ok":true,"temperature":21,"city":"Paris"}');
+
+const create = dc.channel('undici:request:create');
+const headersCh = dc.channel('undici:request:headers');
+const trailersCh = dc.channel('undici:request:trailers');
+
+function fakeFetch(
+  url: string,
+  body: string,
+  requestHeaders: string[],
+  contentType: string,
+  chunks: readonly Buffer[],
+): Promise<unknown> {
+  const u = new URL(url);
+  const request = new FakeUndiciRequest('POST', u.origin, u.pathname, undefined, [
+    ...requestHeaders,
+  ]);
+  create.publish({ request });
+  headersCh.publish({
+    request,
+    response: {
+      statusCode: 200,
+      headers: [
+        Buffer.from('x-powered-by'),
+        Buffer.from('Express'),
+        Buffer.from('content-type'),
+        Buffer.from(contentType),
+        Buffer.from('content-length'),
+        Buffer.from('512'),
+        Buffer.from('etag'),
+        Buffer.from('W/"200-abc"'),
+        Buffer.from('date'),
+        Buffer.from('Thu, 03 Dec 2026 10:00:00 GMT'),
+        Buffer.from('connection'),
+        Buffer.from('keep-alive'),
+        Buffer.from('keep-alive'),
+        Buffer.from('timeout=5'),
+      ],
+      statusText: 'OK',
+    },
+  });
+  for (const c of chunks) request.onData(c);
+  trailersCh.publish({ request, trailers: [] });
+  void body;
+  return Promise.resolve(undefined);
+}
+
+async function child(config: Config): Promise<void> {
+  const distDir = process.env.BENCH_DIST ?? path.join(__dirname, '..', 'dist');
+  const REQ_HEADERS = ['content-type', 'application/json', 'accept', 'application/json'];
+  globalThis.fetch = ((input: string, init: { body: string; method: string }) => {
+    const phase = input.endsWith('/plain')
+      ? 'plain'
+      : input.endsWith('/stream')
+        ? 'stream'
+        : 'send';
+    if (phase === 'plain')
+      return fakeFetch(input, init.body, REQ_HEADERS, 'application/json', [PLAIN_ANSWER]);
+    if (phase === 'stream')
+      return fakeFetch(input, init.body, REQ_HEADERS, 'text/event-stream', STREAM_EVENTS);
+    return fakeFetch(input, init.body, REQ_HEADERS, 'application/json', [SEND_ANSWER]);
+  }) as unknown as typeof fetch;
+
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { NodeTracerProvider } =
+    require('@opentelemetry/sdk-trace-node') as typeof import('@opentelemetry/sdk-trace-node');
+  const { BatchSpanProcessor } =
+    require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base');
+  let exported = 0;
+  const exporter = {
+    export: (s: unknown[], done: (r: { code: number }) => void) => {
+      exported += s.length;
+      done({ code: 0 });
+    },
+    shutdown: () => Promise.resolve(),
+    forceFlush: () => Promise.resolve(),
+  };
+  const provider = new NodeTracerProvider({
+    spanProcessors: [new BatchSpanProcessor(exporter as never)],
+  });
+  provider.register();
+  if (config === 'undici') {
+    const { UndiciInstrumentation } =
+      require('@opentelemetry/instrumentation-undici') as typeof import('@opentelemetry/instrumentation-undici');
+    const i = new UndiciInstrumentation();
+    i.setTracerProvider(provider);
+    i.enable();
+  } else if (config === 'a2a' || config === 'a2a-base') {
+    const dir = config === 'a2a-base' && BASE_DIST ? BASE_DIST : distDir;
+    const pkg = require(`${dir}/cjs/index.js`) as typeof import('../src/index');
+    const i = new pkg.A2AInstrumentation();
+    i.setTracerProvider(provider);
+    i.enable();
+  }
+  /* eslint-enable @typescript-eslint/no-require-imports */
+
+  const urls: Record<Phase, string> = {
+    send: `${ORIGIN}/a2a/jsonrpc`,
+    stream: `${ORIGIN}/a2a/stream`,
+    plain: `${ORIGIN}/plain`,
+  };
+  const bodies: Record<Phase, string> = { send: SEND_BODY, stream: STREAM_BODY, plain: PLAIN_BODY };
+  const run = async (phase: Phase, n: number): Promise<number[]> => {
+    const times: number[] = [];
+    const init = {
+      method: 'POST',
+      body: bodies[phase],
+      headers: { 'content-type': 'application/json' },
+    };
+    for (let i = 0; i < n; i++) {
+      const t0 = process.hrtime.bigint();
+      await fetch(urls[phase], init as RequestInit);
+      times.push(Number(process.hrtime.bigint() - t0) / 1000);
+    }
+    return times;
+  };
+  for (const phase of PHASES) await run(phase, CALLS[phase]); // warm-up
+  await provider.forceFlush();
+  if (process.env.OWN_DEBUG) console.error(`${config}: ${exported} spans after warm-up`);
+  const solo = process.env.OWN_SOLO; // `phase:calls`: run once and exit (for --cpu-prof)
+  if (solo) {
+    const [phase, n] = solo.split(':');
+    await run(phase as Phase, Number(n));
+    process.exit(0);
+  }
+  process.on('message', (m: { phase: Phase }) => {
+    void run(m.phase, CALLS[m.phase]).then((t) => {
+      t.sort((a, b) => a - b);
+      process.send?.({ phase: m.phase, medianUs: t[t.length >> 1] });
+    });
+  });
+  process.send?.({ ready: true });
+}
+
+// ---------------------------------------------------------------------------- the parent
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+let done = false;
+
+async function parent(): Promise<void> {
+  const kids = new Map<Config, ChildProcess>();
+  await Promise.all(
+    CONFIGS.map(
+      (c) =>
+        new Promise<void>((resolve) => {
+          const k = fork(__filename, [], {
+            env: { ...process.env, OWN_WORK_CHILD: c },
+            execArgv: process.execArgv,
+          });
+          k.once('message', () => resolve());
+          k.once('exit', (code) => {
+            if (!done) {
+              console.error(`own-work: the ${c} process exited (${code})`);
+              process.exit(1);
+            }
+          });
+          kids.set(c, k);
+        }),
+    ),
+  );
+  const ask = (c: Config, phase: Phase) =>
+    new Promise<number>((resolve) => {
+      const k = kids.get(c)!;
+      k.once('message', (m: { medianUs: number }) => resolve(m.medianUs));
+      k.send({ phase });
+    });
+  const results: Record<string, number[]> = {};
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const phase of PHASES) {
+      const order = CONFIGS.map((_, i) => CONFIGS[(i + r) % CONFIGS.length]);
+      for (const c of order) (results[`${phase}/${c}`] ??= []).push(await ask(c, phase));
+    }
+  }
+  done = true;
+  for (const k of kids.values()) k.kill();
+  console.log(
+    `own work per exchange, Node ${process.version}, ${ROUNDS} rounds (µs, median of per-round medians)`,
+  );
+  console.log(
+    `phase    sdk floor   undici own   a2a own   a2a÷undici own   [per-round min–max]${BASE_DIST ? '   a2a-base own' : ''}`,
+  );
+  for (const phase of PHASES) {
+    const sdk = results[`${phase}/sdk`];
+    const own = (c: Config) => results[`${phase}/${c}`].map((v, i) => v - sdk[i]);
+    const u = own('undici');
+    const a = own('a2a');
+    const ratios = a.map((v, i) => v / u[i]);
+    console.log(
+      `${phase.padEnd(8)} ${median(sdk).toFixed(1).padStart(9)} ${median(u).toFixed(1).padStart(12)} ${median(a).toFixed(1).padStart(9)} ${median(ratios).toFixed(3).padStart(16)}   [${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}]${BASE_DIST ? median(own('a2a-base')).toFixed(1).padStart(16) : ''}`,
+    );
+  }
+}
+
+const role = process.env.OWN_WORK_CHILD as Config | undefined;
+if (role) void child(role);
+else void parent();
