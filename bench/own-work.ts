@@ -273,24 +273,66 @@ async function parent(): Promise<void> {
   }
   done = true;
   for (const k of kids.values()) k.kill();
-  console.log(
-    `own work per exchange, Node ${process.version}, ${ROUNDS} rounds (µs, median of per-round medians)`,
-  );
-  console.log(
-    `phase    sdk floor   undici own   a2a own   a2a÷undici own   [per-round min–max]${BASE_DIST ? '   a2a-base own' : ''}`,
-  );
+  const summary: OwnWorkResult = { node: process.version, rounds: ROUNDS, phases: {} };
   for (const phase of PHASES) {
     const sdk = results[`${phase}/sdk`];
     const own = (c: Config) => results[`${phase}/${c}`].map((v, i) => v - sdk[i]);
     const u = own('undici');
     const a = own('a2a');
     const ratios = a.map((v, i) => v / u[i]);
-    console.log(
-      `${phase.padEnd(8)} ${median(sdk).toFixed(1).padStart(9)} ${median(u).toFixed(1).padStart(12)} ${median(a).toFixed(1).padStart(9)} ${median(ratios).toFixed(3).padStart(16)}   [${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}]${BASE_DIST ? median(own('a2a-base')).toFixed(1).padStart(16) : ''}`,
+    summary.phases[phase] = {
+      sdkFloorUs: median(sdk),
+      undiciOwnUs: median(u),
+      a2aOwnUs: median(a),
+      ratio: median(ratios),
+      ratioMin: Math.min(...ratios),
+      ratioMax: Math.max(...ratios),
+      ...(BASE_DIST ? { a2aBaseOwnUs: median(own('a2a-base')) } : {}),
+    };
+  }
+  if (process.send) {
+    process.send({ type: 'result', result: summary }, () => process.exit(0));
+    return;
+  }
+  console.log(formatOwnWork(summary));
+}
+
+export interface OwnWorkResult {
+  node: string;
+  rounds: number;
+  phases: Partial<
+    Record<
+      Phase,
+      {
+        sdkFloorUs: number;
+        undiciOwnUs: number;
+        a2aOwnUs: number;
+        ratio: number;
+        ratioMin: number;
+        ratioMax: number;
+        a2aBaseOwnUs?: number;
+      }
+    >
+  >;
+}
+
+export function formatOwnWork(r: OwnWorkResult): string {
+  const base = Object.values(r.phases).some((p) => p?.a2aBaseOwnUs !== undefined);
+  const lines = [
+    `Own work per exchange without the network, Node ${r.node}, ${r.rounds} interleaved rounds (µs per exchange, median over rounds of each process's median; own = configuration − sdk):`,
+    '',
+    `| phase | sdk floor µs | instrumentation-undici own µs | this package own µs | this ÷ undici [min–max] |${base ? ' OWN_BASE_DIST own µs |' : ''}`,
+    `|:--|--:|--:|--:|--:|${base ? '--:|' : ''}`,
+  ];
+  for (const [phase, p] of Object.entries(r.phases)) {
+    if (!p) continue;
+    lines.push(
+      `| ${phase} | ${p.sdkFloorUs.toFixed(1)} | ${p.undiciOwnUs.toFixed(1)} | ${p.a2aOwnUs.toFixed(1)} | ${p.ratio.toFixed(3)} [${p.ratioMin.toFixed(3)}–${p.ratioMax.toFixed(3)}] |${base ? ` ${p.a2aBaseOwnUs?.toFixed(1) ?? ''} |` : ''}`,
     );
   }
+  return lines.join('\n');
 }
 
 const role = process.env.OWN_WORK_CHILD as Config | undefined;
 if (role) void child(role);
-else void parent();
+else if (require.main === module) void parent();

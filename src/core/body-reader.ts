@@ -104,7 +104,18 @@ export const DEFAULT_MAX_INFLATED_BYTES = 64 * 1024 * 1024;
 export interface BodyReaderOptions {
   /** Decompressed bytes of a compressed SSE stream inspected at most; default: see DEFAULT_MAX_INFLATED_BYTES. */
   maxInflatedBytes?: number;
+  /**
+   * SSE: parse the events of a chunk after the current turn of the event loop (setImmediate)
+   * instead of at once. The bytes are decoded (copied) at once; the event parsing, JSON and
+   * what the sink does with each document then run after the application got the chunk,
+   * not before: the app sees a stream's first event as early as without the reader. The end
+   * of the stream parses what is pending first, so `onEnd` still comes after every document.
+   */
+  deferEvents?: boolean;
 }
+
+/** Decoded text waiting for a deferred parse, past which it is parsed at once (memory bound). */
+const MAX_PENDING_CHARS = 1024 * 1024;
 
 function inflatedCap(maxBytes: number, opts: BodyReaderOptions | undefined): number {
   const v = opts?.maxInflatedBytes;
@@ -127,6 +138,11 @@ export class BodyReader {
   private failed = false;
   private readonly maxInflated: number;
   private inflated = 0;
+  private readonly deferEvents: boolean;
+  /** deferEvents: decoded text whose events are not parsed yet, and the scheduled parse. */
+  private pending: string[] | undefined;
+  private pendingChars = 0;
+  private pendingParse: ReturnType<typeof setImmediate> | undefined;
 
   constructor(
     private readonly mode: BodyMode,
@@ -142,6 +158,13 @@ export class BodyReader {
       // a hostile options object: keep the default
     }
     this.maxInflated = maxInflated;
+    let defer = false;
+    try {
+      defer = opts?.deferEvents === true;
+    } catch {
+      // a hostile options object: parse at once
+    }
+    this.deferEvents = defer;
     const enc = contentEncoding?.trim().toLowerCase();
     this.encoding = enc && enc !== 'identity' ? enc : undefined;
     if (this.encoding && !SUPPORTED_ENCODINGS.has(this.encoding)) {
@@ -198,6 +221,7 @@ export class BodyReader {
     if (this.ended) return;
     this.ended = true;
     if (this.failed) {
+      this.parsePending();
       this.sink.onEnd();
       return;
     }
@@ -237,6 +261,7 @@ export class BodyReader {
 
   /** The inflation cap is reached: inspect no more of this stream; the app's bytes are not touched. */
   private stopInflating(): void {
+    this.parsePending(); // what was inflated before the cap is inspected
     this.failed = true;
     this.sink.onProblem(
       `stream over ${this.maxInflated} bytes decompressed: the rest not inspected`,
@@ -262,7 +287,35 @@ export class BodyReader {
       this.atStart = false;
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     }
-    if (text.length > 0) this.emitEvents(this.sse.push(text));
+    if (text.length === 0) return;
+    if (!this.deferEvents) {
+      this.emitEvents(this.sse.push(text));
+      return;
+    }
+    if (this.pending === undefined) {
+      this.pending = [text];
+      this.pendingChars = text.length;
+      this.pendingParse = setImmediate(() => this.parsePending());
+    } else {
+      this.pending.push(text);
+      this.pendingChars += text.length;
+      if (this.pendingChars > MAX_PENDING_CHARS) this.parsePending();
+    }
+  }
+
+  /** Parses the deferred text now (at its scheduled time, or before the stream's end). */
+  private parsePending(): void {
+    if (this.pendingParse !== undefined) clearImmediate(this.pendingParse);
+    this.pendingParse = undefined;
+    const texts = this.pending;
+    this.pending = undefined;
+    this.pendingChars = 0;
+    if (texts === undefined || !this.sse) return;
+    try {
+      for (const text of texts) this.emitEvents(this.sse.push(text));
+    } catch {
+      this.sink.onProblem('could not read the stream');
+    }
   }
 
   private emitEvents(events: ReturnType<SseParser['push']>): void {
@@ -276,6 +329,7 @@ export class BodyReader {
   }
 
   private finishSse(): void {
+    this.parsePending();
     if (this.sse && this.decoder) {
       try {
         let tail = this.decoder.end();

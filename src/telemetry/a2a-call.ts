@@ -381,6 +381,9 @@ export class A2ACall {
             onProblem: (problem) => this.setUnjudged(problem),
             onEnd: () => this.finish(),
           },
+          // A stream's events are judged after the app got their bytes (enforce mode needs
+          // each verdict before the app reads on).
+          { deferEvents: !this.deps.config.enforce },
         );
       },
       onResponseBody: (chunk) => {
