@@ -246,6 +246,8 @@ async function parent(): Promise<void> {
           const k = fork(__filename, [], {
             env: { ...process.env, OWN_WORK_CHILD: c },
             execArgv: process.execArgv,
+            // OWN_NODE: the node binary of the measured processes (npm run bench:nodes)
+            execPath: process.env.OWN_NODE ?? process.execPath,
           });
           k.once('message', () => resolve());
           k.once('exit', (code) => {
