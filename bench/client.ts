@@ -22,6 +22,7 @@
  *   sdk             NodeTracerProvider + BatchSpanProcessor(exporter that drops) registered, no instrumentation
  *   undici          sdk + @opentelemetry/instrumentation-undici            (the "SDK floor")
  *   a2a             sdk + A2AInstrumentation (this package)
+ *   a2a-base        a2a from another build (BENCH_BASE_DIST; only when it is set)
  *   both            sdk + instrumentation-undici + A2AInstrumentation
  *   a2a-inspect16   a2a with maxInspectBytes = 16 MiB (row 3 only: the 10 MiB body is parsed and judged)
  *   nodesdk-undici  NodeSDK + instrumentation-undici + OTLP/HTTP trace exporter (to the local sink)
@@ -32,7 +33,15 @@ import * as inspector from 'node:inspector';
 import type { Client } from '@a2a-js/sdk/client';
 
 export type ConfigName =
-  'bare' | 'sdk' | 'undici' | 'a2a' | 'both' | 'a2a-inspect16' | 'nodesdk-undici' | 'register';
+  | 'bare'
+  | 'sdk'
+  | 'undici'
+  | 'a2a'
+  | 'a2a-base'
+  | 'both'
+  | 'a2a-inspect16'
+  | 'nodesdk-undici'
+  | 'register';
 /** Measured phases; `big` is row 3. */
 export type Phase = 'send' | 'stream' | 'plainGet' | 'plainPost' | 'big';
 
@@ -42,6 +51,8 @@ export interface ClientSpec {
   plainUrl: string;
   /** Directory holding the built package (`cjs/index.js`, `cjs/register.js`). */
   distDir: string;
+  /** `a2a-base`: another build of the package (BENCH_BASE_DIST), for before/after in one run. */
+  baseDistDir?: string;
   round: number;
 }
 
@@ -203,9 +214,15 @@ async function setup(job: ClientSpec): Promise<{ skipped: string } | { flush: Fl
     const { UndiciInstrumentation } = await import('@opentelemetry/instrumentation-undici');
     instrumentations.push(new UndiciInstrumentation());
   }
-  if (config === 'a2a' || config === 'both' || config === 'a2a-inspect16') {
+  if (
+    config === 'a2a' ||
+    config === 'both' ||
+    config === 'a2a-inspect16' ||
+    config === 'a2a-base'
+  ) {
+    const dir = config === 'a2a-base' ? (job.baseDistDir ?? job.distDir) : job.distDir;
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const pkg = require(`${job.distDir}/cjs/index.js`) as typeof import('../src/index');
+    const pkg = require(`${dir}/cjs/index.js`) as typeof import('../src/index');
     instrumentations.push(
       new pkg.A2AInstrumentation(
         config === 'a2a-inspect16' ? { maxInspectBytes: 16 * 1024 * 1024 } : {},

@@ -100,6 +100,7 @@ const PLAN: Record<ConfigName, Phase[]> = {
   sdk: ['send', 'stream', 'plainGet', 'plainPost'],
   undici: ['send', 'stream', 'plainGet', 'plainPost', 'big'],
   a2a: ['send', 'stream', 'plainGet', 'plainPost', 'big'],
+  'a2a-base': ['send', 'stream', 'plainGet', 'plainPost'],
   both: ['send', 'stream', 'plainGet', 'plainPost', 'big'],
   'a2a-inspect16': ['big'],
   'nodesdk-undici': ['send'],
@@ -113,6 +114,8 @@ const DESCRIPTION: Record<ConfigName, string> = {
   a2a: 'same SDK + this instrumentation alone',
   both: 'same SDK + instrumentation-undici + this instrumentation',
   'a2a-inspect16': 'this instrumentation alone, maxInspectBytes 16 MiB (row 3 only)',
+  'a2a-base':
+    'this instrumentation alone, from another build (BENCH_BASE_DIST: the before of a before/after)',
   'nodesdk-undici': 'NodeSDK + instrumentation-undici + OTLP/HTTP exporter (to local sink)',
   register:
     'this package as users run it: --require dist/cjs/register.js (OTLP/HTTP to local sink)',
@@ -153,7 +156,14 @@ async function runRound(
   const procs: ClientProc[] = configs.map(
     (config) =>
       new ClientProc(
-        { config, baseUrl: peer.baseUrl, plainUrl: peer.plainUrl, distDir, round },
+        {
+          config,
+          baseUrl: peer.baseUrl,
+          plainUrl: peer.plainUrl,
+          distDir,
+          baseDistDir: process.env.BENCH_BASE_DIST,
+          round,
+        },
         sink,
         clientScript,
       ),
@@ -376,7 +386,10 @@ async function main(): Promise<void> {
   const only = process.env.BENCH_CONFIGS
     ? new Set(process.env.BENCH_CONFIGS.split(',').map((s) => s.trim()))
     : undefined;
-  let configs = (Object.keys(PLAN) as ConfigName[]).filter((c) => !only || only.has(c));
+  const baseDistDir = process.env.BENCH_BASE_DIST;
+  let configs = (Object.keys(PLAN) as ConfigName[]).filter(
+    (c) => (!only || only.has(c)) && (c !== 'a2a-base' || baseDistDir !== undefined),
+  );
 
   const sink = await startSink();
   const peer = await startPeer();
@@ -571,7 +584,16 @@ function render(
 
   // Row 1 -----------------------------------------------------------------------------
   const sendCfgs = (
-    ['bare', 'sdk', 'undici', 'a2a', 'both', 'nodesdk-undici', 'register'] as ConfigName[]
+    [
+      'bare',
+      'sdk',
+      'undici',
+      'a2a',
+      'a2a-base',
+      'both',
+      'nodesdk-undici',
+      'register',
+    ] as ConfigName[]
   ).filter(present);
   const p50: Getter = (r) => r.send?.p50Ms;
   const p99: Getter = (r) => r.send?.p99Ms;
@@ -674,6 +696,18 @@ function render(
       verdict: bl.median <= 1.05 && bc.median <= 1.05 ? 'met' : 'missed',
     });
   }
+  // Before/after in one run: this build ÷ BENCH_BASE_DIST's.
+  if (present('a2a') && present('a2a-base')) {
+    const rl = ratio(all, 'a2a', 'a2a-base', p50);
+    const rc = ratio(all, 'a2a', 'a2a-base', cpu);
+    const ou = ratio(all, 'a2a-base', 'undici', cpu);
+    targets.push({
+      id: 'T1-base',
+      target: '(before/after) this build ÷ the BENCH_BASE_DIST build, SendMessage',
+      measured: `latency ${fmtRN(rl)}, CPU ${fmtRN(rc)}; the base build ÷ instrumentation-undici: CPU ${fmtRN(ou)}`,
+      verdict: rl.median <= 1 && rc.median <= 1 ? 'faster' : 'not faster',
+    });
+  }
   // T2: register as users run it vs NodeSDK + instrumentation-undici, same exporter.
   if (present('register') && present('nodesdk-undici')) {
     const rl = ratio(all, 'register', 'nodesdk-undici', p50);
@@ -695,8 +729,8 @@ function render(
   }
 
   // Row 2 -----------------------------------------------------------------------------
-  const streamCfgs = (['bare', 'sdk', 'undici', 'a2a', 'both'] as ConfigName[]).filter((c) =>
-    byConfig(all, c).some((r) => r.stream),
+  const streamCfgs = (['bare', 'sdk', 'undici', 'a2a', 'a2a-base', 'both'] as ConfigName[]).filter(
+    (c) => byConfig(all, c).some((r) => r.stream),
   );
   if (streamCfgs.length) {
     const f50: Getter = (r) => r.stream?.firstEventP50Ms;
@@ -810,8 +844,8 @@ function render(
   }
 
   // Row 4 -----------------------------------------------------------------------------
-  const plainCfgs = (['bare', 'sdk', 'undici', 'a2a', 'both'] as ConfigName[]).filter((c) =>
-    byConfig(all, c).some((r) => r.plainGet),
+  const plainCfgs = (['bare', 'sdk', 'undici', 'a2a', 'a2a-base', 'both'] as ConfigName[]).filter(
+    (c) => byConfig(all, c).some((r) => r.plainGet),
   );
   if (plainCfgs.length) {
     out.push(
@@ -822,7 +856,7 @@ function render(
       const g50: Getter = (r) => r[kind]?.p50Ms;
       const gc: Getter = (r) => r[kind]?.cpuUsPerCall;
       for (const c of plainCfgs) {
-        const base = c === 'a2a' ? 'sdk' : c === 'both' ? 'undici' : undefined;
+        const base = c === 'a2a' || c === 'a2a-base' ? 'sdk' : c === 'both' ? 'undici' : undefined;
         rows.push([
           `${kind === 'plainGet' ? 'GET ' : 'POST'} ${c}`,
           fmtMs(med(all, c, g50)),

@@ -21,11 +21,15 @@
  * - `WireRequestInfo.addHeaders` adds request headers at create (see {@link addRequestHeaders}).
  * - Body chunks: undici >= 7.11 publishes `undici:request:bodyChunkSent` /
  *   `undici:request:bodyChunkReceived`; older copies (Node 20/22's bundled undici 6) do not.
- *   For those, we wrap the followed request object's OWN `onBodySent` and `onData`
- *   (`onResponseData` where a version names it so) at create: the wrapper reports the chunk
- *   then calls the original unchanged and returns its return value (undici's
- *   backpressure: `onData() === false` pauses the socket). Only that one request object is
- *   touched, never a prototype.
+ *   For those, `onBodySent` and `onData` (`onResponseData` where a version names it so) are
+ *   wrapped ONCE on that copy's internal `Request` prototype (`wrapOnPrototype`): the wrapper
+ *   reports the chunk of each request a tap follows, then calls the original unchanged and
+ *   returns its return value (undici's backpressure: `onData() === false` pauses the socket);
+ *   for any other request it is a pass-through (one WeakMap lookup per chunk). Not an own
+ *   property per request object: that gave every followed request a second hidden class and
+ *   made undici's own hot paths polymorphic, ~5 % of a SendMessage's client CPU on Node 20
+ *   (issue 16). A request that already has an own method of that name (someone wrapped it
+ *   first) is wrapped on its own object, as before. `addHeader` likewise (addRequestHeaders).
  *
  * Which path is used is decided per undici copy (keyed by `request.constructor`, i.e. that
  * copy's `Request` class) by observation, not by version sniffing: a new copy starts in
@@ -59,8 +63,8 @@
  *   context, so capture what you need from the active context in `onCreate`.
  * - Every delegate / observer call is wrapped in try/catch and reported via
  *   `onInternalError(where, err)`; nothing thrown by them reaches undici or the app.
- * - `disable()` unsubscribes and forgets all followed requests; wrappers already installed
- *   on in-flight request objects become pure pass-throughs.
+ * - `disable()` unsubscribes and forgets all followed requests; the wrappers (on prototypes,
+ *   or on in-flight request objects) stay, as pure pass-throughs.
  */
 
 import * as diagnosticsChannel from 'node:diagnostics_channel';
@@ -94,7 +98,7 @@ interface UndiciRequestLike {
  * until this undici copy is seen publishing the direction's body channel from inside that
  * method, then use the channel for the copy's later requests.
  */
-type Direction = 'recv' | 'sent';
+export type Direction = 'recv' | 'sent';
 
 const DIRECTIONS: Readonly<
   Record<
@@ -129,6 +133,20 @@ interface RequestState {
 }
 
 type Listener = (message: unknown, name: string | symbol) => void;
+
+/** A tap following one direction of a request through a prototype-level wrapper. */
+interface BodyFollower {
+  readonly tap: WireTap;
+  readonly states: WeakMap<object, RequestState>;
+  readonly state: RequestState;
+  readonly own: DirectionState;
+}
+
+/** Per direction: request → the taps following it through the prototype-level wrapper. */
+const BODY_FOLLOWERS: Readonly<Record<Direction, WeakMap<object, BodyFollower[]>>> = {
+  recv: new WeakMap(),
+  sent: new WeakMap(),
+};
 
 function isBytes(v: unknown): v is Uint8Array {
   return v instanceof Uint8Array; // Buffer included
@@ -283,14 +301,60 @@ function setHeader(out: Record<string, string>, key: string, value: string): voi
   }
 }
 
+/**
+ * Wraps `name` once on the prototype of `request` (undici's internal `Request` class of that
+ * copy) when the method lives there and the request has no own one; returns false when it
+ * cannot (the caller then wraps the request's own property). Why the prototype: an own
+ * property added to each request object gives undici's objects a second hidden class, and
+ * undici's hot paths then run polymorphic (measured: ~5 % more client CPU per SendMessage on
+ * Node 20). The wrapper is a pass-through for requests nobody follows (one WeakMap lookup).
+ * Installed once per copy and method; it stays installed (a pass-through) after disable().
+ */
+function wrapOnPrototype(
+  request: UndiciRequestLike,
+  name: string,
+  makeWrapper: (
+    original: (this: unknown, ...args: unknown[]) => unknown,
+  ) => (this: object, ...args: unknown[]) => unknown,
+): boolean {
+  if (Object.prototype.hasOwnProperty.call(request, name)) return false;
+  const proto = Object.getPrototypeOf(request) as Record<string, unknown> | null;
+  if (proto === null || proto === Object.prototype) return false;
+  let done = prototypeWrapped.get(proto);
+  if (done?.has(name)) return true;
+  const d = Object.getOwnPropertyDescriptor(proto, name);
+  if (d === undefined || typeof d.value !== 'function' || !d.writable) return false;
+  const original = d.value as (this: unknown, ...args: unknown[]) => unknown;
+  const wrapper = makeWrapper(original);
+  for (const key of ['length', 'name'] as const) {
+    const od = Object.getOwnPropertyDescriptor(original, key);
+    try {
+      if (od) Object.defineProperty(wrapper, key, od);
+    } catch {
+      // keep ours
+    }
+  }
+  proto[name] = wrapper;
+  if (done === undefined) {
+    done = new Set();
+    prototypeWrapped.set(proto, done);
+  }
+  done.add(name);
+  return true;
+}
+
+/** Per undici `Request` prototype: the method names wrapped there. */
+const prototypeWrapped = new WeakMap<object, Set<string>>();
+
 /** Per request object: the headers {@link addRequestHeaders} added (lower-case name -> name and value as added). */
 const addedHeaders = new WeakMap<object, Map<string, [string, string]>>();
 
 /**
  * Adds headers to an undici request at create, the way instrumentation-undici does
  * (`request.addHeader` where it exists, else undici 5's string or the flat array), and
- * yields to later adders: the request's OWN `addHeader` is wrapped (never the prototype) so
- * that a later `addHeader` of a name added here first removes our entry, leaving exactly one.
+ * yields to later adders: `addHeader` is wrapped (once, on the copy's `Request` prototype;
+ * on the request's own object where it has its own) so that a later `addHeader` of a name
+ * added here first removes our entry, leaving exactly one.
  */
 export function addRequestHeaders(
   request: UndiciRequestLike,
@@ -301,25 +365,28 @@ export function addRequestHeaders(
   if (ours === undefined && typeof request.addHeader === 'function') {
     ours = new Map();
     addedHeaders.set(request, ours);
-    const map = ours;
-    const original = request.addHeader as (this: unknown, ...args: unknown[]) => unknown;
-    request.addHeader = function addHeader(
-      this: unknown,
-      key: unknown,
-      ...rest: unknown[]
-    ): unknown {
-      const lname = typeof key === 'string' ? key.toLowerCase() : undefined;
-      const mine = lname === undefined ? undefined : map.get(lname);
-      if (mine !== undefined) {
-        map.delete(lname as string);
-        try {
-          removeRequestHeader(request, mine[0], mine[1]);
-        } catch {
-          // leave it
-        }
-      }
-      return original.call(this, key, ...rest);
-    };
+    const onProto = wrapOnPrototype(
+      request,
+      'addHeader',
+      (original) =>
+        function addHeader(this: object, key: unknown, ...rest: unknown[]): unknown {
+          const map = addedHeaders.get(this);
+          if (map !== undefined && map.size > 0) yieldHeader(this as UndiciRequestLike, map, key);
+          return original.call(this, key, ...rest);
+        },
+    );
+    if (!onProto) {
+      const map = ours;
+      const original = request.addHeader as (this: unknown, ...args: unknown[]) => unknown;
+      request.addHeader = function addHeader(
+        this: unknown,
+        key: unknown,
+        ...rest: unknown[]
+      ): unknown {
+        yieldHeader(request, map, key);
+        return original.call(this, key, ...rest);
+      };
+    }
   }
   for (const name of Object.keys(headers)) {
     const value = headers[name];
@@ -339,6 +406,23 @@ export function addRequestHeaders(
       continue;
     }
     ours?.set(name.toLowerCase(), [name, value]);
+  }
+}
+
+/** A header is added over one we added: ours is removed first, so the request carries one. */
+function yieldHeader(
+  request: UndiciRequestLike,
+  map: Map<string, [string, string]>,
+  key: unknown,
+): void {
+  const lname = typeof key === 'string' ? key.toLowerCase() : undefined;
+  const mine = lname === undefined ? undefined : map.get(lname);
+  if (mine === undefined) return;
+  map.delete(lname as string);
+  try {
+    removeRequestHeader(request, mine[0], mine[1]);
+  } catch {
+    // leave it
   }
 }
 
@@ -418,6 +502,8 @@ export class WireTap {
   readonly #onInternalError: (where: string, err: unknown) => void;
   #enabled = false;
   #states: WeakMap<object, RequestState> = new WeakMap();
+  /** Every request followed since enable(), kept past its end (bodyPath). */
+  #followed: WeakMap<object, RequestState> = new WeakMap();
   /** Per undici copy (its `Request` class); survives disable/enable. */
   readonly #copies: WeakMap<object, CopyInfo> = new WeakMap();
   #subscriptions: Array<[string, Listener]> = [];
@@ -436,10 +522,21 @@ export class WireTap {
     return this.#enabled;
   }
 
+  /**
+   * How a request followed since enable() had its body bytes of direction `dir` reported: by
+   * our `wrapper` of its data method (on its own object or its prototype), from the body
+   * `channel`, or not at all (undefined). For diagnostics and tests.
+   */
+  bodyPath(request: object, dir: Direction): 'wrapper' | 'channel' | undefined {
+    const mode = this.#followed.get(request)?.[dir].mode;
+    return mode === MODE_WRAP ? 'wrapper' : mode === MODE_CHANNEL ? 'channel' : undefined;
+  }
+
   enable(): void {
     if (this.#enabled) return;
     this.#enabled = true;
     this.#states = new WeakMap();
+    this.#followed = new WeakMap();
     // Only `create` from the start. undici's NODE_DEBUG loggers (lib/core/diagnostics.js) stand
     // down when `headers`/`trailers`/`error` already have subscribers as that module loads; by
     // the time we follow a first request, the copy that created it has loaded it and chosen.
@@ -520,6 +617,7 @@ export class WireTap {
     };
     const states = this.#states;
     states.set(request, state);
+    this.#followed.set(request, state);
     this.#followDirection(request, state, states, 'recv');
     if (streamedBody && request.body != null) this.#followDirection(request, state, states, 'sent');
   }
@@ -557,6 +655,13 @@ export class WireTap {
       const original = request[name];
       if (typeof original !== 'function') continue;
       own.mode = MODE_WRAP;
+      if (wrapOnPrototype(request, name, (fn) => WireTap.#prototypeBodyWrapper(fn, dir))) {
+        const follower: BodyFollower = { tap: this, states, state, own };
+        const list = BODY_FOLLOWERS[dir].get(request);
+        if (list === undefined) BODY_FOLLOWERS[dir].set(request, [follower]);
+        else if (!list.some((f) => f.own === own)) list.push(follower);
+        continue;
+      }
       const fn = original as (this: unknown, ...args: unknown[]) => unknown;
       request[name] = function wireTapBody(
         this: unknown,
@@ -577,6 +682,38 @@ export class WireTap {
         return fn.call(this, chunk, ...rest);
       };
     }
+  }
+
+  /**
+   * The body method's wrapper on an undici `Request` prototype (see wrapOnPrototype), shared
+   * by every tap: reports the chunk to each tap that follows this request in wrap mode (not
+   * from inside our own wrapper of the same direction), then calls the original unchanged.
+   */
+  static #prototypeBodyWrapper(
+    fn: (this: unknown, ...args: unknown[]) => unknown,
+    dir: Direction,
+  ): (this: object, chunk: unknown, ...rest: unknown[]) => unknown {
+    const followers = BODY_FOLLOWERS[dir];
+    const where = DIRECTIONS[dir].report;
+    return function wireTapBody(this: object, chunk: unknown, ...rest: unknown[]): unknown {
+      const list = followers.get(this);
+      if (list === undefined) return fn.call(this, chunk, ...rest);
+      let entered: DirectionState[] | undefined;
+      for (const f of list) {
+        if (f.own.inWrapper || f.own.mode !== MODE_WRAP) continue;
+        if (f.tap.#states !== f.states || f.states.get(this) !== f.state) continue;
+        f.tap.#report(f.state, where, chunk);
+        f.own.inWrapper = true;
+        if (entered === undefined) entered = [f.own];
+        else entered.push(f.own);
+      }
+      if (entered === undefined) return fn.call(this, chunk, ...rest);
+      try {
+        return fn.call(this, chunk, ...rest);
+      } finally {
+        for (const o of entered) o.inWrapper = false;
+      }
+    };
   }
 
   #onBodyChunkMessage(message: unknown, dir: Direction): void {

@@ -189,7 +189,7 @@ describe('addRequestHeaders on undici 5 / 6.11 shaped requests', () => {
     assert.equal(request.headers, `accept: */*\r\nx-a2a-added: yes\r\nTraceparent: ${THEIRS}\r\n`);
   });
 
-  test('undici 6/7: array headers; the prototype addHeader is not touched', () => {
+  test('undici 6/7: array headers; addHeader wrapped once on the prototype, no own property, other requests pass through', () => {
     class Req {
       headers: string[] = ['accept', '*/*'];
       addHeader(k: string, v: string) {
@@ -200,7 +200,11 @@ describe('addRequestHeaders on undici 5 / 6.11 shaped requests', () => {
     const protoAdd = Req.prototype.addHeader;
     const request = new Req();
     addRequestHeaders(request as never, { traceparent: OURS });
-    assert.equal(Req.prototype.addHeader, protoAdd);
+    const wrapped = Req.prototype.addHeader;
+    assert.notEqual(wrapped, protoAdd, 'wrapped on the prototype');
+    assert.equal(wrapped.name, 'addHeader');
+    assert.equal(wrapped.length, protoAdd.length);
+    assert.equal(Object.prototype.hasOwnProperty.call(request, 'addHeader'), false);
     assert.deepEqual(request.headers, ['accept', '*/*', 'traceparent', OURS]);
     request.addHeader('traceparent', THEIRS);
     assert.deepEqual(request.headers, ['accept', '*/*', 'traceparent', THEIRS]);
@@ -213,8 +217,16 @@ describe('addRequestHeaders on undici 5 / 6.11 shaped requests', () => {
       'traceparent',
       'third',
     ]);
+    // A request we added nothing to: its addHeader calls pass through unchanged.
     const other = new Req();
-    assert.equal(Object.prototype.hasOwnProperty.call(other, 'addHeader'), false);
+    assert.equal(other.addHeader('traceparent', THEIRS), other);
+    assert.deepEqual(other.headers, ['accept', '*/*', 'traceparent', THEIRS]);
+    // A second request of the class: the prototype is not wrapped twice.
+    const again = new Req();
+    addRequestHeaders(again as never, { traceparent: OURS });
+    assert.equal(Req.prototype.addHeader, wrapped);
+    again.addHeader('TraceParent', THEIRS);
+    assert.deepEqual(again.headers, ['accept', '*/*', 'TraceParent', THEIRS]);
   });
 
   test('no addHeader (undici 6.11): pushed to the array; undici 5 without addHeader: appended to the string', () => {
