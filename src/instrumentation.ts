@@ -12,7 +12,7 @@
  */
 import { context, createContextKey, type Context } from '@opentelemetry/api';
 import { logger } from './diag-logger';
-import { BodyReader } from './core/body-reader';
+import { BodyReader, parseAllPending } from './core/body-reader';
 import { isAgentCard } from './core/card';
 import {
   InstrumentationBase,
@@ -249,6 +249,7 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
    * (whose validators they are) is unchanged.
    */
   private newCall(target: CallTarget, url: string, parent: Context, startTime?: number): A2ACall {
+    parseAllPending(); // what earlier streams said comes first (their negotiations, their cards)
     const call = new A2ACall(
       this.deps(),
       target,

@@ -117,6 +117,20 @@ export interface BodyReaderOptions {
 /** Decoded text waiting for a deferred parse, past which it is parsed at once (memory bound). */
 const MAX_PENDING_CHARS = 1024 * 1024;
 
+/** Readers with a deferred parse scheduled (see parseAllPending). */
+const readersPending = new Set<BodyReader>();
+
+/**
+ * Parses every deferred stream event now. Called before a new A2A call is classified and
+ * judged: a call the app makes as soon as it got an event (a CancelTask on the first task
+ * event, say) must find what that event said (the negotiation of its task) recorded already,
+ * as without deferral. Costs nothing when nothing is pending.
+ */
+export function parseAllPending(): void {
+  if (readersPending.size === 0) return;
+  for (const reader of [...readersPending]) reader.parseDeferred();
+}
+
 function inflatedCap(maxBytes: number, opts: BodyReaderOptions | undefined): number {
   const v = opts?.maxInflatedBytes;
   if (typeof v === 'number' && Number.isFinite(v) && v >= 1) return Math.floor(v);
@@ -296,6 +310,7 @@ export class BodyReader {
       this.pending = [text];
       this.pendingChars = text.length;
       this.pendingParse = setImmediate(() => this.parsePending());
+      readersPending.add(this);
     } else {
       this.pending.push(text);
       this.pendingChars += text.length;
@@ -303,9 +318,17 @@ export class BodyReader {
     }
   }
 
+  /** Parses what is deferred now (parseAllPending). */
+  parseDeferred(): void {
+    this.parsePending();
+  }
+
   /** Parses the deferred text now (at its scheduled time, or before the stream's end). */
   private parsePending(): void {
-    if (this.pendingParse !== undefined) clearImmediate(this.pendingParse);
+    if (this.pendingParse !== undefined) {
+      clearImmediate(this.pendingParse);
+      readersPending.delete(this);
+    }
     this.pendingParse = undefined;
     const texts = this.pending;
     this.pending = undefined;

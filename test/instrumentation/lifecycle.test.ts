@@ -341,3 +341,40 @@ test('a task evicted from the bounded memory is not misjudged, and the span says
   }
   void collect;
 });
+
+test("a call made as soon as a stream's first event arrives finds that event's negotiation (stream events are judged after the app got them)", async () => {
+  await fetch(peer.cardUrl, { headers: { 'A2A-Version': '1.0' } }).then((r) => r.text());
+  const headers = { 'content-type': 'application/json', 'A2A-Version': '1.0' };
+  const res = await fetch(peer.jsonRpcUrl, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'SendStreamingMessage',
+      params: {
+        message: { messageId: 'm-first', role: 'ROLE_USER', parts: [{ text: 'x' }] },
+        metadata: { skillId: 'summarize-v2' },
+      },
+    }),
+  });
+  const reader = res.body!.getReader();
+  const { value } = await reader.read();
+  // In the very continuation of the read (before any later turn of the event loop): the
+  // task id from the first event, and a GetTask for it at once.
+  const text = Buffer.from(value!).toString('utf8');
+  const taskId = /"id":"([^"]+)"/.exec(text.slice(text.indexOf('"task"')))?.[1];
+  assert.ok(taskId, `a task in the first chunk: ${text.slice(0, 200)}`);
+  const poll = fetch(peer.jsonRpcUrl, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'GetTask', params: { id: taskId } }),
+  });
+  await (await poll).text();
+  for (;;) if ((await reader.read()).done) break;
+  const [get] = await h.waitForSpans((s) => s.some((x) => x.name === 'GetTask'));
+  const span = h.spans('GetTask')[0] ?? get;
+  assert.equal(span.attributes['a2a.lifecycle.negotiation_known'], true);
+  assert.equal(span.attributes['a2a.skill.id'], 'summarize-v2');
+  assert.ok(span.attributes['a2a.agent_card.fingerprint']);
+});
