@@ -292,7 +292,7 @@ function ratio(all: ClientResult[], c: ConfigName, base: ConfigName, get: Getter
  * goal, `within noise` when it is over by no more than its noise (the median absolute
  * deviation of the per-round ratios, printed beside it), `missed` otherwise.
  */
-function verdictFor(goal: number, ...rs: Ratio[]): string {
+function verdictFor(goal: number, ...rs: Ratio[]): Target['verdict'] {
   if (rs.some((r) => r.rounds === 0)) return 'not measured';
   if (rs.every((r) => r.median <= goal)) return 'met';
   if (rs.every((r) => r.median - (Number.isFinite(r.noise) ? r.noise : 0) <= goal))
@@ -558,7 +558,7 @@ interface Target {
   id: string;
   target: string;
   measured: string;
-  verdict: 'met' | 'missed' | 'not measured' | 'within noise';
+  verdict: 'met' | 'missed' | 'not measured' | 'within noise' | 'faster' | 'not faster';
 }
 
 function render(

@@ -24,29 +24,49 @@ export interface A2ARequestInfo {
 /** What responseHook sees when the exchange ends. */
 export interface A2AResponseInfo extends A2ARequestInfo {
   statusCode?: number;
-  /** The last decoded result (response body or stream event); its texts are for reading, not for export. */
+  /**
+   * The last decoded result (response body or stream event); its texts are for reading, not for
+   * export.
+   */
   result?: DecodedResult;
   drift?: DriftEvent;
 }
 
 export interface A2AInstrumentationConfig extends InstrumentationConfig {
-  /** Failure patterns meaning "unknown skill" (strings: case-insensitive substring; RegExp: made case-insensitive). Default `['unknown skill']`. */
+  /**
+   * Failure patterns meaning "unknown skill" (strings: case-insensitive substring; RegExp: made
+   * case-insensitive). Default `['unknown skill']`.
+   */
   unknownSkillPatterns?: Array<string | RegExp>;
   /** Failure patterns meaning "unsupported mode". Default `['unsupported mode']`. */
   unsupportedModePatterns?: Array<string | RegExp>;
-  /** Dotted paths in a JSON-RPC request where the skill id is looked for, first found wins. Default `params.skillId`, `params.metadata.skillId`, `params.message.metadata.skillId`. */
+  /**
+   * Dotted paths in a JSON-RPC request where the skill id is looked for, first found wins. Default
+   * `params.skillId`, `params.metadata.skillId`, `params.message.metadata.skillId`.
+   */
   skillIdPaths?: string[];
-  /** Pre-1.0 text parts carry no media type: by default they match any `text/*` output mode; true makes them strictly `text/plain` (the seed's reading). */
+  /**
+   * Pre-1.0 text parts carry no media type: by default they match any `text/*` output mode; true
+   * makes them strictly `text/plain` (the seed's reading).
+   */
   strictTextParts?: boolean;
-  /** Response bytes inspected per exchange (after decompression); past this the span says it could not judge. Default 4 MiB. */
+  /**
+   * Response bytes inspected per exchange (after decompression); past this the span says it could
+   * not judge. Default 4 MiB.
+   */
   maxInspectBytes?: number;
   /** Request body bytes inspected to recognise an A2A call. Default 1 MiB. */
   maxRequestBodyBytes?: number;
   /** URLs never inspected (string: prefix of `origin + path`; RegExp: tested on it). */
   ignoreUrls?: Array<string | RegExp>;
-  /** Called for every drift (debounced per card and fingerprint). Runs after the request, off its path; throwing or rejecting changes nothing. */
+  /**
+   * Called for every drift (debounced per card and fingerprint). Runs after the request, off its
+   * path; throwing or rejecting changes nothing.
+   */
   onDrift?: (event: DriftEvent) => void | Promise<void>;
-  /** Minimum time between two callback calls for the same card URL and fingerprint. Default 10 s. */
+  /**
+   * Minimum time between two callback calls for the same card URL and fingerprint. Default 10 s.
+   */
   driftCallbackDebounceMs?: number;
   /**
    * `observe` (default): never changes what the application sees. `enforce`: the seed's
@@ -56,7 +76,10 @@ export interface A2AInstrumentationConfig extends InstrumentationConfig {
    * event that shows drift).
    */
   mode?: 'observe' | 'enforce';
-  /** On drift, fetch the card again (unobserved by the app, untraced) and record on the drift span whether it really changed. Default false. */
+  /**
+   * On drift, fetch the card again (unobserved by the app, untraced) and record on the drift span
+   * whether it really changed. Default false.
+   */
   refetchCardOnDrift?: boolean;
   /** Called when an A2A span starts. */
   requestHook?: (span: Span, info: A2ARequestInfo) => void;
@@ -67,7 +90,10 @@ export interface A2AInstrumentationConfig extends InstrumentationConfig {
   taskTtlMs?: number;
   /** Agent Cards remembered. Default 1,000. */
   maxCards?: number;
-  /** A span whose response stays idle this long (no bytes: a body never read, a dead stream) is ended as abandoned. Long streams that keep sending stay open. Default 5 minutes. */
+  /**
+   * A span whose response stays idle this long (no bytes: a body never read, a dead stream) is
+   * ended as abandoned. Long streams that keep sending stay open. Default 5 minutes.
+   */
   maxSpanDurationMs?: number;
 }
 
@@ -173,7 +199,8 @@ export function resolveConfig(config: A2AInstrumentationConfig): ResolvedConfig 
       Array.isArray(config.ignoreUrls) &&
       config.ignoreUrls.every((p) => typeof p === 'string' || p instanceof RegExp)
     ) {
-      // A /g or /y RegExp keeps state between test() calls (it would ignore every other call): use a stateless copy.
+      // A /g or /y RegExp keeps state between test() calls (it would ignore every other call): use
+      // a stateless copy.
       ignoreUrls = config.ignoreUrls.map((p) =>
         p instanceof RegExp && (p.global || p.sticky)
           ? new RegExp(p.source, p.flags.replace(/[gy]/g, ''))

@@ -63,7 +63,10 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
   private activeCalls: Set<A2ACall> | undefined;
   private sweeper: NodeJS.Timeout | undefined;
   private enabled: boolean | undefined;
-  /** The call whose original fetch() is running right now (undici publishes `create` synchronously inside it). */
+  /**
+   * The call whose original fetch() is running right now (undici publishes `create` synchronously
+   * inside it).
+   */
   private fetchInProgress: A2ACall | typeof NOT_A2A | undefined;
   private readonly cardRefetcher = new CardRefetcher(() => ({
     fetch: this.fetchHook?.originalFetch ?? globalThis.fetch,
@@ -282,7 +285,8 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     }
     if (versionHeader !== undefined) opts = { ...opts, a2aVersionHeader: versionHeader };
     const cls = classifyRequest(method, url, body, opts);
-    // REST paths common outside A2A (GET …/tasks/{id}) count only at an endpoint a fetched card advertises.
+    // REST paths common outside A2A (GET …/tasks/{id}) count only at an endpoint a fetched card
+    // advertises.
     if (
       cls === undefined &&
       versionHeader === undefined &&
@@ -385,7 +389,10 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     return result;
   }
 
-  /** An A2ACall, NOT_A2A when the URL and body say it is not A2A, undefined when only the wire can tell (streamed body). */
+  /**
+   * An A2ACall, NOT_A2A when the URL and body say it is not A2A, undefined when only the wire can
+   * tell (streamed body).
+   */
   private callForFetch(input: FetchInput, init: FetchInit): A2ACall | typeof NOT_A2A | undefined {
     let url: string | undefined;
     let request: Request | undefined;
@@ -516,7 +523,9 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     };
   }
 
-  /** A JSON request whose body is streamed: collect it (capped) and decide at the response headers. */
+  /**
+   * A JSON request whose body is streamed: collect it (capped) and decide at the response headers.
+   */
   private deferredObserver(
     url: string,
     method: string,
@@ -560,7 +569,10 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
   }
 }
 
-/** Runs the call's settle step on a side branch of the app's promise: a failure there must not become an unhandled rejection. */
+/**
+ * Runs the call's settle step on a side branch of the app's promise: a failure there must not
+ * become an unhandled rejection.
+ */
 function settleQuietly(fn: () => void): void {
   safeExecuteInTheMiddle(
     fn,

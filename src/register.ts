@@ -58,7 +58,9 @@ import {
 } from './telemetry/fleet-alerts';
 
 const STARTED = Symbol.for('opentelemetry-instrumentation-a2a.register');
-/** Where @opentelemetry/api 1.x keeps its globals (the diag logger under `diag` once one is set). */
+/**
+ * Where @opentelemetry/api 1.x keeps its globals (the diag logger under `diag` once one is set).
+ */
 const API_GLOBALS = Symbol.for('opentelemetry.js.api.1');
 /** The most the register adds to a process's life: the flush at exit or on a signal. */
 const SHUTDOWN_TIMEOUT_MS = 3000;
@@ -179,7 +181,9 @@ function installShutdown(
     });
     return done;
   };
-  /** Sends what is buffered without keeping the process alive (the app is shutting down on its own). */
+  /**
+   * Sends what is buffered without keeping the process alive (the app is shutting down on its own).
+   */
   const flush = (): void => {
     const cap = new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_TIMEOUT_MS).unref());
     const all = Promise.allSettled(
@@ -236,7 +240,10 @@ function readSetup(ownTraces: boolean, ownMetrics: boolean): Setup {
   });
 }
 
-/** Fleet-wide eviction: Alertmanager's webhook and/or poll, once the instrumentation is enabled. Unref'd. */
+/**
+ * Fleet-wide eviction: Alertmanager's webhook and/or poll, once the instrumentation is enabled.
+ * Unref'd.
+ */
 function startFleet(config: FleetEnvConfig): FleetReceivers | undefined {
   return config.webhook || config.poll ? startFleetReceivers(config, lateWarning) : undefined;
 }

@@ -24,29 +24,45 @@ export const ATTR_HTTP_RESPONSE_STATUS_CODE = 'http.response.status_code';
 
 // this package
 export const ATTR_A2A_SKILL_ID = 'a2a.skill.id';
-/** Where the skill id came from: a configured request path such as `params.skillId`, or `application` (withSkill). */
+/**
+ * Where the skill id came from: a configured request path such as `params.skillId`, or
+ * `application` (withSkill).
+ */
 export const ATTR_A2A_SKILL_ID_SOURCE = 'a2a.skill.id_source';
 export const ATTR_A2A_AGENT_CARD_FINGERPRINT = 'a2a.agent_card.fingerprint';
 export const ATTR_A2A_AGENT_CARD_URL = 'a2a.agent_card.url';
 /** The card in use was already implicated in a drift and has not been re-fetched since. */
 export const ATTR_A2A_AGENT_CARD_SUSPECT = 'a2a.agent_card.suspect';
-/** Who implicated the card in use: `local` (this process saw the drift) or `fleet` (an alert from another instance). */
+/**
+ * Who implicated the card in use: `local` (this process saw the drift) or `fleet` (an alert from
+ * another instance).
+ */
 export const ATTR_A2A_AGENT_CARD_SUSPECT_SOURCE = 'a2a.agent_card.suspect_source';
-/** On GetAgentCard: the card response's freshness: `Cache-Control` max-age (seconds), `ETag`, `Last-Modified`. */
+/**
+ * On GetAgentCard: the card response's freshness: `Cache-Control` max-age (seconds), `ETag`,
+ * `Last-Modified`.
+ */
 export const ATTR_A2A_AGENT_CARD_MAX_AGE = 'a2a.agent_card.max_age_s';
 export const ATTR_A2A_AGENT_CARD_ETAG = 'a2a.agent_card.etag';
 export const ATTR_A2A_AGENT_CARD_LAST_MODIFIED = 'a2a.agent_card.last_modified';
 /** On GetAgentCard: the card's fingerprint before this fetch, when it was fetched before. */
 export const ATTR_A2A_AGENT_CARD_PREVIOUS_FINGERPRINT = 'a2a.agent_card.previous_fingerprint';
-/** On GetAgentCard: the card's `version` changed since the previous fetch (not an error by itself). */
+/**
+ * On GetAgentCard: the card's `version` changed since the previous fetch (not an error by itself).
+ */
 export const ATTR_A2A_AGENT_CARD_VERSION_CHANGED = 'a2a.agent_card.version_changed';
 export const ATTR_A2A_AGENT_CARD_PREVIOUS_VERSION = 'a2a.agent_card.previous_version';
 export const ATTR_A2A_AGENT_CARD_SKILL_COUNT = 'a2a.agent_card.skill_count';
-/** On lifecycle calls (GetTask, SubscribeToTask, CancelTask): whether the SendMessage that created the task is still remembered. */
+/**
+ * On lifecycle calls (GetTask, SubscribeToTask, CancelTask): whether the SendMessage that created
+ * the task is still remembered.
+ */
 export const ATTR_A2A_LIFECYCLE_NEGOTIATION_KNOWN = 'a2a.lifecycle.negotiation_known';
 export const ATTR_A2A_BINDING = 'a2a.binding';
 export const ATTR_A2A_STREAM_EVENTS = 'a2a.stream.event_count';
-/** Why the exchange could not be judged for drift (body over the cap, not JSON, no card known, ...). */
+/**
+ * Why the exchange could not be judged for drift (body over the cap, not JSON, no card known, ...).
+ */
 export const ATTR_A2A_UNJUDGED_REASON = 'a2a.drift.unjudged_reason';
 
 export const ATTR_A2A_DRIFT_KIND = 'a2a.drift.kind';
@@ -57,12 +73,18 @@ export const ATTR_A2A_DRIFT_RPC_CODE = 'a2a.drift.rpc_code';
 export const ATTR_A2A_DRIFT_PREVIOUS_FINGERPRINT = 'a2a.drift.previous_fingerprint';
 export const ATTR_A2A_DRIFT_CURRENT_FINGERPRINT = 'a2a.drift.current_fingerprint';
 
-/** refetchCardOnDrift: what the confirming re-fetch found: `changed`, `unchanged` (the peer is broken, not the cache) or `failed`. */
+/**
+ * refetchCardOnDrift: what the confirming re-fetch found: `changed`, `unchanged` (the peer is
+ * broken, not the cache) or `failed`.
+ */
 export const ATTR_A2A_DRIFT_REFETCH = 'a2a.drift.refetch';
 /** refetchCardOnDrift: the card really changed since the one in use. */
 export const ATTR_A2A_DRIFT_CONFIRMED = 'a2a.drift.confirmed';
 
-/** Span event on the GetAgentCard span whose card changed under the same version (card_changed: not an error). */
+/**
+ * Span event on the GetAgentCard span whose card changed under the same version (card_changed: not
+ * an error).
+ */
 export const EVENT_AGENT_CARD_CHANGED = 'a2a.agent_card.changed';
 
 export const METRIC_CARD_DRIFT = 'a2a.client.card_drift';

@@ -74,7 +74,10 @@ function time(v: unknown): number | undefined {
   return Number.isFinite(t) ? t : undefined;
 }
 
-/** The labels as a stable string (sorted names), bounded: the identity of an alert without a fingerprint. */
+/**
+ * The labels as a stable string (sorted names), bounded: the identity of an alert without a
+ * fingerprint.
+ */
 function labelsKey(labels: Record<string, unknown>): string {
   const names = Object.keys(labels).sort();
   let out = '';
@@ -175,7 +178,10 @@ export function parseApiAlerts(value: unknown): AlertParse {
   return collect(value, (a) => isRecord(a) && isRecord(a.status) && a.status.state === 'active');
 }
 
-/** The DriftEvent the callbacks get for a fleet alert (no fingerprint: the alert does not say which card the other instance held). */
+/**
+ * The DriftEvent the callbacks get for a fleet alert (no fingerprint: the alert does not say which
+ * card the other instance held).
+ */
 export function fleetDriftEvent(alert: FleetAlert): DriftEvent {
   const what = alert.skillId !== undefined ? `skillId=${JSON.stringify(alert.skillId)}` : 'a skill';
   const who = alert.agentName !== undefined ? ` of agent ${JSON.stringify(alert.agentName)}` : '';

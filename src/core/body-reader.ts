@@ -17,7 +17,9 @@ import { SseParser } from './sse';
 export type BodyMode = 'json' | 'sse';
 
 export interface BodySink {
-  /** A parsed JSON document (SSE: one event's data, with the event's `event:` name when it had one). */
+  /**
+   * A parsed JSON document (SSE: one event's data, with the event's `event:` name when it had one).
+   */
   onDocument(value: unknown, eventName?: string): void;
   /** Something could not be read (over the cap, not JSON, bad compression, ...). */
   onProblem(problem: string): void;
@@ -50,7 +52,10 @@ function syncDecompress(encoding: string, data: Buffer, maxOutputLength: number)
   }
 }
 
-/** Output chunk of the stream decompressors: 64 KiB (zlib's 16 KiB default costs ~4x the time per inflated byte). */
+/**
+ * Output chunk of the stream decompressors: 64 KiB (zlib's 16 KiB default costs ~4x the time per
+ * inflated byte).
+ */
 const INFLATE_CHUNK = 64 * 1024;
 
 function streamDecompressor(encoding: string): Decompressor | undefined {
@@ -102,7 +107,10 @@ const SUPPORTED_ENCODINGS = new Set(['gzip', 'x-gzip', 'deflate', 'br']);
 export const DEFAULT_MAX_INFLATED_BYTES = 64 * 1024 * 1024;
 
 export interface BodyReaderOptions {
-  /** Decompressed bytes of a compressed SSE stream inspected at most; default: see DEFAULT_MAX_INFLATED_BYTES. */
+  /**
+   * Decompressed bytes of a compressed SSE stream inspected at most; default: see
+   * DEFAULT_MAX_INFLATED_BYTES.
+   */
   maxInflatedBytes?: number;
   /**
    * SSE: parse the events of a chunk after the current turn of the event loop (setImmediate)
@@ -146,7 +154,9 @@ export class BodyReader {
   private sse?: SseParser;
   /** UTF-8 across chunk boundaries (StringDecoder: a third of TextDecoder's cost per chunk). */
   private decoder?: StringDecoder;
-  /** The leading byte order mark is still to be dropped (as TextDecoder, the WHATWG decode, does). */
+  /**
+   * The leading byte order mark is still to be dropped (as TextDecoder, the WHATWG decode, does).
+   */
   private atStart = true;
   private decompressor?: Decompressor;
   private failed = false;
@@ -198,7 +208,8 @@ export class BodyReader {
             if (this.failed) return; // already reported (e.g. stopped at the inflation cap)
             this.failed = true;
             sink.onProblem(`could not decode ${this.encoding} stream`);
-            // After end() nothing else will say the stream is over ('end' never comes after 'error').
+            // After end() nothing else will say the stream is over ('end' never comes after
+            // 'error').
             if (this.ended) sink.onEnd();
           });
           d.on('end', () => this.finishSse());
@@ -273,7 +284,9 @@ export class BodyReader {
     this.stopInflating();
   }
 
-  /** The inflation cap is reached: inspect no more of this stream; the app's bytes are not touched. */
+  /**
+   * The inflation cap is reached: inspect no more of this stream; the app's bytes are not touched.
+   */
   private stopInflating(): void {
     this.parsePending(); // what was inflated before the cap is inspected
     this.failed = true;

@@ -18,7 +18,7 @@
  *
  * camelCase is read first; the proto snake_case spelling is accepted as a fallback.
  */
-import { arr, isRecord, nonEmptyStr, own, own2, str } from './json-path';
+import { arr, isRecord, nonEmptyStr, own, ownEither, str } from './json-path';
 import type { AgentEndpoint, DecodedCard, SkillInfo } from './model';
 
 export const MAX_SKILLS = 10_000;
@@ -63,8 +63,8 @@ export function isAgentCard(json: unknown): boolean {
       return false;
     return (
       nonEmptyStr(own(json, 'url')) !== undefined ||
-      arr(own2(json, 'supportedInterfaces', 'supported_interfaces')) !== undefined ||
-      nonEmptyStr(own2(json, 'protocolVersion', 'protocol_version')) !== undefined
+      arr(ownEither(json, 'supportedInterfaces', 'supported_interfaces')) !== undefined ||
+      nonEmptyStr(ownEither(json, 'protocolVersion', 'protocol_version')) !== undefined
     );
   } catch {
     return false;
@@ -91,21 +91,21 @@ function decode(json: unknown): DecodedCard {
   if (version !== undefined) card.version = version;
   const description = str(own(json, 'description'));
   if (description !== undefined) card.description = description;
-  const protocolVersion = nonEmptyStr(own2(json, 'protocolVersion', 'protocol_version'));
+  const protocolVersion = nonEmptyStr(ownEither(json, 'protocolVersion', 'protocol_version'));
   if (protocolVersion !== undefined) card.protocolVersion = protocolVersion;
 
   // capabilities: only `true` is true
   const caps = own(json, 'capabilities');
   if (isRecord(caps)) {
     card.streaming = own(caps, 'streaming') === true;
-    card.pushNotifications = own2(caps, 'pushNotifications', 'push_notifications') === true;
+    card.pushNotifications = ownEither(caps, 'pushNotifications', 'push_notifications') === true;
   } else if (caps !== undefined && caps !== null) {
     problems.push('capabilities is not an object');
   }
 
   // default modes
-  const din = own2(json, 'defaultInputModes', 'default_input_modes');
-  const dout = own2(json, 'defaultOutputModes', 'default_output_modes');
+  const din = ownEither(json, 'defaultInputModes', 'default_input_modes');
+  const dout = ownEither(json, 'defaultOutputModes', 'default_output_modes');
   const defIn = modes(din);
   const defOut = modes(dout);
   if (defIn !== undefined) card.defaultInputModes = defIn;
@@ -156,7 +156,7 @@ function endpoints(json: Record<string, unknown>, card: DecodedCard, problems: s
   };
 
   // 1.0
-  const si = own2(json, 'supportedInterfaces', 'supported_interfaces');
+  const si = ownEither(json, 'supportedInterfaces', 'supported_interfaces');
   const sia = arr(si);
   if (sia !== undefined) {
     const n = Math.min(sia.length, MAX_ENDPOINTS);
@@ -165,8 +165,8 @@ function endpoints(json: Record<string, unknown>, card: DecodedCard, problems: s
       if (!isRecord(it)) continue;
       add(
         own(it, 'url'),
-        own2(it, 'protocolBinding', 'protocol_binding'),
-        nonEmptyStr(own2(it, 'protocolVersion', 'protocol_version')),
+        ownEither(it, 'protocolBinding', 'protocol_binding'),
+        nonEmptyStr(ownEither(it, 'protocolVersion', 'protocol_version')),
         own(it, 'tenant'),
       );
     }
@@ -216,8 +216,8 @@ function skills(json: Record<string, unknown>, card: DecodedCard, problems: stri
       noId++;
       continue;
     }
-    const rin = own2(s, 'inputModes', 'input_modes');
-    const rout = own2(s, 'outputModes', 'output_modes');
+    const rin = ownEither(s, 'inputModes', 'input_modes');
+    const rout = ownEither(s, 'outputModes', 'output_modes');
     const ins = modes(rin);
     const outs = modes(rout);
     if (

@@ -29,12 +29,18 @@ abstract class AgentCardDriftError extends Error {
   }
 }
 
-/** A negotiated task failed (or was refused) in a way that says the cached Agent Card's skills[] is out of date. */
+/**
+ * A negotiated task failed (or was refused) in a way that says the cached Agent Card's skills[] is
+ * out of date.
+ */
 export class StaleAgentCardError extends AgentCardDriftError {
   override readonly name = 'StaleAgentCardError';
 }
 
-/** A task succeeded but returned an artifact whose media type the card used at negotiation did not advertise. */
+/**
+ * A task succeeded but returned an artifact whose media type the card used at negotiation did not
+ * advertise.
+ */
 export class ArtifactSchemaDriftError extends AgentCardDriftError {
   override readonly name = 'ArtifactSchemaDriftError';
 }

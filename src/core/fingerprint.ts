@@ -315,7 +315,10 @@ function compareStr(a: string, b: string): number {
   return cx < cy ? -1 : cx > cy ? 1 : 0;
 }
 
-/** compareStr, metered by the length it may walk (sorting strings is not; this is for values nested in lists). */
+/**
+ * compareStr, metered by the length it may walk (sorting strings is not; this is for values nested
+ * in lists).
+ */
 function compareStrMetered(a: string, b: string): number {
   spend((a.length < b.length ? a.length : b.length) >> 6);
   return compareStr(a, b);
@@ -480,7 +483,10 @@ function extCmp(a: unknown, b: unknown, depth: number): number {
   }
 }
 
-/** Dicts serialised during one fallback sort (each is compared O(log n) times), with the depth reached. */
+/**
+ * Dicts serialised during one fallback sort (each is compared O(log n) times), with the depth
+ * reached.
+ */
 let serMemo: Map<object, { depth: number; text: string }> | undefined;
 
 function serDictOnce(d: object, depth: number): string {

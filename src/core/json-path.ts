@@ -12,7 +12,10 @@ import { boundedMemo } from './memo';
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
-/** `v` as an integer (floored) if it is a finite number ≥ `min`, else undefined: the one check for numeric limits. */
+/**
+ * `v` as an integer (floored) if it is a finite number ≥ `min`, else undefined: the one check for
+ * numeric limits.
+ */
 export function intAtLeast(v: unknown, min: number): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) && v >= min ? Math.floor(v) : undefined;
 }
@@ -22,7 +25,10 @@ export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** `obj[key]` if `obj` is a record (or array) that has `key` as an OWN property; otherwise undefined. Never throws. */
+/**
+ * `obj[key]` if `obj` is a record (or array) that has `key` as an OWN property; otherwise
+ * undefined. Never throws.
+ */
 export function own(obj: unknown, key: string): unknown {
   if (typeof obj !== 'object' || obj === null) return undefined;
   try {
@@ -53,8 +59,11 @@ export function int(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isInteger(v) ? v : undefined;
 }
 
-/** The first own property of `obj` among `keys` that is not undefined (for camelCase/snake_case pairs). */
-export function own2(obj: unknown, a: string, b: string): unknown {
+/**
+ * The first own property of `obj` among `keys` that is not undefined (for camelCase/snake_case
+ * pairs).
+ */
+export function ownEither(obj: unknown, a: string, b: string): unknown {
   const v = own(obj, a);
   return v !== undefined ? v : own(obj, b);
 }
@@ -122,7 +131,10 @@ export const MAX_JSON_STRUCTURES = 200_000;
 
 const BOM = 0xfeff;
 
-/** JSON.parse that never throws: the value, or why not (invalid, too complex, nested too deeply, not text). */
+/**
+ * JSON.parse that never throws: the value, or why not (invalid, too complex, nested too deeply, not
+ * text).
+ */
 export function parseJsonSafe(
   text: string,
 ): { ok: true; value: unknown } | { ok: false; problem: string } {

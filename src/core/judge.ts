@@ -31,13 +31,18 @@ export { compilePatterns, type TextMatcher };
 /** What the client negotiated with: the card in use for this task's skill, at negotiation time. */
 export interface NegotiationContext {
   skillId?: string;
-  /** Whether a card is known for the endpoint (false: nothing can be said about skills or modes). */
+  /**
+   * Whether a card is known for the endpoint (false: nothing can be said about skills or modes).
+   */
   cardKnown: boolean;
   cardUrl?: string;
   fingerprint?: string;
   agentName?: string;
   cardVersion?: string;
-  /** Whether the card in use lists `skillId` (only meaningful when cardKnown and skillId); undefined when the card had more skills than were read and this one was not among them. */
+  /**
+   * Whether the card in use lists `skillId` (only meaningful when cardKnown and skillId); undefined
+   * when the card had more skills than were read and this one was not among them.
+   */
   skillInCard?: boolean;
   /** That skill's effective output modes in the card in use. */
   outputModes?: readonly string[];
@@ -80,7 +85,10 @@ export interface Judgement {
 
 const NONE: Judgement = {};
 
-/** Values the peer controls are cut to this many characters in error messages (they end up in span status and exception events). */
+/**
+ * Values the peer controls are cut to this many characters in error messages (they end up in span
+ * status and exception events).
+ */
 const MAX_MESSAGE_VALUE = 256;
 const MAX_MESSAGE_MODES = 8;
 
@@ -109,7 +117,10 @@ function skillLabel(skillId: string | undefined): string {
     : `skillId=${JSON.stringify(short(skillId))}`;
 }
 
-/** Evidence that the requested skill is missing: stale card if the card in use lists it, else the client asked for something its card never offered. */
+/**
+ * Evidence that the requested skill is missing: stale card if the card in use lists it, else the
+ * client asked for something its card never offered.
+ */
 function missingKind(ctx: NegotiationContext): DriftKind {
   return ctx.cardKnown && ctx.skillInCard === false ? 'skill_not_in_card' : 'unknown_skill';
 }
@@ -168,14 +179,20 @@ export function judge(
   }
 }
 
-/** INVALID_PARAMS (1.0 ErrorInfo reason) or INVALID_ARGUMENT (google.rpc.Status of the HTTP+JSON binding), or JSON-RPC -32602. */
+/**
+ * INVALID_PARAMS (1.0 ErrorInfo reason) or INVALID_ARGUMENT (google.rpc.Status of the HTTP+JSON
+ * binding), or JSON-RPC -32602.
+ */
 function isInvalidParams(err: RpcError): boolean {
   return (
     err.code === -32602 || err.reason === 'INVALID_PARAMS' || err.reason === 'INVALID_ARGUMENT'
   );
 }
 
-/** True when a part of the request's message is outside the skill's input modes in the card in use (MIME rules, lax text). */
+/**
+ * True when a part of the request's message is outside the skill's input modes in the card in use
+ * (MIME rules, lax text).
+ */
 function requestBreaksInputModes(
   request: DecodedRequest | undefined,
   ctx: NegotiationContext,
@@ -189,7 +206,10 @@ function requestBreaksInputModes(
   return false;
 }
 
-/** The peer's error text (message, and `data` when it is a string or has a string message); judge only. */
+/**
+ * The peer's error text (message, and `data` when it is a string or has a string message); judge
+ * only.
+ */
 function errorText(err: RpcError): string | undefined {
   const data = err.data;
   const extra =
@@ -261,7 +281,8 @@ function judgeExchange(
         { rpcCode: code },
       );
     }
-    // Any other code (-32603, HTTP 400 / 500, ...) is generic: evidence only when its text names the requested skill.
+    // Any other code (-32603, HTTP 400 / 500, ...) is generic: evidence only when its text names
+    // the requested skill.
     const label = missingSkillLabel(errorText(err), ctx.skillId, opts.unknownSkillPatterns, false);
     if (label !== undefined) {
       return stale(

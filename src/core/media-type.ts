@@ -34,7 +34,10 @@ const BARE_WORD_MODES = new Map<string, string>([
   ['file', '*/*'],
 ]);
 
-/** The essence of a card's mode: a media type, or a bare word (BARE_WORD_MODES) read as one. Allowed lists only. */
+/**
+ * The essence of a card's mode: a media type, or a bare word (BARE_WORD_MODES) read as one. Allowed
+ * lists only.
+ */
 function modeEssence(v: unknown): string | undefined {
   if (typeof v !== 'string') return undefined;
   if (v.length <= 8) {
@@ -105,7 +108,10 @@ function isTokenChar(c: number): boolean {
   }
 }
 
-/** Types whose content is text a typeless text part may carry: JSON, XML, YAML and their `+json` / `+xml` kin. */
+/**
+ * Types whose content is text a typeless text part may carry: JSON, XML, YAML and their `+json` /
+ * `+xml` kin.
+ */
 function isTextCarriedType(e: string): boolean {
   return (
     e === 'application/json' ||

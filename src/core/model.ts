@@ -28,10 +28,15 @@ export type SkillIdSource = string;
 /** One A2A request as seen on the wire. */
 export interface DecodedRequest {
   operation: OperationName;
-  /** The method as the peer spoke it: `tasks/send`, `message/send`, `SendMessage`, `POST /v1/message:send`. */
+  /**
+   * The method as the peer spoke it: `tasks/send`, `message/send`, `SendMessage`, `POST
+   * /v1/message:send`.
+   */
   wireMethod: string;
   binding: Binding;
-  /** `0.1`, `0.2`, `0.3` or `1.0` when the request tells it (method name, part shape, header, path). */
+  /**
+   * `0.1`, `0.2`, `0.3` or `1.0` when the request tells it (method name, part shape, header, path).
+   */
   protocolVersion?: string;
   /** True for SendStreamingMessage and SubscribeToTask (the response is an SSE stream). */
   streaming: boolean;
@@ -44,7 +49,10 @@ export interface DecodedRequest {
   skillIdSource?: SkillIdSource;
   /** 1.0 `tenant` as sent in the request params / REST body (never taken from the URL path). */
   tenant?: string;
-  /** SendMessage / SendStreamingMessage: the kinds and media types of the message's parts (no content). */
+  /**
+   * SendMessage / SendStreamingMessage: the kinds and media types of the message's parts (no
+   * content).
+   */
   messageParts?: DecodedPart[];
 }
 
@@ -119,7 +127,10 @@ export interface DecodedResult {
   final?: boolean;
   /** Inferred from the shape where the request did not tell. */
   protocolVersion?: string;
-  /** Why this could not be decoded (or only partly). Present => the judge will not claim drift from what is missing. */
+  /**
+   * Why this could not be decoded (or only partly). Present => the judge will not claim drift from
+   * what is missing.
+   */
   problem?: string;
 }
 
@@ -157,7 +168,10 @@ export interface DecodedCard {
 
 /** What an HTTP request is, as far as A2A goes. */
 export type Classification =
-  /** `sniff`: the path only hints at a card: it is one only if its JSON answer is an Agent Card (`isAgentCard`). */
+  /**
+   * `sniff`: the path only hints at a card: it is one only if its JSON answer is an Agent Card
+   * (`isAgentCard`).
+   */
   | { type: 'card'; extended: boolean; sniff?: boolean }
   | { type: 'operation'; request: DecodedRequest }
   | { type: 'maybe-operation' } // a POST whose body is not known yet (streamed body)

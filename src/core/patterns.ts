@@ -1,4 +1,6 @@
-/** The user's failure patterns (`unknownSkillPatterns`, `unsupportedModePatterns`), compiled. Pure. */
+/**
+ * The user's failure patterns (`unknownSkillPatterns`, `unsupportedModePatterns`), compiled. Pure.
+ */
 
 /** A failure pattern, compiled. `label` is what is reported (never the matched text). */
 export interface TextMatcher {
@@ -6,7 +8,9 @@ export interface TextMatcher {
   test(text: string): boolean;
 }
 
-/** Strings match case-insensitively as substrings; regular expressions are made case-insensitive. */
+/**
+ * Strings match case-insensitively as substrings; regular expressions are made case-insensitive.
+ */
 export function compilePatterns(patterns: ReadonlyArray<string | RegExp>): TextMatcher[] {
   const out: TextMatcher[] = [];
   for (const p of patterns) {

@@ -58,7 +58,10 @@ export interface CardRegistryOptions {
   maxHistory?: number;
 }
 
-/** Endpoints of one card that are indexed (of at most 16x as many list items read); more are ignored: bounds a hostile card. */
+/**
+ * Endpoints of one card that are indexed (of at most 16x as many list items read); more are
+ * ignored: bounds a hostile card.
+ */
 const MAX_ENDPOINTS_PER_CARD = 64;
 
 interface HistoryRecord {
@@ -69,7 +72,10 @@ interface HistoryRecord {
 interface Indexed {
   endpoints: string[];
   origins: string[];
-  /** Origins of the endpoints the card declares (a card with endpoints on an origin speaks there only for them). */
+  /**
+   * Origins of the endpoints the card declares (a card with endpoints on an origin speaks there
+   * only for them).
+   */
   endpointOrigins: string[];
   /** The card URL's own origin. */
   cardOrigin: string | undefined;
@@ -100,7 +106,10 @@ function agentScopeOf(cardUrl: string): string | undefined {
   }
 }
 
-/** The normalised URL of the folder a sniffed card was served from: `…/x/agent/card` → `…/x`, `…/a2a/agent.json` → `…/a2a`. */
+/**
+ * The normalised URL of the folder a sniffed card was served from: `…/x/agent/card` → `…/x`,
+ * `…/a2a/agent.json` → `…/a2a`.
+ */
 function sniffedPathScope(cardUrl: string): string | undefined {
   const n = normaliseUrl(cardUrl);
   if (n === undefined) return undefined;
@@ -294,7 +303,10 @@ export class CardRegistry {
     return this.cards.size;
   }
 
-  /** Change the cap (the registry is process-wide: the last instrumentation configured sets it); drops the least recently used past it. */
+  /**
+   * Change the cap (the registry is process-wide: the last instrumentation configured sets it);
+   * drops the least recently used past it.
+   */
   setMaxCards(maxCards: number): void {
     this.maxCards = intOption(maxCards, this.maxCards, 1);
     while (this.cards.size > this.maxCards) this.remove(this.cards.oldestKey() as string);
@@ -457,7 +469,10 @@ export class CardRegistry {
     return unscoped;
   }
 
-  /** Marks the card held for this URL as implicated in a drift (until it is fetched again). Returns whether one was held. */
+  /**
+   * Marks the card held for this URL as implicated in a drift (until it is fetched again). Returns
+   * whether one was held.
+   */
   markSuspect(cardUrl: string, source: 'local' | 'fleet' = 'local'): boolean {
     const entry = this.cards.get(cardKey(cardUrl));
     if (!entry) return false;
@@ -489,7 +504,10 @@ export class CardRegistry {
     for (const o of ix.origins) removeFromIndex(this.byOrigin, o, key);
   }
 
-  /** `sameOriginOnly`: endpoints on other origins than the card URL's are not indexed (cards found by sniffing an odd path cannot claim another host's agent). */
+  /**
+   * `sameOriginOnly`: endpoints on other origins than the card URL's are not indexed (cards found
+   * by sniffing an odd path cannot claim another host's agent).
+   */
   private index(
     key: string,
     entry: CardEntry,
@@ -582,8 +600,11 @@ export interface Negotiation {
   cardUrl?: string;
   fingerprint?: string;
   agentName?: string;
-  agentVersion?: string;
-  /** the skill's effective outputModes in the card at negotiation time; undefined if skill unknown */
+  /** The card's `version` at negotiation time (NegotiationContext.cardVersion). */
+  cardVersion?: string;
+  /**
+   * the skill's effective outputModes in the card at negotiation time; undefined if skill unknown
+   */
   outputModes?: string[];
   skillInCard?: boolean;
   /** opaque (a span context) */
@@ -591,7 +612,9 @@ export interface Negotiation {
   createdAt: number;
 }
 
-/** Tasks are held per agent endpoint: `scope` + NUL + task id (the task id alone without a scope). */
+/**
+ * Tasks are held per agent endpoint: `scope` + NUL + task id (the task id alone without a scope).
+ */
 function negotiationKey(taskId: string, scope: unknown): string {
   return typeof scope === 'string' && scope.length > 0 ? `${scope}\u0000${taskId}` : taskId;
 }
@@ -615,7 +638,10 @@ export class NegotiationRegistry {
     this.maxAgeMs = typeof age === 'number' && age >= 0 && !Number.isNaN(age) ? age : 3_600_000;
   }
 
-  /** Change the caps (process-wide: the last instrumentation configured sets them); drops the oldest past the new entry cap. */
+  /**
+   * Change the caps (process-wide: the last instrumentation configured sets them); drops the oldest
+   * past the new entry cap.
+   */
   setLimits(maxEntries: number, maxAgeMs: number): void {
     this.maxEntries = intOption(maxEntries, this.maxEntries, 1);
     if (typeof maxAgeMs === 'number' && maxAgeMs >= 0 && !Number.isNaN(maxAgeMs))
@@ -665,7 +691,8 @@ export class NegotiationRegistry {
   }
 
   /**
-   * The negotiation for this task at this endpoint scope, unless it has expired (now - createdAt > maxAgeMs),
+   * The negotiation for this task at this endpoint scope, unless it has expired (now - createdAt >
+   * maxAgeMs),
    * in which case it is removed and undefined returned. A non-finite `now` cannot judge
    * age: the entry is returned as is.
    */

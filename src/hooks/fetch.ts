@@ -128,7 +128,10 @@ export class FetchHook {
     globalThis.fetch = wrapper;
   }
 
-  /** Restores the original fetch, unless someone wrapped ours since (then ours stays and passes through). */
+  /**
+   * Restores the original fetch, unless someone wrapped ours since (then ours stays and passes
+   * through).
+   */
   uninstall(): void {
     if (!this.wrapper) return;
     if (globalThis.fetch === this.wrapper && this.original) globalThis.fetch = this.original;

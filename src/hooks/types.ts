@@ -12,7 +12,10 @@ export interface WireRequestInfo {
   origin: string;
   /** Path and query, e.g. `/a2a?x=1`. */
   path: string;
-  /** The request body when undici holds it whole at creation (string or bytes); undefined when streamed or absent. */
+  /**
+   * The request body when undici holds it whole at creation (string or bytes); undefined when
+   * streamed or absent.
+   */
   body?: Uint8Array | string;
   /**
    * Request header value by lower-case name: what is on the request now, including headers
@@ -21,20 +24,28 @@ export interface WireRequestInfo {
   header(name: string): string | undefined;
   /**
    * Adds headers to the request (e.g. trace propagation), as instrumentation-undici does. Call it
-   * only inside `onCreate`. Yields to later adders: if a create subscriber that runs after ours adds
-   * one of these names through `request.addHeader`, our entry is removed, so the request carries one.
-   * Never throws: a header undici refuses (invalid name or value) is skipped and reported as an internal error.
+   * only inside `onCreate`. Yields to later adders: if a create subscriber that runs after ours
+   * adds
+   * one of these names through `request.addHeader`, our entry is removed, so the request carries
+   * one.
+   * Never throws: a header undici refuses (invalid name or value) is skipped and reported as an
+   * internal error.
    */
   addHeaders(headers: Record<string, string>): void;
 }
 
-/** Per-exchange observer. Each hop of a redirect is its own undici request and gets its own onCreate. */
+/**
+ * Per-exchange observer. Each hop of a redirect is its own undici request and gets its own
+ * onCreate.
+ */
 export interface WireObserver {
   /** A chunk of the request body as it is sent (only when the body was not whole at creation). */
   onRequestBody?(chunk: Uint8Array): void;
   /** Response status and headers (names lower-case; repeated headers joined with `, `). */
   onResponseHeaders?(statusCode: number, headers: Record<string, string>): void;
-  /** A chunk of the raw response body as received (transfer encoding removed, content encoding not). */
+  /**
+   * A chunk of the raw response body as received (transfer encoding removed, content encoding not).
+   */
   onResponseBody?(chunk: Uint8Array): void;
   /** The response ended normally (undici `trailers`). */
   onComplete?(): void;
@@ -43,7 +54,10 @@ export interface WireObserver {
 }
 
 export interface WireTapDelegate {
-  /** The response headers onResponseHeaders needs (lower-case); the others are skipped undecoded. Default: all. */
+  /**
+   * The response headers onResponseHeaders needs (lower-case); the others are skipped undecoded.
+   * Default: all.
+   */
   responseHeaderNames?: readonly string[];
   /**
    * Called synchronously when undici creates a request (inside the caller's `fetch()` /

@@ -106,13 +106,19 @@ const DIRECTIONS: Readonly<
     { readonly methods: readonly string[]; readonly report: 'onResponseBody' | 'onRequestBody' }
   >
 > = {
-  /** Response bytes: the data method (`onResponseData` in newer undici), channel `bodyChunkReceived`. */
+  /**
+   * Response bytes: the data method (`onResponseData` in newer undici), channel
+   * `bodyChunkReceived`.
+   */
   recv: { methods: ['onData', 'onResponseData'], report: 'onResponseBody' },
   /** Request bytes: `onBodySent`, channel `bodyChunkSent`. */
   sent: { methods: ['onBodySent'], report: 'onRequestBody' },
 };
 
-/** What we learnt about one undici copy (one `Request` class): per direction, whether it publishes the body channel. */
+/**
+ * What we learnt about one undici copy (one `Request` class): per direction, whether it publishes
+ * the body channel.
+ */
 type CopyInfo = Record<Direction, boolean>;
 
 const MODE_NONE = 0; // direction not reported for this request
@@ -219,7 +225,10 @@ export function lookupRequestHeader(request: UndiciRequestLike, name: string): s
   return found.length ? found.join(', ') : undefined;
 }
 
-/** Response headers a delegate asked for, with a cheap length filter so other names are never decoded. */
+/**
+ * Response headers a delegate asked for, with a cheap length filter so other names are never
+ * decoded.
+ */
 export interface HeaderFilter {
   names: ReadonlySet<string>;
   /** By byte length: the wanted names as lower-case bytes, each with its string. */
@@ -239,7 +248,10 @@ export function headerFilter(names: readonly string[] | undefined): HeaderFilter
   return { names: new Set(lower), byLength };
 }
 
-/** Response headers (undici's flat `[name, value, ...]` of Buffers or strings) as a lower-case record. */
+/**
+ * Response headers (undici's flat `[name, value, ...]` of Buffers or strings) as a lower-case
+ * record.
+ */
 export function responseHeaderRecord(raw: unknown, filter?: HeaderFilter): Record<string, string> {
   const out: Record<string, string> = {};
   if (!Array.isArray(raw)) {
@@ -346,7 +358,10 @@ function wrapOnPrototype(
 /** Per undici `Request` prototype: the method names wrapped there. */
 const prototypeWrapped = new WeakMap<object, Set<string>>();
 
-/** Per request object: the headers {@link addRequestHeaders} added (lower-case name -> name and value as added). */
+/**
+ * Per request object: the headers {@link addRequestHeaders} added (lower-case name -> name and
+ * value as added).
+ */
 const addedHeaders = new WeakMap<object, Map<string, [string, string]>>();
 
 /**
@@ -426,7 +441,10 @@ function yieldHeader(
   }
 }
 
-/** Removes the last `name: value` entry (added by {@link addRequestHeaders}) from the request's headers. */
+/**
+ * Removes the last `name: value` entry (added by {@link addRequestHeaders}) from the request's
+ * headers.
+ */
 function removeRequestHeader(request: UndiciRequestLike, name: string, value: string): void {
   const h = request.headers;
   if (typeof h === 'string') {
@@ -449,7 +467,10 @@ function removeRequestHeader(request: UndiciRequestLike, name: string, value: st
   }
 }
 
-/** What the delegate may ask about a request; each field is read from undici's request only when asked. */
+/**
+ * What the delegate may ask about a request; each field is read from undici's request only when
+ * asked.
+ */
 class RequestInfo implements WireRequestInfo {
   readonly #request: UndiciRequestLike;
   readonly #onError: (err: unknown) => void;
@@ -635,7 +656,10 @@ export class WireTap {
     return copy;
   }
 
-  /** Follows one direction of a request's body: from the channel if this copy publishes it, else by wrapping its method(s). */
+  /**
+   * Follows one direction of a request's body: from the channel if this copy publishes it, else by
+   * wrapping its method(s).
+   */
   #followDirection(
     request: UndiciRequestLike,
     state: RequestState,

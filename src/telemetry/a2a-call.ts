@@ -46,18 +46,26 @@ export interface CallDeps {
   config: ResolvedConfig;
   userConfig: A2AInstrumentationConfig;
   onFinished(call: A2ACall): void;
-  /** refetchCardOnDrift: fetch the card again, unobserved and untraced; resolves to its fingerprint, or undefined. */
+  /**
+   * refetchCardOnDrift: fetch the card again, unobserved and untraced; resolves to its fingerprint,
+   * or undefined.
+   */
   refetchCard?: (cardUrl: string) => Promise<string | undefined>;
 }
 
 const REFETCH_WAIT_MS = 5000;
 
-/** `sniffed`: a card recognised by its content at a path that only hinted at one: it may speak only for its own origin. */
+/**
+ * `sniffed`: a card recognised by its content at a path that only hinted at one: it may speak only
+ * for its own origin.
+ */
 export type CallTarget =
   { type: 'card'; sniffed?: boolean } | { type: 'operation'; request: DecodedRequest };
 
 const MAX_EXPECTED_MODES = 16;
-/** Characters of a streamed answer kept before each delta (phrases naming a skill are far shorter). */
+/**
+ * Characters of a streamed answer kept before each delta (phrases naming a skill are far shorter).
+ */
 const STREAM_OVERLAP = 384;
 const URL_IN_TEXT = /[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]*/gi;
 
@@ -67,7 +75,10 @@ function cap(value: string): string {
 
 /** User info in anything URL-like, with or without a scheme: `//alice:secret@host`. */
 const USERINFO_IN_TEXT = /\/\/[^\s/?#@"'<>]*@/g;
-/** A query in anything URL-like, absolute or not: `/a2a?api_key=…`, `host/a2a?token=…` (up to whitespace or a quote). */
+/**
+ * A query in anything URL-like, absolute or not: `/a2a?api_key=…`, `host/a2a?token=…` (up to
+ * whitespace or a quote).
+ */
 const QUERY_IN_TEXT = /\?[^\s"'<>]+/g;
 
 /**
@@ -91,7 +102,10 @@ interface Freshness {
   lastModified?: string;
 }
 
-/** A card response's freshness: `Cache-Control` max-age (seconds; `no-store` / `no-cache` → 0), `ETag`, `Last-Modified` (capped). */
+/**
+ * A card response's freshness: `Cache-Control` max-age (seconds; `no-store` / `no-cache` → 0),
+ * `ETag`, `Last-Modified` (capped).
+ */
 function freshness(headers: Record<string, string>): Freshness | undefined {
   const cc = headers['cache-control'];
   const etag = headers['etag'];
@@ -130,14 +144,18 @@ export class A2ACall {
   readonly startedAt: number;
   /** Last time bytes or headers arrived: a response idle past the limit is taken as abandoned. */
   lastActivity: number;
-  /** Set by the fetch wrapper: redirects are followed by fetch, so a 3xx hop does not end the call. */
+  /**
+   * Set by the fetch wrapper: redirects are followed by fetch, so a 3xx hop does not end the call.
+   */
   followsRedirects = false;
   private hops = 0;
   private lastHopRedirect = false;
   private lastHopEnded = false;
   private fetchSettled = false;
-  private finished = false;
-  private endRequested = false;
+  /**
+   * open → ending (finish() asked; a confirming re-fetch may hold the span) → ended (span ended).
+   */
+  private phase: 'open' | 'ending' | 'ended' = 'open';
   private refetch: Promise<void> | undefined;
   private drift: DriftEvent | undefined;
   private unjudged: string | undefined;
@@ -215,7 +233,10 @@ export class A2ACall {
     return this.target.type === 'operation' ? this.target.request : undefined;
   }
 
-  /** The skill and card this call is judged against (lifecycle calls: those of the SendMessage that created the task). */
+  /**
+   * The skill and card this call is judged against (lifecycle calls: those of the SendMessage that
+   * created the task).
+   */
   private negotiationContext(
     req: DecodedRequest,
     applicationSkillId: string | undefined,
@@ -235,7 +256,7 @@ export class A2ACall {
         if (n.fingerprint) attrs[sc.ATTR_A2A_AGENT_CARD_FINGERPRINT] = n.fingerprint;
         if (n.cardUrl) attrs[sc.ATTR_A2A_AGENT_CARD_URL] = n.cardUrl;
         if (n.agentName !== undefined) attrs[sc.ATTR_GEN_AI_AGENT_NAME] = cap(n.agentName);
-        if (n.agentVersion !== undefined) attrs[sc.ATTR_GEN_AI_AGENT_VERSION] = cap(n.agentVersion);
+        if (n.cardVersion !== undefined) attrs[sc.ATTR_GEN_AI_AGENT_VERSION] = cap(n.cardVersion);
         attrs[sc.ATTR_A2A_LIFECYCLE_NEGOTIATION_KNOWN] = true;
         const link = n.link as
           { traceId?: string; spanId?: string; traceFlags?: number } | undefined;
@@ -254,7 +275,7 @@ export class A2ACall {
           cardUrl: n.cardUrl,
           fingerprint: n.fingerprint,
           agentName: n.agentName,
-          cardVersion: n.agentVersion,
+          cardVersion: n.cardVersion,
           skillInCard: n.skillInCard,
           outputModes: n.outputModes,
         };
@@ -413,7 +434,7 @@ export class A2ACall {
   }
 
   private onDocument(value: unknown, isEvent: boolean, eventName?: string): void {
-    if (this.finished) return;
+    if (this.phase === 'ended') return;
     try {
       if (this.target.type === 'card') this.onCard(value);
       else
@@ -561,7 +582,7 @@ export class A2ACall {
   }
 
   private rememberNegotiation(taskId: string): void {
-    const sc0 = this.span.spanContext();
+    const spanContext = this.span.spanContext();
     sharedState().negotiations.put({
       taskId,
       scope: this.request ? this.taskScope(this.request) : undefined,
@@ -571,10 +592,14 @@ export class A2ACall {
       cardUrl: this.ctx.cardUrl,
       fingerprint: this.ctx.fingerprint,
       agentName: this.ctx.agentName,
-      agentVersion: this.ctx.cardVersion,
+      cardVersion: this.ctx.cardVersion,
       outputModes: this.ctx.outputModes ? [...this.ctx.outputModes] : undefined,
       skillInCard: this.ctx.skillInCard,
-      link: { traceId: sc0.traceId, spanId: sc0.spanId, traceFlags: sc0.traceFlags },
+      link: {
+        traceId: spanContext.traceId,
+        spanId: spanContext.spanId,
+        traceFlags: spanContext.traceFlags,
+      },
       createdAt: Date.now(),
     });
   }
@@ -648,7 +673,10 @@ export class A2ACall {
       this.confirmByRefetch(event.cardUrl, event.fingerprint);
   }
 
-  /** Fetch the card again and say on this span whether it really changed (confirmed drift) or not (the peer is broken, not the cache). */
+  /**
+   * Fetch the card again and say on this span whether it really changed (confirmed drift) or not
+   * (the peer is broken, not the cache).
+   */
   private confirmByRefetch(cardUrl: string, inUse: string): void {
     const refetch = this.deps.refetchCard;
     if (!refetch) return;
@@ -683,7 +711,10 @@ export class A2ACall {
     return this.target.type === 'operation' && this.target.request.streaming;
   }
 
-  /** An HTTP 4xx/5xx answer: the span is an error whatever the body says (a decoded A2A error refines it). */
+  /**
+   * An HTTP 4xx/5xx answer: the span is an error whatever the body says (a decoded A2A error
+   * refines it).
+   */
   private httpError(statusCode: number): void {
     if (this.drift) return;
     this.span.setAttribute(sc.ATTR_ERROR_TYPE, String(statusCode));
@@ -692,7 +723,8 @@ export class A2ACall {
 
   private recordError(err: unknown): void {
     if (this.drift) return;
-    // The app aborting (or the peer closing) after the peer said what went wrong: the peer's code stays.
+    // The app aborting (or the peer closing) after the peer said what went wrong: the peer's code
+    // stays.
     if (this.lastResult?.error !== undefined) return;
     if (!(err instanceof Error)) {
       // Not an error but a cancel reason (the app's `reader.cancel()`, `cancel('done')`): the
@@ -717,10 +749,11 @@ export class A2ACall {
 
   /** End the span (idempotent). `reason` marks a span ended by the safety timeout. */
   finish(reason?: string): void {
-    if (this.finished || this.endRequested) return;
-    this.endRequested = true;
+    if (this.phase !== 'open') return;
+    this.phase = 'ending';
     if (this.refetch && !reason) {
-      // Keep the span open until the confirming re-fetch has said what it found (bounded by its timeout).
+      // Keep the span open until the confirming re-fetch has said what it found (bounded by its
+      // timeout).
       void this.refetch.then(() => this.end());
       return;
     }
@@ -728,8 +761,8 @@ export class A2ACall {
   }
 
   private end(reason?: string): void {
-    if (this.finished) return;
-    this.finished = true;
+    if (this.phase === 'ended') return;
+    this.phase = 'ended';
     if (reason) this.setUnjudged(reason);
     if (this.events > 1) this.span.setAttribute(sc.ATTR_A2A_STREAM_EVENTS, this.events);
     const responseHook = this.deps.userConfig.responseHook;
@@ -755,7 +788,7 @@ export class A2ACall {
   }
 
   get isFinished(): boolean {
-    return this.finished;
+    return this.phase === 'ended';
   }
 
   /** The context to make active around the call (so child HTTP spans nest under this one). */

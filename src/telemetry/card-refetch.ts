@@ -15,7 +15,10 @@ import { sharedState } from './shared-state';
 
 /** The largest Agent Card read (a re-fetch, a sniffed card). */
 export const MAX_CARD_BYTES = 4 * 1024 * 1024;
-/** A card re-fetch that found the card the process holds unchanged (or failed) is trusted this long; one that found it changed, for the debounce window. */
+/**
+ * A card re-fetch that found the card the process holds unchanged (or failed) is trusted this long;
+ * one that found it changed, for the debounce window.
+ */
 const UNCHANGED_REFETCH_MEMO_MS = 1000;
 /** A re-fetch in flight is shared this long at most (its own timeout is 5 s). */
 const REFETCH_IN_FLIGHT_MS = 6000;
@@ -36,7 +39,8 @@ export class CardRefetcher {
   refetch(cardUrl: string): Promise<string | undefined> {
     const now = Date.now();
     // The card this process holds for the URL now: its fingerprint keys the memo (an answer
-    // about an earlier card says nothing about this one) and its validators make the request conditional.
+    // about an earlier card says nothing about this one) and its validators make the request
+    // conditional.
     const held = sharedState().cards.get(cardUrl);
     const memoKey = `${cardUrl}\u0000${held?.fingerprint ?? ''}`;
     const last = this.memo.get(memoKey);
@@ -68,7 +72,8 @@ export class CardRefetcher {
         await res.body.cancel().catch(() => {});
         return undefined;
       }
-      // Read (decoded) bytes up to the cap, never more: a chunked or compressed card cannot grow memory.
+      // Read (decoded) bytes up to the cap, never more: a chunked or compressed card cannot grow
+      // memory.
       const text = await readCapped(res.body, max);
       if (text === undefined) return undefined;
       const parsed = parseJsonSafe(text);

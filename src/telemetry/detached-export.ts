@@ -33,7 +33,10 @@ import { logger } from '../diag-logger';
 /** Exports under way at once, per exporter; as many may wait, beyond a batch is dropped. */
 const MAX_EXPORTS_IN_FLIGHT = 4;
 const WATCHDOG_INTERVAL_MS = 200;
-/** A connect pending this long while nothing else keeps the process alive is given up (the exporter retries it). */
+/**
+ * A connect pending this long while nothing else keeps the process alive is given up (the exporter
+ * retries it).
+ */
 const CONNECT_GRACE_MS = 1000;
 
 const pipeline = new AsyncLocalStorage<true>();
@@ -71,7 +74,9 @@ function onSocketCreated(message: unknown): void {
   if (socket && typeof socket.unref === 'function') releaseSocket(socket);
 }
 
-/** Ours for good: unref'd, and its `ref()` (an HTTP/2 session's, an agent's on reuse) does nothing. */
+/**
+ * Ours for good: unref'd, and its `ref()` (an HTTP/2 session's, an agent's on reuse) does nothing.
+ */
 function releaseSocket(socket: Socket): void {
   try {
     if (aborting) {
@@ -193,7 +198,10 @@ export class DetachedExporter<T> implements Exporter<T> {
     resultCallback({ code: ExportResultCode.SUCCESS });
   }
 
-  /** Waits for the exports under way and waiting (each bounded by the exporter's timeout; the register bounds the wait). */
+  /**
+   * Waits for the exports under way and waiting (each bounded by the exporter's timeout; the
+   * register bounds the wait).
+   */
   async forceFlush(): Promise<void> {
     while (this.unfinished.size > 0) await Promise.all([...this.unfinished]);
     await pipeline.run(true, () => this.inner.forceFlush?.());
@@ -214,7 +222,8 @@ export class DetachedMetricExporter
 
   constructor(inner: PushMetricExporter) {
     super(inner);
-    // The reader reads the exporter's temporality and aggregation preferences (OTEL_EXPORTER_OTLP_METRICS_*).
+    // The reader reads the exporter's temporality and aggregation preferences
+    // (OTEL_EXPORTER_OTLP_METRICS_*).
     if (inner.selectAggregationTemporality) {
       this.selectAggregationTemporality = inner.selectAggregationTemporality.bind(inner);
     }

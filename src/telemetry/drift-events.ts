@@ -82,7 +82,8 @@ function deliver(event: DriftEvent, extra: DriftCallback | undefined): void {
  * a later turn of the event loop (setImmediate), never on the request's own path; a
  * callback that never settles holds nothing. Returns whether it was dispatched.
  *
- * A local event also records the eviction of its card URL (SharedState.lastEviction), so that a fleet alert
+ * A local event also records the eviction of its card URL (SharedState.lastEviction), so that a
+ * fleet alert
  * about that card inside the window does not call the callbacks again.
  */
 export function dispatchDrift(

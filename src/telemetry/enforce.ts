@@ -131,7 +131,10 @@ function rebuiltProto(): object {
   return proto;
 }
 
-/** A Response with the same status, headers, url, redirected flag and type as `original`, over `body`. */
+/**
+ * A Response with the same status, headers, url, redirected flag and type as `original`, over
+ * `body`.
+ */
 function rebuildResponse(
   original: Response,
   body: ConstructorParameters<typeof Response>[0],

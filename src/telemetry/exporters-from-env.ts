@@ -125,7 +125,8 @@ export function metricReadersFromEnv(): FromEnv<IMetricReader> {
   const items = names.map((name): IMetricReader => {
     // A pull reader: its server is unref'd by the exporter itself.
     if (name === 'prometheus') return new PrometheusExporter(prometheusOptions());
-    // The exporter's own timeout must not outlast the reader's, or exports to a down collector pile up.
+    // The exporter's own timeout must not outlast the reader's, or exports to a down collector pile
+    // up.
     const exporter =
       name === 'console'
         ? new ConsoleMetricExporter()

@@ -7,7 +7,8 @@
  *    createAlertWebhookHandler(), mounted by the app in its own server or served by the
  *    register entry's listener (OTEL_INSTRUMENTATION_A2A_WEBHOOK_PORT);
  *  - poll: the register entry GETs `<url>/api/v2/alerts?active=true&silenced=false&inhibited=false`
- *    every OTEL_INSTRUMENTATION_A2A_ALERTMANAGER_POLL_MS (OTEL_INSTRUMENTATION_A2A_ALERTMANAGER_URL).
+ *    every OTEL_INSTRUMENTATION_A2A_ALERTMANAGER_POLL_MS
+ * (OTEL_INSTRUMENTATION_A2A_ALERTMANAGER_URL).
  *
  * Each firing alert naming a card (label a2a_agent_card_url) is acted on once (fingerprint +
  * startsAt, bounded memory): unless this process evicted that card URL less than the debounce
@@ -232,7 +233,8 @@ function readBody(
 
 /**
  * A Node `(req, res)` handler for Alertmanager's webhook (`POST`, JSON version "4"), for
- * apps that mount it in their own server (`http.createServer(handler)`, `app.post('/a2a/alerts', handler)`;
+ * apps that mount it in their own server (`http.createServer(handler)`, `app.post('/a2a/alerts',
+ * handler)`;
  * a body already parsed by express.json() is used as is). Answers 200 `{accepted, ignored}`,
  * 401 (token missing or wrong), 400 (not JSON, or not a version 4 payload), 413 (over 1 MiB),
  * 405 (not POST), 404 (another path, with `path`). Never throws.
@@ -680,7 +682,10 @@ export interface FleetReceivers {
   close(): void;
 }
 
-/** Start what `config` asks for. Never throws; `warn` reports a listener that cannot listen or a poll that fails. */
+/**
+ * Start what `config` asks for. Never throws; `warn` reports a listener that cannot listen or a
+ * poll that fails.
+ */
 export function startFleetReceivers(
   config: FleetEnvConfig,
   warn: (message: string) => void,

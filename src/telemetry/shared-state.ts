@@ -28,11 +28,19 @@ export interface SharedState {
   cards: CardRegistry;
   negotiations: NegotiationRegistry;
   callbacks: Set<DriftCallback>;
-  /** card URL + fingerprint + changed/drift → last time a callback was dispatched for it (debounce). */
+  /**
+   * card URL + fingerprint + changed/drift → last time a callback was dispatched for it (debounce).
+   */
   lastDispatch: Map<string, number>;
-  /** card URL → last eviction of that card, local or fleet (debounce across the two; created on first use). */
+  /**
+   * card URL → last eviction of that card, local or fleet (debounce across the two; created on
+   * first use).
+   */
   lastEviction?: Map<string, number>;
-  /** Fleet alerts already acted on (created on first use: a copy of an older version may have made this object). */
+  /**
+   * Fleet alerts already acted on (created on first use: a copy of an older version may have made
+   * this object).
+   */
   seenAlerts?: SeenAlerts;
   fleet?: FleetListener;
   /**

@@ -966,7 +966,7 @@ describe('WireTap: the application sees no difference', () => {
         if (withTap) {
           assert.ok(rec.find(id).resBytes > 0, 'tap was on');
           assert.equal(
-            tap.bodyPath(seenRequests.get(id)!, 'recv') === 'wrapper',
+            tap!.bodyPath(seenRequests.get(id)!, 'recv') === 'wrapper',
             kind !== 'undici.request, npm Agent [v7]',
             'path used',
           );

@@ -11,7 +11,10 @@ import { voltagent } from './voltagent';
 
 export type { Dialect, MissingSkillPhrase } from './types';
 
-/** Framework dialects first: their phrasings are more specific (and their labels say more) than the generic ones. */
+/**
+ * Framework dialects first: their phrasings are more specific (and their labels say more) than the
+ * generic ones.
+ */
 export const DIALECTS: readonly Dialect[] = [mastra, vercelAi, voltagent, spec];
 
 export const MISSING_SKILL_PHRASES: readonly MissingSkillPhrase[] = DIALECTS.flatMap(

@@ -7,7 +7,8 @@ import type { Dialect } from './types';
 export const spec: Dialect = {
   name: 'a2a-spec',
   missingSkill: [
-    // The field report's peers and the Python SDK's 0.3 layer (`-32603 "unknown skill: summarize-v2"`).
+    // The field report's peers and the Python SDK's 0.3 layer (`-32603 "unknown skill:
+    // summarize-v2"`).
     {
       label: 'unknown skill',
       template: String.raw`\bunknown\s+(?:skill|tool|capability)(?:\s+id)?[\s:=]*["'\x60]?SKILL(?![\w.\-/])`,

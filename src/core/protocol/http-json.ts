@@ -25,7 +25,7 @@
  * `wireMethod` is the HTTP method and the path TEMPLATE (`GET /v1/tasks/{id}`), never the
  * concrete id (bounded cardinality).
  */
-import { isRecord, nonEmptyStr, own, own2 } from '../json-path';
+import { isRecord, nonEmptyStr, own, ownEither } from '../json-path';
 import type { DecodedRequest, OperationName } from '../model';
 import {
   DEFAULT_SKILL_ID_PATHS,
@@ -249,9 +249,9 @@ export function decodeHttpJsonRequest(
       if (match.op === 'SendMessage' || match.op === 'SendStreamingMessage') {
         const msg = paramsMessage(body);
         if (msg !== undefined) {
-          const taskId = nonEmptyStr(own2(msg, 'taskId', 'task_id'));
-          const contextId = nonEmptyStr(own2(msg, 'contextId', 'context_id'));
-          const messageId = nonEmptyStr(own2(msg, 'messageId', 'message_id'));
+          const taskId = nonEmptyStr(ownEither(msg, 'taskId', 'task_id'));
+          const contextId = nonEmptyStr(ownEither(msg, 'contextId', 'context_id'));
+          const messageId = nonEmptyStr(ownEither(msg, 'messageId', 'message_id'));
           if (taskId !== undefined) req.taskId = taskId;
           if (contextId !== undefined) req.contextId = contextId;
           if (messageId !== undefined) req.messageId = messageId;

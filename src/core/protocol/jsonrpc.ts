@@ -7,14 +7,15 @@
  *   by 0.1–0.3 (version not told by the name);
  * - 0.2/0.3: `message/send`, `message/stream`, `tasks/pushNotificationConfig/set|get|list|delete`
  *   (0.2 and 0.3 cannot be told apart: version not set from the name);
- *   `agent/getAuthenticatedExtendedCard` appeared in 0.3.0 → `0.3`; `tasks/list` (0.4 draft) → ListTasks;
+ *   `agent/getAuthenticatedExtendedCard` appeared in 0.3.0 → `0.3`; `tasks/list` (0.4 draft) →
+ * ListTasks;
  * - 1.0: the PascalCase names (`SendMessage`, ...) → `1.0`, plus the push-config aliases
  *   seen in 1.0 drafts and docs (`SetTaskPushNotificationConfig`,
  *   `ListTaskPushNotificationConfig`, `CreatePushNotificationConfig`, ...).
  * An `A2A-Version` header refines the version when its major version agrees with the
  * method's family, and supplies it when the method does not tell.
  */
-import { isRecord, nonEmptyStr, own, own2 } from '../json-path';
+import { isRecord, nonEmptyStr, own, ownEither } from '../json-path';
 import type { DecodedRequest, OperationName } from '../model';
 import {
   DEFAULT_SKILL_ID_PATHS,
@@ -239,10 +240,12 @@ function fillIds(req: DecodedRequest, params: Record<string, unknown>, info: Met
     case 'SendStreamingMessage': {
       const msg = paramsMessage(params);
       if (msg !== undefined) {
-        taskId = nonEmptyStr(v1 ? own2(msg, 'taskId', 'task_id') : own(msg, 'taskId'));
-        contextId = nonEmptyStr(v1 ? own2(msg, 'contextId', 'context_id') : own(msg, 'contextId'));
+        taskId = nonEmptyStr(v1 ? ownEither(msg, 'taskId', 'task_id') : own(msg, 'taskId'));
+        contextId = nonEmptyStr(
+          v1 ? ownEither(msg, 'contextId', 'context_id') : own(msg, 'contextId'),
+        );
         const messageId = nonEmptyStr(
-          v1 ? own2(msg, 'messageId', 'message_id') : own(msg, 'messageId'),
+          v1 ? ownEither(msg, 'messageId', 'message_id') : own(msg, 'messageId'),
         );
         if (messageId !== undefined) req.messageId = messageId;
         fillMessageParts(req, msg);
@@ -266,7 +269,8 @@ function fillIds(req: DecodedRequest, params: Record<string, unknown>, info: Met
       if (is01) taskId = nonEmptyStr(own(params, 'id'));
       else if (v1)
         taskId =
-          nonEmptyStr(own2(params, 'taskId', 'task_id')) ?? taskIdFromName(own(params, 'parent'));
+          nonEmptyStr(ownEither(params, 'taskId', 'task_id')) ??
+          taskIdFromName(own(params, 'parent'));
       else taskId = nonEmptyStr(own(params, 'taskId'));
       break;
     case 'GetTaskPushNotificationConfig':
@@ -275,7 +279,7 @@ function fillIds(req: DecodedRequest, params: Record<string, unknown>, info: Met
       // 0.x: `id` is the task id; 1.0: `id` is the CONFIG id and the task is `taskId`.
       if (v1) {
         taskId =
-          nonEmptyStr(own2(params, 'taskId', 'task_id')) ??
+          nonEmptyStr(ownEither(params, 'taskId', 'task_id')) ??
           taskIdFromName(own(params, 'name')) ??
           taskIdFromName(own(params, 'parent'));
       } else {
@@ -284,7 +288,7 @@ function fillIds(req: DecodedRequest, params: Record<string, unknown>, info: Met
       break;
     case 'ListTasks':
       contextId = nonEmptyStr(
-        v1 ? own2(params, 'contextId', 'context_id') : own(params, 'contextId'),
+        v1 ? ownEither(params, 'contextId', 'context_id') : own(params, 'contextId'),
       );
       break;
     default:

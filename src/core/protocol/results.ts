@@ -25,7 +25,7 @@
  * Pure, total, bounded: at most MAX_ARTIFACTS artifacts × MAX_PARTS parts are read and the
  * status text is capped at MAX_STATUS_TEXT characters.
  */
-import { arr, int, isRecord, nonEmptyStr, own, own2, str } from '../json-path';
+import { arr, int, isRecord, nonEmptyStr, own, ownEither, str } from '../json-path';
 import type {
   Binding,
   DecodedArtifact,
@@ -119,17 +119,19 @@ export function isTerminalState(s: TaskState | undefined): boolean {
 // Version evidence: a set of candidate versions narrowed by each shape seen.
 // ---------------------------------------------------------------------------------------
 
-const B01 = 1;
-const B02 = 2;
-const B03 = 4;
-const B10 = 8;
-const B0X = B01 | B02 | B03;
-const B023 = B02 | B03;
-const B03_10 = B03 | B10;
+/** Protocol versions as bits: the versions a decoded document's shapes still allow. */
+const V01 = 1;
+const V02 = 2;
+const V03 = 4;
+const V10 = 8;
+const V0X = V01 | V02 | V03;
+const V02_OR_03 = V02 | V03;
+const V03_OR_10 = V03 | V10;
 
-class Ctx {
+/** What a decode learnt besides the result: the versions its shapes allow, and its problems. */
+class DecodeEvidence {
   /** Candidate versions still possible (bit set); meaningful only when `seen`. */
-  versions = B0X | B10;
+  versions = V0X | V10;
   seen = false;
   problems: string[] | undefined = undefined;
   constructor(readonly binding: Binding | undefined) {}
@@ -145,21 +147,24 @@ class Ctx {
   version(): string | undefined {
     if (!this.seen) return undefined;
     switch (this.versions) {
-      case B01:
+      case V01:
         return '0.1';
-      case B02:
+      case V02:
         return '0.2';
-      case B03:
+      case V03:
         return '0.3';
-      case B10:
+      case V10:
         return '1.0';
       default:
         return undefined;
     }
   }
-  /** Wrapper objects / TASK_STATE_ strings: 1.0 on JSON-RPC (0.3 JSON-RPC used `kind`), 0.3 or 1.0 on REST. */
+  /**
+   * Wrapper objects / TASK_STATE_ strings: 1.0 on JSON-RPC (0.3 JSON-RPC used `kind`), 0.3 or 1.0
+   * on REST.
+   */
   protoJsonHint(): void {
-    this.hint(this.binding === 'jsonrpc' ? B10 : B03_10);
+    this.hint(this.binding === 'jsonrpc' ? V10 : V03_OR_10);
   }
   finish(r: DecodedResult): DecodedResult {
     const v = this.version();
@@ -169,16 +174,16 @@ class Ctx {
   }
 }
 
-function stateHint(raw: unknown, ctx: Ctx): void {
+function stateHint(raw: unknown, ctx: DecodeEvidence): void {
   if (typeof raw !== 'string') return;
   const c = raw.charCodeAt(0);
   if (c >= 97 && c <= 122) {
     // lowercase 0.x spelling; rejected / auth-required appeared in 0.2
-    ctx.hint(raw === 'rejected' || raw === 'auth-required' ? B023 : B0X);
+    ctx.hint(raw === 'rejected' || raw === 'auth-required' ? V02_OR_03 : V0X);
   } else if (raw === 'TASK_STATE_CANCELLED') {
-    ctx.hint(B03); // 0.3 proto spelling
+    ctx.hint(V03); // 0.3 proto spelling
   } else if (raw === 'TASK_STATE_CANCELED') {
-    ctx.hint(B10);
+    ctx.hint(V10);
   } else if (raw.startsWith('TASK_STATE_')) {
     ctx.protoJsonHint();
   }
@@ -197,22 +202,22 @@ function stateHint(raw: unknown, ctx: Ctx): void {
  */
 export function decodePart(p: unknown): DecodedPart {
   try {
-    return part(p, new Ctx(undefined));
+    return part(p, new DecodeEvidence(undefined));
   } catch {
     return { kind: 'unknown' };
   }
 }
 
-function part(p: unknown, ctx: Ctx): DecodedPart {
+function part(p: unknown, ctx: DecodeEvidence): DecodedPart {
   if (!isRecord(p)) return { kind: 'unknown' };
-  let mediaType = nonEmptyStr(own2(p, 'mediaType', 'media_type'));
-  if (mediaType !== undefined) ctx.hint(B10);
+  let mediaType = nonEmptyStr(ownEither(p, 'mediaType', 'media_type'));
+  if (mediaType !== undefined) ctx.hint(V10);
   let disc = own(p, 'kind');
   if (typeof disc === 'string') {
-    ctx.hint(B023);
+    ctx.hint(V02_OR_03);
   } else {
     disc = own(p, 'type');
-    if (typeof disc === 'string') ctx.hint(B01);
+    if (typeof disc === 'string') ctx.hint(V01);
     else disc = undefined;
   }
   let kind: DecodedPart['kind'];
@@ -227,13 +232,14 @@ function part(p: unknown, ctx: Ctx): DecodedPart {
     kind = 'text';
   } else if (own(p, 'raw') !== undefined || own(p, 'url') !== undefined) {
     kind = 'file';
-    ctx.hint(B10);
+    ctx.hint(V10);
   } else if (isRecord(own(p, 'file'))) {
     kind = 'file';
-    ctx.hint(B03);
+    ctx.hint(V03);
     if (mediaType === undefined) {
       const f = own(p, 'file');
-      mediaType = nonEmptyStr(own(f, 'mimeType')) ?? nonEmptyStr(own2(f, 'mediaType', 'mime_type'));
+      mediaType =
+        nonEmptyStr(own(f, 'mimeType')) ?? nonEmptyStr(ownEither(f, 'mediaType', 'mime_type'));
     }
   } else if (own(p, 'data') !== undefined) {
     kind = 'data';
@@ -243,7 +249,7 @@ function part(p: unknown, ctx: Ctx): DecodedPart {
   return mediaType === undefined ? { kind } : { kind, mediaType };
 }
 
-function parts(list: unknown, ctx: Ctx, what: string): DecodedPart[] {
+function parts(list: unknown, ctx: DecodeEvidence, what: string): DecodedPart[] {
   const a = arr(list);
   if (a === undefined) {
     if (list !== undefined && list !== null) ctx.problem(`${what} parts is not an array`);
@@ -256,17 +262,17 @@ function parts(list: unknown, ctx: Ctx, what: string): DecodedPart[] {
   return out;
 }
 
-function artifact(a: unknown, ctx: Ctx): DecodedArtifact | undefined {
+function artifact(a: unknown, ctx: DecodeEvidence): DecodedArtifact | undefined {
   if (!isRecord(a)) {
     ctx.problem('artifact is not an object');
     return undefined;
   }
-  const id = nonEmptyStr(own2(a, 'artifactId', 'artifact_id'));
+  const id = nonEmptyStr(ownEither(a, 'artifactId', 'artifact_id'));
   const ps = parts(own(a, 'parts'), ctx, 'an artifact');
   return id === undefined ? { parts: ps } : { artifactId: id, parts: ps };
 }
 
-function artifacts(list: unknown, ctx: Ctx): DecodedArtifact[] {
+function artifacts(list: unknown, ctx: DecodeEvidence): DecodedArtifact[] {
   const a = arr(list);
   if (a === undefined) {
     if (list !== undefined && list !== null) ctx.problem('artifacts is not an array');
@@ -283,11 +289,11 @@ function artifacts(list: unknown, ctx: Ctx): DecodedArtifact[] {
 }
 
 /** Message parts: `parts` (JSON-RPC, 1.0), or `content` (0.3 proto JSON). */
-function messageParts(msg: Record<string, unknown>, ctx: Ctx): unknown {
+function messageParts(msg: Record<string, unknown>, ctx: DecodeEvidence): unknown {
   const p = own(msg, 'parts');
   if (p !== undefined) return p;
   const c = own(msg, 'content');
-  if (c !== undefined) ctx.hint(B03);
+  if (c !== undefined) ctx.hint(V03);
   return c;
 }
 
@@ -315,7 +321,10 @@ function partsText(list: unknown, into: string | undefined): string | undefined 
   return out !== undefined && out.length > MAX_STATUS_TEXT ? out.slice(0, MAX_STATUS_TEXT) : out;
 }
 
-/** The `error` (or `message`) string of an object that is not an A2A message (python-a2a's `{"error": "..."}`). */
+/**
+ * The `error` (or `message`) string of an object that is not an A2A message (python-a2a's
+ * `{"error": "..."}`).
+ */
 function errorField(v: unknown): string | undefined {
   if (!isRecord(v)) return undefined;
   const e = own(v, 'error');
@@ -328,7 +337,7 @@ function errorField(v: unknown): string | undefined {
  * Text of the text parts of a status message, joined by ' ', capped; python-a2a's
  * `{"error": "..."}` status message and reactive-agents' plain-string one, their text.
  */
-function statusText(msg: unknown, ctx: Ctx): string | undefined {
+function statusText(msg: unknown, ctx: DecodeEvidence): string | undefined {
   // reactive-agents' server puts a plain string there
   if (typeof msg === 'string')
     return msg.length > MAX_STATUS_TEXT ? msg.slice(0, MAX_STATUS_TEXT) : msg;
@@ -358,7 +367,7 @@ function isAgentRole(role: unknown): boolean {
  * status message: its explanation is the last agent message there). Only the last
  * MAX_HISTORY_SCAN entries are looked at.
  */
-function lastAgentText(history: unknown, ctx: Ctx): string | undefined {
+function lastAgentText(history: unknown, ctx: DecodeEvidence): string | undefined {
   const a = arr(history);
   if (a === undefined) return undefined;
   const stop = a.length > MAX_HISTORY_SCAN ? a.length - MAX_HISTORY_SCAN : 0;
@@ -391,7 +400,7 @@ function base(kind: DecodedResult['kind']): DecodedResult {
   return { kind, artifacts: [] };
 }
 
-function applyStatus(r: DecodedResult, status: unknown, ctx: Ctx): void {
+function applyStatus(r: DecodedResult, status: unknown, ctx: DecodeEvidence): void {
   if (status === undefined || status === null) {
     ctx.problem('no status');
     return;
@@ -413,14 +422,14 @@ function applyStatus(r: DecodedResult, status: unknown, ctx: Ctx): void {
 }
 
 /** Task of any version (0.1 `sessionId`; 0.2/0.3 `kind: 'task'`; 1.0/0.3-proto bare or wrapped). */
-function task(t: Record<string, unknown>, ctx: Ctx, stream: boolean): DecodedResult {
+function task(t: Record<string, unknown>, ctx: DecodeEvidence, stream: boolean): DecodedResult {
   const r = base('task');
   const id = nonEmptyStr(own(t, 'id'));
   if (id !== undefined) r.taskId = id;
-  let ctxId = nonEmptyStr(own2(t, 'contextId', 'context_id'));
+  let ctxId = nonEmptyStr(ownEither(t, 'contextId', 'context_id'));
   if (ctxId === undefined) {
     ctxId = nonEmptyStr(own(t, 'sessionId'));
-    if (ctxId !== undefined) ctx.hint(B01);
+    if (ctxId !== undefined) ctx.hint(V01);
   }
   if (ctxId !== undefined) r.contextId = ctxId;
   applyStatus(r, own(t, 'status'), ctx);
@@ -434,16 +443,19 @@ function task(t: Record<string, unknown>, ctx: Ctx, stream: boolean): DecodedRes
 }
 
 /** Message (0.2/0.3 `kind: 'message'`, 1.0/0.3-proto wrapped). In a stream a Message ends it. */
-/** The task and context ids a message or stream event names (`legacyId`: 0.1 events call the task `id`). */
+/**
+ * The task and context ids a message or stream event names (`legacyId`: 0.1 events call the task
+ * `id`).
+ */
 function eventIds(r: DecodedResult, e: Record<string, unknown>, legacyId: boolean): void {
-  let tid = nonEmptyStr(own2(e, 'taskId', 'task_id'));
+  let tid = nonEmptyStr(ownEither(e, 'taskId', 'task_id'));
   if (tid === undefined && legacyId) tid = nonEmptyStr(own(e, 'id'));
   if (tid !== undefined) r.taskId = tid;
-  const cid = nonEmptyStr(own2(e, 'contextId', 'context_id'));
+  const cid = nonEmptyStr(ownEither(e, 'contextId', 'context_id'));
   if (cid !== undefined) r.contextId = cid;
 }
 
-function message(m: Record<string, unknown>, ctx: Ctx, stream: boolean): DecodedResult {
+function message(m: Record<string, unknown>, ctx: DecodeEvidence, stream: boolean): DecodedResult {
   const r = base('message');
   eventIds(r, m, false);
   const list = messageParts(m, ctx);
@@ -454,8 +466,15 @@ function message(m: Record<string, unknown>, ctx: Ctx, stream: boolean): Decoded
   return r;
 }
 
-/** Status update: 0.1 `{id, status, final}`, 0.2/0.3 `{kind:'status-update', taskId, status, final}`, 1.0 `statusUpdate`. */
-function statusUpdate(e: Record<string, unknown>, ctx: Ctx, legacyId: boolean): DecodedResult {
+/**
+ * Status update: 0.1 `{id, status, final}`, 0.2/0.3 `{kind:'status-update', taskId, status,
+ * final}`, 1.0 `statusUpdate`.
+ */
+function statusUpdate(
+  e: Record<string, unknown>,
+  ctx: DecodeEvidence,
+  legacyId: boolean,
+): DecodedResult {
   const r = base('status-update');
   eventIds(r, e, legacyId);
   applyStatus(r, own(e, 'status'), ctx);
@@ -463,8 +482,15 @@ function statusUpdate(e: Record<string, unknown>, ctx: Ctx, legacyId: boolean): 
   return r;
 }
 
-/** Artifact update: 0.1 `{id, artifact}`, 0.2/0.3 `{kind:'artifact-update', taskId, artifact}`, 1.0 `artifactUpdate`. */
-function artifactUpdate(e: Record<string, unknown>, ctx: Ctx, legacyId: boolean): DecodedResult {
+/**
+ * Artifact update: 0.1 `{id, artifact}`, 0.2/0.3 `{kind:'artifact-update', taskId, artifact}`, 1.0
+ * `artifactUpdate`.
+ */
+function artifactUpdate(
+  e: Record<string, unknown>,
+  ctx: DecodeEvidence,
+  legacyId: boolean,
+): DecodedResult {
   const r = base('artifact-update');
   eventIds(r, e, legacyId);
   const a = own(e, 'artifact');
@@ -481,7 +507,7 @@ function artifactUpdate(e: Record<string, unknown>, ctx: Ctx, legacyId: boolean)
 }
 
 /** 1.0 ListTasks result `{tasks: [...], nextPageToken, ...}` (tasks are not decoded one by one). */
-function taskList(v: Record<string, unknown>, ctx: Ctx): DecodedResult {
+function taskList(v: Record<string, unknown>, ctx: DecodeEvidence): DecodedResult {
   const r = base('task-list');
   const t = own(v, 'tasks');
   if (t !== undefined && !Array.isArray(t)) ctx.problem('tasks is not an array');
@@ -513,7 +539,7 @@ function payload(
   v: unknown,
   req: DecodedRequest | undefined,
   stream: boolean,
-  ctx: Ctx,
+  ctx: DecodeEvidence,
 ): DecodedResult {
   const op = req !== undefined && req !== null ? req.operation : undefined;
   if (isOpaqueOperation(op)) return base('other');
@@ -535,7 +561,8 @@ function payload(
       }
     }
   }
-  // python-a2a's 0.1 Task echoes the request's `message` next to its `status`: a Task, not a wrapper.
+  // python-a2a's 0.1 Task echoes the request's `message` next to its `status`: a Task, not a
+  // wrapper.
   if (
     (found === 'message' || found === 'msg') &&
     isRecord(own(v, 'status')) &&
@@ -558,7 +585,7 @@ function payload(
         return message(inner, ctx, stream);
       case 'statusUpdate':
       case 'status_update':
-        if (typeof own(inner, 'final') === 'boolean') ctx.hint(B03); // removed in 1.0
+        if (typeof own(inner, 'final') === 'boolean') ctx.hint(V03); // removed in 1.0
         return statusUpdate(inner, ctx, false);
       default:
         return artifactUpdate(inner, ctx, false);
@@ -568,7 +595,7 @@ function payload(
   // 0.2 / 0.3 JSON-RPC: `kind` discriminator
   const kind = own(v, 'kind');
   if (kind !== undefined) {
-    ctx.hint(B023);
+    ctx.hint(V02_OR_03);
     switch (kind) {
       case 'task':
         return task(v, ctx, stream);
@@ -588,12 +615,12 @@ function payload(
   const hasStatus = own(v, 'status') !== undefined;
   if (!hasStatus && own(v, 'artifact') !== undefined) {
     const r = artifactUpdate(v, ctx, true);
-    if (r.taskId !== undefined && own2(v, 'taskId', 'task_id') === undefined) ctx.hint(B01);
+    if (r.taskId !== undefined && ownEither(v, 'taskId', 'task_id') === undefined) ctx.hint(V01);
     return r;
   }
   if (hasStatus) {
     if (stream && typeof own(v, 'final') === 'boolean' && own(v, 'artifacts') === undefined) {
-      ctx.hint(B01); // 0.1 TaskStatusUpdateEvent
+      ctx.hint(V01); // 0.1 TaskStatusUpdateEvent
       return statusUpdate(v, ctx, true);
     }
     return task(v, ctx, stream);
@@ -652,7 +679,7 @@ function statusError(e: Record<string, unknown>): RpcError {
   return out;
 }
 
-function errorResult(error: RpcError, ctx: Ctx): DecodedResult {
+function errorResult(error: RpcError, ctx: DecodeEvidence): DecodedResult {
   const r = base('error');
   r.error = error;
   return ctx.finish(r);
@@ -666,7 +693,7 @@ function restError(
   v: unknown,
   strong: boolean,
   httpStatus: number | undefined,
-  ctx: Ctx,
+  ctx: DecodeEvidence,
 ): DecodedResult | undefined {
   if (isRecord(v)) {
     const e = own(v, 'error');
@@ -722,7 +749,7 @@ function jsonRpc(
   req: DecodedRequest | undefined,
   stream: boolean,
   status: number | undefined,
-  ctx: Ctx,
+  ctx: DecodeEvidence,
 ): DecodedResult {
   if (!isRecord(body)) {
     ctx.problem('not a JSON-RPC response object');
@@ -785,7 +812,7 @@ export function decodeResponse(
   try {
     const status = httpError(httpStatus);
     const binding = bindingOf(req, body);
-    const ctx = new Ctx(binding);
+    const ctx = new DecodeEvidence(binding);
     if (binding === 'jsonrpc') return jsonRpc(body, req, false, status, ctx);
     const err = restError(body, status !== undefined, status, ctx);
     if (err !== undefined) return err;
@@ -809,7 +836,7 @@ export function decodeStreamEvent(
 ): DecodedResult {
   try {
     const binding = bindingOf(req, data);
-    const ctx = new Ctx(binding);
+    const ctx = new DecodeEvidence(binding);
     if (eventName === 'error' && !isEnvelope(data))
       return restError(data, true, undefined, ctx) as DecodedResult;
     if (binding === 'jsonrpc') return jsonRpc(data, req, true, undefined, ctx);

@@ -3,18 +3,26 @@
  * (`0.3.0` → `0.3`), which family a request belongs to, and which version a card offers at
  * an endpoint. Pure and total.
  *
- * | version | JSON-RPC method names          | HTTP+JSON paths          | card                                   |
+ * | version | JSON-RPC method names          | HTTP+JSON paths          | card
+ * |
  * |---------|--------------------------------|--------------------------|----------------------------------------|
- * | 0.1     | `tasks/send`, `tasks/sendSubscribe` | —                   | `/.well-known/agent.json`, no protocolVersion |
- * | 0.2     | `message/send`, `message/stream` | —                      | `agent.json`, `protocolVersion` 0.2.x   |
- * | 0.3     | as 0.2, `agent/getAuthenticatedExtendedCard` | `/v1/message:send`, ... | `agent-card.json`, `protocolVersion` 0.3.0, `url` + `additionalInterfaces` |
- * | 1.0     | PascalCase (`SendMessage`)      | `/message:send`, ...      | `supportedInterfaces[].protocolVersion` |
+ * | 0.1     | `tasks/send`, `tasks/sendSubscribe` | —                   |
+ * `/.well-known/agent.json`, no protocolVersion |
+ * | 0.2     | `message/send`, `message/stream` | —                      | `agent.json`,
+ * `protocolVersion` 0.2.x   |
+ * | 0.3     | as 0.2, `agent/getAuthenticatedExtendedCard` | `/v1/message:send`, ... |
+ * `agent-card.json`, `protocolVersion` 0.3.0, `url` + `additionalInterfaces` |
+ * | 1.0     | PascalCase (`SendMessage`)      | `/message:send`, ...      |
+ * `supportedInterfaces[].protocolVersion` |
  *
  * The method tables themselves live with their binding (jsonrpc.ts, http-json.ts); the
  * result shapes per version in results.ts.
  */
 
-/** A version as `major.minor`. The known ones are listed in PROTOCOL_VERSIONS; later 1.x are accepted as they come. */
+/**
+ * A version as `major.minor`. The known ones are listed in PROTOCOL_VERSIONS; later 1.x are
+ * accepted as they come.
+ */
 export type ProtocolVersion = `${number}.${number}`;
 
 export const PROTOCOL_VERSIONS: readonly ProtocolVersion[] = ['0.1', '0.2', '0.3', '1.0'];
