@@ -246,7 +246,7 @@ export class BodyReader {
     if (this.ended) return;
     this.ended = true;
     if (this.failed) {
-      this.parsePending();
+      this.parseDeferred();
       this.sink.onEnd();
       return;
     }
@@ -288,7 +288,7 @@ export class BodyReader {
    * The inflation cap is reached: inspect no more of this stream; the app's bytes are not touched.
    */
   private stopInflating(): void {
-    this.parsePending(); // what was inflated before the cap is inspected
+    this.parseDeferred(); // what was inflated before the cap is inspected
     this.failed = true;
     this.sink.onProblem(
       `stream over ${this.maxInflated} bytes decompressed: the rest not inspected`,
@@ -322,22 +322,17 @@ export class BodyReader {
     if (this.pending === undefined) {
       this.pending = [text];
       this.pendingChars = text.length;
-      this.pendingParse = setImmediate(() => this.parsePending());
+      this.pendingParse = setImmediate(() => this.parseDeferred());
       readersPending.add(this);
     } else {
       this.pending.push(text);
       this.pendingChars += text.length;
-      if (this.pendingChars > MAX_PENDING_CHARS) this.parsePending();
+      if (this.pendingChars > MAX_PENDING_CHARS) this.parseDeferred();
     }
   }
 
-  /** Parses what is deferred now (parseAllPending). */
+  /** Parses the deferred text now (at its scheduled time, before the stream's end, or for parseAllPending). */
   parseDeferred(): void {
-    this.parsePending();
-  }
-
-  /** Parses the deferred text now (at its scheduled time, or before the stream's end). */
-  private parsePending(): void {
     if (this.pendingParse !== undefined) {
       clearImmediate(this.pendingParse);
       readersPending.delete(this);
@@ -365,7 +360,7 @@ export class BodyReader {
   }
 
   private finishSse(): void {
-    this.parsePending();
+    this.parseDeferred();
     if (this.sse && this.decoder) {
       try {
         let tail = this.decoder.end();

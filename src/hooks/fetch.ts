@@ -17,6 +17,7 @@
  *   async function) would give.
  */
 import { types } from 'node:util';
+import { copyNameAndLength } from './look-alike';
 
 export type FetchFn = typeof globalThis.fetch;
 type FetchInput = Parameters<FetchFn>[0];
@@ -94,15 +95,7 @@ function lookAlike(
       },
     }.fetch as FetchFn;
   }
-  for (const key of ['length', 'name'] as const) {
-    const d = getOwnPropertyDescriptor(original, key);
-    try {
-      if (d) Object.defineProperty(wrapper, key, d);
-      else delete (wrapper as unknown as Record<string, unknown>)[key];
-    } catch {
-      // keep ours
-    }
-  }
+  copyNameAndLength(original, wrapper);
   return wrapper;
 }
 

@@ -69,6 +69,7 @@
 
 import * as diagnosticsChannel from 'node:diagnostics_channel';
 import type { WireObserver, WireRequestInfo, WireTapDelegate } from './types';
+import { copyNameAndLength } from './look-alike';
 
 /** Channels the tap subscribes to. */
 export const UNDICI_CHANNELS = {
@@ -338,14 +339,7 @@ function wrapOnPrototype(
   if (d === undefined || typeof d.value !== 'function' || !d.writable) return false;
   const original = d.value as (this: unknown, ...args: unknown[]) => unknown;
   const wrapper = makeWrapper(original);
-  for (const key of ['length', 'name'] as const) {
-    const od = Object.getOwnPropertyDescriptor(original, key);
-    try {
-      if (od) Object.defineProperty(wrapper, key, od);
-    } catch {
-      // keep ours
-    }
-  }
+  copyNameAndLength(original, wrapper);
   proto[name] = wrapper;
   if (done === undefined) {
     done = new Set();
@@ -357,6 +351,32 @@ function wrapOnPrototype(
 
 /** Per undici `Request` prototype: the method names wrapped there. */
 const prototypeWrapped = new WeakMap<object, Set<string>>();
+
+/** The wrappers wrapMethod put on request objects' own properties. */
+const ownWrappers = new WeakSet<object>();
+
+/**
+ * Wraps method `name` of `request` so that `makeWrapper`'s wrapper runs for it: on its
+ * prototype when possible (wrapOnPrototype), else on the request's own property (once: a
+ * request already carrying our wrapper keeps it). The wrapper finds its state from `this`, so
+ * one wrapper serves every tap and both places. False when there is no such method.
+ */
+function wrapMethod(
+  request: UndiciRequestLike,
+  name: string,
+  makeWrapper: (
+    original: (this: unknown, ...args: unknown[]) => unknown,
+  ) => (this: object, ...args: unknown[]) => unknown,
+): boolean {
+  if (wrapOnPrototype(request, name, makeWrapper)) return true;
+  const current = request[name];
+  if (typeof current !== 'function') return false;
+  if (ownWrappers.has(current)) return true;
+  const wrapper = makeWrapper(current as (this: unknown, ...args: unknown[]) => unknown);
+  ownWrappers.add(wrapper);
+  request[name] = wrapper;
+  return true;
+}
 
 /**
  * Per request object: the headers {@link addRequestHeaders} added (lower-case name -> name and
@@ -380,7 +400,7 @@ export function addRequestHeaders(
   if (ours === undefined && typeof request.addHeader === 'function') {
     ours = new Map();
     addedHeaders.set(request, ours);
-    const onProto = wrapOnPrototype(
+    wrapMethod(
       request,
       'addHeader',
       (original) =>
@@ -390,18 +410,6 @@ export function addRequestHeaders(
           return original.call(this, key, ...rest);
         },
     );
-    if (!onProto) {
-      const map = ours;
-      const original = request.addHeader as (this: unknown, ...args: unknown[]) => unknown;
-      request.addHeader = function addHeader(
-        this: unknown,
-        key: unknown,
-        ...rest: unknown[]
-      ): unknown {
-        yieldHeader(request, map, key);
-        return original.call(this, key, ...rest);
-      };
-    }
   }
   for (const name of Object.keys(headers)) {
     const value = headers[name];
@@ -671,49 +679,24 @@ export class WireTap {
       own.mode = MODE_CHANNEL;
       return;
     }
-    const { methods, report } = DIRECTIONS[dir];
-    // The wrapper's own `this` is the request (undici calls it as a method): the tap is named.
-    // eslint-disable-next-line @typescript-eslint/no-this-alias
-    const tap = this;
-    for (const name of methods) {
-      const original = request[name];
-      if (typeof original !== 'function') continue;
+    const followers = BODY_FOLLOWERS[dir];
+    for (const name of DIRECTIONS[dir].methods) {
+      if (typeof request[name] !== 'function') continue;
       own.mode = MODE_WRAP;
-      if (wrapOnPrototype(request, name, (fn) => WireTap.#prototypeBodyWrapper(fn, dir))) {
-        const follower: BodyFollower = { tap: this, states, state, own };
-        const list = BODY_FOLLOWERS[dir].get(request);
-        if (list === undefined) BODY_FOLLOWERS[dir].set(request, [follower]);
-        else if (!list.some((f) => f.own === own)) list.push(follower);
-        continue;
-      }
-      const fn = original as (this: unknown, ...args: unknown[]) => unknown;
-      request[name] = function wireTapBody(
-        this: unknown,
-        chunk: unknown,
-        ...rest: unknown[]
-      ): unknown {
-        // Report only if this tap still follows this request and we are not nested in our
-        // other wrapper of the same direction (a version where one data method calls the other).
-        if (!own.inWrapper && tap.#states === states && states.get(request) === state) {
-          tap.#report(state, report, chunk);
-          own.inWrapper = true;
-          try {
-            return fn.call(this, chunk, ...rest);
-          } finally {
-            own.inWrapper = false;
-          }
-        }
-        return fn.call(this, chunk, ...rest);
-      };
+      if (!wrapMethod(request, name, (fn) => WireTap.#bodyWrapper(fn, dir))) continue;
+      const list = followers.get(request);
+      if (list === undefined) followers.set(request, [{ tap: this, states, state, own }]);
+      else if (!list.some((f) => f.own === own)) list.push({ tap: this, states, state, own });
     }
   }
 
   /**
-   * The body method's wrapper on an undici `Request` prototype (see wrapOnPrototype), shared
-   * by every tap: reports the chunk to each tap that follows this request in wrap mode (not
-   * from inside our own wrapper of the same direction), then calls the original unchanged.
+   * The body method's wrapper (on an undici `Request` prototype or a request's own property,
+   * see wrapMethod), shared by every tap: reports the chunk to each tap that still follows
+   * this request in wrap mode (not from inside our own wrapper of the same direction: a
+   * version where one data method calls the other), then calls the original unchanged.
    */
-  static #prototypeBodyWrapper(
+  static #bodyWrapper(
     fn: (this: unknown, ...args: unknown[]) => unknown,
     dir: Direction,
   ): (this: object, chunk: unknown, ...rest: unknown[]) => unknown {
