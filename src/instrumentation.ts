@@ -1,45 +1,31 @@
 /**
- * A2AInstrumentation: wires the hooks (global fetch wrapper, undici diagnostics
- * channels) to the core (classify, decode, judge) and the telemetry (spans, the drift
- * counter, the drift callbacks).
+ * A2AInstrumentation: the OpenTelemetry lifecycle (enable/disable, config, the drift counter,
+ * the sweeper of abandoned calls) wiring the hooks (global fetch wrapper, undici diagnostics
+ * channels) to the recogniser (recognise.ts) and the calls (telemetry/a2a-call.ts).
  *
- * - The global fetch wrapper recognises A2A calls from the URL and the request body
+ * - The global fetch wrapper has A2A calls recognised from the URL and the request body
  *   string, and makes the A2A span active around the original fetch, so an HTTP span
- *   from instrumentation-undici nests under it. It never reads the response.
+ *   from instrumentation-undici nests under it. It never reads the response (unless enforcing).
  * - The wire tap sees every undici request (any copy, any dispatcher) and its bytes as
  *   they pass. Requests made inside a wrapped fetch attach to its span; other A2A
  *   requests (undici.request, undici.fetch, ...) get a span of their own.
  */
 import { context, createContextKey, type Context } from '@opentelemetry/api';
 import { logger } from './diag-logger';
-import { BodyReader, parseAllPending } from './core/body-reader';
-import { isAgentCard } from './core/card';
+import { parseAllPending } from './core/body-reader';
 import {
   InstrumentationBase,
   safeExecuteInTheMiddle,
   type InstrumentationNodeModuleDefinition,
 } from '@opentelemetry/instrumentation';
-import { classifyRequest, type ClassifyOptions } from './core/classify';
-import { withJsonRpcVersionHeader } from './core/protocol/jsonrpc';
-import type { Classification } from './core/model';
-import {
-  isIgnoredUrl,
-  resolveConfig,
-  type A2AInstrumentationConfig,
-  type ResolvedConfig,
-} from './config';
+import { resolveConfig, type A2AInstrumentationConfig, type ResolvedConfig } from './config';
 import { FetchHook, type FetchFn } from './hooks/fetch';
-import {
-  bodyText,
-  headerFromInit,
-  originAndPath,
-  startsLikeJsonObject,
-  type FetchInit,
-  type FetchInput,
-} from './fetch-arguments';
+import type { FetchInit, FetchInput } from './fetch-arguments';
 import { enforceResponse } from './telemetry/enforce';
-import { propagate, wireParent } from './telemetry/propagation';
-import { CardRefetcher, MAX_CARD_BYTES } from './telemetry/card-refetch';
+import { followHop } from './telemetry/propagation';
+import { ActiveCalls } from './telemetry/active-calls';
+import { CardRefetcher } from './telemetry/card-refetch';
+import { NOT_A2A, Recogniser } from './recognise';
 import { OWN_REQUEST_KEY } from './telemetry/own-requests';
 import type { WireObserver, WireRequestInfo } from './hooks/types';
 import { WireTap } from './hooks/wire-tap';
@@ -50,8 +36,6 @@ import { applicationSkillId } from './telemetry/skill-context';
 import { PACKAGE_NAME, PACKAGE_VERSION } from './version';
 
 const CALL_KEY = createContextKey('opentelemetry-instrumentation-a2a.call');
-/** fetchInProgress marker: the fetch wrapper decided the running call is not A2A. */
-const NOT_A2A = Symbol('not-a2a');
 
 export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationConfig> {
   // No field initialisers: InstrumentationBase calls enable() from its constructor,
@@ -60,12 +44,11 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
   private wireTap: WireTap | undefined;
   private resolvedConfig: ResolvedConfig | undefined;
   private driftCounter: CallDeps['driftCounter'];
-  private activeCalls: Set<A2ACall> | undefined;
-  private sweeper: NodeJS.Timeout | undefined;
+  private activeCalls: ActiveCalls | undefined;
   private enabled: boolean | undefined;
   /**
    * The call whose original fetch() is running right now (undici publishes `create` synchronously
-   * inside it).
+   * inside it); NOT_A2A when the fetch wrapper decided it is not A2A.
    */
   private fetchInProgress: A2ACall | typeof NOT_A2A | undefined;
   private readonly cardRefetcher = new CardRefetcher(() => ({
@@ -74,8 +57,10 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     debounceMs: this.config.driftCallbackDebounceMs,
   }));
   private cachedDeps: CallDeps | undefined;
-  /** classifyRequest options without a version header, reused while the config is the same. */
-  private classifyOptions: ClassifyOptions | undefined;
+  private readonly recogniser = new Recogniser(
+    () => this.config,
+    (target, url, parent, startTime) => this.newCall(target, url, parent, startTime),
+  );
 
   constructor(config: A2AInstrumentationConfig = {}) {
     super(PACKAGE_NAME, PACKAGE_VERSION, config);
@@ -135,10 +120,10 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
           (where, err) => logger.debug(`${where}`, err),
         );
       }
-      if (!this.activeCalls) this.activeCalls = new Set();
+      this.activeCalls ??= new ActiveCalls();
       this.fetchHook.install();
       this.wireTap.enable();
-      this.startSweeper();
+      this.activeCalls.startSweeping(this.config.maxSpanDurationMs);
       this.installFleetListener();
       logger.debug('enabled: global fetch wrapped, undici diagnostics channels tapped');
       const owner = sharedState().owner;
@@ -161,10 +146,8 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
       if (state.fleet?.owner === this) state.fleet = undefined;
       this.fetchHook?.uninstall();
       this.wireTap?.disable();
-      if (this.sweeper) clearInterval(this.sweeper);
-      this.sweeper = undefined;
-      if (this.activeCalls)
-        for (const call of [...this.activeCalls]) call.finish('instrumentation disabled');
+      this.activeCalls?.stopSweeping();
+      this.activeCalls?.finishAll('instrumentation disabled');
     } catch (err) {
       logger.error('disable failed', err);
     }
@@ -176,21 +159,6 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     const state = sharedState();
     if (state.owner === undefined) state.owner = this;
     return state.owner === this;
-  }
-
-  private startSweeper(): void {
-    const max = this.config.maxSpanDurationMs;
-    this.sweeper = setInterval(
-      () => {
-        const now = Date.now();
-        for (const call of this.activeCalls ?? []) {
-          if (now - call.lastActivity > max)
-            call.finish(`no response bytes for ${max} ms (abandoned)`);
-        }
-      },
-      Math.max(1000, Math.min(30_000, Math.floor(max / 2))),
-    );
-    this.sweeper.unref();
   }
 
   /** The calls' dependencies, rebuilt only when the tracer, meter or config changed. */
@@ -245,12 +213,6 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     };
   }
 
-  /**
-   * Fetch a card again, untraced and unseen by the wire tap; resolves to its fingerprint.
-   * Only ever the card URL the app itself fetched. A conditional request when the card's
-   * response had validators (If-None-Match / If-Modified-Since): 304 means the card held
-   * (whose validators they are) is unchanged.
-   */
   private newCall(target: CallTarget, url: string, parent: Context, startTime?: number): A2ACall {
     parseAllPending(); // what earlier streams said comes first (their negotiations, their cards)
     const call = new A2ACall(
@@ -265,69 +227,11 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     return call;
   }
 
-  private classify(
-    method: string,
-    url: string,
-    body: string | undefined,
-    versionHeader: string | undefined,
-  ): Classification {
-    const cfg = this.config;
-    if (cfg.ignoreUrls.length > 0 && isIgnoredUrl(originAndPath(url), cfg.ignoreUrls))
-      return undefined;
-    let opts = this.classifyOptions;
-    if (
-      !opts ||
-      opts.skillIdPaths !== cfg.skillIdPaths ||
-      opts.maxBodyBytes !== cfg.maxRequestBodyBytes
-    ) {
-      opts = { skillIdPaths: cfg.skillIdPaths, maxBodyBytes: cfg.maxRequestBodyBytes };
-      this.classifyOptions = opts;
-    }
-    if (versionHeader !== undefined) opts = { ...opts, a2aVersionHeader: versionHeader };
-    const cls = classifyRequest(method, url, body, opts);
-    // REST paths common outside A2A (GET …/tasks/{id}) count only at an endpoint a fetched card
-    // advertises.
-    if (
-      cls === undefined &&
-      versionHeader === undefined &&
-      url.includes('/tasks') &&
-      sharedState().cards.forRequestUrl(url)
-    ) {
-      return classifyRequest(method, url, body, { ...opts, knownA2AEndpoint: true });
-    }
-    return cls;
-  }
-
-  /**
-   * classify(), reading the A2A-Version header only when the URL and body leave the answer
-   * open (an ambiguous REST path, or a method name shared by 0.2 and 0.3): reading a header
-   * costs microseconds, and this runs for every request of the host application.
-   */
-  private classifyLazily(
-    method: string,
-    url: string,
-    body: string | undefined,
-    header: () => string | undefined,
-  ): Classification {
-    const cls = this.classify(method, url, body, undefined);
-    const open =
-      cls === undefined
-        ? url.includes('/tasks') || url.includes('/card')
-        : cls.type === 'operation' && cls.request.protocolVersion === undefined;
-    if (!open) return cls;
-    const version = header();
-    if (version === undefined) return cls;
-    // A JSON-RPC request is not parsed again: the header only refines its version.
-    if (cls?.type === 'operation' && cls.request.binding === 'jsonrpc')
-      return { type: 'operation', request: withJsonRpcVersionHeader(cls.request, version) };
-    return this.classify(method, url, body, version);
-  }
-
   private handleFetch(original: FetchFn, input: FetchInput, init: FetchInit): ReturnType<FetchFn> {
     if (!this.isActive()) return original(input, init);
     let call: A2ACall | typeof NOT_A2A | undefined;
     try {
-      call = this.callForFetch(input, init);
+      call = this.recogniser.fetchCall(input, init, context.active());
     } catch (err) {
       logger.debug('fetch classification failed', err);
     }
@@ -389,40 +293,6 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     return result;
   }
 
-  /**
-   * An A2ACall, NOT_A2A when the URL and body say it is not A2A, undefined when only the wire can
-   * tell (streamed body).
-   */
-  private callForFetch(input: FetchInput, init: FetchInit): A2ACall | typeof NOT_A2A | undefined {
-    let url: string | undefined;
-    let request: Request | undefined;
-    if (typeof input === 'string') url = input;
-    else if (input instanceof URL) url = input.href;
-    else if (input && typeof (input as Request).url === 'string') {
-      request = input as Request;
-      url = request.url;
-    }
-    if (!url) return undefined;
-    // Body first, as native fetch reads it. Where `init` has getters the fetch hook passes a
-    // memoising Proxy (also to the original fetch), so each getter runs once.
-    const initBody = init?.body;
-    const method = (init?.method ?? request?.method ?? 'GET').toUpperCase();
-    const body =
-      initBody !== undefined ? bodyText(initBody, this.config.maxRequestBodyBytes) : undefined;
-    if (method !== 'GET' && body === undefined) return undefined; // a streamed body: the wire tap decides when it has seen it
-    const cls = this.classifyLazily(method, url, body, () => headerFromInit(init, 'a2a-version'));
-    if (!cls) return NOT_A2A;
-    if (cls.type === 'maybe-operation') return undefined;
-    if (cls.type === 'card' && cls.sniff === true) return undefined; // a card only if its answer is one: the wire tap sniffs it
-    const call = this.newCall(
-      cls.type === 'card' ? { type: 'card' } : { type: 'operation', request: cls.request },
-      url,
-      context.active(),
-    );
-    call.followsRedirects = (init?.redirect ?? request?.redirect ?? 'follow') === 'follow';
-    return call;
-  }
-
   private onWireCreate(info: WireRequestInfo): WireObserver | undefined {
     if (!this.isActive()) return undefined;
     const inFetch = this.fetchInProgress;
@@ -430,142 +300,8 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     const ctx = context.active();
     if (ctx.getValue(OWN_REQUEST_KEY)) return undefined;
     const pending = inFetch ?? (ctx.getValue(CALL_KEY) as A2ACall | undefined);
-    if (pending && !pending.isFinished) return this.followHop(pending, info, ctx);
-    const url = info.origin + info.path;
-    const method = info.method.toUpperCase();
-    const body = bodyText(info.body, this.config.maxRequestBodyBytes);
-    if (method !== 'GET' && body === undefined) {
-      // A body not whole at creation (fetch bodies never are): decide once it has been sent.
-      if (info.body !== undefined || method !== 'POST') return undefined;
-      return this.deferredObserver(url, method, ctx, info.header('a2a-version'));
-    }
-    const cls = this.classifyLazily(method, url, body, () => info.header('a2a-version'));
-    if (!cls || cls.type === 'maybe-operation') return undefined;
-    if (cls.type === 'card' && cls.sniff === true) return this.cardSniffer(url, ctx);
-    const parent = wireParent(info, ctx);
-    return this.followHop(
-      this.newCall(
-        cls.type === 'card' ? { type: 'card' } : { type: 'operation', request: cls.request },
-        url,
-        parent,
-      ),
-      info,
-      parent,
-    );
-  }
-
-  /** Follows one undici request of `call`, carrying the call's trace context to the peer. */
-  private followHop(call: A2ACall, info: WireRequestInfo, ctx: Context): WireObserver {
-    try {
-      propagate(call, info, ctx);
-    } catch (err) {
-      logger.debug('could not add trace context headers', err);
-    }
-    return call.attachHop();
-  }
-
-  /**
-   * A GET whose path only hints at an Agent Card (`…/agent/card`, `…/agent.json` outside
-   * `.well-known`): its JSON answer is kept (capped) and, if it is an Agent Card
-   * (`isAgentCard`), replayed into a GetAgentCard call that starts when the request did.
-   * Anything else gets no span and costs only the copy of a small JSON body.
-   */
-  private cardSniffer(url: string, parent: Context): WireObserver {
-    const startTime = Date.now();
-    const max = Math.min(this.config.maxInspectBytes, MAX_CARD_BYTES);
-    let chunks: Buffer[] | undefined;
-    let size = 0;
-    let status = 0;
-    let headers: Record<string, string> = {};
-    return {
-      onResponseHeaders: (statusCode, h) => {
-        const type = (h['content-type'] ?? '').toLowerCase();
-        if (statusCode < 200 || statusCode >= 300 || !(type === '' || type.includes('json')))
-          return;
-        status = statusCode;
-        headers = h;
-        chunks = [];
-      },
-      onResponseBody: (chunk) => {
-        if (!chunks) return;
-        size += chunk.byteLength;
-        if (size > max) chunks = undefined;
-        else chunks.push(Buffer.from(chunk)); // the chunk belongs to undici
-      },
-      onComplete: () => {
-        const body = chunks;
-        chunks = undefined;
-        if (!body || body.length === 0) return;
-        let card = false;
-        const reader = new BodyReader('json', headers['content-encoding'], max, {
-          onDocument: (value) => {
-            card = isAgentCard(value);
-          },
-          onProblem: () => {},
-          onEnd: () => {},
-        });
-        for (const c of body) reader.push(c);
-        reader.end(true);
-        if (!card) return;
-        const hop = this.newCall(
-          { type: 'card', sniffed: true },
-          url,
-          parent,
-          startTime,
-        ).attachHop();
-        hop.onResponseHeaders?.(status, headers);
-        for (const c of body) hop.onResponseBody?.(c);
-        hop.onComplete?.();
-      },
-      onError: () => {
-        chunks = undefined;
-      },
-    };
-  }
-
-  /**
-   * A JSON request whose body is streamed: collect it (capped) and decide at the response headers.
-   */
-  private deferredObserver(
-    url: string,
-    method: string,
-    parent: Context,
-    versionHeader: string | undefined,
-  ): WireObserver {
-    const startTime = Date.now();
-    const max = this.config.maxRequestBodyBytes;
-    let chunks: Buffer[] | undefined = [];
-    let size = 0;
-    let inner: WireObserver | undefined;
-    return {
-      onRequestBody: (chunk) => {
-        if (!chunks) return;
-        if (size === 0 && !startsLikeJsonObject(chunk)) {
-          chunks = undefined; // not a JSON object: not A2A, stop looking
-          return;
-        }
-        size += chunk.byteLength;
-        if (size > max) chunks = undefined;
-        else chunks.push(Buffer.from(chunk));
-      },
-      onResponseHeaders: (status, headers) => {
-        if (!chunks) return;
-        const text = Buffer.concat(chunks, size).toString('utf8');
-        chunks = undefined;
-        const cls = this.classify(method, url, text, versionHeader);
-        if (!cls || cls.type !== 'operation') return;
-        inner = this.newCall(
-          { type: 'operation', request: cls.request },
-          url,
-          parent,
-          startTime,
-        ).attachHop();
-        inner.onResponseHeaders?.(status, headers);
-      },
-      onResponseBody: (chunk) => inner?.onResponseBody?.(chunk),
-      onComplete: () => inner?.onComplete?.(),
-      onError: (err) => inner?.onError?.(err),
-    };
+    if (pending && !pending.isFinished) return followHop(pending, info, ctx);
+    return this.recogniser.wireRequest(info, ctx);
   }
 }
 

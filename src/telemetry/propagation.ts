@@ -1,11 +1,12 @@
 /**
  * Trace context between the A2A span and the peer: what the A2A CLIENT span sends with the
  * request (`propagate`), and which trace an A2A span first seen at undici's request creation
- * joins (`wireParent`). Used by the instrumentation at each undici request it follows.
+ * joins (`wireParent`); `followHop` does the first for each undici request of a call.
  */
 import { propagation, trace, type Context, type TextMapGetter } from '@opentelemetry/api';
 import { isTracingSuppressed } from '@opentelemetry/core';
-import type { WireRequestInfo } from '../hooks/types';
+import { logger } from '../diag-logger';
+import type { WireObserver, WireRequestInfo } from '../hooks/types';
 import type { A2ACall } from './a2a-call';
 
 const WIRE_HEADER_GETTER: TextMapGetter<WireRequestInfo> = {
@@ -45,4 +46,14 @@ export function propagate(call: A2ACall, info: WireRequestInfo, ctx: Context): v
     (toAdd ??= {})[name] = carrier[name]!;
   }
   if (toAdd) info.addHeaders(toAdd);
+}
+
+/** Follows one undici request of `call`, carrying the call's trace context to the peer. */
+export function followHop(call: A2ACall, info: WireRequestInfo, ctx: Context): WireObserver {
+  try {
+    propagate(call, info, ctx);
+  } catch (err) {
+    logger.debug('could not add trace context headers', err);
+  }
+  return call.attachHop();
 }
