@@ -1,5 +1,6 @@
 /**
- * The configuration of A2AInstrumentation: its type, defaults, and validation.
+ * The configuration of A2AInstrumentation: its type, its validation (`resolveConfig`) and its
+ * environment variables (`configFromEnv`), both driven by the options table (options.ts).
  * A bad value gets one clear diag warning and the default, never an exception.
  */
 import type { Span } from '@opentelemetry/api';
@@ -7,9 +8,17 @@ import { logger } from './diag-logger';
 import type { InstrumentationConfig } from '@opentelemetry/instrumentation';
 import type { DriftEvent } from './core/judge';
 import { compilePatterns, type TextMatcher } from './core/judge';
-import { intAtLeast } from './core/json-path';
 import type { DecodedRequest, DecodedResult } from './core/model';
-import { DEFAULT_SKILL_ID_PATHS } from './core/protocol/jsonrpc';
+import {
+  acceptOption,
+  envExpectation,
+  ENV_PREFIX,
+  INVALID,
+  OPTIONS,
+  optionFromEnv,
+  type OptionName,
+  type OptionSpec,
+} from './options';
 
 export type { DriftEvent };
 
@@ -114,148 +123,47 @@ export interface ResolvedConfig {
   refetchCardOnDrift: boolean;
 }
 
-export const DEFAULTS = {
-  unknownSkillPatterns: ['unknown skill'],
-  unsupportedModePatterns: ['unsupported mode'],
-  skillIdPaths: DEFAULT_SKILL_ID_PATHS as readonly string[],
-  strictTextParts: false,
-  maxInspectBytes: 4 * 1024 * 1024,
-  maxRequestBodyBytes: 1024 * 1024,
-  driftCallbackDebounceMs: 10_000,
-  maxTrackedTasks: 10_000,
-  taskTtlMs: 60 * 60 * 1000,
-  maxCards: 1_000,
-  maxSpanDurationMs: 5 * 60 * 1000,
-} as const;
-
-function warn(option: string, value: unknown, fallback: unknown): void {
+/** An option's value from the user's config: checked, or its default after one warning. */
+function checked<K extends OptionName>(
+  config: A2AInstrumentationConfig,
+  name: K,
+): NonNullable<A2AInstrumentationConfig[K]> {
+  const spec: OptionSpec = OPTIONS[name];
+  const value: unknown = config[name];
+  const fallback = (): NonNullable<A2AInstrumentationConfig[K]> =>
+    (Array.isArray(spec.default) ? [...(spec.default as unknown[])] : spec.default) as NonNullable<
+      A2AInstrumentationConfig[K]
+    >;
+  if (value === undefined) return fallback();
+  const accepted = acceptOption(spec, value);
+  if (accepted !== INVALID) return accepted as NonNullable<A2AInstrumentationConfig[K]>;
   let shown: string;
   try {
     shown = typeof value === 'string' ? JSON.stringify(value) : String(value);
   } catch {
     shown = typeof value;
   }
-  logger.warn(`invalid ${option} ${shown.slice(0, 100)}; using ${JSON.stringify(fallback)}`);
-}
-
-/** An integer option at least `min` (floored), else the fallback with a warning. */
-function intOption(option: string, value: unknown, fallback: number, min: number): number {
-  if (value === undefined) return fallback;
-  const n = intAtLeast(value, min);
-  if (n !== undefined) return n;
-  warn(option, value, fallback);
-  return fallback;
-}
-
-const positiveInt = (option: string, value: unknown, fallback: number): number =>
-  intOption(option, value, fallback, 1);
-const nonNegativeInt = (option: string, value: unknown, fallback: number): number =>
-  intOption(option, value, fallback, 0);
-
-function patternList(
-  option: string,
-  value: unknown,
-  fallback: readonly string[],
-): Array<string | RegExp> {
-  if (value === undefined) return [...fallback];
-  if (
-    Array.isArray(value) &&
-    value.every((p) => (typeof p === 'string' && p.length > 0) || p instanceof RegExp)
-  ) {
-    return value as Array<string | RegExp>;
-  }
-  warn(option, value, fallback);
-  return [...fallback];
-}
-
-function stringList(option: string, value: unknown, fallback: readonly string[]): string[] {
-  if (value === undefined) return [...fallback];
-  if (Array.isArray(value) && value.every((p) => typeof p === 'string' && p.length > 0))
-    return value as string[];
-  warn(option, value, fallback);
-  return [...fallback];
+  logger.warn(`invalid ${name} ${shown.slice(0, 100)}; using ${JSON.stringify(spec.default)}`);
+  return fallback();
 }
 
 /** Validate a user config; every invalid value is warned about once and replaced by its default. */
 export function resolveConfig(config: A2AInstrumentationConfig): ResolvedConfig {
-  const strict = config.strictTextParts;
-  let strictTextParts: boolean = DEFAULTS.strictTextParts;
-  if (typeof strict === 'boolean') strictTextParts = strict;
-  else if (strict !== undefined) warn('strictTextParts', strict, DEFAULTS.strictTextParts);
-
-  let enforce = false;
-  if (config.mode === 'enforce') enforce = true;
-  else if (config.mode !== undefined && config.mode !== 'observe')
-    warn('mode', config.mode, 'observe');
-  let refetchCardOnDrift = false;
-  if (typeof config.refetchCardOnDrift === 'boolean')
-    refetchCardOnDrift = config.refetchCardOnDrift;
-  else if (config.refetchCardOnDrift !== undefined)
-    warn('refetchCardOnDrift', config.refetchCardOnDrift, false);
-
-  let ignoreUrls: Array<string | RegExp> = [];
-  if (config.ignoreUrls !== undefined) {
-    if (
-      Array.isArray(config.ignoreUrls) &&
-      config.ignoreUrls.every((p) => typeof p === 'string' || p instanceof RegExp)
-    ) {
-      // A /g or /y RegExp keeps state between test() calls (it would ignore every other call): use
-      // a stateless copy.
-      ignoreUrls = config.ignoreUrls.map((p) =>
-        p instanceof RegExp && (p.global || p.sticky)
-          ? new RegExp(p.source, p.flags.replace(/[gy]/g, ''))
-          : p,
-      );
-    } else warn('ignoreUrls', config.ignoreUrls, []);
-  }
-
   return {
-    unknownSkillPatterns: compilePatterns(
-      patternList(
-        'unknownSkillPatterns',
-        config.unknownSkillPatterns,
-        DEFAULTS.unknownSkillPatterns,
-      ),
-    ),
-    unsupportedModePatterns: compilePatterns(
-      patternList(
-        'unsupportedModePatterns',
-        config.unsupportedModePatterns,
-        DEFAULTS.unsupportedModePatterns,
-      ),
-    ),
-    skillIdPaths: stringList('skillIdPaths', config.skillIdPaths, DEFAULTS.skillIdPaths),
-    strictTextParts,
-    maxInspectBytes: positiveInt(
-      'maxInspectBytes',
-      config.maxInspectBytes,
-      DEFAULTS.maxInspectBytes,
-    ),
-    maxRequestBodyBytes: positiveInt(
-      'maxRequestBodyBytes',
-      config.maxRequestBodyBytes,
-      DEFAULTS.maxRequestBodyBytes,
-    ),
-    ignoreUrls,
-    driftCallbackDebounceMs: nonNegativeInt(
-      'driftCallbackDebounceMs',
-      config.driftCallbackDebounceMs,
-      DEFAULTS.driftCallbackDebounceMs,
-    ),
-    maxTrackedTasks: positiveInt(
-      'maxTrackedTasks',
-      config.maxTrackedTasks,
-      DEFAULTS.maxTrackedTasks,
-    ),
-    taskTtlMs: positiveInt('taskTtlMs', config.taskTtlMs, DEFAULTS.taskTtlMs),
-    maxCards: positiveInt('maxCards', config.maxCards, DEFAULTS.maxCards),
-    maxSpanDurationMs: positiveInt(
-      'maxSpanDurationMs',
-      config.maxSpanDurationMs,
-      DEFAULTS.maxSpanDurationMs,
-    ),
-    enforce,
-    refetchCardOnDrift,
+    unknownSkillPatterns: compilePatterns(checked(config, 'unknownSkillPatterns')),
+    unsupportedModePatterns: compilePatterns(checked(config, 'unsupportedModePatterns')),
+    skillIdPaths: checked(config, 'skillIdPaths'),
+    strictTextParts: checked(config, 'strictTextParts'),
+    maxInspectBytes: checked(config, 'maxInspectBytes'),
+    maxRequestBodyBytes: checked(config, 'maxRequestBodyBytes'),
+    ignoreUrls: checked(config, 'ignoreUrls'),
+    driftCallbackDebounceMs: checked(config, 'driftCallbackDebounceMs'),
+    maxTrackedTasks: checked(config, 'maxTrackedTasks'),
+    taskTtlMs: checked(config, 'taskTtlMs'),
+    maxCards: checked(config, 'maxCards'),
+    maxSpanDurationMs: checked(config, 'maxSpanDurationMs'),
+    enforce: checked(config, 'mode') === 'enforce',
+    refetchCardOnDrift: checked(config, 'refetchCardOnDrift'),
   };
 }
 
@@ -272,62 +180,21 @@ export function isIgnoredUrl(url: string, ignore: ReadonlyArray<string | RegExp>
 
 /**
  * This package's options from `OTEL_INSTRUMENTATION_A2A_*` environment variables (the
- * register entry uses this). Lists are comma-separated; a bad value is warned about once
- * and left out, so the default applies.
+ * register entry uses this), one per option of the options table that has one. Lists are
+ * comma-separated; a bad value is warned about once and left out, so the default applies.
  */
 export function configFromEnv(env: NodeJS.ProcessEnv): A2AInstrumentationConfig {
-  const config: A2AInstrumentationConfig = {};
-  const read = (name: string): string | undefined => {
-    const v = env[`OTEL_INSTRUMENTATION_A2A_${name}`];
-    return v === undefined || v.trim() === '' ? undefined : v.trim();
-  };
-  const list = (name: string): string[] | undefined =>
-    read(name)
-      ?.split(',')
-      .map((s) => s.trim())
-      .filter((s) => s.length > 0);
-  const int = (name: string, key: keyof A2AInstrumentationConfig): void => {
-    const v = read(name);
-    if (v === undefined) return;
-    const n = Number(v);
-    if (/^\d+$/.test(v) && Number.isSafeInteger(n)) (config as Record<string, unknown>)[key] = n;
+  const config: Record<string, unknown> = {};
+  for (const [name, spec] of Object.entries(OPTIONS) as Array<[OptionName, OptionSpec]>) {
+    if (spec.env === undefined) continue;
+    const text = env[ENV_PREFIX + spec.env]?.trim();
+    if (text === undefined || text === '') continue;
+    const value = optionFromEnv(spec, text);
+    if (value !== INVALID) config[name] = value;
     else
       logger.warn(
-        `invalid OTEL_INSTRUMENTATION_A2A_${name} ${JSON.stringify(v.slice(0, 100))}; using the default`,
+        `invalid ${ENV_PREFIX}${spec.env} ${JSON.stringify(text.slice(0, 100))}; expected ${envExpectation(spec)}, using the default`,
       );
-  };
-  const bool = (name: string, key: keyof A2AInstrumentationConfig): void => {
-    const v = read(name)?.toLowerCase();
-    if (v === undefined) return;
-    if (v === 'true' || v === 'false') (config as Record<string, unknown>)[key] = v === 'true';
-    else
-      logger.warn(
-        `invalid OTEL_INSTRUMENTATION_A2A_${name} ${JSON.stringify(v.slice(0, 100))}; expected true or false, using the default`,
-      );
-  };
-  const unknown = list('UNKNOWN_SKILL_PATTERNS');
-  if (unknown) config.unknownSkillPatterns = unknown;
-  const unsupported = list('UNSUPPORTED_MODE_PATTERNS');
-  if (unsupported) config.unsupportedModePatterns = unsupported;
-  const paths = list('SKILL_ID_PATHS');
-  if (paths) config.skillIdPaths = paths;
-  const ignore = list('IGNORE_URLS');
-  if (ignore) config.ignoreUrls = ignore;
-  bool('STRICT_TEXT_PARTS', 'strictTextParts');
-  bool('REFETCH_CARD_ON_DRIFT', 'refetchCardOnDrift');
-  const mode = read('MODE')?.toLowerCase();
-  if (mode === 'observe' || mode === 'enforce') config.mode = mode;
-  else if (mode !== undefined)
-    logger.warn(
-      `invalid OTEL_INSTRUMENTATION_A2A_MODE ${JSON.stringify(mode.slice(0, 100))}; expected observe or enforce, using observe`,
-    );
-  bool('ENABLED', 'enabled');
-  int('MAX_INSPECT_BYTES', 'maxInspectBytes');
-  int('MAX_REQUEST_BODY_BYTES', 'maxRequestBodyBytes');
-  int('DRIFT_CALLBACK_DEBOUNCE_MS', 'driftCallbackDebounceMs');
-  int('MAX_TRACKED_TASKS', 'maxTrackedTasks');
-  int('TASK_TTL_MS', 'taskTtlMs');
-  int('MAX_CARDS', 'maxCards');
-  int('MAX_SPAN_DURATION_MS', 'maxSpanDurationMs');
-  return config;
+  }
+  return config as A2AInstrumentationConfig;
 }

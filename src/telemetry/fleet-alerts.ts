@@ -33,7 +33,7 @@ import {
   type AlertParse,
   type FleetAlert,
 } from '../core/alerts';
-import { DEFAULTS } from '../config';
+import { OPTIONS } from '../options';
 import { logger } from '../diag-logger';
 import { runAsOwnRequest } from './own-requests';
 import { claimFleetEviction, deliverFleetDrift } from './drift-events';
@@ -72,7 +72,7 @@ function actOnAlerts(alerts: readonly FleetAlert[], now = Date.now()): number {
     const state = sharedState();
     const seen = (state.seenAlerts ??= new SeenAlerts());
     const listener = state.fleet;
-    let debounceMs: number = DEFAULTS.driftCallbackDebounceMs;
+    let debounceMs: number = OPTIONS.driftCallbackDebounceMs.default;
     try {
       if (listener) debounceMs = listener.debounceMs();
     } catch {

@@ -13,13 +13,8 @@ import { decodeResponse, decodeStreamEvent } from '../../src/core/protocol/resul
 import { decodeJsonRpcRequest } from '../../src/core/protocol/jsonrpc';
 import { decodeHttpJsonRequest } from '../../src/core/protocol/http-json';
 import { SseParser, type SseEvent } from '../../src/core/sse';
-import {
-  compilePatterns,
-  judge,
-  type JudgeOptions,
-  type NegotiationContext,
-} from '../../src/core/judge';
-import { DEFAULTS } from '../../src/config';
+import { judge, type JudgeOptions, type NegotiationContext } from '../../src/core/judge';
+import { resolveConfig } from '../../src/config';
 import type { DecodedCard, DecodedRequest, DecodedResult } from '../../src/core/model';
 
 const FIXTURES = join(__dirname, '..', 'fixtures');
@@ -41,10 +36,11 @@ function sse(impl: string, name: string): SseEvent[] {
   return events;
 }
 
+const defaults = resolveConfig({});
 const opts: JudgeOptions = {
-  unknownSkillPatterns: compilePatterns(DEFAULTS.unknownSkillPatterns),
-  unsupportedModePatterns: compilePatterns(DEFAULTS.unsupportedModePatterns),
-  strictTextParts: DEFAULTS.strictTextParts,
+  unknownSkillPatterns: defaults.unknownSkillPatterns,
+  unsupportedModePatterns: defaults.unsupportedModePatterns,
+  strictTextParts: defaults.strictTextParts,
 };
 
 function ctxFor(card: DecodedCard, skillId: string, cardUrl: string): NegotiationContext {
