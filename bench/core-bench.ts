@@ -31,13 +31,16 @@ const negotiations = new NegotiationRegistry();
 const N = 10_000;
 const pool: Negotiation[] = Array.from({ length: 4 * N }, (_, i) => ({
   taskId: `task-${i.toString(36)}-0b6c4e1a-9f0d-4c4e-8d7e`,
-  skillId: 'skill-3-translate-v1',
-  cardUrl: 'https://peer-a.example.com/.well-known/agent-card.json',
-  fingerprint: skillFingerprint(card20),
-  agentName: 'peer-a',
-  agentVersion: '1.0',
-  outputModes: ['text/plain'],
-  skillInCard: true,
+  context: {
+    cardKnown: true,
+    skillId: 'skill-3-translate-v1',
+    cardUrl: 'https://peer-a.example.com/.well-known/agent-card.json',
+    fingerprint: skillFingerprint(card20),
+    agentName: 'peer-a',
+    cardVersion: '1.0',
+    outputModes: ['text/plain'],
+    skillInCard: true,
+  },
   createdAt: 0,
 }));
 for (let i = 0; i < N; i++) negotiations.put(pool[i]);

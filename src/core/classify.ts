@@ -124,11 +124,6 @@ const SNIFF_CARD: Classification = Object.freeze({
   sniff: true,
 }) as Classification;
 
-/** True when the URL's path is a certain Agent Card path (see cardPathKind). */
-export function isAgentCardPath(url: string): boolean {
-  return cardPathKind(url) === 'certain';
-}
-
 function isMethod(method: string, upper: string): boolean {
   return method === upper || (method.length === upper.length && method.toUpperCase() === upper);
 }

@@ -23,32 +23,12 @@ import { fingerprintPrefix } from './fingerprint';
 import { partMatchesModes } from './media-type';
 import { MAX_EVIDENCE_TEXT, missingSkillLabel } from './evidence';
 import { isRecord, own } from './json-path';
-import type { DecodedResult, DecodedRequest, RpcError } from './model';
+import type { DecodedResult, DecodedRequest, NegotiationContext, RpcError } from './model';
+
+export type { NegotiationContext };
 import { compilePatterns, firstMatch, type TextMatcher } from './patterns';
 
 export { compilePatterns, type TextMatcher };
-
-/** What the client negotiated with: the card in use for this task's skill, at negotiation time. */
-export interface NegotiationContext {
-  skillId?: string;
-  /**
-   * Whether a card is known for the endpoint (false: nothing can be said about skills or modes).
-   */
-  cardKnown: boolean;
-  cardUrl?: string;
-  fingerprint?: string;
-  agentName?: string;
-  cardVersion?: string;
-  /**
-   * Whether the card in use lists `skillId` (only meaningful when cardKnown and skillId); undefined
-   * when the card had more skills than were read and this one was not among them.
-   */
-  skillInCard?: boolean;
-  /** That skill's effective output modes in the card in use. */
-  outputModes?: readonly string[];
-  /** That skill's effective input modes in the card in use. */
-  inputModes?: readonly string[];
-}
 
 export interface JudgeOptions {
   unknownSkillPatterns: readonly TextMatcher[];

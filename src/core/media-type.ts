@@ -143,29 +143,10 @@ function essenceMatches(actual: string, allowed: string): boolean {
   return false;
 }
 
-/**
- * True when `actual` matches one of the `allowed` media types (MIME rules above).
- * Non-string entries of `allowed` are ignored; a malformed `actual` never matches.
- */
-export function mediaTypeMatches(actual: string, allowed: readonly string[]): boolean {
-  try {
-    const a = mediaTypeEssence(actual);
-    if (a === undefined || !Array.isArray(allowed)) return false;
-    const n = Math.min(allowed.length, MAX_MODES);
-    for (let i = 0; i < n; i++) {
-      const e = modeEssence(allowed[i]);
-      if (e !== undefined && essenceMatches(a, e)) return true;
-    }
-    return false;
-  } catch {
-    return false;
-  }
-}
-
 const MAX_MODES = 10_000;
 
 export interface EffectiveMediaType {
-  /** The media type to judge by (as given; compare with `mediaTypeMatches`). */
+  /** The media type to judge by (as given; `partMatchesModes` compares it by MIME rules). */
   mediaType?: string;
   /** A text part without a media type: it is SOME `text/*` type, which one is not said. */
   anyText?: boolean;

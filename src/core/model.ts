@@ -176,3 +176,25 @@ export type Classification =
   | { type: 'operation'; request: DecodedRequest }
   | { type: 'maybe-operation' } // a POST whose body is not known yet (streamed body)
   | undefined;
+
+/** What the client negotiated with: the card in use for this task's skill, at negotiation time. */
+export interface NegotiationContext {
+  skillId?: string;
+  /**
+   * Whether a card is known for the endpoint (false: nothing can be said about skills or modes).
+   */
+  cardKnown: boolean;
+  cardUrl?: string;
+  fingerprint?: string;
+  agentName?: string;
+  cardVersion?: string;
+  /**
+   * Whether the card in use lists `skillId` (only meaningful when cardKnown and skillId); undefined
+   * when the card had more skills than were read and this one was not among them.
+   */
+  skillInCard?: boolean;
+  /** That skill's effective output modes in the card in use. */
+  outputModes?: readonly string[];
+  /** That skill's effective input modes in the card in use. */
+  inputModes?: readonly string[];
+}

@@ -8,7 +8,7 @@
  * odd input is ignored or treated as documented, never thrown on.
  */
 import { intAtLeast } from './json-path';
-import type { DecodedCard, SkillInfo } from './model';
+import type { DecodedCard, NegotiationContext, SkillInfo } from './model';
 import { normaliseUrl, originOfNormalised, urlFacts } from './url';
 
 export interface CardEntry {
@@ -595,18 +595,10 @@ export interface Negotiation {
   taskId: string;
   /** The agent endpoint the task lives at (`endpointScope`): task ids are unique per agent only. */
   scope?: string;
-  skillId?: string;
+  /** What the SendMessage that created the task negotiated with (the card in use then). */
+  context: NegotiationContext;
+  /** Where its skill id came from (`params.skillId`, …, `application`). */
   skillIdSource?: string;
-  cardUrl?: string;
-  fingerprint?: string;
-  agentName?: string;
-  /** The card's `version` at negotiation time (NegotiationContext.cardVersion). */
-  cardVersion?: string;
-  /**
-   * the skill's effective outputModes in the card at negotiation time; undefined if skill unknown
-   */
-  outputModes?: string[];
-  skillInCard?: boolean;
   /** opaque (a span context) */
   link?: unknown;
   createdAt: number;

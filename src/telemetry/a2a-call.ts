@@ -15,6 +15,7 @@ import {
   type Span,
   type Tracer,
 } from '@opentelemetry/api';
+import { safeExecuteInTheMiddle } from '@opentelemetry/instrumentation';
 import { logger } from '../diag-logger';
 import { BodyReader, type BodyMode } from '../core/body-reader';
 import { decodeCard, isAgentCard, normaliseUrl } from '../core/card';
@@ -248,15 +249,18 @@ export class A2ACall {
     const isSend = req.operation === 'SendMessage' || req.operation === 'SendStreamingMessage';
     if (!isSend && req.taskId !== undefined) {
       const n = state.negotiations.get(req.taskId, now, this.taskScope(req));
-      if (n) {
-        if (n.skillId !== undefined) {
-          attrs[sc.ATTR_A2A_SKILL_ID] = cap(n.skillId);
+      // (An entry without a context: put by another copy of this package, of another shape.)
+      if (n && typeof n.context === 'object' && n.context !== null) {
+        const ctx = n.context;
+        if (ctx.skillId !== undefined) {
+          attrs[sc.ATTR_A2A_SKILL_ID] = cap(ctx.skillId);
           if (n.skillIdSource) attrs[sc.ATTR_A2A_SKILL_ID_SOURCE] = n.skillIdSource;
         }
-        if (n.fingerprint) attrs[sc.ATTR_A2A_AGENT_CARD_FINGERPRINT] = n.fingerprint;
-        if (n.cardUrl) attrs[sc.ATTR_A2A_AGENT_CARD_URL] = n.cardUrl;
-        if (n.agentName !== undefined) attrs[sc.ATTR_GEN_AI_AGENT_NAME] = cap(n.agentName);
-        if (n.cardVersion !== undefined) attrs[sc.ATTR_GEN_AI_AGENT_VERSION] = cap(n.cardVersion);
+        if (ctx.fingerprint) attrs[sc.ATTR_A2A_AGENT_CARD_FINGERPRINT] = ctx.fingerprint;
+        if (ctx.cardUrl) attrs[sc.ATTR_A2A_AGENT_CARD_URL] = ctx.cardUrl;
+        if (ctx.agentName !== undefined) attrs[sc.ATTR_GEN_AI_AGENT_NAME] = cap(ctx.agentName);
+        if (ctx.cardVersion !== undefined)
+          attrs[sc.ATTR_GEN_AI_AGENT_VERSION] = cap(ctx.cardVersion);
         attrs[sc.ATTR_A2A_LIFECYCLE_NEGOTIATION_KNOWN] = true;
         const link = n.link as
           { traceId?: string; spanId?: string; traceFlags?: number } | undefined;
@@ -269,16 +273,7 @@ export class A2ACall {
             },
           });
         }
-        return {
-          skillId: n.skillId,
-          cardKnown: n.cardUrl !== undefined,
-          cardUrl: n.cardUrl,
-          fingerprint: n.fingerprint,
-          agentName: n.agentName,
-          cardVersion: n.cardVersion,
-          skillInCard: n.skillInCard,
-          outputModes: n.outputModes,
-        };
+        return ctx;
       }
       attrs[sc.ATTR_A2A_LIFECYCLE_NEGOTIATION_KNOWN] = false;
     }
@@ -586,15 +581,9 @@ export class A2ACall {
     sharedState().negotiations.put({
       taskId,
       scope: this.request ? this.taskScope(this.request) : undefined,
-      skillId: this.ctx.skillId,
+      context: this.ctx,
       skillIdSource:
         this.request?.skillIdSource ?? (this.ctx.skillId !== undefined ? 'application' : undefined),
-      cardUrl: this.ctx.cardUrl,
-      fingerprint: this.ctx.fingerprint,
-      agentName: this.ctx.agentName,
-      cardVersion: this.ctx.cardVersion,
-      outputModes: this.ctx.outputModes ? [...this.ctx.outputModes] : undefined,
-      skillInCard: this.ctx.skillInCard,
       link: {
         traceId: spanContext.traceId,
         spanId: spanContext.spanId,
@@ -797,10 +786,12 @@ export class A2ACall {
   }
 
   private safeHook(name: string, fn: () => void): void {
-    try {
-      fn();
-    } catch (err) {
-      logger.warn(`${name} threw`, err);
-    }
+    safeExecuteInTheMiddle(
+      fn,
+      (err) => {
+        if (err) logger.warn(`${name} threw`, err);
+      },
+      true,
+    );
   }
 }

@@ -1,11 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  classifyRequest,
-  isAgentCardPath,
-  parseJsonSafe,
-  type ClassifyOptions,
-} from '../../src/core/classify';
+import { classifyRequest, parseJsonSafe, type ClassifyOptions } from '../../src/core/classify';
 import { DEFAULT_SKILL_ID_PATHS } from '../../src/core/protocol/jsonrpc';
 import type { Classification } from '../../src/core/model';
 
@@ -35,8 +30,15 @@ test('Agent Card fetches, any base path, any query; only GET', () => {
   });
   assert.equal(c('GET', 'https://x/?u=/.well-known/agent.json'), undefined);
   assert.equal(c('DELETE', 'https://x/.well-known/agent.json'), undefined);
-  assert.equal(isAgentCardPath('/.well-known/agent-card.json?v=2'), true);
-  assert.equal(isAgentCardPath('/agent-card.json'), false);
+  assert.deepEqual(c('GET', 'https://x/.well-known/agent-card.json?v=2'), {
+    type: 'card',
+    extended: false,
+  });
+  assert.deepEqual(c('GET', 'https://x/agent-card.json'), {
+    type: 'card',
+    extended: false,
+    sniff: true,
+  });
 });
 
 test('Agent Cards of real implementations: per-agent well-known paths are cards; other card-like paths are sniffed', () => {

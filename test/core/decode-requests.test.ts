@@ -1,10 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  decodeJsonRpcRequest,
-  DEFAULT_SKILL_ID_PATHS,
-  operationForMethod,
-} from '../../src/core/protocol/jsonrpc';
+import { decodeJsonRpcRequest, DEFAULT_SKILL_ID_PATHS } from '../../src/core/protocol/jsonrpc';
 import {
   decodeHttpJsonRequest,
   looksLikeRestPath,
@@ -375,8 +371,11 @@ test('not A2A JSON-RPC → undefined', () => {
   assert.equal(decodeJsonRpcRequest({ method: 'toString' }), undefined);
   assert.equal(decodeJsonRpcRequest({ method: '__proto__' }), undefined);
   assert.equal(decodeJsonRpcRequest({ method: 'constructor' }), undefined);
-  assert.equal(operationForMethod('hasOwnProperty'), undefined);
-  assert.equal(operationForMethod('tasks/sendSubscribe'), 'SendStreamingMessage');
+  assert.equal(decodeJsonRpcRequest({ method: 'hasOwnProperty' }), undefined);
+  assert.equal(
+    decodeJsonRpcRequest(rpc('tasks/sendSubscribe', { id: 't' }))?.operation,
+    'SendStreamingMessage',
+  );
   // jsonrpc member absent is tolerated
   assert.equal(
     decodeJsonRpcRequest({ method: 'tasks/get', params: { id: 't' } })?.operation,

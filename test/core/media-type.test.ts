@@ -1,12 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  effectiveMediaType,
-  mediaTypeEssence,
-  mediaTypeMatches,
-  partMatchesModes,
-} from '../../src/core/media-type';
+import { effectiveMediaType, mediaTypeEssence, partMatchesModes } from '../../src/core/media-type';
 import type { DecodedPart } from '../../src/core/model';
+
+/** The MIME rules alone: a part that states `actual` matches one of `allowed`. */
+const mediaTypeMatches = (actual: string, allowed: readonly string[]): boolean =>
+  partMatchesModes({ kind: 'file', mediaType: actual }, allowed) === 'match';
 
 test('mediaTypeMatches: exact, case-insensitive, parameters ignored, whitespace trimmed', () => {
   assert.equal(mediaTypeMatches('text/markdown', ['text/markdown']), true);

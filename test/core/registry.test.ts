@@ -36,13 +36,11 @@ function internals(r: CardRegistry): {
   };
 }
 
-function neg(taskId: string, createdAt: number, over: Partial<Negotiation> = {}): Negotiation {
+function neg(taskId: string, createdAt: number, skillId = 's'): Negotiation {
   return {
     taskId,
     createdAt,
-    skillId: 's',
-    cardUrl: 'https://peer-a/.well-known/agent-card.json',
-    ...over,
+    context: { cardKnown: true, skillId, cardUrl: 'https://peer-a/.well-known/agent-card.json' },
   };
 }
 
@@ -403,11 +401,11 @@ test('CardRegistry methods never throw on odd input', () => {
 
 test('negotiations: get by taskId; same taskId replaces', () => {
   const r = new NegotiationRegistry();
-  r.put(neg('t1', 0, { skillId: 'a' }));
+  r.put(neg('t1', 0, 'a'));
   r.put(neg('t2', 0));
-  r.put(neg('t1', 5, { skillId: 'b' }));
+  r.put(neg('t1', 5, 'b'));
   assert.equal(r.size, 2);
-  assert.equal(r.get('t1', 10)?.skillId, 'b');
+  assert.equal(r.get('t1', 10)?.context.skillId, 'b');
   assert.equal(r.get('nope', 10), undefined);
 });
 

@@ -139,13 +139,6 @@ function versionFor(info: MethodInfo, header: unknown): string | undefined {
   return allowed.includes(h) ? h : undefined;
 }
 
-/** The operation a JSON-RPC method name stands for, or undefined when it is not an A2A method. */
-export function operationForMethod(method: unknown): OperationName | undefined {
-  if (typeof method !== 'string' || method.length > 64) return undefined;
-  const info = METHODS.get(method);
-  return info === undefined ? undefined : info.op;
-}
-
 /**
  * `req` (decoded without a version header) as decoding it again with the `A2A-Version`
  * header `header` would give it: the header only refines the version (see versionFor), so
