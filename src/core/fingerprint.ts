@@ -358,13 +358,31 @@ const nativeCmp = (x: string, y: string): number => (x < y ? -1 : x > y ? 1 : 0)
 /**
  * Sorts `items` (in place, stable) by Python's str order of `keyOf(item)`, with native
  * string comparisons: linear work beyond the sort itself, however long the common prefixes.
+ * `ascii`: the caller knows every key is printable ASCII (no unit to look for).
  */
-function sortByCodePoint<T>(items: T[], keyOf: (t: T) => string): T[] {
+function sortByCodePoint<T>(items: T[], keyOf: (t: T) => string, ascii = false): T[] {
   const n = items.length;
   if (n < 2) return items;
   let high = false;
-  for (let i = 0; i < n && !high; i++) high = HIGH_UNIT.test(keyOf(items[i]));
-  if (!high) return items.sort((a, b) => nativeCmp(keyOf(a), keyOf(b)));
+  for (let i = 0; i < n && !high && !ascii; i++) high = HIGH_UNIT.test(keyOf(items[i]));
+  if (!high) {
+    if (n > 32) return items.sort((a, b) => nativeCmp(keyOf(a), keyOf(b)));
+    // Insertion sort: for the few skills and modes of a card, several times faster than sort().
+    const keys = new Array<string>(n);
+    for (let i = 0; i < n; i++) keys[i] = keyOf(items[i]);
+    for (let i = 1; i < n; i++) {
+      const v = items[i];
+      const k = keys[i];
+      let j = i - 1;
+      for (; j >= 0 && k < keys[j]; j--) {
+        items[j + 1] = items[j];
+        keys[j + 1] = keys[j];
+      }
+      items[j + 1] = v;
+      keys[j + 1] = k;
+    }
+    return items;
+  }
   const keys = new Array<string>(n);
   const order = new Array<number>(n);
   for (let i = 0; i < n; i++) {
@@ -385,7 +403,7 @@ function numCmp(a: unknown, b: unknown): number {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-/** `cmp3` results: Python's `<`/`==` outcome for two JSON-model values. */
+/** `compareValues` results: Python's `<`/`==` outcome for two JSON-model values. */
 const LT = -1;
 const EQ = 0;
 const GT = 1;
@@ -393,17 +411,22 @@ const GT = 1;
 const NE = 2;
 
 /**
- * Python `==` and, when unequal, `<` on JSON-model values, in one pass: EQ when `a == b`;
- * otherwise LT/GT as Python's `a < b` / `b < a` would answer, or NE where that comparison
- * raises. For lists this is CPython's rule (the first index whose items are not `==`
- * decides, by `<` on those items; else the lengths), computed without re-walking a
- * subtree at every level: the cost is at most the size of the smaller value.
+ * The one comparison of JSON-model values, in one pass.
+ *
+ * - `total` false: Python's `==` and, when unequal, `<`: EQ when `a == b`; otherwise LT/GT as
+ *   `a < b` / `b < a` would answer, or NE where that comparison raises. For lists this is
+ *   CPython's rule (the first index whose items are not `==` decides, by `<` on those items;
+ *   else the lengths), computed without re-walking a subtree at every level: the cost is at
+ *   most the size of the smaller value.
+ * - `total` true: the fallback order where Python would raise: None < numbers < strings <
+ *   lists (lexicographic) < dicts (by their canonical JSON text); never NE.
  */
-function cmp3(a: unknown, b: unknown, depth: number): number {
+function compareValues(a: unknown, b: unknown, depth: number, total: boolean): number {
   if (depth > MAX_DEPTH) throw new TooDeep();
   spend(1);
   const ka = kindOf(a);
-  if (ka !== kindOf(b)) return NE;
+  const kb = kindOf(b);
+  if (ka !== kb) return total ? (ka < kb ? LT : GT) : NE;
   switch (ka) {
     case Kind.None:
       return EQ;
@@ -416,13 +439,18 @@ function cmp3(a: unknown, b: unknown, depth: number): number {
       const y = b as unknown[];
       const n = Math.min(x.length, y.length);
       for (let i = 0; i < n; i++) {
-        const c = cmp3(item(x[i]), item(y[i]), depth + 1);
+        const c = compareValues(item(x[i]), item(y[i]), depth + 1, total);
         if (c !== EQ) return c;
       }
       return x.length < y.length ? LT : x.length > y.length ? GT : EQ;
     }
     default: {
-      // dicts: equal or not; never ordered
+      if (total) {
+        const x = serDictOnce(a as object, depth);
+        const y = serDictOnce(b as object, depth);
+        return x < y ? LT : x > y ? GT : EQ; // ASCII text: code unit order is code point order
+      }
+      // Python: dicts are equal or not, never ordered.
       const x = a as Record<string, unknown>;
       const y = b as Record<string, unknown>;
       const kx = dictKeys(x);
@@ -430,57 +458,22 @@ function cmp3(a: unknown, b: unknown, depth: number): number {
       spend(kx.length);
       for (const k of kx) {
         const w = get(y, k);
-        if (w === undefined || cmp3(x[k], w, depth + 1) !== EQ) return NE;
+        if (w === undefined || compareValues(x[k], w, depth + 1, false) !== EQ) return NE;
       }
       return EQ;
     }
   }
 }
 
-/** Python's ordering as `sorted` uses it; throws INCOMPARABLE where Python raises TypeError. */
+/**
+ * Python's `<` as `sorted` uses it (no `==` first: two Nones or two dicts raise there); throws
+ * INCOMPARABLE where Python raises TypeError.
+ */
 function pyCmp(a: unknown, b: unknown): number {
-  const ka = kindOf(a);
-  const kb = kindOf(b);
-  if (ka === Kind.Str && kb === Kind.Str) return compareStrMetered(a as string, b as string);
-  if (ka === Kind.Num && kb === Kind.Num) return numCmp(a, b);
-  if (ka === Kind.List && kb === Kind.List) {
-    const c = cmp3(a, b, 0);
-    if (c === NE) throw INCOMPARABLE;
-    return c;
-  }
-  throw INCOMPARABLE;
-}
-
-/** The fallback total order: None < numbers < strings < lists < dicts. */
-function extCmp(a: unknown, b: unknown, depth: number): number {
-  if (depth > MAX_DEPTH) throw new TooDeep();
-  spend(1);
-  const ka = kindOf(a);
-  const kb = kindOf(b);
-  if (ka !== kb) return ka < kb ? -1 : 1;
-  switch (ka) {
-    case Kind.None:
-      return 0;
-    case Kind.Num:
-      return numCmp(a, b);
-    case Kind.Str:
-      return compareStrMetered(a as string, b as string);
-    case Kind.List: {
-      const x = a as unknown[];
-      const y = b as unknown[];
-      const n = Math.min(x.length, y.length);
-      for (let i = 0; i < n; i++) {
-        const c = extCmp(item(x[i]), item(y[i]), depth + 1);
-        if (c !== 0) return c;
-      }
-      return x.length < y.length ? -1 : x.length > y.length ? 1 : 0;
-    }
-    default: {
-      const x = serDictOnce(a as object, depth);
-      const y = serDictOnce(b as object, depth);
-      return x < y ? -1 : x > y ? 1 : 0; // ASCII text: code unit order is code point order
-    }
-  }
+  const k = kindOf(a);
+  const c = k === Kind.None || k === Kind.Dict ? NE : compareValues(a, b, 0, false);
+  if (c === NE) throw INCOMPARABLE;
+  return c;
 }
 
 /**
@@ -520,7 +513,7 @@ function pySorted<T>(items: T[], keyOf: (t: T) => unknown): T[] {
     try {
       return items.slice().sort((a, b) => {
         spend(1);
-        return extCmp(keyOf(a), keyOf(b), 0);
+        return compareValues(keyOf(a), keyOf(b), 0, true);
       });
     } finally {
       serMemo = outer;
@@ -691,22 +684,6 @@ function writeValue(v: unknown, depth: number, parts: string[]): void {
 // backslash: the usual case) are copied as is and compared with the native `<`, which for
 // code units below 0xD800 is code point order.
 
-/** Sorts plain strings in place (stable); native `<` is code point order for them. */
-function sortPlain(a: string[]): string[] {
-  const n = a.length;
-  if (n > 32) return a.sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
-  for (let i = 1; i < n; i++) {
-    const v = a[i];
-    let j = i - 1;
-    while (j >= 0 && v < a[j]) {
-      a[j + 1] = a[j];
-      j--;
-    }
-    a[j + 1] = v;
-  }
-  return a;
-}
-
 /** `json.dumps(sorted(v))` for a skill's mode field, as Python would iterate it. */
 function serModes(v: unknown): string {
   let list: unknown[];
@@ -723,22 +700,16 @@ function serModes(v: unknown): string {
       }
       if (plain && NEEDS_ESCAPE.test(x)) plain = false;
     }
-    if (plain) {
-      if (n === 1) return '["' + (v[0] as string) + '"]';
-      if (n === 2) {
-        const a = v[0] as string;
-        const b = v[1] as string;
-        return b < a ? '["' + b + '","' + a + '"]' : '["' + a + '","' + b + '"]';
-      }
-      const sorted = sortPlain((v as string[]).slice());
-      let out = '["' + sorted[0];
-      for (let i = 1; i < n; i++) out += '","' + sorted[i];
-      return out + '"]';
+    if (plain && n === 1) return '["' + (v[0] as string) + '"]';
+    if (plain && n === 2) {
+      const a = v[0] as string;
+      const b = v[1] as string;
+      return b < a ? '["' + b + '","' + a + '"]' : '["' + a + '","' + b + '"]';
     }
     if (allStr) {
-      const sorted = sortByCodePoint((v as string[]).slice(), selfStr);
-      let out = '[' + serStr(sorted[0]);
-      for (let i = 1; i < n; i++) out += ',' + serStr(sorted[i]);
+      const sorted = sortByCodePoint((v as string[]).slice(), selfStr, plain);
+      let out = plain ? '["' + sorted[0] + '"' : '[' + serStr(sorted[0]);
+      for (let i = 1; i < n; i++) out += plain ? ',"' + sorted[i] + '"' : ',' + serStr(sorted[i]);
       return out + ']';
     }
     spend(n); // before allocating: a sparse array may claim 2^32 - 1 elements
@@ -770,25 +741,6 @@ interface SkillRec {
 }
 
 const idOf = (r: SkillRec): unknown => r.id;
-
-function sortRecsPlain(a: SkillRec[]): SkillRec[] {
-  const n = a.length;
-  if (n > 32)
-    return a.sort((x, y) =>
-      (x.id as string) < (y.id as string) ? -1 : (x.id as string) > (y.id as string) ? 1 : 0,
-    );
-  for (let i = 1; i < n; i++) {
-    const v = a[i];
-    const k = v.id as string;
-    let j = i - 1;
-    while (j >= 0 && k < (a[j].id as string)) {
-      a[j + 1] = a[j];
-      j--;
-    }
-    a[j + 1] = v;
-  }
-  return a;
-}
 
 function buildMaterial(card: unknown): string {
   if (!isRecord(card)) return EMPTY_MATERIAL;
@@ -824,11 +776,8 @@ function buildMaterial(card: unknown): string {
       outputModes: getKnown(s, 'outputModes', plain),
     });
   }
-  if (recs.length > 1) {
-    if (plainIds) recs = sortRecsPlain(recs);
-    else if (strIds) recs = sortByCodePoint(recs, (r) => r.id as string);
-    else recs = pySorted(recs, idOf);
-  }
+  if (recs.length > 1)
+    recs = strIds ? sortByCodePoint(recs, (r) => r.id as string, plainIds) : pySorted(recs, idOf);
   let out = push ? '{"pushNotifications":true,"skills":[' : '{"pushNotifications":false,"skills":[';
   for (let i = 0; i < recs.length; i++) {
     const r = recs[i];

@@ -488,6 +488,29 @@ test('documented fallbacks where Python would raise', () => {
     }),
     /"inputModes":\[null,1,"a","b",\[0\],\{"a":0\},\{"z":0\}\]/,
   );
+  // lists whose first unequal items are dicts (Python: `==` False, then `<` raises): the
+  // fallback order, dicts by their canonical JSON; equal dicts let the next items decide
+  assert.match(
+    fingerprintMaterial({
+      skills: [{ id: 'a', inputModes: [[{ a: 1 }, 0], [{ a: 1 }], [{ a: 1, b: 2 }]] }],
+    }),
+    // '{"a":1,"b":2}' < '{"a":1}' as text (',' < '}')
+    /"inputModes":\[\[\{"a":1,"b":2\}\],\[\{"a":1\}\],\[\{"a":1\},0\]\]/,
+  );
+  assert.match(
+    fingerprintMaterial({
+      skills: [
+        {
+          id: 'a',
+          inputModes: [
+            [{ a: 1 }, 2],
+            [{ a: 1 }, 1],
+          ],
+        },
+      ],
+    }),
+    /"inputModes":\[\[\{"a":1\},1\],\[\{"a":1\},2\]\]/,
+  );
   // the JSON data model: undefined/function properties absent, NaN/Infinity null, -0 is 0
   assert.equal(
     skillFingerprint({
