@@ -5,6 +5,7 @@
  * request creation alike.
  */
 import type { FetchFn } from './hooks/fetch';
+import { pathEnd } from './core/url';
 
 export type FetchInput = Parameters<FetchFn>[0];
 export type FetchInit = Parameters<FetchFn>[1];
@@ -30,12 +31,7 @@ export function headerFromInit(init: FetchInit, name: string): string | undefine
 
 /** `origin + path` of a URL (what ignoreUrls is tested on): no query, no fragment, bounded. */
 export function originAndPath(url: string): string {
-  let end = url.length;
-  const q = url.indexOf('?');
-  if (q >= 0) end = q;
-  const h = url.indexOf('#');
-  if (h >= 0 && h < end) end = h;
-  return url.slice(0, Math.min(end, 2048));
+  return url.slice(0, Math.min(pathEnd(url), 2048));
 }
 
 export function startsLikeJsonObject(bytes: Uint8Array): boolean {

@@ -39,6 +39,7 @@ import {
 } from './protocol/http-json';
 import { decodeJsonRpcRequest } from './protocol/jsonrpc';
 import { normaliseVersion } from './protocol/common';
+import { pathEnd } from './url';
 
 export interface ClassifyOptions {
   /** Dotted paths to look for a skill id (see DEFAULT_SKILL_ID_PATHS). */
@@ -49,14 +50,6 @@ export interface ClassifyOptions {
   maxBodyBytes: number;
   /** The caller knows the URL is an A2A agent endpoint (accepts generic REST paths). */
   knownA2AEndpoint?: boolean;
-}
-
-/** Index just past the path (first `?` or `#`), without allocating. */
-function pathEnd(url: string): number {
-  const q = url.indexOf('?');
-  const h = url.indexOf('#');
-  if (q < 0) return h < 0 ? url.length : h;
-  return h < 0 || q < h ? q : h;
 }
 
 const WK_AGENT = '/.well-known/agent.json';

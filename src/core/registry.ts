@@ -9,7 +9,7 @@
  */
 import { intAtLeast } from './json-path';
 import type { DecodedCard, NegotiationContext, SkillInfo } from './model';
-import { normaliseUrl, originOfNormalised, urlFacts } from './url';
+import { normaliseUrl, originOfNormalised, pathEnd, urlFacts } from './url';
 
 export interface CardEntry {
   /** The card URL as passed to `put`. */
@@ -89,8 +89,7 @@ const MAX_ORIGIN_CANDIDATES = 64;
  * `agent.json`). Undefined for the spec's one-agent paths.
  */
 function agentScopeOf(cardUrl: string): string | undefined {
-  const end = cardUrl.search(/[?#]/);
-  const path = end < 0 ? cardUrl : cardUrl.slice(0, end);
+  const path = cardUrl.slice(0, pathEnd(cardUrl));
   const segs = path.split('/');
   const n = segs.length;
   if (n < 3) return undefined;

@@ -7,6 +7,14 @@ import { boundedMemo } from './memo';
 
 const SPECIAL = new Set(['http:', 'https:', 'ws:', 'wss:', 'ftp:', 'file:']);
 
+/** Index just past a URL's path (its first `?` or `#`, else its length), without allocating. */
+export function pathEnd(url: string): number {
+  const q = url.indexOf('?');
+  const h = url.indexOf('#');
+  if (q < 0) return h < 0 ? url.length : h;
+  return h < 0 || q < h ? q : h;
+}
+
 /**
  * Normalises a URL for matching: `scheme://host[:port]/path`, scheme and host lower-cased,
  * default port dropped, userinfo / query / fragment dropped, trailing slashes dropped

@@ -18,7 +18,7 @@ import {
 import { safeExecuteInTheMiddle } from '@opentelemetry/instrumentation';
 import { logger } from '../diag-logger';
 import { BodyReader, type BodyMode } from '../core/body-reader';
-import { decodeCard, isAgentCard, normaliseUrl } from '../core/card';
+import { decodeCard, isAgentCard } from '../core/card';
 import { urlFacts, type UrlFacts } from '../core/url';
 import { skillFingerprintBounded } from '../core/fingerprint';
 import { judge, judgeCardChange, type DriftEvent, type NegotiationContext } from '../core/judge';
@@ -36,10 +36,19 @@ import type { A2AInstrumentationConfig, ResolvedConfig } from '../config';
 import type { WireObserver } from '../hooks/types';
 import * as sc from '../semconv';
 import { dispatchDrift } from './drift-events';
+import {
+  cap,
+  cardAttributes,
+  cardChangedEventAttributes,
+  driftAttributes,
+  driftMetricAttributes,
+  freshness,
+  safeMessage,
+  type Freshness,
+} from './span-attributes';
 import { sharedState } from './shared-state';
 
 const REDIRECT_CODES = new Set([301, 302, 303, 307, 308]);
-const MAX_ATTR_LEN = 256;
 
 export interface CallDeps {
   tracer: Tracer;
@@ -63,82 +72,10 @@ const REFETCH_WAIT_MS = 5000;
 export type CallTarget =
   { type: 'card'; sniffed?: boolean } | { type: 'operation'; request: DecodedRequest };
 
-const MAX_EXPECTED_MODES = 16;
 /**
  * Characters of a streamed answer kept before each delta (phrases naming a skill are far shorter).
  */
 const STREAM_OVERLAP = 384;
-const URL_IN_TEXT = /[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]*/gi;
-
-function cap(value: string): string {
-  return value.length > MAX_ATTR_LEN ? value.slice(0, MAX_ATTR_LEN) : value;
-}
-
-/** User info in anything URL-like, with or without a scheme: `//alice:secret@host`. */
-const USERINFO_IN_TEXT = /\/\/[^\s/?#@"'<>]*@/g;
-/**
- * A query in anything URL-like, absolute or not: `/a2a?api_key=…`, `host/a2a?token=…` (up to
- * whitespace or a quote).
- */
-const QUERY_IN_TEXT = /\?[^\s"'<>]+/g;
-
-/**
- * An error message for the span status: URLs inside it are normalised (no user info, query,
- * fragment); user info and queries of anything else URL-like (relative URLs, scheme-less
- * `//user:pw@host`) are removed too; then capped.
- */
-export function safeMessage(text: string): string {
-  const head = text.length > 4 * MAX_ATTR_LEN ? text.slice(0, 4 * MAX_ATTR_LEN) : text;
-  return cap(
-    head
-      .replace(URL_IN_TEXT, (u) => normaliseUrl(u) ?? '[url]')
-      .replace(USERINFO_IN_TEXT, '//')
-      .replace(QUERY_IN_TEXT, ''),
-  );
-}
-
-interface Freshness {
-  maxAge?: number;
-  etag?: string;
-  lastModified?: string;
-}
-
-/**
- * A card response's freshness: `Cache-Control` max-age (seconds; `no-store` / `no-cache` → 0),
- * `ETag`, `Last-Modified` (capped).
- */
-function freshness(headers: Record<string, string>): Freshness | undefined {
-  const cc = headers['cache-control'];
-  const etag = headers['etag'];
-  const lm = headers['last-modified'];
-  if (cc === undefined && etag === undefined && lm === undefined) return undefined;
-  const out: Freshness = {};
-  if (cc !== undefined) {
-    const m = /(?:^|[,\s])max-age\s*=\s*"?(\d{1,10})/i.exec(cc);
-    if (m) out.maxAge = Number(m[1]);
-    else if (/(?:^|[,\s])no-(?:store|cache)\b/i.test(cc)) out.maxAge = 0;
-  }
-  if (etag !== undefined && etag.length > 0) out.etag = cap(etag);
-  if (lm !== undefined && lm.length > 0) out.lastModified = cap(lm);
-  return out;
-}
-
-/** Card entries are immutable snapshots: their span attributes are built once per entry. */
-const cardAttributeMemo = new WeakMap<CardEntry, Readonly<Attributes>>();
-
-function cardAttributes(entry: CardEntry): Readonly<Attributes> {
-  const known = cardAttributeMemo.get(entry);
-  if (known) return known;
-  const attrs: Attributes = {
-    [sc.ATTR_A2A_AGENT_CARD_FINGERPRINT]: entry.fingerprint,
-    [sc.ATTR_A2A_AGENT_CARD_URL]: entry.cardUrl,
-  };
-  if (entry.card.name !== undefined) attrs[sc.ATTR_GEN_AI_AGENT_NAME] = cap(entry.card.name);
-  if (entry.card.version !== undefined)
-    attrs[sc.ATTR_GEN_AI_AGENT_VERSION] = cap(entry.card.version);
-  cardAttributeMemo.set(entry, attrs);
-  return attrs;
-}
 
 export class A2ACall {
   readonly span: Span;
@@ -149,9 +86,12 @@ export class A2ACall {
    * Set by the fetch wrapper: redirects are followed by fetch, so a 3xx hop does not end the call.
    */
   followsRedirects = false;
-  private hops = 0;
-  private lastHopRedirect = false;
-  private lastHopEnded = false;
+  /**
+   * The last undici request (hop) of this call: none yet; open; answered with a redirect (3xx
+   * with Location), still open or ended; ended.
+   */
+  private lastHop: 'none' | 'open' | 'redirect' | 'redirect-ended' | 'ended' = 'none';
+  /** The fetch promise settled (fetch wrapper only): no further hop will come. */
   private fetchSettled = false;
   /**
    * open → ending (finish() asked; a confirming re-fetch may hold the span) → ended (span ended).
@@ -352,13 +292,11 @@ export class A2ACall {
 
   /** Follow one undici request (one hop of a redirect chain) of this call. */
   attachHop(): WireObserver {
-    this.hops++;
-    this.lastHopRedirect = false;
-    this.lastHopEnded = false;
+    this.lastHop = 'open';
     let reader: BodyReader | undefined;
     let redirect = false;
     const endHop = (complete: boolean, error?: unknown): void => {
-      this.lastHopEnded = true;
+      this.lastHop = this.lastHop === 'redirect' ? 'redirect-ended' : 'ended';
       if (redirect && this.followsRedirects && !this.fetchSettled) return; // the next hop or the fetch promise ends the call
       if (reader) {
         if (error !== undefined) this.recordError(error);
@@ -374,7 +312,7 @@ export class A2ACall {
         this.statusCode = statusCode;
         if (REDIRECT_CODES.has(statusCode) && headers['location'] !== undefined) {
           redirect = true;
-          this.lastHopRedirect = true;
+          this.lastHop = 'redirect';
           return;
         }
         this.span.setAttribute(sc.ATTR_HTTP_RESPONSE_STATUS_CODE, statusCode);
@@ -414,10 +352,10 @@ export class A2ACall {
   /** The fetch promise settled (fetch wrapper only). */
   fetchResolved(): void {
     this.fetchSettled = true;
-    if (this.hops === 0) {
+    if (this.lastHop === 'none') {
       this.setUnjudged('response bytes not observed');
       this.finish();
-    } else if (this.lastHopRedirect && this.lastHopEnded) {
+    } else if (this.lastHop === 'redirect-ended') {
       this.finish(); // fetch returned the 3xx itself (redirect: 'manual')
     }
   }
@@ -603,48 +541,12 @@ export class A2ACall {
     // card_changed is the confirmation, not a failure: the fetch that refreshes the card did
     // its job. Its span keeps status UNSET and gets an event; every other kind is an error.
     const changed = event.kind === 'card_changed';
-    const attrs: Attributes = { [sc.ATTR_A2A_DRIFT_KIND]: event.kind };
-    if (!changed) {
+    if (!changed)
       span.setStatus({ code: SpanStatusCode.ERROR, message: safeMessage(event.error.message) });
-      attrs[sc.ATTR_ERROR_TYPE] = event.error.name;
-    }
-    if (event.expectedModes)
-      attrs[sc.ATTR_A2A_DRIFT_EXPECTED_MODES] = event.expectedModes
-        .slice(0, MAX_EXPECTED_MODES)
-        .map(cap);
-    if (event.actualMediaType !== undefined)
-      attrs[sc.ATTR_A2A_DRIFT_ACTUAL_MEDIA_TYPE] = cap(event.actualMediaType);
-    if (event.matchedPattern !== undefined)
-      attrs[sc.ATTR_A2A_DRIFT_PATTERN] = cap(event.matchedPattern);
-    if (event.rpcCode !== undefined) attrs[sc.ATTR_A2A_DRIFT_RPC_CODE] = event.rpcCode;
-    if (event.previousFingerprint !== undefined) {
-      attrs[sc.ATTR_A2A_DRIFT_PREVIOUS_FINGERPRINT] = event.previousFingerprint;
-      if (event.fingerprint !== undefined)
-        attrs[sc.ATTR_A2A_DRIFT_CURRENT_FINGERPRINT] = event.fingerprint;
-    }
-    span.setAttributes(attrs);
-    if (changed) {
-      const eventAttrs: Attributes = { [sc.ATTR_A2A_DRIFT_KIND]: event.kind };
-      if (event.previousFingerprint !== undefined)
-        eventAttrs[sc.ATTR_A2A_DRIFT_PREVIOUS_FINGERPRINT] = event.previousFingerprint;
-      if (event.fingerprint !== undefined)
-        eventAttrs[sc.ATTR_A2A_DRIFT_CURRENT_FINGERPRINT] = event.fingerprint;
-      span.addEvent(sc.EVENT_AGENT_CARD_CHANGED, eventAttrs);
-    } else {
-      span.recordException(event.error);
-    }
-    // Labels say WHICH card (its URL as fetched: no query, fragment or credentials) on which
-    // port: one series per card × skill × kind.
-    const metricAttrs: Attributes = { [sc.ATTR_A2A_DRIFT_KIND]: event.kind };
-    if (event.skillId !== undefined) metricAttrs[sc.ATTR_A2A_SKILL_ID] = cap(event.skillId);
-    if (event.agentName !== undefined)
-      metricAttrs[sc.ATTR_GEN_AI_AGENT_NAME] = cap(event.agentName);
-    if (event.cardUrl !== undefined) metricAttrs[sc.ATTR_A2A_AGENT_CARD_URL] = cap(event.cardUrl);
-    if (this.url.host !== undefined) {
-      metricAttrs[sc.ATTR_SERVER_ADDRESS] = this.url.host;
-      metricAttrs[sc.ATTR_SERVER_PORT] = this.url.port;
-    }
-    this.deps.driftCounter?.add(1, metricAttrs);
+    span.setAttributes(driftAttributes(event));
+    if (changed) span.addEvent(sc.EVENT_AGENT_CARD_CHANGED, cardChangedEventAttributes(event));
+    else span.recordException(event.error);
+    this.deps.driftCounter?.add(1, driftMetricAttributes(event, this.url));
     const state = sharedState();
     if (event.kind !== 'card_changed' && event.cardUrl) state.cards.markSuspect(event.cardUrl);
     dispatchDrift(

@@ -34,6 +34,7 @@ import {
   type FleetAlert,
 } from '../core/alerts';
 import { OPTIONS } from '../options';
+import { pathEnd } from '../core/url';
 import { logger } from '../diag-logger';
 import { runAsOwnRequest } from './own-requests';
 import { claimFleetEviction, deliverFleetDrift } from './drift-events';
@@ -153,12 +154,7 @@ function isLoopbackAddress(address: string | undefined): boolean {
 
 function pathOf(url: string | undefined): string {
   const u = url ?? '/';
-  let end = u.length;
-  const q = u.indexOf('?');
-  if (q >= 0) end = q;
-  const h = u.indexOf('#');
-  if (h >= 0 && h < end) end = h;
-  return u.slice(0, end);
+  return u.slice(0, pathEnd(u));
 }
 
 function answer(

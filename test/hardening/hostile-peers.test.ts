@@ -14,7 +14,7 @@ import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { drifted, setupOtel, type Harness } from '../helpers/otel';
 import { A2AInstrumentation, onAgentCardDrift } from '../../src/index';
 import { sharedState } from '../../src/telemetry/shared-state';
-import { safeMessage } from '../../src/telemetry/a2a-call';
+import { safeMessage } from '../../src/telemetry/span-attributes';
 
 let h: Harness;
 
