@@ -18,27 +18,20 @@ import {
 import { safeExecuteInTheMiddle } from '@opentelemetry/instrumentation';
 import { logger } from '../diag-logger';
 import { BodyReader, type BodyMode } from '../core/body-reader';
-import { decodeCard, isAgentCard } from '../core/card';
 import { urlFacts, type UrlFacts } from '../core/url';
-import { skillFingerprintBounded } from '../core/fingerprint';
-import { judge, judgeCardChange, type DriftEvent, type NegotiationContext } from '../core/judge';
+import { judge, type DriftEvent, type NegotiationContext } from '../core/judge';
 import type { DecodedRequest, DecodedResult } from '../core/model';
 import { decodeResponse, decodeStreamEvent } from '../core/protocol/results';
-import { endpointScope } from '../core/protocol/common';
-import {
-  cardProtocolVersion,
-  normaliseVersion,
-  versionForFamily,
-  type VersionFamily,
-} from '../core/protocol/versions';
+import { normaliseVersion } from '../core/protocol/versions';
 import type { CardEntry } from '../core/registry';
 import type { A2AInstrumentationConfig, ResolvedConfig } from '../config';
 import type { WireObserver } from '../hooks/types';
 import * as sc from '../semconv';
+import { cardResponse } from './card-response';
 import { dispatchDrift } from './drift-events';
+import { negotiationAtStart, rememberNegotiation, versionFromCard } from './negotiation';
 import {
   cap,
-  cardAttributes,
   cardChangedEventAttributes,
   driftAttributes,
   driftMetricAttributes,
@@ -114,8 +107,6 @@ export class A2ACall {
   /** The conversation id and task state last set on the span. */
   private contextIdSet: string | undefined;
   private stateSet: string | undefined;
-  /** cardEntry(): null until looked up. */
-  private entryLookup: CardEntry | undefined | null = null;
 
   constructor(
     private readonly deps: CallDeps,
@@ -146,9 +137,14 @@ export class A2ACall {
       if (req.messageId !== undefined) attrs[sc.ATTR_A2A_MESSAGE_ID] = cap(req.messageId);
       this.taskId = req.taskId;
       const links: Link[] = [];
-      this.ctx = this.negotiationContext(req, applicationSkillId, attrs, links);
+      let entry: CardEntry | undefined | null = null; // null: not looked up yet
+      const cardEntry = (): CardEntry | undefined =>
+        entry === null
+          ? (entry = url.parsed ? sharedState().cards.forNormalisedUrl(url.key) : undefined)
+          : entry;
+      this.ctx = negotiationAtStart(req, url, applicationSkillId, cardEntry, attrs, links);
       if (!req.protocolVersion) {
-        const v = this.versionFromCard(req);
+        const v = versionFromCard(req, url, cardEntry());
         if (v !== undefined) attrs[sc.ATTR_A2A_PROTOCOL_VERSION] = v;
       }
       this.span = deps.tracer.startSpan(
@@ -172,122 +168,6 @@ export class A2ACall {
 
   get request(): DecodedRequest | undefined {
     return this.target.type === 'operation' ? this.target.request : undefined;
-  }
-
-  /**
-   * The skill and card this call is judged against (lifecycle calls: those of the SendMessage that
-   * created the task).
-   */
-  private negotiationContext(
-    req: DecodedRequest,
-    applicationSkillId: string | undefined,
-    attrs: Attributes,
-    links: Link[],
-  ): NegotiationContext {
-    const state = sharedState();
-    const now = Date.now();
-    const isSend = req.operation === 'SendMessage' || req.operation === 'SendStreamingMessage';
-    if (!isSend && req.taskId !== undefined) {
-      const n = state.negotiations.get(req.taskId, now, this.taskScope(req));
-      // (An entry without a context: put by another copy of this package, of another shape.)
-      if (n && typeof n.context === 'object' && n.context !== null) {
-        const ctx = n.context;
-        if (ctx.skillId !== undefined) {
-          attrs[sc.ATTR_A2A_SKILL_ID] = cap(ctx.skillId);
-          if (n.skillIdSource) attrs[sc.ATTR_A2A_SKILL_ID_SOURCE] = n.skillIdSource;
-        }
-        if (ctx.fingerprint) attrs[sc.ATTR_A2A_AGENT_CARD_FINGERPRINT] = ctx.fingerprint;
-        if (ctx.cardUrl) attrs[sc.ATTR_A2A_AGENT_CARD_URL] = ctx.cardUrl;
-        if (ctx.agentName !== undefined) attrs[sc.ATTR_GEN_AI_AGENT_NAME] = cap(ctx.agentName);
-        if (ctx.cardVersion !== undefined)
-          attrs[sc.ATTR_GEN_AI_AGENT_VERSION] = cap(ctx.cardVersion);
-        attrs[sc.ATTR_A2A_LIFECYCLE_NEGOTIATION_KNOWN] = true;
-        const link = n.link as
-          { traceId?: string; spanId?: string; traceFlags?: number } | undefined;
-        if (link && typeof link.traceId === 'string' && typeof link.spanId === 'string') {
-          links.push({
-            context: {
-              traceId: link.traceId,
-              spanId: link.spanId,
-              traceFlags: link.traceFlags ?? 0,
-            },
-          });
-        }
-        return ctx;
-      }
-      attrs[sc.ATTR_A2A_LIFECYCLE_NEGOTIATION_KNOWN] = false;
-    }
-    let skillId = req.skillId;
-    let source = req.skillIdSource;
-    if (skillId === undefined && applicationSkillId !== undefined) {
-      skillId = applicationSkillId;
-      source = 'application';
-    }
-    if (skillId !== undefined) {
-      attrs[sc.ATTR_A2A_SKILL_ID] = cap(skillId);
-      if (source) attrs[sc.ATTR_A2A_SKILL_ID_SOURCE] = source;
-    }
-    const entry = this.cardEntry();
-    if (!entry) return { cardKnown: false, skillId };
-    Object.assign(attrs, cardAttributes(entry));
-    if (entry.suspect) {
-      attrs[sc.ATTR_A2A_AGENT_CARD_SUSPECT] = true;
-      attrs[sc.ATTR_A2A_AGENT_CARD_SUSPECT_SOURCE] = entry.suspectSource ?? 'local';
-    }
-    const skill = skillId !== undefined ? entry.skills.get(skillId) : undefined;
-    return {
-      skillId,
-      cardKnown: true,
-      cardUrl: entry.cardUrl,
-      fingerprint: entry.fingerprint,
-      agentName: entry.card.name,
-      cardVersion: entry.card.version,
-      // a card truncated at MAX_SKILLS may list the skill among those not read: not "not listed"
-      skillInCard:
-        skillId === undefined
-          ? undefined
-          : skill !== undefined
-            ? true
-            : entry.card.skillsTruncated === true
-              ? undefined
-              : false,
-      outputModes: skill?.outputModes,
-      inputModes: skill?.inputModes,
-    };
-  }
-
-  /** The card held for this call's URL, looked up once (at the start of the call). */
-  private cardEntry(): CardEntry | undefined {
-    if (this.entryLookup === null)
-      this.entryLookup = this.url.parsed
-        ? sharedState().cards.forNormalisedUrl(this.url.key)
-        : undefined;
-    return this.entryLookup;
-  }
-
-  /** The agent endpoint this call's tasks live at (task ids are unique per agent only). */
-  private taskScope(req: DecodedRequest): string | undefined {
-    return this.url.parsed ? endpointScope(this.url.key, req) : undefined;
-  }
-
-  /**
-   * The version a request that does not say its own speaks, from the card for its endpoint:
-   * the version of the request's family (0.x method names or 1.x) the card offers there
-   * (a card may list JSON-RPC 1.0 and 0.3 at one URL).
-   */
-  private versionFromCard(req: DecodedRequest): string | undefined {
-    const entry = this.cardEntry();
-    if (!entry) return undefined;
-    const family: VersionFamily =
-      req.binding === 'jsonrpc' && !/^[A-Z]/.test(req.wireMethod) ? '0' : '1';
-    let atEndpoint = entry.endpointVersions.get(this.url.key);
-    if (atEndpoint === undefined) {
-      // the request URL is below the endpoint (REST paths): the card's versions of any endpoint
-      atEndpoint = [];
-      for (const vs of entry.endpointVersions.values())
-        for (const v of vs) if (atEndpoint.length < 16) atEndpoint.push(v);
-    }
-    return versionForFamily(family, atEndpoint, entry.card.protocolVersion);
   }
 
   /** Follow one undici request (one hop of a redirect chain) of this call. */
@@ -383,74 +263,11 @@ export class A2ACall {
   }
 
   private onCard(value: unknown): void {
-    if (this.statusCode !== undefined && (this.statusCode < 200 || this.statusCode >= 300)) {
-      this.setUnjudged(`card fetch answered ${this.statusCode}`);
-      return;
-    }
-    if (!isAgentCard(value)) {
-      const card = decodeCard(value);
-      this.setUnjudged(
-        `not an Agent Card (${cap(card.problem ?? 'no name, skills and url / supportedInterfaces / protocolVersion')})`,
-      );
-      return;
-    }
-    const card = decodeCard(value);
-    const fp = skillFingerprintBounded(value);
-    const state = sharedState();
-    if (fp.fingerprint === undefined) {
-      // A card too complex to fingerprint within the work budget: nothing is judged against
-      // it, nor against an earlier card of that URL (it may no longer be what the peer serves).
-      state.cards.evict(this.url.key);
-      this.setUnjudged(cap(`could not fingerprint the Agent Card (${fp.problem})`));
-      return;
-    }
-    const fingerprint = fp.fingerprint;
-    const fresh = this.cardFreshness;
-    const update = state.cards.put(this.url.key, card, fingerprint, Date.now(), {
-      sameOriginOnly: this.target.type === 'card' && this.target.sniffed === true,
-      etag: fresh?.etag,
-      lastModified: fresh?.lastModified,
-    });
-    logger.debug(
-      `Agent Card recognised at ${this.url.key}: ${card.skills.length} skills, fingerprint ${fingerprint.slice(0, 12)}…`,
-    );
-    if (fresh?.maxAge !== undefined)
-      this.span.setAttribute(sc.ATTR_A2A_AGENT_CARD_MAX_AGE, fresh.maxAge);
-    if (fresh?.etag !== undefined) this.span.setAttribute(sc.ATTR_A2A_AGENT_CARD_ETAG, fresh.etag);
-    if (fresh?.lastModified !== undefined)
-      this.span.setAttribute(sc.ATTR_A2A_AGENT_CARD_LAST_MODIFIED, fresh.lastModified);
-    this.span.setAttributes(cardAttributes(update.entry));
-    this.span.setAttribute(sc.ATTR_A2A_AGENT_CARD_SKILL_COUNT, card.skills.length);
-    const version = cardProtocolVersion(
-      card.protocolVersion,
-      card.endpoints.map((e) => e.protocolVersion),
-    );
-    if (version !== undefined) this.span.setAttribute(sc.ATTR_A2A_PROTOCOL_VERSION, version);
-    if (update.previousFingerprint !== undefined && update.previousFingerprint !== fingerprint) {
-      this.span.setAttribute(
-        sc.ATTR_A2A_AGENT_CARD_PREVIOUS_FINGERPRINT,
-        update.previousFingerprint,
-      );
-    }
-    if (update.versionChanged) {
-      this.span.setAttribute(sc.ATTR_A2A_AGENT_CARD_VERSION_CHANGED, true);
-      if (update.previousVersion !== undefined)
-        this.span.setAttribute(
-          sc.ATTR_A2A_AGENT_CARD_PREVIOUS_VERSION,
-          cap(update.previousVersion),
-        );
-    }
-    if (update.changed && update.previousFingerprint !== undefined) {
-      this.recordDrift(
-        judgeCardChange(
-          this.url.key,
-          card.name,
-          card.version,
-          update.previousFingerprint,
-          fingerprint,
-        ),
-      );
-    }
+    const sniffed = this.target.type === 'card' && this.target.sniffed === true;
+    const r = cardResponse(value, this.url.key, this.statusCode, this.cardFreshness, sniffed);
+    if (r.unjudged !== undefined) this.setUnjudged(r.unjudged);
+    if (r.attributes) this.span.setAttributes(r.attributes);
+    if (r.drift) this.recordDrift(r.drift);
   }
 
   private onResult(result: DecodedResult): void {
@@ -464,7 +281,7 @@ export class A2ACall {
       }
       if (req && (req.operation === 'SendMessage' || req.operation === 'SendStreamingMessage')) {
         this.negotiatedTaskId = result.taskId;
-        this.rememberNegotiation(result.taskId);
+        rememberNegotiation(result.taskId, this.request, this.url, this.ctx, this.span);
       }
     }
     // A stream repeats its context id and state on every event: each is set when it changes.
@@ -512,23 +329,6 @@ export class A2ACall {
     this.streamTail =
       window.length > STREAM_OVERLAP ? window.slice(window.length - STREAM_OVERLAP) : window;
     return window === delta ? result : { ...result, artifactText: window };
-  }
-
-  private rememberNegotiation(taskId: string): void {
-    const spanContext = this.span.spanContext();
-    sharedState().negotiations.put({
-      taskId,
-      scope: this.request ? this.taskScope(this.request) : undefined,
-      context: this.ctx,
-      skillIdSource:
-        this.request?.skillIdSource ?? (this.ctx.skillId !== undefined ? 'application' : undefined),
-      link: {
-        traceId: spanContext.traceId,
-        spanId: spanContext.spanId,
-        traceFlags: spanContext.traceFlags,
-      },
-      createdAt: Date.now(),
-    });
   }
 
   private recordDrift(event: DriftEvent): void {

@@ -1,0 +1,83 @@
+/**
+ * An Agent Card response, as the card fetch's span sees it: recorded in the registry (decoded,
+ * fingerprinted, with its freshness) and described by span attributes, or why it could not be
+ * judged; a card fetched again with another fingerprint under the same version is a
+ * `card_changed` drift.
+ */
+import type { Attributes } from '@opentelemetry/api';
+import { logger } from '../diag-logger';
+import { decodeCard, isAgentCard } from '../core/card';
+import { skillFingerprintBounded } from '../core/fingerprint';
+import { judgeCardChange, type DriftEvent } from '../core/judge';
+import { cardProtocolVersion } from '../core/protocol/versions';
+import * as sc from '../semconv';
+import { sharedState } from './shared-state';
+import { cap, cardAttributes, type Freshness } from './span-attributes';
+
+export interface CardOutcome {
+  attributes?: Attributes;
+  unjudged?: string;
+  drift?: DriftEvent;
+}
+
+/**
+ * `value`, the JSON answer of a card fetch from `cardUrl` (normalised), with the response's
+ * status and freshness; `sniffed`: recognised by its content at a path that only hinted at a card
+ * (it then speaks for its own origin only).
+ */
+export function cardResponse(
+  value: unknown,
+  cardUrl: string,
+  statusCode: number | undefined,
+  fresh: Freshness | undefined,
+  sniffed: boolean,
+): CardOutcome {
+  if (statusCode !== undefined && (statusCode < 200 || statusCode >= 300))
+    return { unjudged: `card fetch answered ${statusCode}` };
+  const card = decodeCard(value);
+  if (!isAgentCard(value)) {
+    return {
+      unjudged: `not an Agent Card (${cap(card.problem ?? 'no name, skills and url / supportedInterfaces / protocolVersion')})`,
+    };
+  }
+  const fp = skillFingerprintBounded(value);
+  const state = sharedState();
+  if (fp.fingerprint === undefined) {
+    // A card too complex to fingerprint within the work budget: nothing is judged against
+    // it, nor against an earlier card of that URL (it may no longer be what the peer serves).
+    state.cards.evict(cardUrl);
+    return { unjudged: cap(`could not fingerprint the Agent Card (${fp.problem})`) };
+  }
+  const fingerprint = fp.fingerprint;
+  const update = state.cards.put(cardUrl, card, fingerprint, Date.now(), {
+    sameOriginOnly: sniffed,
+    etag: fresh?.etag,
+    lastModified: fresh?.lastModified,
+  });
+  logger.debug(
+    `Agent Card recognised at ${cardUrl}: ${card.skills.length} skills, fingerprint ${fingerprint.slice(0, 12)}…`,
+  );
+  const attrs: Attributes = { ...cardAttributes(update.entry) };
+  if (fresh?.maxAge !== undefined) attrs[sc.ATTR_A2A_AGENT_CARD_MAX_AGE] = fresh.maxAge;
+  if (fresh?.etag !== undefined) attrs[sc.ATTR_A2A_AGENT_CARD_ETAG] = fresh.etag;
+  if (fresh?.lastModified !== undefined)
+    attrs[sc.ATTR_A2A_AGENT_CARD_LAST_MODIFIED] = fresh.lastModified;
+  attrs[sc.ATTR_A2A_AGENT_CARD_SKILL_COUNT] = card.skills.length;
+  const version = cardProtocolVersion(
+    card.protocolVersion,
+    card.endpoints.map((e) => e.protocolVersion),
+  );
+  if (version !== undefined) attrs[sc.ATTR_A2A_PROTOCOL_VERSION] = version;
+  if (update.previousFingerprint !== undefined && update.previousFingerprint !== fingerprint)
+    attrs[sc.ATTR_A2A_AGENT_CARD_PREVIOUS_FINGERPRINT] = update.previousFingerprint;
+  if (update.versionChanged) {
+    attrs[sc.ATTR_A2A_AGENT_CARD_VERSION_CHANGED] = true;
+    if (update.previousVersion !== undefined)
+      attrs[sc.ATTR_A2A_AGENT_CARD_PREVIOUS_VERSION] = cap(update.previousVersion);
+  }
+  const drift =
+    update.changed && update.previousFingerprint !== undefined
+      ? judgeCardChange(cardUrl, card.name, card.version, update.previousFingerprint, fingerprint)
+      : undefined;
+  return { attributes: attrs, drift };
+}

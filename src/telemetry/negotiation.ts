@@ -1,0 +1,157 @@
+/**
+ * What an operation call is judged against, settled when it starts: the negotiation of the task
+ * it continues (GetTask, CancelTask, SubscribeToTask: what the SendMessage that created the task
+ * negotiated, remembered in the registry), or the skill it asks for and the card held for its
+ * endpoint (SendMessage); the span attributes and link that say so; the version a request that
+ * does not say its own speaks; and, once a SendMessage's task id is known, remembering its
+ * negotiation.
+ */
+import type { Attributes, Link, Span } from '@opentelemetry/api';
+import type { NegotiationContext } from '../core/judge';
+import type { DecodedRequest } from '../core/model';
+import { endpointScope } from '../core/protocol/common';
+import { versionForFamily, type VersionFamily } from '../core/protocol/versions';
+import type { CardEntry } from '../core/registry';
+import type { UrlFacts } from '../core/url';
+import * as sc from '../semconv';
+import { sharedState } from './shared-state';
+import { cap, cardAttributes } from './span-attributes';
+
+/**
+ * The skill and card an operation call is judged against (lifecycle calls: those of the
+ * SendMessage that created the task); adds what it found to the span's start attributes and, for
+ * a lifecycle call, a link to the SendMessage's span. `cardEntry` looks the card up (only when
+ * needed).
+ */
+export function negotiationAtStart(
+  req: DecodedRequest,
+  url: UrlFacts,
+  applicationSkillId: string | undefined,
+  cardEntry: () => CardEntry | undefined,
+  attrs: Attributes,
+  links: Link[],
+): NegotiationContext {
+  const state = sharedState();
+  const now = Date.now();
+  const isSend = req.operation === 'SendMessage' || req.operation === 'SendStreamingMessage';
+  if (!isSend && req.taskId !== undefined) {
+    const n = state.negotiations.get(req.taskId, now, taskScope(url, req));
+    // (An entry without a context: put by another copy of this package, of another shape.)
+    if (n && typeof n.context === 'object' && n.context !== null) {
+      const ctx = n.context;
+      if (ctx.skillId !== undefined) {
+        attrs[sc.ATTR_A2A_SKILL_ID] = cap(ctx.skillId);
+        if (n.skillIdSource) attrs[sc.ATTR_A2A_SKILL_ID_SOURCE] = n.skillIdSource;
+      }
+      if (ctx.fingerprint) attrs[sc.ATTR_A2A_AGENT_CARD_FINGERPRINT] = ctx.fingerprint;
+      if (ctx.cardUrl) attrs[sc.ATTR_A2A_AGENT_CARD_URL] = ctx.cardUrl;
+      if (ctx.agentName !== undefined) attrs[sc.ATTR_GEN_AI_AGENT_NAME] = cap(ctx.agentName);
+      if (ctx.cardVersion !== undefined) attrs[sc.ATTR_GEN_AI_AGENT_VERSION] = cap(ctx.cardVersion);
+      attrs[sc.ATTR_A2A_LIFECYCLE_NEGOTIATION_KNOWN] = true;
+      const link = n.link as { traceId?: string; spanId?: string; traceFlags?: number } | undefined;
+      if (link && typeof link.traceId === 'string' && typeof link.spanId === 'string') {
+        links.push({
+          context: {
+            traceId: link.traceId,
+            spanId: link.spanId,
+            traceFlags: link.traceFlags ?? 0,
+          },
+        });
+      }
+      return ctx;
+    }
+    attrs[sc.ATTR_A2A_LIFECYCLE_NEGOTIATION_KNOWN] = false;
+  }
+  let skillId = req.skillId;
+  let source = req.skillIdSource;
+  if (skillId === undefined && applicationSkillId !== undefined) {
+    skillId = applicationSkillId;
+    source = 'application';
+  }
+  if (skillId !== undefined) {
+    attrs[sc.ATTR_A2A_SKILL_ID] = cap(skillId);
+    if (source) attrs[sc.ATTR_A2A_SKILL_ID_SOURCE] = source;
+  }
+  const entry = cardEntry();
+  if (!entry) return { cardKnown: false, skillId };
+  Object.assign(attrs, cardAttributes(entry));
+  if (entry.suspect) {
+    attrs[sc.ATTR_A2A_AGENT_CARD_SUSPECT] = true;
+    attrs[sc.ATTR_A2A_AGENT_CARD_SUSPECT_SOURCE] = entry.suspectSource ?? 'local';
+  }
+  const skill = skillId !== undefined ? entry.skills.get(skillId) : undefined;
+  return {
+    skillId,
+    cardKnown: true,
+    cardUrl: entry.cardUrl,
+    fingerprint: entry.fingerprint,
+    agentName: entry.card.name,
+    cardVersion: entry.card.version,
+    // a card truncated at MAX_SKILLS may list the skill among those not read: not "not listed"
+    skillInCard:
+      skillId === undefined
+        ? undefined
+        : skill !== undefined
+          ? true
+          : entry.card.skillsTruncated === true
+            ? undefined
+            : false,
+    outputModes: skill?.outputModes,
+    inputModes: skill?.inputModes,
+  };
+}
+
+/** The agent endpoint this call's tasks live at (task ids are unique per agent only). */
+export function taskScope(url: UrlFacts, req: DecodedRequest): string | undefined {
+  return url.parsed ? endpointScope(url.key, req) : undefined;
+}
+
+/**
+ * The version a request that does not say its own speaks, from the card for its endpoint:
+ * the version of the request's family (0.x method names or 1.x) the card offers there
+ * (a card may list JSON-RPC 1.0 and 0.3 at one URL).
+ */
+export function versionFromCard(
+  req: DecodedRequest,
+  url: UrlFacts,
+  entry: CardEntry | undefined,
+): string | undefined {
+  if (!entry) return undefined;
+  const family: VersionFamily =
+    req.binding === 'jsonrpc' && !/^[A-Z]/.test(req.wireMethod) ? '0' : '1';
+  let atEndpoint = entry.endpointVersions.get(url.key);
+  if (atEndpoint === undefined) {
+    // the request URL is below the endpoint (REST paths): the card's versions of any endpoint
+    atEndpoint = [];
+    for (const vs of entry.endpointVersions.values())
+      for (const v of vs) if (atEndpoint.length < 16) atEndpoint.push(v);
+  }
+  return versionForFamily(family, atEndpoint, entry.card.protocolVersion);
+}
+
+/**
+ * Remembers what a SendMessage negotiated for the task it created, so the task's later calls
+ * (GetTask, CancelTask, SubscribeToTask) are judged against it and linked to its span.
+ */
+export function rememberNegotiation(
+  taskId: string,
+  request: DecodedRequest | undefined,
+  url: UrlFacts,
+  ctx: NegotiationContext,
+  span: Span,
+): void {
+  const spanContext = span.spanContext();
+  sharedState().negotiations.put({
+    taskId,
+    scope: request ? taskScope(url, request) : undefined,
+    context: ctx,
+    skillIdSource:
+      request?.skillIdSource ?? (ctx.skillId !== undefined ? 'application' : undefined),
+    link: {
+      traceId: spanContext.traceId,
+      spanId: spanContext.spanId,
+      traceFlags: spanContext.traceFlags,
+    },
+    createdAt: Date.now(),
+  });
+}
