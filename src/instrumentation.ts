@@ -15,13 +15,12 @@ import { logger } from './diag-logger';
 import { parseAllPending } from './core/body-reader';
 import {
   InstrumentationBase,
-  safeExecuteInTheMiddle,
   type InstrumentationNodeModuleDefinition,
 } from '@opentelemetry/instrumentation';
 import { resolveConfig, type A2AInstrumentationConfig, type ResolvedConfig } from './config';
 import { FetchHook, type FetchFn } from './hooks/fetch';
 import type { FetchInit, FetchInput } from './fetch-arguments';
-import { enforceResponse } from './telemetry/enforce';
+import { followFetchResult } from './telemetry/fetch-result';
 import { followHop } from './telemetry/propagation';
 import { ActiveCalls } from './telemetry/active-calls';
 import { CardRefetcher } from './telemetry/card-refetch';
@@ -265,32 +264,7 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     } finally {
       this.fetchInProgress = previous;
     }
-    // A patched fetch may return anything: only a thenable is followed.
-    // eslint-disable-next-line @typescript-eslint/no-misused-promises
-    if (!result || typeof (result as Promise<Response>).then !== 'function') {
-      active.fetchResolved();
-      return result;
-    }
-    if (this.config.enforce && active.target.type === 'operation') {
-      return result.then(
-        (response) => {
-          active.fetchResolved();
-          return enforceResponse(active, response, this.config.maxInspectBytes);
-        },
-        (err: unknown) => {
-          active.fetchRejected(err);
-          throw err;
-        },
-      );
-    }
-    // Observe mode: the app gets fetch's own promise (no extra hop). These reactions were
-    // registered first, so they run before the app's; the rejection is handled here and
-    // still reaches the app through the original promise.
-    result.then(
-      () => settleQuietly(() => active.fetchResolved()),
-      (err: unknown) => settleQuietly(() => active.fetchRejected(err)),
-    );
-    return result;
+    return followFetchResult(active, result, this.config);
   }
 
   private onWireCreate(info: WireRequestInfo): WireObserver | undefined {
@@ -303,18 +277,4 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     if (pending && !pending.isFinished) return followHop(pending, info, ctx);
     return this.recogniser.wireRequest(info, ctx);
   }
-}
-
-/**
- * Runs the call's settle step on a side branch of the app's promise: a failure there must not
- * become an unhandled rejection.
- */
-function settleQuietly(fn: () => void): void {
-  safeExecuteInTheMiddle(
-    fn,
-    (err) => {
-      if (err) logger.debug('ending a fetch span failed', err);
-    },
-    true,
-  );
 }
