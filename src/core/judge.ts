@@ -105,12 +105,17 @@ function missingKind(ctx: NegotiationContext): DriftKind {
   return ctx.cardKnown && ctx.skillInCard === false ? 'skill_not_in_card' : 'unknown_skill';
 }
 
-function stale(
+/**
+ * A drift verdict under `ctx`: the event (with the negotiation's skill, card and fingerprint)
+ * and its error, a StaleAgentCardError unless `ErrorType` says otherwise.
+ */
+function drifted(
   kind: DriftKind,
   message: string,
   ctx: NegotiationContext,
   taskId: string | undefined,
   extra: Partial<DriftEvent> = {},
+  ErrorType: typeof StaleAgentCardError | typeof ArtifactSchemaDriftError = StaleAgentCardError,
 ): Judgement {
   const details = {
     kind,
@@ -123,7 +128,7 @@ function stale(
     drift: {
       kind,
       source: 'local',
-      error: new StaleAgentCardError(message, details),
+      error: new ErrorType(message, details),
       skillId: ctx.skillId,
       taskId,
       cardUrl: ctx.cardUrl,
@@ -214,7 +219,7 @@ function judgeExchange(
   const err = result.error;
   if (err) {
     if (err.code === -32005) {
-      return stale(
+      return drifted(
         'unsupported_mode',
         `peer refused ${skillLabel(ctx.skillId)} with JSON-RPC -32005 (content type not supported)${refetchAdvice(ctx)}`,
         ctx,
@@ -245,7 +250,7 @@ function judgeExchange(
         };
       }
       if (ctx.skillInCard) {
-        return stale(
+        return drifted(
           'invalid_params',
           `peer rejected ${skillLabel(ctx.skillId)} with ${what} although the cached card lists that skill${refetchAdvice(ctx)}`,
           ctx,
@@ -253,7 +258,7 @@ function judgeExchange(
           { rpcCode: code },
         );
       }
-      return stale(
+      return drifted(
         'skill_not_in_card',
         `peer rejected ${skillLabel(ctx.skillId)}, which the card in use does not list${refetchAdvice(ctx)}`,
         ctx,
@@ -265,7 +270,7 @@ function judgeExchange(
     // the requested skill.
     const label = missingSkillLabel(errorText(err), ctx.skillId, opts.unknownSkillPatterns, false);
     if (label !== undefined) {
-      return stale(
+      return drifted(
         missingKind(ctx),
         `peer rejected ${skillLabel(ctx.skillId)} with error ${err.code ?? '(no code)'} saying the skill is missing ("${label}")${refetchAdvice(ctx)}`,
         ctx,
@@ -283,7 +288,7 @@ function judgeExchange(
       if (text === undefined || text.length === 0) continue;
       const unknown = missingSkillLabel(text, ctx.skillId, opts.unknownSkillPatterns, true);
       if (unknown !== undefined) {
-        return stale(
+        return drifted(
           missingKind(ctx),
           `peer failed task ${short(taskId ?? '(unknown id)')} for ${skillLabel(ctx.skillId)} after accepting it ("${unknown}")${refetchAdvice(ctx)}`,
           ctx,
@@ -296,7 +301,7 @@ function judgeExchange(
         text.length > MAX_EVIDENCE_TEXT ? text.slice(0, MAX_EVIDENCE_TEXT) : text,
       );
       if (mode) {
-        return stale(
+        return drifted(
           'unsupported_mode',
           `peer failed task ${short(taskId ?? '(unknown id)')} for ${skillLabel(ctx.skillId)} after accepting it ("${mode.label}")${refetchAdvice(ctx)}`,
           ctx,
@@ -316,7 +321,7 @@ function judgeExchange(
     ]) {
       const label = missingSkillLabel(text, ctx.skillId, opts.unknownSkillPatterns, false);
       if (label !== undefined) {
-        return stale(
+        return drifted(
           missingKind(ctx),
           `peer answered ${skillLabel(ctx.skillId)} (task ${short(taskId ?? '(unknown id)')}) saying the skill is missing ("${label}")${refetchAdvice(ctx)}`,
           ctx,
@@ -329,7 +334,7 @@ function judgeExchange(
 
   // 3. The client negotiated a skill the card in use does not list.
   if (ctx.skillId !== undefined && ctx.cardKnown && ctx.skillInCard === false) {
-    return stale(
+    return drifted(
       'skill_not_in_card',
       `${skillLabel(ctx.skillId)} is not in the Agent Card in use, yet the client negotiated it${refetchAdvice(ctx)}`,
       ctx,
@@ -365,30 +370,14 @@ function judgeExchange(
             : part.kind === 'data'
               ? 'application/json'
               : part.kind);
-        const error = new ArtifactSchemaDriftError(
+        return drifted(
+          'output_mode_mismatch',
           `${skillLabel(ctx.skillId)} returned a part of type ${JSON.stringify(short(actual))} outside the output modes ${modesText(modes)} advertised by the card used at negotiation: the peer may have reused the skill id for a different capability${refetchAdvice(ctx)}`,
-          {
-            kind: 'output_mode_mismatch',
-            skillId: ctx.skillId,
-            taskId,
-            cardUrl: ctx.cardUrl,
-            fingerprint: ctx.fingerprint,
-          },
+          ctx,
+          taskId,
+          { expectedModes: modes, actualMediaType: actual },
+          ArtifactSchemaDriftError,
         );
-        return {
-          drift: {
-            kind: 'output_mode_mismatch',
-            source: 'local',
-            error,
-            skillId: ctx.skillId,
-            taskId,
-            cardUrl: ctx.cardUrl,
-            agentName: ctx.agentName,
-            fingerprint: ctx.fingerprint,
-            expectedModes: modes,
-            actualMediaType: actual,
-          },
-        };
       }
       if (verdict === 'unjudgeable') unjudged = 'an artifact part has no media type to judge';
     }

@@ -314,6 +314,11 @@ function setHeader(out: Record<string, string>, key: string, value: string): voi
   }
 }
 
+/** Makes the wrapper of a request method from the original (the wrapper finds its state from `this`). */
+type MakeWrapper = (
+  original: (this: unknown, ...args: unknown[]) => unknown,
+) => (this: object, ...args: unknown[]) => unknown;
+
 /**
  * Wraps `name` once on the prototype of `request` (undici's internal `Request` class of that
  * copy) when the method lives there and the request has no own one; returns false when it
@@ -326,9 +331,7 @@ function setHeader(out: Record<string, string>, key: string, value: string): voi
 function wrapOnPrototype(
   request: UndiciRequestLike,
   name: string,
-  makeWrapper: (
-    original: (this: unknown, ...args: unknown[]) => unknown,
-  ) => (this: object, ...args: unknown[]) => unknown,
+  makeWrapper: MakeWrapper,
 ): boolean {
   if (Object.prototype.hasOwnProperty.call(request, name)) return false;
   const proto = Object.getPrototypeOf(request) as Record<string, unknown> | null;
@@ -361,13 +364,7 @@ const ownWrappers = new WeakSet<object>();
  * request already carrying our wrapper keeps it). The wrapper finds its state from `this`, so
  * one wrapper serves every tap and both places. False when there is no such method.
  */
-function wrapMethod(
-  request: UndiciRequestLike,
-  name: string,
-  makeWrapper: (
-    original: (this: unknown, ...args: unknown[]) => unknown,
-  ) => (this: object, ...args: unknown[]) => unknown,
-): boolean {
+function wrapMethod(request: UndiciRequestLike, name: string, makeWrapper: MakeWrapper): boolean {
   if (wrapOnPrototype(request, name, makeWrapper)) return true;
   const current = request[name];
   if (typeof current !== 'function') return false;

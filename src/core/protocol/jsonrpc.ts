@@ -69,55 +69,31 @@ const METHODS = new Map<string, MethodInfo>([
     'agent/getAuthenticatedExtendedCard',
     { op: 'GetExtendedAgentCard', family: '0', version: '0.3' },
   ],
-  // 1.0
-  ['SendMessage', { op: 'SendMessage', family: '1', version: '1.0' }],
-  ['SendStreamingMessage', { op: 'SendStreamingMessage', family: '1', version: '1.0' }],
-  ['GetTask', { op: 'GetTask', family: '1', version: '1.0' }],
-  ['CancelTask', { op: 'CancelTask', family: '1', version: '1.0' }],
-  ['SubscribeToTask', { op: 'SubscribeToTask', family: '1', version: '1.0' }],
-  ['ListTasks', { op: 'ListTasks', family: '1', version: '1.0' }],
-  ['GetExtendedAgentCard', { op: 'GetExtendedAgentCard', family: '1', version: '1.0' }],
-  [
-    'CreateTaskPushNotificationConfig',
-    { op: 'CreateTaskPushNotificationConfig', family: '1', version: '1.0' },
-  ],
-  [
-    'GetTaskPushNotificationConfig',
-    { op: 'GetTaskPushNotificationConfig', family: '1', version: '1.0' },
-  ],
-  [
-    'ListTaskPushNotificationConfigs',
-    { op: 'ListTaskPushNotificationConfigs', family: '1', version: '1.0' },
-  ],
-  [
-    'DeleteTaskPushNotificationConfig',
-    { op: 'DeleteTaskPushNotificationConfig', family: '1', version: '1.0' },
-  ],
-  // 1.0 aliases from drafts / docs
-  [
-    'SetTaskPushNotificationConfig',
-    { op: 'CreateTaskPushNotificationConfig', family: '1', version: '1.0' },
-  ],
-  [
-    'ListTaskPushNotificationConfig',
-    { op: 'ListTaskPushNotificationConfigs', family: '1', version: '1.0' },
-  ],
-  [
-    'CreatePushNotificationConfig',
-    { op: 'CreateTaskPushNotificationConfig', family: '1', version: '1.0' },
-  ],
-  [
-    'GetPushNotificationConfig',
-    { op: 'GetTaskPushNotificationConfig', family: '1', version: '1.0' },
-  ],
-  [
-    'ListPushNotificationConfigs',
-    { op: 'ListTaskPushNotificationConfigs', family: '1', version: '1.0' },
-  ],
-  [
-    'DeletePushNotificationConfig',
-    { op: 'DeleteTaskPushNotificationConfig', family: '1', version: '1.0' },
-  ],
+  // 1.0: the operation names themselves, and aliases from drafts / docs
+  ...(
+    [
+      'SendMessage',
+      'SendStreamingMessage',
+      'GetTask',
+      'CancelTask',
+      'SubscribeToTask',
+      'ListTasks',
+      'GetExtendedAgentCard',
+      'CreateTaskPushNotificationConfig',
+      'GetTaskPushNotificationConfig',
+      'ListTaskPushNotificationConfigs',
+      'DeleteTaskPushNotificationConfig',
+      ['SetTaskPushNotificationConfig', 'CreateTaskPushNotificationConfig'],
+      ['ListTaskPushNotificationConfig', 'ListTaskPushNotificationConfigs'],
+      ['CreatePushNotificationConfig', 'CreateTaskPushNotificationConfig'],
+      ['GetPushNotificationConfig', 'GetTaskPushNotificationConfig'],
+      ['ListPushNotificationConfigs', 'ListTaskPushNotificationConfigs'],
+      ['DeletePushNotificationConfig', 'DeleteTaskPushNotificationConfig'],
+    ] as Array<OperationName | [string, OperationName]>
+  ).map((m): [string, MethodInfo] => {
+    const [name, op] = typeof m === 'string' ? [m, m] : m;
+    return [name, { op, family: '1', version: '1.0' }];
+  }),
 ]);
 
 const V01_03: readonly string[] = ['0.1', '0.2', '0.3'];
