@@ -22,7 +22,7 @@
  * Own work = configuration − sdk. Prints figures; asserts nothing.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import * as dc from 'node:diagnostics_channel';
+import { FakeUndiciRequest, publishExchange } from './fake-undici';
 import path from 'node:path';
 
 type Config = 'sdk' | 'undici' | 'a2a' | 'a2a-base';
@@ -39,23 +39,6 @@ const CALLS: Record<Phase, number> = { send: 2000, stream: 100, plain: 4000 };
 const ORIGIN = 'http://127.0.0.1:40404';
 
 // ---------------------------------------------------------------------------- the child
-
-class FakeUndiciRequest {
-  constructor(
-    readonly method: string,
-    readonly origin: string,
-    readonly path: string,
-    readonly body: string | undefined,
-    public headers: string[],
-  ) {}
-  addHeader(key: string, value: string): this {
-    this.headers.push(key, value);
-    return this;
-  }
-  onData(_chunk: Buffer): boolean {
-    return true;
-  }
-}
 
 const SEND_BODY =
   '{"jsonrpc":"2.0","method":"SendMessage","params":{"message":{"messageId":"m-1","role":"ROLE_USER",' +
@@ -96,10 +79,6 @@ const STREAM_EVENTS: Buffer[] = [
 const PLAIN_BODY = '{"query":"weather","city":"Paris","units":"metric"}';
 const PLAIN_ANSWER = Buffer.from('{"ok":true,"temperature":21,"city":"Paris"}');
 
-const create = dc.channel('undici:request:create');
-const headersCh = dc.channel('undici:request:headers');
-const trailersCh = dc.channel('undici:request:trailers');
-
 function fakeFetch(
   url: string,
   body: string,
@@ -111,32 +90,27 @@ function fakeFetch(
   const request = new FakeUndiciRequest('POST', u.origin, u.pathname, undefined, [
     ...requestHeaders,
   ]);
-  create.publish({ request });
-  headersCh.publish({
+  publishExchange(
     request,
-    response: {
-      statusCode: 200,
-      headers: [
-        Buffer.from('x-powered-by'),
-        Buffer.from('Express'),
-        Buffer.from('content-type'),
-        Buffer.from(contentType),
-        Buffer.from('content-length'),
-        Buffer.from('512'),
-        Buffer.from('etag'),
-        Buffer.from('W/"200-abc"'),
-        Buffer.from('date'),
-        Buffer.from('Thu, 03 Dec 2026 10:00:00 GMT'),
-        Buffer.from('connection'),
-        Buffer.from('keep-alive'),
-        Buffer.from('keep-alive'),
-        Buffer.from('timeout=5'),
-      ],
-      statusText: 'OK',
-    },
-  });
-  for (const c of chunks) request.onData(c);
-  trailersCh.publish({ request, trailers: [] });
+    200,
+    [
+      Buffer.from('x-powered-by'),
+      Buffer.from('Express'),
+      Buffer.from('content-type'),
+      Buffer.from(contentType),
+      Buffer.from('content-length'),
+      Buffer.from('512'),
+      Buffer.from('etag'),
+      Buffer.from('W/"200-abc"'),
+      Buffer.from('date'),
+      Buffer.from('Thu, 03 Dec 2026 10:00:00 GMT'),
+      Buffer.from('connection'),
+      Buffer.from('keep-alive'),
+      Buffer.from('keep-alive'),
+      Buffer.from('timeout=5'),
+    ],
+    chunks,
+  );
   void body;
   return Promise.resolve(undefined);
 }

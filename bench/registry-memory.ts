@@ -19,7 +19,7 @@
  * 2,000) distinct Agent Card URLs, fetched once each. At checkpoints: GC, heap, registry
  * sizes.
  */
-import * as dc from 'node:diagnostics_channel';
+import { FakeUndiciRequest, publishExchange } from './fake-undici';
 import { context } from '@opentelemetry/api';
 import { envNumber } from './stats';
 import { sdkCard10 } from './fixtures';
@@ -48,24 +48,6 @@ export interface RegistryMemoryResult {
 
 const ORIGIN = 'http://127.0.0.1:40404';
 
-/** Shaped like undici 6's `Request` as far as the tap reads it. */
-class FakeUndiciRequest {
-  constructor(
-    readonly method: string,
-    readonly origin: string,
-    readonly path: string,
-    readonly body: string | undefined,
-    readonly headers: string[],
-  ) {}
-  onData(_chunk: Buffer): boolean {
-    return true;
-  }
-}
-
-const create = dc.channel('undici:request:create');
-const headersCh = dc.channel('undici:request:headers');
-const trailersCh = dc.channel('undici:request:trailers');
-
 function exchange(
   method: string,
   path: string,
@@ -74,24 +56,19 @@ function exchange(
   status: number,
   responseBody: string,
 ): void {
-  const request = new FakeUndiciRequest(method, ORIGIN, path, body, reqHeaders);
-  create.publish({ request });
+  const request = new FakeUndiciRequest(method, ORIGIN, path, body, [...reqHeaders]);
   const payload = Buffer.from(responseBody);
-  headersCh.publish({
+  publishExchange(
     request,
-    response: {
-      statusCode: status,
-      headers: [
-        Buffer.from('content-type'),
-        Buffer.from('application/json'),
-        Buffer.from('content-length'),
-        Buffer.from(String(payload.length)),
-      ],
-      statusText: 'OK',
-    },
-  });
-  request.onData(payload);
-  trailersCh.publish({ request, trailers: [] });
+    status,
+    [
+      Buffer.from('content-type'),
+      Buffer.from('application/json'),
+      Buffer.from('content-length'),
+      Buffer.from(String(payload.length)),
+    ],
+    [payload],
+  );
 }
 
 async function main(): Promise<void> {
