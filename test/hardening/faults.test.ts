@@ -34,7 +34,7 @@ import { spawn } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import * as undici from 'undici';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { setupOtel, type Harness } from '../helpers/otel';
+import { setupOtel, type Harness, activeCallCount } from '../helpers/otel';
 import { onAgentCardDrift } from '../../src/index';
 import { sharedState } from '../../src/telemetry/shared-state';
 import { startRawV01Peer, V01_TRANSLATE_SKILL, type RawV01Peer } from '../peers/raw-v01-peer';
@@ -467,7 +467,7 @@ async function sameWithAndWithout(
   const span = spans[0];
   bounded(span);
   checkSpan(span);
-  assert.equal(activeCalls(), 0, 'no A2A call left in flight');
+  assert.equal(activeCallCount(h), 0, 'no A2A call left in flight');
   h.instrumentation.disable();
   let off: Seen;
   try {
@@ -482,11 +482,6 @@ async function sameWithAndWithout(
     `${client} ${spec.url}: the app saw something else with the instrumentation`,
   );
   return { on, span };
-}
-
-function activeCalls(): number {
-  return ((h.instrumentation as unknown as { activeCalls?: Set<unknown> }).activeCalls ?? new Set())
-    .size;
 }
 
 interface Fault {
@@ -711,7 +706,7 @@ test('a span whose end() throws (a hostile hook) never reaches the app: fetch re
       before,
       `unhandled rejections: ${unhandled.slice(before).map(String).join('; ')}`,
     );
-    assert.equal(activeCalls(), 0, 'no A2A call left in flight');
+    assert.equal(activeCallCount(h), 0, 'no A2A call left in flight');
   } finally {
     h.instrumentation.setConfig({ driftCallbackDebounceMs: 0 });
   }
@@ -813,7 +808,7 @@ test('a drift callback that throws, rejects or never settles changes nothing for
       await sleep(50);
       assert.equal(calls.length, 3 * 6, 'called for each drift');
       assert.deepEqual(unhandled, [], 'no unhandled rejection');
-      assert.equal(activeCalls(), 0);
+      assert.equal(activeCallCount(h), 0);
     } finally {
       for (const off of offs) off();
     }
@@ -983,7 +978,7 @@ test('2,000 A2A calls of every kind (ok, faults, streams, aborts, cards): nothin
     }
   };
   const drain = async (): Promise<void> => {
-    for (let i = 0; i < 100 && activeCalls() > 0; i++) await sleep(50);
+    for (let i = 0; i < 100 && activeCallCount(h) > 0; i++) await sleep(50);
   };
   const settle = async (): Promise<void> => {
     await drain();
@@ -1000,7 +995,7 @@ test('2,000 A2A calls of every kind (ok, faults, streams, aborts, cards): nothin
   const baseHeap = process.memoryUsage().heapUsed;
   await batch(2000);
   await drain();
-  assert.equal(activeCalls(), 0, 'no A2A call left in flight');
+  assert.equal(activeCallCount(h), 0, 'no A2A call left in flight');
   assert.equal(h.spans().length, 2000, 'one ended span per call');
   await settle();
   assert.ok(

@@ -18,7 +18,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as undici from 'undici';
-import { drifted, setupOtel, type Harness } from '../helpers/otel';
+import { drifted, setupOtel, type Harness, activeCallCount } from '../helpers/otel';
 import { onAgentCardDrift, type DriftEvent } from '../../src/index';
 import { sharedState } from '../../src/telemetry/shared-state';
 import {
@@ -45,14 +45,9 @@ after(async () => {
   await h.shutdown();
 });
 
-function activeCalls(): number {
-  return ((h.instrumentation as unknown as { activeCalls?: Set<unknown> }).activeCalls ?? new Set())
-    .size;
-}
-
 async function drain(ms = 10_000): Promise<void> {
   const end = Date.now() + ms;
-  while (activeCalls() > 0 && Date.now() < end) await sleep(20);
+  while (activeCallCount(h) > 0 && Date.now() < end) await sleep(20);
 }
 
 /** An A2A 0.1 peer streaming `tasks/sendSubscribe` answers of EVENTS_PER_STREAM events, written in uneven pieces. */
@@ -203,7 +198,7 @@ test(`${SENDS} concurrent tasks/send + ${STREAMS} streams of ${EVENTS_PER_STREAM
     );
     await drain();
     const elapsed = Date.now() - t0;
-    assert.equal(activeCalls(), 0, 'no A2A call left in flight');
+    assert.equal(activeCallCount(h), 0, 'no A2A call left in flight');
     const sends = h.spans('SendMessage');
     const streams = h.spans('SendStreamingMessage');
     assert.equal(sends.length, SENDS, 'one span per send');

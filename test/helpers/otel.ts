@@ -134,3 +134,12 @@ export function setupOtel(config: A2AInstrumentationConfig = {}): Harness {
 export function drifted(spans: ReadableSpan[]): ReadableSpan[] {
   return spans.filter((s) => s.attributes['a2a.drift.kind'] !== undefined);
 }
+
+/** A2A calls the instrumentation has started and not yet ended (its private ActiveCalls). */
+export function activeCallCount(h: Harness): number {
+  const calls = (h.instrumentation as unknown as { activeCalls?: { size?: unknown } }).activeCalls;
+  if (calls === undefined) return 0; // never enabled
+  // A renamed field must fail the tests that count on it, not make them count zero.
+  if (typeof calls.size !== 'number') throw new Error('A2AInstrumentation.activeCalls has no size');
+  return calls.size;
+}
