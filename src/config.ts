@@ -123,6 +123,14 @@ export interface ResolvedConfig {
   refetchCardOnDrift: boolean;
 }
 
+/**
+ * The options table has exactly the config's options: a key missing from either side fails to
+ * compile here.
+ */
+type Exactly<A, B> = [Exclude<A, B>, Exclude<B, A>] extends [never, never] ? true : false;
+const OPTIONS_MATCH_CONFIG: Exactly<OptionName, keyof A2AInstrumentationConfig> = true;
+void OPTIONS_MATCH_CONFIG;
+
 /** An option's value from the user's config: checked, or its default after one warning. */
 function checked<K extends OptionName>(
   config: A2AInstrumentationConfig,

@@ -4,7 +4,6 @@
  * (config.ts) read it, and the README's configuration table is generated from it
  * (`npm run docs:options`; test/config.test.ts fails when the README is stale).
  */
-import type { A2AInstrumentationConfig } from './config';
 import { intAtLeast } from './core/json-path';
 import { DEFAULT_SKILL_ID_PATHS } from './core/protocol/jsonrpc';
 
@@ -33,8 +32,6 @@ export interface OptionSpec {
   /** The README's "meaning" column. */
   doc: string;
 }
-
-export type OptionName = keyof A2AInstrumentationConfig;
 
 export const OPTIONS = {
   unknownSkillPatterns: {
@@ -164,7 +161,10 @@ export const OPTIONS = {
     defaultText: '`true`',
     doc: 'false: the instrumentation makes no span and sees no request',
   },
-} as const satisfies { [K in OptionName]-?: OptionSpec };
+} as const satisfies Record<string, OptionSpec>;
+
+/** An option's name (config.ts checks these are exactly A2AInstrumentationConfig's keys). */
+export type OptionName = keyof typeof OPTIONS;
 
 /** What is not an option's value. */
 export const INVALID = Symbol('invalid');
