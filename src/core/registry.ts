@@ -315,8 +315,8 @@ export class CardRegistry {
    * Records a freshly fetched card (it replaces any card held under the same URL and is
    * no longer suspect), indexes its endpoints (resolved against the card URL; with
    * `sameOriginOnly`, only those on the card URL's origin) and its origins (the card URL's
-   * and its endpoints'), and compares it with the last
-   * fingerprint/version recorded for the URL, even if that card was evicted since.
+   * and its endpoints'), and compares it with the last fingerprint/version recorded for the
+   * URL, even if that card was evicted since.
    */
   put(
     cardUrl: string,
@@ -683,9 +683,8 @@ export class NegotiationRegistry {
 
   /**
    * The negotiation for this task at this endpoint scope, unless it has expired (now - createdAt >
-   * maxAgeMs),
-   * in which case it is removed and undefined returned. A non-finite `now` cannot judge
-   * age: the entry is returned as is.
+   * maxAgeMs), in which case it is removed and undefined returned. A non-finite `now` cannot
+   * judge age: the entry is returned as is.
    */
   get(taskId: string, now: number, scope?: string): Negotiation | undefined {
     if (typeof taskId !== 'string') return undefined;

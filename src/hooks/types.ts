@@ -25,11 +25,9 @@ export interface WireRequestInfo {
   /**
    * Adds headers to the request (e.g. trace propagation), as instrumentation-undici does. Call it
    * only inside `onCreate`. Yields to later adders: if a create subscriber that runs after ours
-   * adds
-   * one of these names through `request.addHeader`, our entry is removed, so the request carries
-   * one.
-   * Never throws: a header undici refuses (invalid name or value) is skipped and reported as an
-   * internal error.
+   * adds one of these names through `request.addHeader`, our entry is removed, so the request
+   * carries one. Never throws: a header undici refuses (invalid name or value) is skipped and
+   * reported as an internal error.
    */
   addHeaders(headers: Record<string, string>): void;
 }

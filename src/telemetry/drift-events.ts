@@ -83,8 +83,7 @@ function deliver(event: DriftEvent, extra: DriftCallback | undefined): void {
  * callback that never settles holds nothing. Returns whether it was dispatched.
  *
  * A local event also records the eviction of its card URL (SharedState.lastEviction), so that a
- * fleet alert
- * about that card inside the window does not call the callbacks again.
+ * fleet alert about that card inside the window does not call the callbacks again.
  */
 export function dispatchDrift(
   event: DriftEvent,

@@ -3,8 +3,7 @@
  * requested skill (or the tool behind it) does not exist, how it frames stream events.
  * (Where cards are is structural and lives in classify.ts: every implementation seen keeps
  * `agent` or `card` in the card path's last segment.) Adding the next framework is one file in this
- * folder, listed in `index.ts`,
- * plus its recorded fixtures under `test/fixtures/<implementation>/`.
+ * folder, listed in `index.ts`, plus its recorded fixtures under `test/fixtures/<implementation>/`.
  *
  * Pure data: no OpenTelemetry, no I/O.
  */
