@@ -230,7 +230,7 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     if (!this.isActive()) return original(input, init);
     let call: A2ACall | typeof NOT_A2A | undefined;
     try {
-      call = this.recogniser.fetchCall(input, init, context.active());
+      call = this.recogniser.fetchCall(input, init);
     } catch (err) {
       logger.debug('fetch classification failed', err);
     }

@@ -13,7 +13,7 @@
  * (ignored URLs, body cap, skill-id paths) and the registry (REST task paths count at an endpoint
  * a fetched card advertises).
  */
-import type { Context } from '@opentelemetry/api';
+import { context, type Context } from '@opentelemetry/api';
 import { BodyReader } from './core/body-reader';
 import { isAgentCard } from './core/card';
 import { classifyRequest, type ClassifyOptions } from './core/classify';
@@ -58,11 +58,7 @@ export class Recogniser {
    * An A2ACall for a fetch() about to run, NOT_A2A when the URL and body say it is not A2A,
    * undefined when only the wire can tell (streamed body).
    */
-  fetchCall(
-    input: FetchInput,
-    init: FetchInit,
-    parent: Context,
-  ): A2ACall | typeof NOT_A2A | undefined {
+  fetchCall(input: FetchInput, init: FetchInit): A2ACall | typeof NOT_A2A | undefined {
     let url: string | undefined;
     let request: Request | undefined;
     if (typeof input === 'string') url = input;
@@ -83,7 +79,7 @@ export class Recogniser {
     if (!cls) return NOT_A2A;
     if (cls.type === 'maybe-operation') return undefined;
     if (cls.type === 'card' && cls.sniff === true) return undefined; // a card only if its answer is one: the wire tap sniffs it
-    const call = this.newCall(callTarget(cls), url, parent);
+    const call = this.newCall(callTarget(cls), url, context.active());
     call.followsRedirects = (init?.redirect ?? request?.redirect ?? 'follow') === 'follow';
     return call;
   }

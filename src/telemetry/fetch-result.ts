@@ -9,19 +9,19 @@ import type { ResolvedConfig } from '../config';
 import type { A2ACall } from './a2a-call';
 import { enforceResponse } from './enforce';
 
-export function followFetchResult<T>(
+export function followFetchResult(
   call: A2ACall,
-  result: T,
+  result: Promise<Response>,
   config: Pick<ResolvedConfig, 'enforce' | 'maxInspectBytes'>,
-): T {
+): Promise<Response> {
   // A patched fetch may return anything: only a thenable is followed.
-  const promise = result as unknown as Promise<Response> | undefined;
-  if (!promise || typeof promise.then !== 'function') {
+  // eslint-disable-next-line @typescript-eslint/no-misused-promises
+  if (!result || typeof (result as Partial<Promise<Response>>).then !== 'function') {
     call.fetchResolved();
     return result;
   }
   if (config.enforce && call.target.type === 'operation') {
-    return promise.then(
+    return result.then(
       (response) => {
         call.fetchResolved();
         return enforceResponse(call, response, config.maxInspectBytes);
@@ -30,11 +30,11 @@ export function followFetchResult<T>(
         call.fetchRejected(err);
         throw err;
       },
-    ) as unknown as T;
+    );
   }
   // Observe mode: these reactions are registered before the app's, so they run first; the
   // rejection is handled here and still reaches the app through the original promise.
-  promise.then(
+  result.then(
     () => settleQuietly(() => call.fetchResolved()),
     (err: unknown) => settleQuietly(() => call.fetchRejected(err)),
   );
