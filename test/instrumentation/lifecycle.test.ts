@@ -38,6 +38,23 @@ beforeEach(async () => {
   await h.reset();
 });
 
+/** A JSON-RPC 1.0 SendMessage / SendStreamingMessage for `skillId` to the peer, through fetch. */
+function post(method: string, skillId: string): Promise<Response> {
+  return fetch(peer.jsonRpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method,
+      params: {
+        message: { messageId: `m-${Math.random()}`, role: 'ROLE_USER', parts: [{ text: 'x' }] },
+        metadata: { skillId },
+      },
+    }),
+  });
+}
+
 async function until(cond: () => boolean, ms = 3000): Promise<void> {
   const end = Date.now() + ms;
   while (!cond()) {
@@ -209,22 +226,6 @@ test('enforce mode: the call rejects with the seed errors instead of returning t
   h.instrumentation.setConfig({ driftCallbackDebounceMs: 0, mode: 'enforce' });
   try {
     await fetch(peer.cardUrl, { headers: { 'A2A-Version': '1.0' } }).then((r) => r.text());
-    const body = (method: string, skillId: string) =>
-      JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method,
-        params: {
-          message: { messageId: `m-${Math.random()}`, role: 'ROLE_USER', parts: [{ text: 'x' }] },
-          metadata: { skillId },
-        },
-      });
-    const post = (method: string, skillId: string) =>
-      fetch(peer.jsonRpcUrl, {
-        method: 'POST',
-        body: body(method, skillId),
-        headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
-      });
 
     // Healthy: the app gets the same JSON as without enforcement.
     const ok = await post('SendMessage', 'summarize-v2');
@@ -250,19 +251,7 @@ test('enforce mode: the call rejects with the seed errors instead of returning t
     h.instrumentation.setConfig({ driftCallbackDebounceMs: 0 });
   }
   // Observe mode (default) hands the same stale result through untouched.
-  const res = await fetch(peer.jsonRpcUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 2,
-      method: 'SendMessage',
-      params: {
-        message: { messageId: 'm-obs', role: 'ROLE_USER', parts: [{ text: 'x' }] },
-        metadata: { skillId: 'summarize-v2' },
-      },
-    }),
-  });
+  const res = await post('SendMessage', 'summarize-v2');
   assert.equal(((await res.json()) as TaskReply).result.task.status.state, 'TASK_STATE_FAILED');
 });
 
@@ -344,20 +333,7 @@ test('a task evicted from the bounded memory is not misjudged, and the span says
 
 test("a call made as soon as a stream's first event arrives finds that event's negotiation (stream events are judged after the app got them)", async () => {
   await fetch(peer.cardUrl, { headers: { 'A2A-Version': '1.0' } }).then((r) => r.text());
-  const headers = { 'content-type': 'application/json', 'A2A-Version': '1.0' };
-  const res = await fetch(peer.jsonRpcUrl, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'SendStreamingMessage',
-      params: {
-        message: { messageId: 'm-first', role: 'ROLE_USER', parts: [{ text: 'x' }] },
-        metadata: { skillId: 'summarize-v2' },
-      },
-    }),
-  });
+  const res = await post('SendStreamingMessage', 'summarize-v2');
   const reader = res.body!.getReader();
   const { value } = await reader.read();
   // In the very continuation of the read (before any later turn of the event loop): the
@@ -367,7 +343,7 @@ test("a call made as soon as a stream's first event arrives finds that event's n
   assert.ok(taskId, `a task in the first chunk: ${text.slice(0, 200)}`);
   const poll = fetch(peer.jsonRpcUrl, {
     method: 'POST',
-    headers,
+    headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
     body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'GetTask', params: { id: taskId } }),
   });
   await (await poll).text();
