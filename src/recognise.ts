@@ -271,5 +271,6 @@ export class Recogniser {
 function callTarget(
   cls: Extract<Classification, { type: 'card' } | { type: 'operation' }>,
 ): CallTarget {
-  return cls.type === 'card' ? { type: 'card' } : { type: 'operation', request: cls.request };
+  if (cls.type === 'operation') return { type: 'operation', request: cls.request };
+  return cls.extended ? { type: 'card', extended: true } : { type: 'card' };
 }

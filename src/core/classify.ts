@@ -12,9 +12,8 @@
  *   → `{type: 'card', extended: true}`: their body is a bare Agent Card (feed it to
  *   `decodeCard`), so they are handled like card fetches (span name `GetAgentCard`).
  *   The JSON-RPC `GetExtendedAgentCard` / `agent/getAuthenticatedExtendedCard` calls are
- *   operations: their span says so, but the card inside their envelope is NOT fingerprinted
- *   or registered by the instrumentation today (a known gap; `resultPayload` + `decodeCard`
- *   would give it).
+ *   operations (their span is named so); the card in their result is handled like a card
+ *   fetch's answer (`jsonRpcExtendedCard`), held under the endpoint's URL.
  * - JSON-RPC is recognised by the body: POST, body ≤ maxBodyBytes (UTF-8 bytes), first
  *   non-blank character `{` and containing `"method"`, then parsed and decoded.
  * - HTTP+JSON is recognised by the path (`decodeHttpJsonRequest`). Paths distinctive of

@@ -39,6 +39,13 @@ export interface CardEntry {
    * normalised URL prefix.
    */
   pathScope?: string;
+  /**
+   * An authenticated extended card (what a client holds after GetExtendedAgentCard: the public
+   * card's skills and more): answered by `GET …/extendedAgentCard` or `GET …/v1/card` (`rest`),
+   * or inside a JSON-RPC GetExtendedAgentCard result (`jsonrpc`, held under the endpoint's URL;
+   * it cannot be re-fetched with a GET). Among cards declaring an endpoint it speaks first.
+   */
+  extended?: 'rest' | 'jsonrpc';
 }
 
 export interface CardUpdate {
@@ -79,6 +86,8 @@ interface Indexed {
   endpointOrigins: string[];
   /** The card URL's own origin. */
   cardOrigin: string | undefined;
+  /** An extended card (CardEntry.extended). */
+  extended: boolean;
 }
 
 /** Cards sharing an origin looked at, newest first, when no endpoint matches. */
@@ -323,7 +332,12 @@ export class CardRegistry {
     card: DecodedCard,
     fingerprint: string,
     now: number,
-    opts?: { sameOriginOnly?: boolean; etag?: string; lastModified?: string },
+    opts?: {
+      sameOriginOnly?: boolean;
+      etag?: string;
+      lastModified?: string;
+      extended?: 'rest' | 'jsonrpc';
+    },
   ): CardUpdate {
     const key = cardKey(cardUrl);
     const fp = typeof fingerprint === 'string' ? fingerprint : '';
@@ -341,6 +355,7 @@ export class CardRegistry {
     };
     if (typeof opts?.etag === 'string') entry.etag = opts.etag;
     if (typeof opts?.lastModified === 'string') entry.lastModified = opts.lastModified;
+    if (opts?.extended === 'rest' || opts?.extended === 'jsonrpc') entry.extended = opts.extended;
     const scope = safe(() => agentScopeOf(entry.cardUrl), undefined);
     if (scope !== undefined) entry.agentScope = scope;
     if (opts?.sameOriginOnly === true) {
@@ -418,23 +433,34 @@ export class CardRegistry {
 
   /**
    * The card that speaks for endpoint `e`: among the cards declaring it, the newest one
-   * served from the endpoint's own origin, else the newest one (a discovery host's card).
-   * A card from another host cannot take over an agent whose own card is known.
+   * served from the endpoint's own origin, else the newest one (a discovery host's card). A
+   * card from another host cannot take over an agent whose own card is known. On the same
+   * terms an extended card goes before a public one: a client that fetched it negotiates the
+   * skills it adds, and judging those against the public card would call them drift.
    */
   private claimant(e: string, origin: string | undefined): string | undefined {
     const members = this.byEndpoint.get(e);
     if (!members) return undefined;
     const newest = members.newestKey();
-    if (origin === undefined || members.size === 1) return newest;
+    if (members.size === 1) return newest;
+    let best = newest;
+    let bestRank = -1;
     let seen = 0;
     for (
       let k = newest;
       k !== undefined && seen < MAX_ORIGIN_CANDIDATES;
       k = members.olderKey(k), seen++
     ) {
-      if (this.indexed.get(k)?.cardOrigin === origin) return k;
+      const ix = this.indexed.get(k);
+      const rank =
+        (origin !== undefined && ix?.cardOrigin === origin ? 2 : 0) + (ix?.extended ? 1 : 0);
+      if (rank > bestRank) {
+        best = k;
+        bestRank = rank;
+        if (rank === 3) break;
+      }
     }
-    return newest;
+    return best;
   }
 
   /**
@@ -564,6 +590,7 @@ export class CardRegistry {
       endpointOrigins,
       cardOrigin:
         normalisedCardUrl !== undefined ? originOfNormalised(normalisedCardUrl) : undefined,
+      extended: entry.extended !== undefined,
     });
   }
 }

@@ -21,13 +21,14 @@ import { BodyReader, type BodyMode } from '../core/body-reader';
 import { urlFacts, type UrlFacts } from '../core/url';
 import { judge, type DriftEvent, type NegotiationContext } from '../core/judge';
 import type { DecodedRequest, DecodedResult } from '../core/model';
-import { decodeResponse, decodeStreamEvent } from '../core/protocol/results';
+import { decodeResponse, decodeStreamEvent, jsonRpcExtendedCard } from '../core/protocol/results';
 import { normaliseVersion } from '../core/protocol/versions';
 import type { CardEntry } from '../core/registry';
 import type { A2AInstrumentationConfig, ResolvedConfig } from '../config';
 import type { WireObserver } from '../hooks/types';
 import * as sc from '../semconv';
 import { cardResponse } from './card-response';
+import { refetchable } from './card-refetch';
 import { dispatchDrift } from './drift-events';
 import { negotiationAtStart, rememberNegotiation, versionFromCard } from './negotiation';
 import {
@@ -63,7 +64,8 @@ const REFETCH_WAIT_MS = 5000;
  * for its own origin.
  */
 export type CallTarget =
-  { type: 'card'; sniffed?: boolean } | { type: 'operation'; request: DecodedRequest };
+  | { type: 'card'; sniffed?: boolean; extended?: boolean }
+  | { type: 'operation'; request: DecodedRequest };
 
 /**
  * Characters of a streamed answer kept before each delta (phrases naming a skill are far shorter).
@@ -249,22 +251,30 @@ export class A2ACall {
   private onDocument(value: unknown, isEvent: boolean, eventName?: string): void {
     if (this.phase === 'ended') return;
     try {
-      if (this.target.type === 'card') this.onCard(value);
-      else
-        this.onResult(
-          isEvent
-            ? decodeStreamEvent(value, this.target.request, eventName)
-            : decodeResponse(value, this.target.request, this.statusCode),
-        );
+      const target = this.target;
+      if (target.type === 'card') this.onCard(value, target.extended ? 'rest' : undefined);
+      else if (isEvent) this.onResult(decodeStreamEvent(value, target.request, eventName));
+      else {
+        const card = jsonRpcExtendedCard(target.request, value);
+        if (card !== undefined) this.onCard(card, 'jsonrpc');
+        else this.onResult(decodeResponse(value, target.request, this.statusCode));
+      }
     } catch (err) {
       logger.debug('could not process a response document', err);
       this.setUnjudged('internal error while judging');
     }
   }
 
-  private onCard(value: unknown): void {
+  private onCard(value: unknown, extended?: 'rest' | 'jsonrpc'): void {
     const sniffed = this.target.type === 'card' && this.target.sniffed === true;
-    const r = cardResponse(value, this.url.key, this.statusCode, this.cardFreshness, sniffed);
+    const r = cardResponse(
+      value,
+      this.url.key,
+      this.statusCode,
+      this.cardFreshness,
+      sniffed,
+      extended,
+    );
     if (r.unjudged !== undefined) this.setUnjudged(r.unjudged);
     if (r.attributes) this.span.setAttributes(r.attributes);
     if (r.drift) this.recordDrift(r.drift);
@@ -359,7 +369,8 @@ export class A2ACall {
       this.deps.refetchCard &&
       event.kind !== 'card_changed' &&
       event.cardUrl &&
-      event.fingerprint
+      event.fingerprint &&
+      refetchable(state.cards.get(event.cardUrl))
     )
       this.confirmByRefetch(event.cardUrl, event.fingerprint);
   }

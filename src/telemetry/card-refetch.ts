@@ -8,6 +8,7 @@
  */
 import { parseJsonSafe } from '../core/classify';
 import { skillFingerprintBounded } from '../core/fingerprint';
+import type { CardEntry } from '../core/registry';
 import { logger } from '../diag-logger';
 import type { FetchFn } from '../hooks/fetch';
 import { runAsOwnRequest } from './own-requests';
@@ -30,6 +31,14 @@ export interface RefetchSettings {
   debounceMs: number;
 }
 
+/**
+ * A card that came in a JSON-RPC GetExtendedAgentCard result is held under its endpoint's URL: a
+ * GET there is no card fetch (and the extended card needs the application's credentials).
+ */
+export function refetchable(held: CardEntry | undefined): boolean {
+  return held?.extended !== 'jsonrpc';
+}
+
 export class CardRefetcher {
   private readonly memo = new Map<string, { until: number; result: Promise<string | undefined> }>();
 
@@ -42,6 +51,7 @@ export class CardRefetcher {
     // about an earlier card says nothing about this one) and its validators make the request
     // conditional.
     const held = sharedState().cards.get(cardUrl);
+    if (!refetchable(held)) return Promise.resolve(undefined);
     const memoKey = `${cardUrl}\u0000${held?.fingerprint ?? ''}`;
     const last = this.memo.get(memoKey);
     if (last && now < last.until) return last.result;

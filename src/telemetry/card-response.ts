@@ -23,7 +23,9 @@ export interface CardOutcome {
 /**
  * `value`, the JSON answer of a card fetch from `cardUrl` (normalised), with the response's
  * status and freshness; `sniffed`: recognised by its content at a path that only hinted at a card
- * (it then speaks for its own origin only).
+ * (it then speaks for its own origin only); `extended`: an authenticated extended card, from a
+ * REST extended-card path or the result of a JSON-RPC GetExtendedAgentCard (`cardUrl` is then
+ * the endpoint's).
  */
 export function cardResponse(
   value: unknown,
@@ -31,6 +33,7 @@ export function cardResponse(
   statusCode: number | undefined,
   fresh: Freshness | undefined,
   sniffed: boolean,
+  extended?: 'rest' | 'jsonrpc',
 ): CardOutcome {
   if (statusCode !== undefined && (statusCode < 200 || statusCode >= 300))
     return { unjudged: `card fetch answered ${statusCode}` };
@@ -53,6 +56,7 @@ export function cardResponse(
     sameOriginOnly: sniffed,
     etag: fresh?.etag,
     lastModified: fresh?.lastModified,
+    extended,
   });
   logger.debug(
     `Agent Card recognised at ${cardUrl}: ${card.skills.length} skills, fingerprint ${fingerprint.slice(0, 12)}…`,

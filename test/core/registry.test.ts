@@ -291,6 +291,23 @@ test('forRequestUrl: relative endpoints resolve against the card URL; shared end
   );
 });
 
+test('forRequestUrl: an extended card speaks for its endpoints before a public card put later, on the same origin terms', () => {
+  const r = new CardRegistry();
+  const rpc = 'https://peer-a/a2a/jsonrpc';
+  r.put('https://peer-a/.well-known/agent-card.json', card([rpc]), 'fpPublic', 1);
+  r.put(rpc, card([rpc]), 'fpExtended', 2, { extended: 'jsonrpc' });
+  assert.equal(r.forRequestUrl(rpc)?.fingerprint, 'fpExtended');
+  assert.equal(r.get(rpc)?.extended, 'jsonrpc');
+  r.put('https://peer-a/.well-known/agent-card.json', card([rpc]), 'fpPublic2', 3);
+  assert.equal(r.forRequestUrl(rpc)?.fingerprint, 'fpExtended', 'the public card re-fetched later');
+  // A discovery host's extended card does not take over an agent whose own card is known.
+  r.put('https://directory/extendedAgentCard', card([rpc]), 'fpElsewhere', 4, { extended: 'rest' });
+  assert.equal(r.forRequestUrl(rpc)?.fingerprint, 'fpExtended');
+  r.evict(rpc);
+  assert.equal(r.forRequestUrl(rpc)?.fingerprint, 'fpPublic2', 'without it, the public card');
+  assert.equal(r.get('https://peer-a/.well-known/agent-card.json')?.extended, undefined);
+});
+
 test('LRU: get/forRequestUrl keep a card; the least recently put/used is dropped past maxCards', () => {
   const r = new CardRegistry({ maxCards: 2 });
   r.put('https://a/card', card(['https://a/rpc']), 'A', 1);

@@ -111,6 +111,12 @@ export interface SdkPeerOptions {
   defaultOutputModes?: string[];
   /** `agentCardHandler` cache max-age in seconds (SDK default 3600; 0 = `no-cache`). */
   cardMaxAge?: number;
+  /**
+   * Skills only the authenticated extended card lists (`capabilities.extendedAgentCard`; the
+   * SDK answers `GetExtendedAgentCard` / 0.3 `agent/getAuthenticatedExtendedCard` and REST
+   * `GET …/extendedAgentCard` with the card plus these). The executor serves them too.
+   */
+  extendedSkills?: PeerSkillInput[];
   /** Also enable the SDK's legacyCompat on the main (1.0) paths. Default false. */
   legacyOnMainPaths?: boolean;
   behaviour?: Partial<SdkPeerBehaviour>;
@@ -243,6 +249,7 @@ class PeerExecutor implements AgentExecutor {
     private readonly card: AgentCard,
     private readonly behaviour: () => SdkPeerBehaviour,
     private readonly log: SdkExecution[],
+    private readonly extendedSkills: AgentSkill[] = [],
   ) {}
 
   cancelTask = async (_taskId: string, _bus: ExecutionEventBus): Promise<void> => {
@@ -290,7 +297,10 @@ class PeerExecutor implements AgentExecutor {
     if (this.closed) return;
 
     // Decide against the CURRENT card (it may have been redeployed meanwhile).
-    const skill = skillId ? this.card.skills.find((s) => s.id === skillId) : undefined;
+    const skill = skillId
+      ? (this.card.skills.find((s) => s.id === skillId) ??
+        this.extendedSkills.find((s) => s.id === skillId))
+      : undefined;
     if (!skill) {
       const text = skillId ? `unknown skill: ${skillId}` : 'unknown skill: (none given)';
       bus.publish(
@@ -402,6 +412,7 @@ export async function startSdkPeer(opts: SdkPeerOptions = {}): Promise<SdkPeer> 
       streaming: opts.streaming ?? true,
       pushNotifications: opts.pushNotifications ?? false,
       extensions: [],
+      ...(opts.extendedSkills ? { extendedAgentCard: true } : {}),
     },
     securitySchemes: {},
     securityRequirements: [],
@@ -412,8 +423,19 @@ export async function startSdkPeer(opts: SdkPeerOptions = {}): Promise<SdkPeer> 
   };
 
   const executions: SdkExecution[] = [];
-  const executor = new PeerExecutor(card, () => behaviour, executions);
-  const requestHandler = new PeerRequestHandler(card, new InMemoryTaskStore(), executor);
+  const extendedSkills = (opts.extendedSkills ?? []).map(toAgentSkill);
+  const executor = new PeerExecutor(card, () => behaviour, executions, extendedSkills);
+  const requestHandler = new PeerRequestHandler(
+    card,
+    new InMemoryTaskStore(),
+    executor,
+    undefined,
+    undefined,
+    undefined,
+    opts.extendedSkills
+      ? () => Promise.resolve({ ...card, skills: [...card.skills, ...extendedSkills] })
+      : undefined,
+  );
   requestHandler.forceReturnImmediately = () => behaviour.returnImmediately;
 
   let cardFetches = 0;

@@ -849,6 +849,18 @@ export function decodeStreamEvent(
 }
 
 /**
+ * The Agent Card a JSON-RPC GetExtendedAgentCard (`agent/getAuthenticatedExtendedCard` in 0.3)
+ * answered: its `result`, when the response has one and no error; undefined otherwise (an error
+ * response is decoded as any operation's). The REST extended-card paths answer a bare card and
+ * are card fetches (classify.ts).
+ */
+export function jsonRpcExtendedCard(req: DecodedRequest | undefined, body: unknown): unknown {
+  if (req?.operation !== 'GetExtendedAgentCard' || req.binding !== 'jsonrpc') return undefined;
+  const r = resultPayload(body, 'jsonrpc');
+  return r.ok && isRecord(r.value) ? r.value : undefined;
+}
+
+/**
  * The result payload of a response: the JSON-RPC `result` member, or the bare REST body.
  * For operations whose result this module does not decode (GetExtendedAgentCard: hand the
  * value to `decodeCard`).
