@@ -8,7 +8,8 @@
  *   any query) and the per-agent `GET …/.well-known/{agentId}/agent-card.json` →
  *   `{type: 'card', extended: false}`; GETs whose path only hints at a card (cardPathKind)
  *   → `{type: 'card', extended: false, sniff: true}`: a card only if the answer is one.
- * - The REST extended-card fetches `GET …/extendedAgentCard` (1.0) and `GET …/v1/card` (0.3)
+ * - The REST extended-card fetches `GET …/extendedAgentCard` (1.0), `GET …/v1/card` (0.3) and
+ *   the Python SDK's `GET …/agent/authenticatedExtendedCard` (a2a-python 0.2)
  *   → `{type: 'card', extended: true}`: their body is a bare Agent Card (feed it to
  *   `decodeCard`), so they are handled like card fetches (span name `GetAgentCard`).
  *   The JSON-RPC `GetExtendedAgentCard` / `agent/getAuthenticatedExtendedCard` calls are
@@ -56,18 +57,21 @@ const WK_AGENT_CARD = '/.well-known/agent-card.json';
 const AGENT_JSON = '/agent.json';
 const AGENT_CARD_JSON = '/agent-card.json';
 const WELL_KNOWN_SEG = '/.well-known/';
+/** The Python SDK's (a2a-python 0.2) authenticated extended card, `GET …/agent/authenticatedExtendedCard`. */
+const PY_EXTENDED_CARD = '/agent/authenticatedExtendedCard';
 
 /**
  * Where an Agent Card is, by path (every implementation seen keeps `agent` or `card` in the
  * card path's last segment):
  * - `certain`: `…/.well-known/agent-card.json`, `…/.well-known/agent.json`, and the
  *   per-agent `…/.well-known/{agentId}/agent-card.json` (Mastra, VoltAgent);
+ * - `extended`: the Python SDK's `…/agent/authenticatedExtendedCard` (a2a-python 0.2);
  * - `sniff`: other paths that name a card (`…/agent.json` anywhere: python-a2a;
  *   `…/agent/card`: reactive-agents; any last path segment containing `agent` or `card`):
  *   a card only when the JSON answer is one (`isAgentCard`);
  * - undefined: anything else (no further cost).
  */
-function cardPathKind(url: string): 'certain' | 'sniff' | undefined {
+function cardPathKind(url: string): 'certain' | 'extended' | 'sniff' | undefined {
   if (typeof url !== 'string') return undefined;
   const end = pathEnd(url);
   const slash = url.lastIndexOf('/', end - 1);
@@ -83,7 +87,7 @@ function cardPathKind(url: string): 'certain' | 'sniff' | undefined {
       ? 'certain'
       : 'sniff';
   }
-  return 'sniff';
+  return url.endsWith(PY_EXTENDED_CARD, end) ? 'extended' : 'sniff';
 }
 
 /** `agent` or `card`, any case, within url[from, end): no allocation (this runs on every GET). */
@@ -179,6 +183,7 @@ export function classifyRequest(
     if (isGet) {
       const where = cardPathKind(url);
       if (where === 'certain') return { type: 'card', extended: false };
+      if (where === 'extended') return { type: 'card', extended: true };
       if (!looksLikeRestPath(url)) return where === 'sniff' ? SNIFF_CARD : undefined; // the common case ends here
     }
     const o = opts !== null && typeof opts === 'object' ? opts : undefined;

@@ -79,6 +79,15 @@ test('REST extended card fetches are cards (extended: true)', () => {
     type: 'card',
     extended: true,
   });
+  // a2a-python 0.2's EXTENDED_AGENT_CARD_PATH, at the agent's base URL
+  assert.deepEqual(c('GET', 'http://h/agent/authenticatedExtendedCard'), {
+    type: 'card',
+    extended: true,
+  });
+  assert.deepEqual(c('GET', 'http://h/svc/agent/authenticatedExtendedCard?x=1'), {
+    type: 'card',
+    extended: true,
+  });
   // /v1/card is generic: needs the header or a known endpoint, else only sniffed (a card if its answer is one)
   assert.deepEqual(c('GET', 'http://h/api/v1/card'), {
     type: 'card',
