@@ -125,12 +125,13 @@ export class Recogniser {
     }
     if (versionHeader !== undefined) opts = { ...opts, a2aVersionHeader: versionHeader };
     const cls = classifyRequest(method, url, body, opts);
-    // REST paths common outside A2A (GET …/tasks/{id}) count only at an endpoint a fetched card
-    // advertises.
+    // REST paths common outside A2A (GET …/tasks/{id}; the 0.3 extended card GET …/v1/card,
+    // which is otherwise only sniffed) count only at an endpoint a fetched card advertises.
     if (
-      cls === undefined &&
       versionHeader === undefined &&
-      url.includes('/tasks') &&
+      (cls === undefined
+        ? url.includes('/tasks')
+        : cls.type === 'card' && cls.sniff === true && url.includes('/v1/card')) &&
       sharedState().cards.forRequestUrl(url)
     ) {
       return classifyRequest(method, url, body, { ...opts, knownA2AEndpoint: true });
