@@ -404,9 +404,13 @@ export class A2ACall {
     );
   }
 
-  /** The drift this exchange showed, if any (enforce mode reads it). */
-  get driftEvent(): DriftEvent | undefined {
-    return this.drift;
+  /**
+   * The stale-card drift this exchange showed, if any: what enforce mode rejects with. Not
+   * card_changed (a card answer that refreshes the cache, e.g. an extended card in a JSON-RPC
+   * result, did its job).
+   */
+  get enforceableDrift(): DriftEvent | undefined {
+    return this.drift?.kind === 'card_changed' ? undefined : this.drift;
   }
 
   get isStreaming(): boolean {

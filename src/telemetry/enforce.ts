@@ -35,7 +35,7 @@ export async function enforceResponse(
       size += value.byteLength;
       if (size > max) return rebuildResponse(response, byteStream(head, reader, undefined));
     }
-    const drift = call.driftEvent;
+    const drift = call.enforceableDrift;
     if (drift) throw drift.error;
     return rebuildResponse(response, Buffer.concat(head, size));
   }
@@ -61,7 +61,7 @@ function byteStream(
         return;
       }
       const { done, value } = await reader.read();
-      const drift = call?.driftEvent;
+      const drift = call?.enforceableDrift;
       if (drift) {
         controller.error(drift.error);
         void reader.cancel(drift.error).catch(() => {});

@@ -12,7 +12,13 @@ import assert from 'node:assert/strict';
 import { SpanStatusCode } from '@opentelemetry/api';
 import { TaskState } from '@a2a-js/sdk';
 import { drifted, setupOtel, type Harness } from '../helpers/otel';
-import { startSdkPeer, DEFAULT_SKILL, type PeerSkillInput, type SdkPeer } from '../peers/sdk-peer';
+import {
+  startSdkPeer,
+  DEFAULT_SKILL,
+  TRANSLATE_SKILL,
+  type PeerSkillInput,
+  type SdkPeer,
+} from '../peers/sdk-peer';
 import { asTask, createSdkClient, sendRequest, type SdkTransportChoice } from '../peers/sdk-client';
 
 /** A skill only the extended card lists. */
@@ -111,6 +117,35 @@ for (const transport of ['jsonrpc', 'v03-jsonrpc', 'rest', 'v03-rest'] as SdkTra
         send.attributes['a2a.agent_card.fingerprint'],
         extended.attributes['a2a.agent_card.fingerprint'],
       );
+    });
+
+    test('enforce mode: an extended card changed under the same version reaches the app (card_changed is no failure)', async () => {
+      const p = peer as SdkPeer;
+      h.instrumentation.setConfig({
+        driftCallbackDebounceMs: 0,
+        refetchCardOnDrift: true,
+        mode: 'enforce',
+      });
+      try {
+        const client = await createSdkClient(p, transport);
+        await client.getAgentCard();
+        p.redeploy([TRANSLATE_SKILL]); // the extended card changes with it; same version
+        const card = await client.getAgentCard();
+        assert.deepEqual(
+          card.skills.map((s) => s.id),
+          [TRANSLATE_SKILL.id, PRIVATE_SKILL.id],
+        );
+        const spans = await h.waitForSpans((s) =>
+          s.some((x) => x.events.some((e) => e.name === 'a2a.agent_card.changed')),
+        );
+        const changed = spans.find((x) =>
+          x.events.some((e) => e.name === 'a2a.agent_card.changed'),
+        );
+        assert.equal(changed?.name, EXTENDED_SPAN[transport]);
+        assert.notEqual(changed?.status.code, SpanStatusCode.ERROR);
+      } finally {
+        h.instrumentation.setConfig({ driftCallbackDebounceMs: 0, refetchCardOnDrift: true });
+      }
     });
 
     test('a skill in neither card is still drift', async () => {
