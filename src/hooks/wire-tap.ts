@@ -133,7 +133,8 @@ interface DirectionState {
 }
 
 interface RequestState {
-  readonly observer: WireObserver;
+  /** ENDED once the request has ended (see WireTap.#end). */
+  observer: WireObserver;
   readonly copy: CopyInfo;
   readonly recv: DirectionState;
   readonly sent: DirectionState;
@@ -154,6 +155,26 @@ const BODY_FOLLOWERS: Readonly<Record<Direction, WeakMap<object, BodyFollower[]>
   recv: new WeakMap(),
   sent: new WeakMap(),
 };
+
+/** The observer of a request that has ended: nothing left to tell. */
+const ENDED: WireObserver = Object.freeze({});
+
+/** Removes `state`'s entries from a direction's followers of `request`. */
+function forgetFollower(
+  followers: WeakMap<object, BodyFollower[]>,
+  request: object,
+  state: RequestState,
+): void {
+  const list = followers.get(request);
+  if (list === undefined) return;
+  if (list.length === 1) {
+    if (list[0].state === state) followers.delete(request);
+    return;
+  }
+  const rest = list.filter((f) => f.state !== state);
+  if (rest.length === 0) followers.delete(request);
+  else followers.set(request, rest);
+}
 
 function isBytes(v: unknown): v is Uint8Array {
   return v instanceof Uint8Array; // Buffer included
@@ -761,9 +782,9 @@ export class WireTap {
     if (!request) return;
     const state = this.#states.get(request);
     if (!state) return;
-    this.#states.delete(request);
+    const observer = this.#end(request, state);
     try {
-      state.observer.onComplete?.();
+      observer.onComplete?.();
     } catch (err) {
       this.#internalError('onComplete', err);
     }
@@ -775,15 +796,33 @@ export class WireTap {
     if (!request) return;
     const state = this.#states.get(request);
     if (!state) return;
-    this.#states.delete(request);
+    const observer = this.#end(request, state);
     try {
-      state.observer.onError?.(m.error);
+      observer.onError?.(m.error);
     } catch (err) {
       this.#internalError('onError', err);
     }
   }
 
   // ---------------------------------------------------------------- helpers
+
+  /**
+   * The request has ended (trailers or error): forgotten, and its observer (the A2A call, its
+   * span, the decoded bodies) no longer reachable from any per-request map, so it dies young.
+   * Left to the garbage collector, WeakMap entries keyed by undici's request kept every
+   * SendMessage's call graph alive through the young-generation collections (measured without
+   * the network: ~4 KB per call promoted to the old generation, 2.2 MB per scavenge and a pause
+   * 4 × longer than with the entries removed here; issue 16).
+   */
+  #end(request: object, state: RequestState): WireObserver {
+    this.#states.delete(request);
+    const observer = state.observer;
+    state.observer = ENDED; // bodyPath keeps the state; not what it observed
+    forgetFollower(BODY_FOLLOWERS.recv, request, state);
+    forgetFollower(BODY_FOLLOWERS.sent, request, state);
+    addedHeaders.delete(request); // no header is added once the request has ended
+    return observer;
+  }
 
   #report(state: RequestState, where: 'onResponseBody' | 'onRequestBody', chunk: unknown): void {
     try {

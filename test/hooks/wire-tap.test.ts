@@ -10,6 +10,8 @@ import * as http from 'node:http';
 import * as crypto from 'node:crypto';
 import * as zlib from 'node:zlib';
 import * as diagnosticsChannel from 'node:diagnostics_channel';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Readable, Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
@@ -1123,6 +1125,63 @@ describe('WireTap: robustness and lifecycle', () => {
       assert.equal(rec.creates, creates, 'no onCreate after disable');
     } finally {
       tap.disable(); // idempotent; keeps a failed assertion from leaking an enabled tap
+    }
+  });
+
+  test('an ended request keeps nothing of its observer reachable, even while undici still holds the request', async () => {
+    // Issue 16: WeakMap entries keyed by undici's request kept every call's graph alive through
+    // the young-generation collections (promoted, 4x longer scavenges). Here the request object
+    // stays reachable (held by the test), which keeps any WeakMap value keyed by it alive: the
+    // observer must not be such a value once the request has ended.
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const held: object[] = [];
+    const hold = (m: unknown): void => void held.push((m as { request: object }).request);
+    diagnosticsChannel.subscribe('undici:request:create', hold);
+    let ref: WeakRef<WireObserver> | undefined;
+    let completes = 0;
+    const tap = new WireTap(
+      {
+        onCreate: () => {
+          const observer: WireObserver = {
+            onResponseBody: () => {},
+            onComplete: () => void completes++,
+          };
+          ref = new WeakRef(observer);
+          return observer;
+        },
+      },
+      () => undefined,
+    );
+    tap.enable();
+    try {
+      const exchanges: Array<() => Promise<unknown>> = [
+        async () =>
+          (
+            await fetch(`${base}/echo?id=${newId()}&size=${KiB}`, { method: 'POST', body: 'abc' })
+          ).arrayBuffer(),
+        async () =>
+          (
+            await undici.request(`${base}/echo?id=${newId()}&size=${KiB}`, {
+              method: 'POST',
+              body: 'abc',
+            })
+          ).body.arrayBuffer(),
+      ];
+      for (const exchange of exchanges) {
+        await exchange();
+        await waitFor(() => completes > 0, 2000, 'complete');
+        completes = 0;
+        for (let i = 0; i < 3 && ref?.deref() !== undefined; i++) {
+          await new Promise((r) => setImmediate(r));
+          gc();
+        }
+        assert.ok(held.length > 0, 'the request objects are held');
+        assert.equal(ref?.deref(), undefined, 'the observer was collected');
+      }
+    } finally {
+      tap.disable();
+      diagnosticsChannel.unsubscribe('undici:request:create', hold);
     }
   });
 
