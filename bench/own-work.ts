@@ -194,9 +194,16 @@ async function child(config: Config): Promise<void> {
     process.exit(0);
   }
   process.on('message', (m: { phase: Phase }) => {
+    const cpu0 = process.cpuUsage();
     void run(m.phase, CALLS[m.phase]).then((t) => {
+      const cpu = process.cpuUsage(cpu0);
       t.sort((a, b) => a - b);
-      process.send?.({ phase: m.phase, medianUs: t[t.length >> 1] });
+      process.send?.({
+        phase: m.phase,
+        medianUs: t[t.length >> 1],
+        // process CPU (every thread: the GC's helpers too) per call, over the batch
+        cpuUs: (cpu.user + cpu.system) / t.length,
+      });
     });
   });
   process.send?.({ ready: true });
@@ -235,16 +242,21 @@ async function parent(): Promise<void> {
     ),
   );
   const ask = (c: Config, phase: Phase) =>
-    new Promise<number>((resolve) => {
+    new Promise<{ medianUs: number; cpuUs: number }>((resolve) => {
       const k = kids.get(c)!;
-      k.once('message', (m: { medianUs: number }) => resolve(m.medianUs));
+      k.once('message', (m: { medianUs: number; cpuUs: number }) => resolve(m));
       k.send({ phase });
     });
   const results: Record<string, number[]> = {};
+  const cpuResults: Record<string, number[]> = {};
   for (let r = 0; r < ROUNDS; r++) {
     for (const phase of PHASES) {
       const order = CONFIGS.map((_, i) => CONFIGS[(i + r) % CONFIGS.length]);
-      for (const c of order) (results[`${phase}/${c}`] ??= []).push(await ask(c, phase));
+      for (const c of order) {
+        const m = await ask(c, phase);
+        (results[`${phase}/${c}`] ??= []).push(m.medianUs);
+        (cpuResults[`${phase}/${c}`] ??= []).push(m.cpuUs);
+      }
     }
   }
   done = true;
@@ -256,7 +268,18 @@ async function parent(): Promise<void> {
     const u = own('undici');
     const a = own('a2a');
     const ratios = a.map((v, i) => v / u[i]);
+    const cpuSdk = cpuResults[`${phase}/sdk`];
+    const cpuOwn = (c: Config) => cpuResults[`${phase}/${c}`].map((v, i) => v - cpuSdk[i]);
+    const cu = cpuOwn('undici');
+    const ca = cpuOwn('a2a');
     summary.phases[phase] = {
+      cpu: {
+        sdkFloorUs: median(cpuSdk),
+        undiciOwnUs: median(cu),
+        a2aOwnUs: median(ca),
+        ratio: median(ca.map((v, i) => v / cu[i])),
+        ...(BASE_DIST ? { a2aBaseOwnUs: median(cpuOwn('a2a-base')) } : {}),
+      },
       sdkFloorUs: median(sdk),
       undiciOwnUs: median(u),
       a2aOwnUs: median(a),
@@ -287,6 +310,14 @@ export interface OwnWorkResult {
         ratioMin: number;
         ratioMax: number;
         a2aBaseOwnUs?: number;
+        /** Process CPU per call over each batch (GC included), median over rounds. */
+        cpu?: {
+          sdkFloorUs: number;
+          undiciOwnUs: number;
+          a2aOwnUs: number;
+          ratio: number;
+          a2aBaseOwnUs?: number;
+        };
       }
     >
   >;
@@ -304,6 +335,20 @@ export function formatOwnWork(r: OwnWorkResult): string {
     if (!p) continue;
     lines.push(
       `| ${phase} | ${p.sdkFloorUs.toFixed(1)} | ${p.undiciOwnUs.toFixed(1)} | ${p.a2aOwnUs.toFixed(1)} | ${p.ratio.toFixed(3)} [${p.ratioMin.toFixed(3)}–${p.ratioMax.toFixed(3)}] |${base ? ` ${p.a2aBaseOwnUs?.toFixed(1) ?? ''} |` : ''}`,
+    );
+  }
+  lines.push(
+    '',
+    'The same exchanges by process CPU per call over each batch (every thread, so garbage collection is included; the median per call above leaves out the calls a collection interrupts):',
+    '',
+    `| phase | sdk floor CPU µs | instrumentation-undici own CPU µs | this package own CPU µs | this ÷ undici |${base ? ' OWN_BASE_DIST own CPU µs |' : ''}`,
+    `|:--|--:|--:|--:|--:|${base ? '--:|' : ''}`,
+  );
+  for (const [phase, p] of Object.entries(r.phases)) {
+    const c = p?.cpu;
+    if (!c) continue;
+    lines.push(
+      `| ${phase} | ${c.sdkFloorUs.toFixed(1)} | ${c.undiciOwnUs.toFixed(1)} | ${c.a2aOwnUs.toFixed(1)} | ${c.ratio.toFixed(3)} |${base ? ` ${c.a2aBaseOwnUs?.toFixed(1) ?? ''} |` : ''}`,
     );
   }
   return lines.join('\n');
