@@ -203,7 +203,7 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
         if (!this.enabled || !this.config.refetchCardOnDrift) return;
         void this.cardRefetcher
           .refetch(cardUrl)
-          .then((fp) =>
+          ?.then((fp) =>
             logger.debug(
               `fleet alert: re-fetched ${cardUrl}: ${fp === undefined ? 'failed' : `fingerprint ${fp.slice(0, 12)}…`}`,
             ),

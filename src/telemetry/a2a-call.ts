@@ -28,7 +28,6 @@ import type { A2AInstrumentationConfig, ResolvedConfig } from '../config';
 import type { WireObserver } from '../hooks/types';
 import * as sc from '../semconv';
 import { cardResponse } from './card-response';
-import { refetchable } from './card-refetch';
 import { dispatchDrift } from './drift-events';
 import { negotiationAtStart, rememberNegotiation, versionFromCard } from './negotiation';
 import {
@@ -52,9 +51,9 @@ export interface CallDeps {
   onFinished(call: A2ACall): void;
   /**
    * refetchCardOnDrift: fetch the card again, unobserved and untraced; resolves to its fingerprint,
-   * or undefined.
+   * or undefined; no promise when the card cannot be re-fetched (CardRefetcher.refetch).
    */
-  refetchCard?: (cardUrl: string) => Promise<string | undefined>;
+  refetchCard?: (cardUrl: string) => Promise<string | undefined> | undefined;
 }
 
 const REFETCH_WAIT_MS = 5000;
@@ -369,8 +368,7 @@ export class A2ACall {
       this.deps.refetchCard &&
       event.kind !== 'card_changed' &&
       event.cardUrl &&
-      event.fingerprint &&
-      refetchable(state.cards.get(event.cardUrl))
+      event.fingerprint
     )
       this.confirmByRefetch(event.cardUrl, event.fingerprint);
   }
@@ -380,28 +378,26 @@ export class A2ACall {
    * (the peer is broken, not the cache).
    */
   private confirmByRefetch(cardUrl: string, inUse: string): void {
-    const refetch = this.deps.refetchCard;
-    if (!refetch) return;
+    const pending = this.deps.refetchCard?.(cardUrl);
+    if (pending === undefined) return; // nothing to say: no a2a.drift.refetch
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<undefined>((resolve) => {
       timer = setTimeout(() => resolve(undefined), REFETCH_WAIT_MS);
     });
-    this.refetch = Promise.race([refetch(cardUrl).catch(() => undefined), timeout]).then(
-      (fingerprint) => {
-        if (timer) clearTimeout(timer);
-        if (fingerprint === undefined) {
-          this.span.setAttribute(sc.ATTR_A2A_DRIFT_REFETCH, 'failed');
-        } else {
-          this.span.setAttribute(
-            sc.ATTR_A2A_DRIFT_REFETCH,
-            fingerprint === inUse ? 'unchanged' : 'changed',
-          );
-          this.span.setAttribute(sc.ATTR_A2A_DRIFT_CONFIRMED, fingerprint !== inUse);
-          if (fingerprint !== inUse)
-            this.span.setAttribute(sc.ATTR_A2A_DRIFT_CURRENT_FINGERPRINT, fingerprint);
-        }
-      },
-    );
+    this.refetch = Promise.race([pending.catch(() => undefined), timeout]).then((fingerprint) => {
+      if (timer) clearTimeout(timer);
+      if (fingerprint === undefined) {
+        this.span.setAttribute(sc.ATTR_A2A_DRIFT_REFETCH, 'failed');
+      } else {
+        this.span.setAttribute(
+          sc.ATTR_A2A_DRIFT_REFETCH,
+          fingerprint === inUse ? 'unchanged' : 'changed',
+        );
+        this.span.setAttribute(sc.ATTR_A2A_DRIFT_CONFIRMED, fingerprint !== inUse);
+        if (fingerprint !== inUse)
+          this.span.setAttribute(sc.ATTR_A2A_DRIFT_CURRENT_FINGERPRINT, fingerprint);
+      }
+    });
   }
 
   /**

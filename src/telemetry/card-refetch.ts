@@ -8,7 +8,6 @@
  */
 import { parseJsonSafe } from '../core/classify';
 import { skillFingerprintBounded } from '../core/fingerprint';
-import type { CardEntry } from '../core/registry';
 import { logger } from '../diag-logger';
 import type { FetchFn } from '../hooks/fetch';
 import { runAsOwnRequest } from './own-requests';
@@ -31,27 +30,24 @@ export interface RefetchSettings {
   debounceMs: number;
 }
 
-/**
- * A card that came in a JSON-RPC GetExtendedAgentCard result is held under its endpoint's URL: a
- * GET there is no card fetch (and the extended card needs the application's credentials).
- */
-export function refetchable(held: CardEntry | undefined): boolean {
-  return held?.extended !== 'jsonrpc';
-}
-
 export class CardRefetcher {
   private readonly memo = new Map<string, { until: number; result: Promise<string | undefined> }>();
 
   constructor(private readonly settings: () => RefetchSettings) {}
 
-  /** The fingerprint of the card at `cardUrl` now, or undefined when it cannot be known. */
-  refetch(cardUrl: string): Promise<string | undefined> {
+  /**
+   * The fingerprint of the card at `cardUrl` now, or undefined when it cannot be known; no
+   * promise at all when the card cannot be re-fetched: one that came in a JSON-RPC
+   * GetExtendedAgentCard result is held under its endpoint's URL, where a GET is no card fetch
+   * (and the extended card needs the application's credentials).
+   */
+  refetch(cardUrl: string): Promise<string | undefined> | undefined {
     const now = Date.now();
     // The card this process holds for the URL now: its fingerprint keys the memo (an answer
     // about an earlier card says nothing about this one) and its validators make the request
     // conditional.
     const held = sharedState().cards.get(cardUrl);
-    if (!refetchable(held)) return Promise.resolve(undefined);
+    if (held?.extended === 'jsonrpc') return undefined;
     const memoKey = `${cardUrl}\u0000${held?.fingerprint ?? ''}`;
     const last = this.memo.get(memoKey);
     if (last && now < last.until) return last.result;
