@@ -263,30 +263,9 @@ async function parent(): Promise<void> {
   for (const k of kids.values()) k.kill();
   const summary: OwnWorkResult = { node: process.version, rounds: ROUNDS, phases: {} };
   for (const phase of PHASES) {
-    const sdk = results[`${phase}/sdk`];
-    const own = (c: Config) => results[`${phase}/${c}`].map((v, i) => v - sdk[i]);
-    const u = own('undici');
-    const a = own('a2a');
-    const ratios = a.map((v, i) => v / u[i]);
-    const cpuSdk = cpuResults[`${phase}/sdk`];
-    const cpuOwn = (c: Config) => cpuResults[`${phase}/${c}`].map((v, i) => v - cpuSdk[i]);
-    const cu = cpuOwn('undici');
-    const ca = cpuOwn('a2a');
     summary.phases[phase] = {
-      cpu: {
-        sdkFloorUs: median(cpuSdk),
-        undiciOwnUs: median(cu),
-        a2aOwnUs: median(ca),
-        ratio: median(ca.map((v, i) => v / cu[i])),
-        ...(BASE_DIST ? { a2aBaseOwnUs: median(cpuOwn('a2a-base')) } : {}),
-      },
-      sdkFloorUs: median(sdk),
-      undiciOwnUs: median(u),
-      a2aOwnUs: median(a),
-      ratio: median(ratios),
-      ratioMin: Math.min(...ratios),
-      ratioMax: Math.max(...ratios),
-      ...(BASE_DIST ? { a2aBaseOwnUs: median(own('a2a-base')) } : {}),
+      ...ownFigures(results, phase),
+      cpu: ownFigures(cpuResults, phase),
     };
   }
   if (process.send) {
@@ -296,62 +275,70 @@ async function parent(): Promise<void> {
   console.log(formatOwnWork(summary));
 }
 
+/** Per call, median over rounds; own = configuration − sdk, ratio = this ÷ undici per round. */
+export interface OwnFigures {
+  sdkFloorUs: number;
+  undiciOwnUs: number;
+  a2aOwnUs: number;
+  ratio: number;
+  ratioMin: number;
+  ratioMax: number;
+  a2aBaseOwnUs?: number;
+}
+
+/** A phase's figures from one measure's per-round values (keyed `${phase}/${config}`). */
+function ownFigures(byKey: Record<string, number[]>, phase: Phase): OwnFigures {
+  const sdk = byKey[`${phase}/sdk`];
+  const own = (c: Config) => byKey[`${phase}/${c}`].map((v, i) => v - sdk[i]);
+  const u = own('undici');
+  const a = own('a2a');
+  const ratios = a.map((v, i) => v / u[i]);
+  return {
+    sdkFloorUs: median(sdk),
+    undiciOwnUs: median(u),
+    a2aOwnUs: median(a),
+    ratio: median(ratios),
+    ratioMin: Math.min(...ratios),
+    ratioMax: Math.max(...ratios),
+    ...(BASE_DIST ? { a2aBaseOwnUs: median(own('a2a-base')) } : {}),
+  };
+}
+
 export interface OwnWorkResult {
   node: string;
   rounds: number;
-  phases: Partial<
-    Record<
-      Phase,
-      {
-        sdkFloorUs: number;
-        undiciOwnUs: number;
-        a2aOwnUs: number;
-        ratio: number;
-        ratioMin: number;
-        ratioMax: number;
-        a2aBaseOwnUs?: number;
-        /** Process CPU per call over each batch (GC included), median over rounds. */
-        cpu?: {
-          sdkFloorUs: number;
-          undiciOwnUs: number;
-          a2aOwnUs: number;
-          ratio: number;
-          a2aBaseOwnUs?: number;
-        };
-      }
-    >
-  >;
+  /** Median per-call time; `cpu`: process CPU per call over each batch (GC included). */
+  phases: Partial<Record<Phase, OwnFigures & { cpu?: OwnFigures }>>;
 }
 
 export function formatOwnWork(r: OwnWorkResult): string {
   const base = Object.values(r.phases).some((p) => p?.a2aBaseOwnUs !== undefined);
-  const lines = [
+  const table = (
+    what: string,
+    pick: (p: OwnFigures & { cpu?: OwnFigures }) => OwnFigures | undefined,
+  ): string[] => {
+    const rows = [
+      `| phase | sdk floor ${what} | instrumentation-undici own ${what} | this package own ${what} | this ÷ undici [min–max] |${base ? ` OWN_BASE_DIST own ${what} |` : ''}`,
+      `|:--|--:|--:|--:|--:|${base ? '--:|' : ''}`,
+    ];
+    for (const [phase, p] of Object.entries(r.phases)) {
+      const f = p && pick(p);
+      if (!f) continue;
+      rows.push(
+        `| ${phase} | ${f.sdkFloorUs.toFixed(1)} | ${f.undiciOwnUs.toFixed(1)} | ${f.a2aOwnUs.toFixed(1)} | ${f.ratio.toFixed(3)} [${f.ratioMin.toFixed(3)}–${f.ratioMax.toFixed(3)}] |${base ? ` ${f.a2aBaseOwnUs?.toFixed(1) ?? ''} |` : ''}`,
+      );
+    }
+    return rows;
+  };
+  return [
     `Own work per exchange without the network, Node ${r.node}, ${r.rounds} interleaved rounds (µs per exchange, median over rounds of each process's median; own = configuration − sdk):`,
     '',
-    `| phase | sdk floor µs | instrumentation-undici own µs | this package own µs | this ÷ undici [min–max] |${base ? ' OWN_BASE_DIST own µs |' : ''}`,
-    `|:--|--:|--:|--:|--:|${base ? '--:|' : ''}`,
-  ];
-  for (const [phase, p] of Object.entries(r.phases)) {
-    if (!p) continue;
-    lines.push(
-      `| ${phase} | ${p.sdkFloorUs.toFixed(1)} | ${p.undiciOwnUs.toFixed(1)} | ${p.a2aOwnUs.toFixed(1)} | ${p.ratio.toFixed(3)} [${p.ratioMin.toFixed(3)}–${p.ratioMax.toFixed(3)}] |${base ? ` ${p.a2aBaseOwnUs?.toFixed(1) ?? ''} |` : ''}`,
-    );
-  }
-  lines.push(
+    ...table('µs', (p) => p),
     '',
     'The same exchanges by process CPU per call over each batch (every thread, so garbage collection is included; the median per call above leaves out the calls a collection interrupts):',
     '',
-    `| phase | sdk floor CPU µs | instrumentation-undici own CPU µs | this package own CPU µs | this ÷ undici |${base ? ' OWN_BASE_DIST own CPU µs |' : ''}`,
-    `|:--|--:|--:|--:|--:|${base ? '--:|' : ''}`,
-  );
-  for (const [phase, p] of Object.entries(r.phases)) {
-    const c = p?.cpu;
-    if (!c) continue;
-    lines.push(
-      `| ${phase} | ${c.sdkFloorUs.toFixed(1)} | ${c.undiciOwnUs.toFixed(1)} | ${c.a2aOwnUs.toFixed(1)} | ${c.ratio.toFixed(3)} |${base ? ` ${c.a2aBaseOwnUs?.toFixed(1) ?? ''} |` : ''}`,
-    );
-  }
-  return lines.join('\n');
+    ...table('CPU µs', (p) => p.cpu),
+  ].join('\n');
 }
 
 const role = process.env.OWN_WORK_CHILD as Config | undefined;
