@@ -13,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
-PACKAGES=(clients voltagent mastra)
+PACKAGES=(clients voltagent mastra adk)
 
 install_pkg() {
   local name="$1" dir="test/real-world/$1"

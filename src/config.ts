@@ -51,7 +51,8 @@ export interface A2AInstrumentationConfig extends InstrumentationConfig {
   unsupportedModePatterns?: Array<string | RegExp>;
   /**
    * Dotted paths in a JSON-RPC request where the skill id is looked for, first found wins. Default
-   * `params.skillId`, `params.metadata.skillId`, `params.message.metadata.skillId`.
+   * `params.skillId`, `params.metadata.skillId`, `params.message.metadata.skillId`,
+   * `params.message.metadata.skill_id`.
    */
   skillIdPaths?: string[];
   /**

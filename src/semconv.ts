@@ -68,6 +68,8 @@ export const ATTR_A2A_UNJUDGED_REASON = 'a2a.drift.unjudged_reason';
 export const ATTR_A2A_DRIFT_KIND = 'a2a.drift.kind';
 export const ATTR_A2A_DRIFT_EXPECTED_MODES = 'a2a.drift.expected_output_modes';
 export const ATTR_A2A_DRIFT_ACTUAL_MEDIA_TYPE = 'a2a.drift.actual_media_type';
+/** Every mismatching media type of the answer (string[]), the most telling first-found order. */
+export const ATTR_A2A_DRIFT_ACTUAL_MEDIA_TYPES = 'a2a.drift.actual_media_types';
 export const ATTR_A2A_DRIFT_PATTERN = 'a2a.drift.matched_pattern';
 export const ATTR_A2A_DRIFT_RPC_CODE = 'a2a.drift.rpc_code';
 export const ATTR_A2A_DRIFT_PREVIOUS_FINGERPRINT = 'a2a.drift.previous_fingerprint';

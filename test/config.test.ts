@@ -48,6 +48,7 @@ test('resolveConfig({}) is the documented defaults, with no warning', () => {
     'params.skillId',
     'params.metadata.skillId',
     'params.message.metadata.skillId',
+    'params.message.metadata.skill_id',
   ]);
   assert.equal(c.strictTextParts, false);
   assert.equal(c.maxInspectBytes, 4 * 1024 * 1024);

@@ -194,6 +194,9 @@ function endpoints(json: Record<string, unknown>, card: DecodedCard, problems: s
   }
 }
 
+/** Skill names longer than this are not kept (they are looked for in the peer's texts). */
+const MAX_SKILL_NAME = 128;
+
 function skills(json: Record<string, unknown>, card: DecodedCard, problems: string[]): void {
   const raw = own(json, 'skills');
   const list = arr(raw);
@@ -226,8 +229,10 @@ function skills(json: Record<string, unknown>, card: DecodedCard, problems: stri
     ) {
       badModes++;
     }
+    const name = nonEmptyStr(own(s, 'name'));
     out.push({
       id,
+      ...(name !== undefined && name.length <= MAX_SKILL_NAME ? { name } : {}),
       inputModes: ins !== undefined && ins.length > 0 ? ins : card.defaultInputModes.slice(),
       outputModes: outs !== undefined && outs.length > 0 ? outs : card.defaultOutputModes.slice(),
     });

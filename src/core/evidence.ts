@@ -80,24 +80,35 @@ function isIdChar(c: number): boolean {
  *
  * @param failure the text explains a failure by itself (a failed task's status): user
  *   patterns then match without naming the id, and also when no skill id is known
+ * @param aliases other names of the same skill a peer may write instead of its id (its `name` in
+ *   the card, the tool its id is derived from: skill-names.ts); evidence naming one of them counts
  */
 export function missingSkillLabel(
   text: string | undefined,
   skillId: string | undefined,
   userPatterns: readonly TextMatcher[],
   failure: boolean,
+  aliases?: readonly string[],
 ): string | undefined {
   if (typeof text !== 'string' || text.length === 0) return undefined;
   const t = text.length > MAX_EVIDENCE_TEXT ? text.slice(0, MAX_EVIDENCE_TEXT) : text;
-  const usable = skillId !== undefined && skillId.length > 0 && skillId.length <= MAX_SKILL_ID;
-  // Every built-in phrase names the id, and a user pattern outside a failure counts only
-  // with the id named: a text that does not hold the id (in any case) is no evidence then.
-  // One search instead of a pattern each (most texts, e.g. each delta of a streamed answer).
-  const holdsId = usable && idSearch(skillId).test(t);
-  if (!failure && !holdsId) return undefined;
+  // Every built-in phrase names the skill, and a user pattern outside a failure counts only
+  // with the skill named: a text that holds none of its names (in any case) is no evidence then.
+  // One search per name instead of a pattern each (most texts, e.g. each delta of a streamed
+  // answer).
+  let held: string[] | undefined;
+  if (usableName(skillId) && idSearch(skillId).test(t)) held = [skillId];
+  if (aliases !== undefined && skillId !== undefined)
+    for (const a of aliases) if (usableName(a) && idSearch(a).test(t)) (held ??= []).push(a);
+  if (!failure && held === undefined) return undefined;
   const user = firstMatch(userPatterns, t);
-  if (user && (failure || namesSkill(t, skillId as string))) return user.label;
-  if (!holdsId) return undefined;
-  for (const p of phrasesFor(skillId as string)) if (p.re.test(t)) return p.label;
+  if (user && (failure || (held !== undefined && held.some((n) => namesSkill(t, n)))))
+    return user.label;
+  if (held === undefined) return undefined;
+  for (const name of held) for (const p of phrasesFor(name)) if (p.re.test(t)) return p.label;
   return undefined;
+}
+
+function usableName(name: string | undefined): name is string {
+  return name !== undefined && name.length > 0 && name.length <= MAX_SKILL_ID;
 }

@@ -23,7 +23,13 @@ import { fingerprintPrefix } from './fingerprint';
 import { partMatchesModes } from './media-type';
 import { MAX_EVIDENCE_TEXT, missingSkillLabel } from './evidence';
 import { isRecord, own } from './json-path';
-import type { DecodedResult, DecodedRequest, NegotiationContext, RpcError } from './model';
+import type {
+  DecodedPart,
+  DecodedResult,
+  DecodedRequest,
+  NegotiationContext,
+  RpcError,
+} from './model';
 
 export type { NegotiationContext };
 import { compilePatterns, firstMatch, type TextMatcher } from './patterns';
@@ -47,7 +53,10 @@ export interface DriftEvent {
   /** card_changed: the fingerprint before the re-fetch. */
   previousFingerprint?: string;
   expectedModes?: readonly string[];
+  /** output_mode_mismatch: the most telling mismatching part's media type. */
   actualMediaType?: string;
+  /** output_mode_mismatch: every mismatching media type of the answer (distinct, capped). */
+  actualMediaTypes?: readonly string[];
   matchedPattern?: string;
   rpcCode?: number;
   /**
@@ -137,6 +146,17 @@ function drifted(
       ...extra,
     },
   };
+}
+
+/** How telling a mismatching part of each kind is: a file the card never announced, most. */
+const TELLING: Record<DecodedPart['kind'], number> = { file: 3, data: 2, text: 1, unknown: 0 };
+
+/** The media type a part is judged as: its own, else its kind's. */
+function partMediaType(part: DecodedPart): string {
+  return (
+    part.mediaType ??
+    (part.kind === 'text' ? 'text/plain' : part.kind === 'data' ? 'application/json' : part.kind)
+  );
 }
 
 const FAILED_STATES = new Set(['TASK_STATE_FAILED', 'TASK_STATE_REJECTED']);
@@ -268,7 +288,13 @@ function judgeExchange(
     }
     // Any other code (-32603, HTTP 400 / 500, ...) is generic: evidence only when its text names
     // the requested skill.
-    const label = missingSkillLabel(errorText(err), ctx.skillId, opts.unknownSkillPatterns, false);
+    const label = missingSkillLabel(
+      errorText(err),
+      ctx.skillId,
+      opts.unknownSkillPatterns,
+      false,
+      ctx.skillAliases,
+    );
     if (label !== undefined) {
       return drifted(
         missingKind(ctx),
@@ -286,7 +312,13 @@ function judgeExchange(
   if (result.state !== undefined && FAILED_STATES.has(result.state)) {
     for (const text of [result.statusText, result.historyText]) {
       if (text === undefined || text.length === 0) continue;
-      const unknown = missingSkillLabel(text, ctx.skillId, opts.unknownSkillPatterns, true);
+      const unknown = missingSkillLabel(
+        text,
+        ctx.skillId,
+        opts.unknownSkillPatterns,
+        true,
+        ctx.skillAliases,
+      );
       if (unknown !== undefined) {
         return drifted(
           missingKind(ctx),
@@ -319,7 +351,13 @@ function judgeExchange(
       result.artifactText,
       result.historyText,
     ]) {
-      const label = missingSkillLabel(text, ctx.skillId, opts.unknownSkillPatterns, false);
+      const label = missingSkillLabel(
+        text,
+        ctx.skillId,
+        opts.unknownSkillPatterns,
+        false,
+        ctx.skillAliases,
+      );
       if (label !== undefined) {
         return drifted(
           missingKind(ctx),
@@ -356,31 +394,38 @@ function judgeExchange(
     };
   const modes = ctx.outputModes;
   if (!modes || modes.length === 0) return { unjudged: 'the skill advertises no output modes' };
+  // Only the parts that are the skill's answer: not those marked as intermediate work
+  // (output-parts.ts). Of the mismatching ones, the most telling is reported (a file beats a data
+  // part beats a text part), and every mismatching media type is listed.
   let unjudged: string | undefined;
+  let worst: DecodedPart | undefined;
+  let actualTypes: string[] | undefined;
   for (const artifact of result.artifacts) {
     for (const part of artifact.parts) {
+      if (part.intermediate !== undefined) continue;
       const verdict = partMatchesModes(part, modes as string[], {
         strictTextParts: opts.strictTextParts,
       });
       if (verdict === 'mismatch') {
-        const actual =
-          part.mediaType ??
-          (part.kind === 'text'
-            ? 'text/plain'
-            : part.kind === 'data'
-              ? 'application/json'
-              : part.kind);
-        return drifted(
-          'output_mode_mismatch',
-          `${skillLabel(ctx.skillId)} returned a part of type ${JSON.stringify(short(actual))} outside the output modes ${modesText(modes)} advertised by the card used at negotiation: the peer may have reused the skill id for a different capability${refetchAdvice(ctx)}`,
-          ctx,
-          taskId,
-          { expectedModes: modes, actualMediaType: actual },
-          ArtifactSchemaDriftError,
-        );
-      }
-      if (verdict === 'unjudgeable') unjudged = 'an artifact part has no media type to judge';
+        const actual = partMediaType(part);
+        if (actualTypes === undefined) actualTypes = [actual];
+        else if (actualTypes.length < MAX_MESSAGE_MODES && !actualTypes.includes(actual))
+          actualTypes.push(actual);
+        if (worst === undefined || TELLING[part.kind] > TELLING[worst.kind]) worst = part;
+      } else if (verdict === 'unjudgeable')
+        unjudged = 'an artifact part has no media type to judge';
     }
+  }
+  if (worst !== undefined) {
+    const actual = partMediaType(worst);
+    return drifted(
+      'output_mode_mismatch',
+      `${skillLabel(ctx.skillId)} returned a part of type ${JSON.stringify(short(actual))} outside the output modes ${modesText(modes)} advertised by the card used at negotiation: the peer may have reused the skill id for a different capability${refetchAdvice(ctx)}`,
+      ctx,
+      taskId,
+      { expectedModes: modes, actualMediaType: actual, actualMediaTypes: actualTypes },
+      ArtifactSchemaDriftError,
+    );
   }
   return unjudged ? { unjudged } : NONE;
 }

@@ -54,6 +54,13 @@ export interface DecodedRequest {
    * content).
    */
   messageParts?: DecodedPart[];
+  /**
+   * Skill names a data part of the sent message gives under a `skill` / `skillId` / `skill_id`
+   * key (`{"skill": "get_products", "parameters": {...}}`), with the key, e.g.
+   * `message.parts[].data.skill`. Candidates only: a skill id is taken from them when no
+   * configured path held one and the card in use lists the name (negotiation).
+   */
+  partSkillNames?: Array<{ name: string; source: string }>;
 }
 
 /** Task states, always in their 1.0 spelling. */
@@ -74,6 +81,12 @@ export interface DecodedPart {
   kind: PartKind;
   /** The explicit media type: 1.0 `mediaType`, or a file's `mimeType` (0.1–0.3). */
   mediaType?: string;
+  /**
+   * Set when the part (or its artifact) is marked as the agent's intermediate work rather than
+   * its answer (a tool call or result, a thought, a code step): the marker, e.g.
+   * `adk_type=function_call`. Such parts are not judged as output (output-parts.ts).
+   */
+  intermediate?: string;
 }
 
 export interface DecodedArtifact {
@@ -145,6 +158,8 @@ export interface AgentEndpoint {
 
 export interface SkillInfo {
   id: string;
+  /** The skill's `name` in the card (frameworks often name it after the tool behind it). */
+  name?: string;
   /** Effective modes: the skill's own, or the card's defaults when the skill has none. */
   inputModes: string[];
   outputModes: string[];
@@ -197,4 +212,11 @@ export interface NegotiationContext {
   outputModes?: readonly string[];
   /** That skill's effective input modes in the card in use. */
   inputModes?: readonly string[];
+  /**
+   * Other names a peer's text may use for the skill: its `name` in the card and the tool a
+   * framework derives its id from (skill-names.ts), none of them another skill's id or name.
+   */
+  skillAliases?: readonly string[];
+  /** Where the skill id came from when the negotiation, not the request decoder, found it. */
+  skillIdSource?: string;
 }

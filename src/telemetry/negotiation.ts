@@ -10,6 +10,7 @@ import type { Attributes, Link, Span } from '@opentelemetry/api';
 import type { NegotiationContext } from '../core/judge';
 import type { DecodedRequest } from '../core/model';
 import { endpointScope } from '../core/protocol/common';
+import { skillAliases, skillNamedInMessage } from '../core/skill-names';
 import { versionForFamily, type VersionFamily } from '../core/protocol/versions';
 import type { CardEntry } from '../core/registry';
 import type { UrlFacts } from '../core/url';
@@ -79,9 +80,23 @@ export function negotiationAtStart(
     attrs[sc.ATTR_A2A_AGENT_CARD_SUSPECT] = true;
     attrs[sc.ATTR_A2A_AGENT_CARD_SUSPECT_SOURCE] = entry.suspectSource ?? 'local';
   }
+  if (skillId === undefined && req.partSkillNames !== undefined) {
+    // the client named the skill in a data part of its message: only a skill the card lists
+    const named = skillNamedInMessage(req.partSkillNames, entry.skills);
+    if (named !== undefined) {
+      skillId = named.skillId;
+      source = named.source;
+      attrs[sc.ATTR_A2A_SKILL_ID] = cap(skillId);
+      attrs[sc.ATTR_A2A_SKILL_ID_SOURCE] = source;
+    }
+  }
   const skill = skillId !== undefined ? entry.skills.get(skillId) : undefined;
+  const aliases =
+    skill !== undefined ? skillAliases(entry.card, entry.skills, skill.id) : undefined;
   return {
     skillId,
+    ...(source !== undefined && source !== req.skillIdSource ? { skillIdSource: source } : {}),
+    ...(aliases !== undefined ? { skillAliases: aliases } : {}),
     cardKnown: true,
     cardUrl: entry.cardUrl,
     fingerprint: entry.fingerprint,
@@ -146,7 +161,9 @@ export function rememberNegotiation(
     scope: request ? taskScope(url, request) : undefined,
     context: ctx,
     skillIdSource:
-      request?.skillIdSource ?? (ctx.skillId !== undefined ? 'application' : undefined),
+      ctx.skillIdSource ??
+      request?.skillIdSource ??
+      (ctx.skillId !== undefined ? 'application' : undefined),
     link: {
       traceId: spanContext.traceId,
       spanId: spanContext.spanId,

@@ -97,6 +97,8 @@ export function driftAttributes(event: DriftEvent): Attributes {
       .map(cap);
   if (event.actualMediaType !== undefined)
     attrs[sc.ATTR_A2A_DRIFT_ACTUAL_MEDIA_TYPE] = cap(event.actualMediaType);
+  if (event.actualMediaTypes !== undefined && event.actualMediaTypes.length > 0)
+    attrs[sc.ATTR_A2A_DRIFT_ACTUAL_MEDIA_TYPES] = event.actualMediaTypes.map(cap);
   if (event.matchedPattern !== undefined)
     attrs[sc.ATTR_A2A_DRIFT_PATTERN] = cap(event.matchedPattern);
   if (event.rpcCode !== undefined) attrs[sc.ATTR_A2A_DRIFT_RPC_CODE] = event.rpcCode;

@@ -35,9 +35,15 @@ test('0.1 card (/.well-known/agent.json era): url only, defaults inherited by sk
     defaultInputModes: ['text/plain'],
     defaultOutputModes: ['text/markdown', 'application/json'],
     skills: [
-      { id: 'summarize-v2', inputModes: ['text/plain'], outputModes: ['text/markdown'] },
+      {
+        id: 'summarize-v2',
+        name: 'Summarize',
+        inputModes: ['text/plain'],
+        outputModes: ['text/markdown'],
+      },
       {
         id: 'extract',
+        name: 'Extract',
         inputModes: ['text/plain'],
         outputModes: ['text/markdown', 'application/json'],
       },
@@ -145,8 +151,18 @@ test('1.0 card as @a2a-js/sdk 1.3 serves it: supportedInterfaces, per-interface 
     { url: 'http://127.0.0.1:44095/v03/jsonrpc', binding: 'JSONRPC', protocolVersion: '0.3' },
   ]);
   assert.deepEqual(d.skills, [
-    { id: 'summarize-v2', inputModes: ['text/plain'], outputModes: ['text/markdown'] },
-    { id: 'translate-v1', inputModes: ['text/plain'], outputModes: ['text/plain'] },
+    {
+      id: 'summarize-v2',
+      name: 'summarize-v2',
+      inputModes: ['text/plain'],
+      outputModes: ['text/markdown'],
+    },
+    {
+      id: 'translate-v1',
+      name: 'Translate',
+      inputModes: ['text/plain'],
+      outputModes: ['text/plain'],
+    },
   ]);
   assert.equal(d.streaming, true);
 });

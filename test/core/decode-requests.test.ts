@@ -360,8 +360,19 @@ test('skill id: configurable paths, first string wins, non-strings skipped', () 
   assert.equal(bad?.skillId, 's');
   assert.deepEqual(
     [...DEFAULT_SKILL_ID_PATHS],
-    ['params.skillId', 'params.metadata.skillId', 'params.message.metadata.skillId'],
+    [
+      'params.skillId',
+      'params.metadata.skillId',
+      'params.message.metadata.skillId',
+      'params.message.metadata.skill_id',
+    ],
   );
+  // crewAI's client: `message.metadata.skill_id`
+  const crew = decodeJsonRpcRequest(
+    rpc('message/send', { message: { messageId: 'm', metadata: { skill_id: 'research' } } }),
+  );
+  assert.equal(crew?.skillId, 'research');
+  assert.equal(crew?.skillIdSource, 'params.message.metadata.skill_id');
 });
 
 test('not A2A JSON-RPC → undefined', () => {

@@ -52,6 +52,16 @@ test('framework phrasings name the requested skill: each counts for that id only
     ['unknown skill: translate', 'unknown skill'], // the Python SDK's 0.3 layer
     ['No such tool: translate', 'no such skill'],
     ["Skill 'translate' does not exist", 'skill not found'],
+    [
+      'Agent run failed: Function translate is not found in the toolsDict.',
+      'function not found in tools',
+    ], // Google ADK JS
+    ['Function translate is not found in the tools_dict.', 'function not found in tools'], // ADK Python
+    ["Tool 'translate' not found.\nAvailable tools: summarize", 'tool not found'], // ADK Python 1.x
+    ['Error: Requested function "translate" not found.', 'requested function not found'], // Microsoft Agent Framework
+    ['Skill not found: translate', 'not found: id'], // crewAI -32017
+    ['Tool not found: translate', 'not found: id'], // python-a2a MCP
+    ['Unknown function: translate', 'unknown function'], // python-a2a MCP
   ];
   for (const [text, label] of cases) {
     assert.equal(
@@ -69,6 +79,10 @@ test('the same texts about another tool are no evidence', () => {
     "Model tried to call unavailable tool 'summarize'. Available tools: translate, summarize-v2.",
     'unknown skill: translate.fr',
     'Available tools: translate. Tool "weather" not found',
+    'Function translate_v2 is not found in the toolsDict.',
+    'Skill not found: translate-v2',
+    'Requested function "translate2" not found.',
+    'Unknown function: translated',
     'Here is your translation.',
   ]) {
     assert.equal(missingSkillLabel(text, 'translate', seed, false), undefined, text);

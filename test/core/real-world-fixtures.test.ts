@@ -1,6 +1,7 @@
 /**
- * Wire samples of three Python A2A implementations (test/fixtures/{a2a-python,fasta2a,python-a2a},
- * see each README.md for how they were obtained) fed to the core decoders and the judge.
+ * Wire samples of three Python A2A implementations (test/fixtures/{a2a-python,fasta2a,python-a2a})
+ * and of Google ADK's own A2A server (test/fixtures/adk; see each README.md for how they were
+ * obtained) fed to the core decoders and the judge.
  * The assertions say what the product SHOULD make of them: cards recognised, results decoded as
  * what they are, drift on the calls that show it and none on healthy traffic.
  */
@@ -16,6 +17,7 @@ import { SseParser, type SseEvent } from '../../src/core/sse';
 import { judge, type JudgeOptions, type NegotiationContext } from '../../src/core/judge';
 import { resolveConfig } from '../../src/config';
 import type { DecodedCard, DecodedRequest, DecodedResult } from '../../src/core/model';
+import { skillAliases, skillNamedInMessage } from '../../src/core/skill-names';
 
 const FIXTURES = join(__dirname, '..', 'fixtures');
 
@@ -454,4 +456,104 @@ test('python-a2a: -32603 "Internal error: \'tuple\' object..." (HTTP 500) and a 
   const root = decodeResponse(json(PY, 'root-post.tasks-send.response.json'), req, 500);
   assert.equal(root.kind, 'error');
   assert.equal(judge(req, ctxFor(pyCard, 'translate', pyCardUrl), root, opts).drift, undefined);
+});
+
+// ───────────────────────────────────────────── Google ADK's own A2A server (@google/adk 2.0.0 toA2a)
+
+const ADK = 'google-adk-server';
+const adkDir = 'adk';
+const adkCardUrl = 'http://127.0.0.1:1/desk/.well-known/agent-card.json';
+const adkCard = decodeCard(json(adkDir, 'healthy-card-desk.json'));
+
+/** The recorded request of an exchange (its .meta.json), decoded. */
+function adkRequest(name: string): DecodedRequest {
+  const meta = json(adkDir, `${name}.meta.json`) as { request: { body: unknown } };
+  return rpcRequest(meta.request.body);
+}
+
+/** ctxFor with what negotiation adds: the skill's other names in the card (skill-names.ts). */
+function adkCtx(card: DecodedCard, skillId: string): NegotiationContext {
+  const skills = new Map(card.skills.map((s) => [s.id, s]));
+  return {
+    ...ctxFor(card, skillId, adkCardUrl),
+    skillAliases: skillAliases(card, skills, skillId),
+  };
+}
+
+function adkStream(name: string, req: DecodedRequest): DecodedResult[] {
+  return sse(adkDir, name).map((e) => decodeStreamEvent(JSON.parse(e.data), req, e.event));
+}
+
+test(`${ADK} card: 0.3 card, skills <agent>-<tool> named after the tool, modes ["text"]`, () => {
+  assert.equal(isAgentCard(json(adkDir, 'healthy-card-desk.json')), true);
+  assert.deepEqual(
+    adkCard.skills.map((s) => [s.id, s.name]),
+    [
+      ['desk', 'model'],
+      ['desk-summarize', 'summarize'],
+      ['desk-translate', 'translate'],
+    ],
+  );
+  assert.deepEqual(adkCard.defaultOutputModes, ['text']);
+});
+
+test(`${ADK} healthy tool calls (send and stream): function_call / function_response parts are intermediate, no drift`, () => {
+  for (const name of ['healthy-send-summarize', 'healthy-send-translate']) {
+    const req = adkRequest(name);
+    const r = decodeResponse(json(adkDir, `${name}.json`), req);
+    const marks = r.artifacts.flatMap((a) => a.parts.map((p) => p.intermediate));
+    assert.deepEqual(marks, ['adk_type=function_call', 'adk_type=function_response', undefined]);
+    noDrift([r], req, adkCtx(adkCard, req.skillId as string));
+  }
+  for (const name of ['healthy-stream-summarize', 'healthy-stream-translate']) {
+    const req = adkRequest(name);
+    const results = adkStream(`${name}.sse`, req);
+    assert.ok(results.some((r) => r.artifacts.some((a) => a.parts.some((p) => p.intermediate))));
+    noDrift(results, req, adkCtx(adkCard, req.skillId as string));
+  }
+});
+
+test(`${ADK} variant A: FAILED "Function translate is not found in the toolsDict." → unknown_skill for desk-translate`, () => {
+  const req = adkRequest('variant-a-send-translate');
+  const r = decodeResponse(json(adkDir, 'variant-a-send-translate.json'), req);
+  assert.equal(r.state, 'TASK_STATE_FAILED');
+  const v = judge(req, adkCtx(adkCard, 'desk-translate'), r, opts);
+  assert.equal(v.drift?.kind, 'unknown_skill');
+  assert.equal(v.drift?.matchedPattern, 'function not found in tools');
+  // without the skill's other names the text names no requested skill
+  assert.equal(judge(req, ctxFor(adkCard, 'desk-translate', adkCardUrl), r, opts).drift, undefined);
+  // the same failure is no evidence against another skill of the card
+  assert.equal(judge(req, adkCtx(adkCard, 'desk-summarize'), r, opts).drift, undefined);
+  const sreq = adkRequest('variant-a-stream-translate');
+  const kinds = adkStream('variant-a-stream-translate.sse', sreq)
+    .map((e) => judge(sreq, adkCtx(adkCard, 'desk-translate'), e, opts).drift?.kind)
+    .filter((k) => k !== undefined);
+  assert.deepEqual(kinds, ['unknown_skill']);
+});
+
+test(`${ADK} variant B: an image/png artifact under a card that says text → output_mode_mismatch image/png`, () => {
+  const req = adkRequest('variant-b-send-summarize');
+  const r = decodeResponse(json(adkDir, 'variant-b-send-summarize.json'), req);
+  const v = judge(req, adkCtx(adkCard, 'desk-summarize'), r, opts);
+  assert.equal(v.drift?.kind, 'output_mode_mismatch');
+  assert.equal(v.drift?.actualMediaType, 'image/png');
+  assert.deepEqual(v.drift?.actualMediaTypes, ['image/png']);
+  const sreq = adkRequest('variant-b-stream-summarize');
+  const found = adkStream('variant-b-stream-summarize.sse', sreq)
+    .map((e) => judge(sreq, adkCtx(adkCard, 'desk-summarize'), e, opts).drift)
+    .filter((d) => d !== undefined);
+  assert.deepEqual(
+    found.map((d) => [d.kind, d.actualMediaType]),
+    [['output_mode_mismatch', 'image/png']],
+  );
+});
+
+test(`${ADK} a client naming the skill in a data part: candidates decoded, the card's skill taken`, () => {
+  const req = adkRequest('healthy-send-data-part-skill');
+  assert.equal(req.skillId, undefined);
+  const named = skillNamedInMessage(
+    req.partSkillNames,
+    new Map(adkCard.skills.map((s) => [s.id, s])),
+  );
+  assert.deepEqual(named, { skillId: 'desk-summarize', source: 'message.parts[].data.skill' });
 });

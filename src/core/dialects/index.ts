@@ -3,19 +3,28 @@
  * To add an implementation: one file beside this one, listed here, plus its fixtures under
  * test/fixtures/<implementation>/.
  */
+import { googleAdk } from './google-adk';
 import { mastra } from './mastra';
+import { microsoftAgentFramework } from './microsoft-agent-framework';
 import { spec } from './spec';
-import type { Dialect, MissingSkillPhrase } from './types';
+import type { Dialect, IntermediateMarker, MissingSkillPhrase, SkillIdConvention } from './types';
 import { vercelAi } from './vercel-ai';
 import { voltagent } from './voltagent';
 
-export type { Dialect, MissingSkillPhrase } from './types';
+export type { Dialect, IntermediateMarker, MissingSkillPhrase, SkillIdConvention } from './types';
 
 /**
  * Framework dialects first: their phrasings are more specific (and their labels say more) than the
  * generic ones.
  */
-export const DIALECTS: readonly Dialect[] = [mastra, vercelAi, voltagent, spec];
+export const DIALECTS: readonly Dialect[] = [
+  googleAdk,
+  mastra,
+  vercelAi,
+  voltagent,
+  microsoftAgentFramework,
+  spec,
+];
 
 export const MISSING_SKILL_PHRASES: readonly MissingSkillPhrase[] = DIALECTS.flatMap(
   (d) => d.missingSkill ?? [],
@@ -26,4 +35,14 @@ export const SSE_DATA_PREFIX_CODES: ReadonlySet<number> = new Set(
   DIALECTS.flatMap((d) =>
     d.sseDataPrefix ? [...d.sseDataPrefix].map((c) => c.charCodeAt(0)) : [],
   ),
+);
+
+/** The metadata marks of intermediate parts, every implementation's. */
+export const INTERMEDIATE_MARKERS: readonly IntermediateMarker[] = DIALECTS.flatMap(
+  (d) => d.intermediateParts ?? [],
+);
+
+/** How implementations derive skill ids from tool names. */
+export const SKILL_ID_CONVENTIONS: readonly SkillIdConvention[] = DIALECTS.flatMap((d) =>
+  d.skillIdFromTool ? [d.skillIdFromTool] : [],
 );

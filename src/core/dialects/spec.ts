@@ -18,6 +18,16 @@ export const spec: Dialect = {
       label: 'no such skill',
       template: String.raw`\bno\s+such\s+(?:skill|tool)[\s:=]*["'\x60]?SKILL(?![\w.\-/])`,
     },
+    // "Skill not found: X" (crewAI's -32017), "Tool not found: X", "Unknown function: X"
+    // (python-a2a's MCP layer).
+    {
+      label: 'not found: id',
+      template: String.raw`\b(?:skill|tool|function)\s+not\s+found[\s:=]+["'\x60]?SKILL(?![\w.\-/])`,
+    },
+    {
+      label: 'unknown function',
+      template: String.raw`\bunknown\s+function[\s:=]+["'\x60]?SKILL(?![\w.\-/])`,
+    },
     {
       label: 'skill not found',
       template: String.raw`\b(?:skill|tool)(?:\s+id)?[\s:=]*["'\x60]?SKILL["'\x60]?\s+(?:is\s+|was\s+)?(?:not\s+found|not\s+available|unavailable|not\s+supported|unknown|does\s+not\s+exist|not\s+registered)`,

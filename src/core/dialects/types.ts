@@ -22,10 +22,34 @@ export interface MissingSkillPhrase {
   template: string;
 }
 
+/**
+ * A metadata entry by which an implementation marks a part as intermediate work (a tool call or
+ * result, a thought, a code step) rather than the skill's answer: `metadata[key]` equal to one of
+ * `values`, on a part (or artifact) of one of `kinds`. A marked part of another kind is output
+ * all the same (an image an agent returns is its answer, whatever the metadata says).
+ */
+export interface IntermediateMarker {
+  key: string;
+  values: readonly (string | boolean)[];
+  kinds: readonly ('text' | 'data')[];
+}
+
+/**
+ * How an implementation derives a card's skill ids from the tools behind them, so a text that
+ * names the tool names the skill: `agentPrefix` = the id is `<card name><separator><tool>`.
+ */
+export interface SkillIdConvention {
+  agentPrefix: { separator: string };
+}
+
 export interface Dialect {
   /** The implementation, e.g. `mastra`. */
   name: string;
   missingSkill?: readonly MissingSkillPhrase[];
+  /** The metadata marks it puts on parts that are not the skill's answer. */
+  intermediateParts?: readonly IntermediateMarker[];
+  /** How it derives skill ids from tool names. */
+  skillIdFromTool?: SkillIdConvention;
   /** Characters written before the JSON of every SSE `data:` (dropped before parsing). */
   sseDataPrefix?: string;
 }

@@ -15,6 +15,8 @@ export const DEFAULT_SKILL_ID_PATHS: readonly string[] = Object.freeze([
   'params.skillId',
   'params.metadata.skillId',
   'params.message.metadata.skillId',
+  // crewAI's A2A delegation (`message.metadata.skill_id`)
+  'params.message.metadata.skill_id',
 ]);
 
 const MAX_SKILL_PATHS = 64;
@@ -75,8 +77,35 @@ export function fillMessageParts(req: DecodedRequest, msg: Record<string, unknow
   if (list === undefined) return;
   const n = list.length > MAX_REQUEST_PARTS ? MAX_REQUEST_PARTS : list.length;
   const out: DecodedPart[] = new Array<DecodedPart>(n);
-  for (let i = 0; i < n; i++) out[i] = decodePart(list[i]);
+  for (let i = 0; i < n; i++) {
+    out[i] = decodePart(list[i]);
+    if (out[i].kind === 'data') skillNamesOfDataPart(req, list[i]);
+  }
   req.messageParts = out;
+}
+
+/** The keys under which a client may name the skill in a data part of its message. */
+const PART_SKILL_KEYS: readonly string[] = ['skillId', 'skill_id', 'skill'];
+const MAX_PART_SKILL_NAMES = 4;
+const MAX_PART_SKILL_NAME = 128;
+
+/**
+ * Adds the skill names a data part gives (`{"skill": "x", "parameters": {...}}`; 0.3 proto JSON
+ * nests the object in `data.data`) to `req.partSkillNames`. Candidates only (negotiation keeps one
+ * only when the card in use lists it).
+ */
+function skillNamesOfDataPart(req: DecodedRequest, part: unknown): void {
+  let data = own(part, 'data');
+  if (isRecord(data) && isRecord(own(data, 'data')) && own(part, 'kind') === undefined)
+    data = own(data, 'data');
+  if (!isRecord(data)) return;
+  for (const key of PART_SKILL_KEYS) {
+    const name = nonEmptyStr(own(data, key));
+    if (name === undefined || name.length > MAX_PART_SKILL_NAME) continue;
+    const list = (req.partSkillNames ??= []);
+    if (list.length >= MAX_PART_SKILL_NAMES) return;
+    list.push({ name, source: `message.parts[].data.${key}` });
+  }
 }
 
 /** The `message` member of send params (record) or undefined. */

@@ -26,6 +26,7 @@
  * status text is capped at MAX_STATUS_TEXT characters.
  */
 import { arr, int, isRecord, nonEmptyStr, own, ownEither, str } from '../json-path';
+import { intermediateMark } from '../output-parts';
 import type {
   Binding,
   DecodedArtifact,
@@ -208,7 +209,7 @@ export function decodePart(p: unknown): DecodedPart {
   }
 }
 
-function part(p: unknown, ctx: DecodeEvidence): DecodedPart {
+function part(p: unknown, ctx: DecodeEvidence, artifactMetadata?: unknown): DecodedPart {
   if (!isRecord(p)) return { kind: 'unknown' };
   let mediaType = nonEmptyStr(ownEither(p, 'mediaType', 'media_type'));
   if (mediaType !== undefined) ctx.hint(V10);
@@ -246,10 +247,18 @@ function part(p: unknown, ctx: DecodeEvidence): DecodedPart {
   } else {
     kind = 'unknown';
   }
-  return mediaType === undefined ? { kind } : { kind, mediaType };
+  const out: DecodedPart = mediaType === undefined ? { kind } : { kind, mediaType };
+  const mark = intermediateMark(kind, own(p, 'metadata'), artifactMetadata);
+  if (mark !== undefined) out.intermediate = mark;
+  return out;
 }
 
-function parts(list: unknown, ctx: DecodeEvidence, what: string): DecodedPart[] {
+function parts(
+  list: unknown,
+  ctx: DecodeEvidence,
+  what: string,
+  artifactMetadata?: unknown,
+): DecodedPart[] {
   const a = arr(list);
   if (a === undefined) {
     if (list !== undefined && list !== null) ctx.problem(`${what} parts is not an array`);
@@ -258,7 +267,7 @@ function parts(list: unknown, ctx: DecodeEvidence, what: string): DecodedPart[] 
   const n = a.length > MAX_PARTS ? MAX_PARTS : a.length;
   if (a.length > MAX_PARTS) ctx.problem(`only the first ${MAX_PARTS} parts of ${what} were read`);
   const out: DecodedPart[] = new Array<DecodedPart>(n);
-  for (let i = 0; i < n; i++) out[i] = part(a[i], ctx);
+  for (let i = 0; i < n; i++) out[i] = part(a[i], ctx, artifactMetadata);
   return out;
 }
 
@@ -268,7 +277,7 @@ function artifact(a: unknown, ctx: DecodeEvidence): DecodedArtifact | undefined 
     return undefined;
   }
   const id = nonEmptyStr(ownEither(a, 'artifactId', 'artifact_id'));
-  const ps = parts(own(a, 'parts'), ctx, 'an artifact');
+  const ps = parts(own(a, 'parts'), ctx, 'an artifact', own(a, 'metadata'));
   return id === undefined ? { parts: ps } : { artifactId: id, parts: ps };
 }
 
@@ -297,8 +306,16 @@ function messageParts(msg: Record<string, unknown>, ctx: DecodeEvidence): unknow
   return c;
 }
 
-/** Text of the text parts of a parts list, joined by ' ', appended to `into` and capped. */
-function partsText(list: unknown, into: string | undefined): string | undefined {
+/**
+ * Text of the text parts of a parts list, joined by ' ', appended to `into` and capped. Parts
+ * marked as intermediate work (a thought, a tool's result: output-parts.ts) are not the agent's
+ * statement and are left out.
+ */
+function partsText(
+  list: unknown,
+  into: string | undefined,
+  artifactMetadata?: unknown,
+): string | undefined {
   const a = arr(list);
   if (a === undefined) return into;
   const n = a.length > MAX_PARTS ? MAX_PARTS : a.length;
@@ -315,7 +332,9 @@ function partsText(list: unknown, into: string | undefined): string | undefined 
       // python-a2a reports handler failures as a data part `{"error": "..."}`
       text = errorField(own(p, 'data'));
       if (text === undefined) continue;
+      if (intermediateMark('data', own(p, 'metadata'), artifactMetadata) !== undefined) continue;
     } else if (typeof text !== 'string' || (disc !== undefined && disc !== 'text')) continue;
+    else if (intermediateMark('text', own(p, 'metadata'), artifactMetadata) !== undefined) continue;
     out = out === undefined ? (text as string) : `${out} ${text as string}`;
   }
   return out !== undefined && out.length > MAX_STATUS_TEXT ? out.slice(0, MAX_STATUS_TEXT) : out;
@@ -387,7 +406,7 @@ function artifactsText(list: unknown): string | undefined {
   let out: string | undefined;
   for (let i = 0; i < n && (out === undefined || out.length < MAX_STATUS_TEXT); i++) {
     const art = a[i];
-    if (isRecord(art)) out = partsText(own(art, 'parts'), out);
+    if (isRecord(art)) out = partsText(own(art, 'parts'), out, own(art, 'metadata'));
   }
   return out;
 }
@@ -498,7 +517,9 @@ function artifactUpdate(
   else {
     const d = artifact(a, ctx);
     if (d !== undefined) r.artifacts = [d];
-    const text = isRecord(a) ? partsText(own(a, 'parts'), undefined) : undefined;
+    const text = isRecord(a)
+      ? partsText(own(a, 'parts'), undefined, own(a, 'metadata'))
+      : undefined;
     if (text !== undefined) r.artifactText = text;
   }
   if (own(e, 'append') === true) r.append = true;
