@@ -182,6 +182,7 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
       userConfig,
       onFinished: (call) => this.activeCalls?.delete(call),
       refetchCard: config.refetchCardOnDrift ? (url) => this.cardRefetcher.refetch(url) : undefined,
+      confirmCard: (url) => this.cardRefetcher.refetchCard(url),
     };
     this.cachedDeps = deps;
     return deps;

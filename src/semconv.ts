@@ -82,6 +82,10 @@ export const ATTR_A2A_DRIFT_CURRENT_FINGERPRINT = 'a2a.drift.current_fingerprint
 export const ATTR_A2A_DRIFT_REFETCH = 'a2a.drift.refetch';
 /** refetchCardOnDrift: the card really changed since the one in use. */
 export const ATTR_A2A_DRIFT_CONFIRMED = 'a2a.drift.confirmed';
+/** Drift spans: `protocol` or `content` (an answer's words, confirmed by the card fetched again). */
+export const ATTR_A2A_DRIFT_EVIDENCE = 'a2a.drift.evidence';
+/** A content-level suspicion the card fetched again did not confirm: the kind suspected. */
+export const ATTR_A2A_DRIFT_UNCONFIRMED = 'a2a.drift.unconfirmed';
 
 /**
  * Span event on the GetAgentCard span whose card changed under the same version (card_changed: not

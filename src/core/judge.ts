@@ -60,6 +60,13 @@ export interface DriftEvent {
   matchedPattern?: string;
   rpcCode?: number;
   /**
+   * What the evidence is: `protocol` (a failed task's status, an error code or text, the
+   * request against the card, the media types of the answer) or `content` (the words of a
+   * completed answer, artifact or message: written by a model, so a suspicion until the card
+   * fetched again confirms it, see confirm.ts). Local events only.
+   */
+  evidence?: 'protocol' | 'content';
+  /**
    * Whose evidence: `local` (this process saw the exchange) or `fleet` (an Alertmanager
    * alert raised by another instance; such events carry no fingerprint or task id).
    */
@@ -137,6 +144,7 @@ function drifted(
     drift: {
       kind,
       source: 'local',
+      evidence: 'protocol',
       error: new ErrorType(message, details),
       skillId: ctx.skillId,
       taskId,
@@ -364,7 +372,7 @@ function judgeExchange(
           `peer answered ${skillLabel(ctx.skillId)} (task ${short(taskId ?? '(unknown id)')}) saying the skill is missing ("${label}")${refetchAdvice(ctx)}`,
           ctx,
           taskId,
-          { matchedPattern: label },
+          { matchedPattern: label, evidence: 'content' },
         );
       }
     }

@@ -19,6 +19,7 @@ import { safeExecuteInTheMiddle } from '@opentelemetry/instrumentation';
 import { logger } from '../diag-logger';
 import { BodyReader, type BodyMode } from '../core/body-reader';
 import { urlFacts, type UrlFacts } from '../core/url';
+import { confirmSuspicion } from '../core/confirm';
 import { judge, type DriftEvent, type NegotiationContext } from '../core/judge';
 import type { DecodedRequest, DecodedResult } from '../core/model';
 import { decodeResponse, decodeStreamEvent, jsonRpcExtendedCard } from '../core/protocol/results';
@@ -27,6 +28,7 @@ import type { CardEntry } from '../core/registry';
 import type { A2AInstrumentationConfig, ResolvedConfig } from '../config';
 import type { WireObserver } from '../hooks/types';
 import * as sc from '../semconv';
+import type { Refetched } from './card-refetch';
 import { cardResponse } from './card-response';
 import { dispatchDrift } from './drift-events';
 import { negotiationAtStart, rememberNegotiation, versionFromCard } from './negotiation';
@@ -54,9 +56,16 @@ export interface CallDeps {
    * or undefined; no promise when the card cannot be re-fetched (CardRefetcher.refetch).
    */
   refetchCard?: (cardUrl: string) => Promise<string | undefined> | undefined;
+  /**
+   * Fetch the card again to confirm a content-level suspicion (always on): resolves to the card
+   * now, or undefined; no promise when the card cannot be re-fetched.
+   */
+  confirmCard?: (cardUrl: string) => Promise<Refetched | undefined> | undefined;
 }
 
 const REFETCH_WAIT_MS = 5000;
+/** How long a span is held open for the card fetched again to confirm a suspicion. */
+const CONFIRM_WAIT_MS = 2000;
 
 /**
  * `sniffed`: a card recognised by its content at a path that only hinted at one: it may speak only
@@ -92,6 +101,11 @@ export class A2ACall {
    */
   private phase: 'open' | 'ending' | 'ended' = 'open';
   private refetch: Promise<void> | undefined;
+  /** A content-level suspicion waiting for the card fetched again (confirm.ts). */
+  private confirmation: Promise<void> | undefined;
+  private suspicion: DriftEvent | undefined;
+  /** When finish() was asked: the span's end time when something held it open. */
+  private endTime: number | undefined;
   private drift: DriftEvent | undefined;
   private unjudged: string | undefined;
   private statusCode: number | undefined;
@@ -340,8 +354,12 @@ export class A2ACall {
     return window === delta ? result : { ...result, artifactText: window };
   }
 
-  private recordDrift(event: DriftEvent): void {
+  private recordDrift(event: DriftEvent, confirmedBy?: Refetched): void {
     if (this.drift) return;
+    if (event.evidence === 'content' && confirmedBy === undefined) {
+      this.suspect(event);
+      return;
+    }
     this.drift = event;
     logger.debug(
       `drift: ${event.kind} on ${this.span.isRecording() ? 'a recorded' : 'an unrecorded'} A2A call to ${this.url.key}`,
@@ -353,6 +371,11 @@ export class A2ACall {
     if (!changed)
       span.setStatus({ code: SpanStatusCode.ERROR, message: safeMessage(event.error.message) });
     span.setAttributes(driftAttributes(event));
+    if (confirmedBy !== undefined) {
+      span.setAttribute(sc.ATTR_A2A_DRIFT_REFETCH, 'changed');
+      span.setAttribute(sc.ATTR_A2A_DRIFT_CONFIRMED, true);
+      span.setAttribute(sc.ATTR_A2A_DRIFT_CURRENT_FINGERPRINT, confirmedBy.fingerprint);
+    }
     if (changed) span.addEvent(sc.EVENT_AGENT_CARD_CHANGED, cardChangedEventAttributes(event));
     else span.recordException(event.error);
     this.deps.driftCounter?.add(1, driftMetricAttributes(event, this.url));
@@ -366,11 +389,56 @@ export class A2ACall {
     );
     if (
       this.deps.refetchCard &&
+      confirmedBy === undefined &&
       event.kind !== 'card_changed' &&
       event.cardUrl &&
       event.fingerprint
     )
       this.confirmByRefetch(event.cardUrl, event.fingerprint);
+  }
+
+  /**
+   * A content-level suspicion (an answer's words say the skill is missing): fetch the card again
+   * and make it drift only if the card no longer lists the skill (or changed its modes). Until
+   * then the span is held open (at most CONFIRM_WAIT_MS) and nothing is counted or called back.
+   */
+  private suspect(event: DriftEvent): void {
+    if (this.suspicion !== undefined) return;
+    this.suspicion = event;
+    const pending = event.cardUrl ? this.deps.confirmCard?.(event.cardUrl) : undefined;
+    if (pending === undefined) {
+      this.unconfirmed(event, 'failed');
+      return;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), CONFIRM_WAIT_MS);
+      timer.unref?.();
+    });
+    const held = { inputModes: this.ctx.inputModes, outputModes: this.ctx.outputModes };
+    this.confirmation = Promise.race([pending.catch(() => undefined), timeout]).then((r) => {
+      if (timer) clearTimeout(timer);
+      try {
+        const verdict = confirmSuspicion(event.skillId, held, r?.card);
+        if (verdict === 'confirmed' && r !== undefined && !this.drift) this.recordDrift(event, r);
+        else if (verdict !== 'confirmed')
+          this.unconfirmed(event, verdict === 'refuted' ? 'unchanged' : 'failed');
+      } catch (err) {
+        logger.debug('could not confirm a suspicion', err);
+      }
+    });
+  }
+
+  /** A suspicion the card fetched again did not confirm: said on the span, nothing else. */
+  private unconfirmed(event: DriftEvent, refetch: 'unchanged' | 'failed'): void {
+    if (this.drift || this.phase === 'ended') return;
+    this.span.setAttribute(sc.ATTR_A2A_DRIFT_UNCONFIRMED, event.kind);
+    this.span.setAttribute(sc.ATTR_A2A_DRIFT_REFETCH, refetch);
+  }
+
+  /** A suspicion being confirmed: enforce mode waits for it (bounded) before it judges. */
+  get pendingConfirmation(): Promise<void> | undefined {
+    return this.confirmation;
   }
 
   /**
@@ -453,10 +521,11 @@ export class A2ACall {
   finish(reason?: string): void {
     if (this.phase !== 'open') return;
     this.phase = 'ending';
-    if (this.refetch && !reason) {
-      // Keep the span open until the confirming re-fetch has said what it found (bounded by its
-      // timeout).
-      void this.refetch.then(() => this.end());
+    if ((this.refetch || this.confirmation) && !reason) {
+      // Keep the span open until the re-fetch has said what it found (bounded by its timeout),
+      // then end it at the time the exchange really ended.
+      this.endTime = Date.now();
+      void Promise.all([this.confirmation, this.refetch]).then(() => this.end());
       return;
     }
     this.end(reason);
@@ -481,7 +550,7 @@ export class A2ACall {
         }),
       );
     try {
-      this.span.end();
+      this.span.end(this.endTime);
     } catch (err) {
       logger.debug('span end failed', err);
     } finally {

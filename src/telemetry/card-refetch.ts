@@ -6,7 +6,9 @@
  * right after an "unchanged" is seen). Conditional (ETag / Last-Modified of the card held),
  * never redirected, read through a cap, with tracing suppressed.
  */
+import { decodeCard } from '../core/card';
 import { parseJsonSafe } from '../core/classify';
+import type { DecodedCard } from '../core/model';
 import { skillFingerprintBounded } from '../core/fingerprint';
 import { logger } from '../diag-logger';
 import type { FetchFn } from '../hooks/fetch';
@@ -30,8 +32,17 @@ export interface RefetchSettings {
   debounceMs: number;
 }
 
+/** A card fetched again: its fingerprint and, when its body was read or held, the card. */
+export interface Refetched {
+  fingerprint: string;
+  card?: DecodedCard;
+}
+
 export class CardRefetcher {
-  private readonly memo = new Map<string, { until: number; result: Promise<string | undefined> }>();
+  private readonly memo = new Map<
+    string,
+    { until: number; result: Promise<Refetched | undefined> }
+  >();
 
   constructor(private readonly settings: () => RefetchSettings) {}
 
@@ -42,13 +53,19 @@ export class CardRefetcher {
    * (and the extended card needs the application's credentials).
    */
   refetch(cardUrl: string): Promise<string | undefined> | undefined {
+    return this.refetchCard(cardUrl)?.then((r) => r?.fingerprint);
+  }
+
+  /** As refetch, with the card itself (decoded) when it could be read. */
+  refetchCard(cardUrl: string): Promise<Refetched | undefined> | undefined {
     const now = Date.now();
     // The card this process holds for the URL now: its fingerprint keys the memo (an answer
     // about an earlier card says nothing about this one) and its validators make the request
     // conditional.
     const held = sharedState().cards.get(cardUrl);
     if (held?.extended === 'jsonrpc') return undefined;
-    const memoKey = `${cardUrl}\u0000${held?.fingerprint ?? ''}`;
+    // (and its fetch time: a card the app fetched since is newer news than a memoised answer)
+    const memoKey = `${cardUrl}\u0000${held?.fingerprint ?? ''}\u0000${held?.fetchedAt ?? ''}`;
     const last = this.memo.get(memoKey);
     if (last && now < last.until) return last.result;
     const { fetch: doFetch, maxInspectBytes, debounceMs } = this.settings();
@@ -57,7 +74,7 @@ export class CardRefetcher {
     if (held?.lastModified !== undefined) headers['if-modified-since'] = held.lastModified;
     const conditional =
       held !== undefined && (held.etag !== undefined || held.lastModified !== undefined);
-    const result = runAsOwnRequest(async () => {
+    const result = runAsOwnRequest(async (): Promise<Refetched | undefined> => {
       // Never follow a redirect: the re-fetch may only ever reach the card URL the app fetched.
       const res = await doFetch(cardUrl, {
         headers,
@@ -66,7 +83,7 @@ export class CardRefetcher {
       });
       if (res.status === 304) {
         await res.body?.cancel().catch(() => {});
-        return conditional ? held.fingerprint : undefined;
+        return conditional ? { fingerprint: held.fingerprint, card: held.card } : undefined;
       }
       if (!res.ok || !res.body) {
         await res.body?.cancel().catch(() => {});
@@ -83,14 +100,19 @@ export class CardRefetcher {
       const text = await readCapped(res.body, max);
       if (text === undefined) return undefined;
       const parsed = parseJsonSafe(text);
-      return parsed.ok ? skillFingerprintBounded(parsed.value).fingerprint : undefined;
+      if (!parsed.ok) return undefined;
+      const fingerprint = skillFingerprintBounded(parsed.value).fingerprint;
+      return fingerprint === undefined
+        ? undefined
+        : { fingerprint, card: decodeCard(parsed.value) };
     }).catch((err: unknown) => {
       logger.debug('card re-fetch failed', err);
       return undefined;
     });
     const memo = { until: now + REFETCH_IN_FLIGHT_MS, result };
     this.memo.set(memoKey, memo);
-    void result.then((fingerprint) => {
+    void result.then((r) => {
+      const fingerprint = r?.fingerprint;
       const changed =
         fingerprint !== undefined && held !== undefined && fingerprint !== held.fingerprint;
       memo.until =

@@ -35,6 +35,8 @@ export async function enforceResponse(
       size += value.byteLength;
       if (size > max) return rebuildResponse(response, byteStream(head, reader, undefined));
     }
+    // An answer whose words raised a suspicion: wait for the card fetched again (bounded).
+    await call.pendingConfirmation;
     const drift = call.enforceableDrift;
     if (drift) throw drift.error;
     return rebuildResponse(response, Buffer.concat(head, size));
@@ -61,6 +63,7 @@ function byteStream(
         return;
       }
       const { done, value } = await reader.read();
+      if (call?.pendingConfirmation) await call.pendingConfirmation;
       const drift = call?.enforceableDrift;
       if (drift) {
         controller.error(drift.error);

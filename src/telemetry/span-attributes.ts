@@ -91,6 +91,8 @@ export function cardAttributes(entry: CardEntry): Readonly<Attributes> {
 export function driftAttributes(event: DriftEvent): Attributes {
   const attrs: Attributes = { [sc.ATTR_A2A_DRIFT_KIND]: event.kind };
   if (event.kind !== 'card_changed') attrs[sc.ATTR_ERROR_TYPE] = event.error.name;
+  if (event.evidence !== undefined && event.kind !== 'card_changed')
+    attrs[sc.ATTR_A2A_DRIFT_EVIDENCE] = event.evidence;
   if (event.expectedModes)
     attrs[sc.ATTR_A2A_DRIFT_EXPECTED_MODES] = event.expectedModes
       .slice(0, MAX_EXPECTED_MODES)

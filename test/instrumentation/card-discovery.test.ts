@@ -17,6 +17,9 @@ let h: Harness;
 let server: http.Server;
 let base: string;
 
+/** What the weather agent's card lists now (a redeploy removes `forecast`). */
+let weatherSkills = ['forecast'];
+
 function card(name: string, url: string, skills: string[]): unknown {
   return {
     name,
@@ -58,7 +61,7 @@ before(async () => {
       const url = req.url ?? '';
       // Mastra-like: per-agent cards, url on another host name than the one called
       if (url === '/api/.well-known/weather/agent-card.json')
-        return json(200, card('weather', 'http://localhost:4111/api/a2a/weather', ['forecast']));
+        return json(200, card('weather', 'http://localhost:4111/api/a2a/weather', weatherSkills));
       if (url === '/api/.well-known/translator/agent-card.json')
         return json(
           200,
@@ -166,16 +169,38 @@ test('per-agent cards (Mastra, VoltAgent paths) are cards; each agent is judged 
   assert.equal(drifted(spans).length, 0);
 });
 
-test('a completed task saying the requested tool is gone → unknown_skill; the version comes from the card', async () => {
+test('a completed task saying the requested tool is gone, the card re-served without it → unknown_skill (content evidence, confirmed); the version comes from the card', async () => {
+  await fetch(`${base}/api/.well-known/weather/agent-card.json`).then((r) => r.json());
+  weatherSkills = []; // the redeploy: the card no longer lists forecast
+  try {
+    const text = await send('/api/a2a/weather', 'forecast');
+    assert.match(text, /Tool \\?"forecast\\?" not found/);
+    const spans = await h.waitForSpans((s) => s.some((x) => x.name === 'SendMessage'));
+    const op = spans.find((x) => x.name === 'SendMessage');
+    assert.equal(op?.attributes['a2a.drift.kind'], 'unknown_skill');
+    assert.equal(op?.attributes['a2a.drift.evidence'], 'content');
+    assert.equal(op?.attributes['a2a.drift.confirmed'], true);
+    assert.equal(op?.attributes['a2a.drift.refetch'], 'changed');
+    assert.equal(op?.attributes['a2a.drift.matched_pattern'], 'tool not found');
+    assert.equal(op?.attributes['a2a.protocol.version'], '0.3');
+    assert.equal(op?.status.code, SpanStatusCode.ERROR);
+  } finally {
+    weatherSkills = ['forecast'];
+  }
+});
+
+test('the same answer while the card still lists the tool: a suspicion the card refutes, no drift (issue 26 item 6)', async () => {
   await fetch(`${base}/api/.well-known/weather/agent-card.json`).then((r) => r.json());
   const text = await send('/api/a2a/weather', 'forecast');
   assert.match(text, /Tool \\?"forecast\\?" not found/);
   const spans = await h.waitForSpans((s) => s.some((x) => x.name === 'SendMessage'));
   const op = spans.find((x) => x.name === 'SendMessage');
-  assert.equal(op?.attributes['a2a.drift.kind'], 'unknown_skill');
-  assert.equal(op?.attributes['a2a.drift.matched_pattern'], 'tool not found');
-  assert.equal(op?.attributes['a2a.protocol.version'], '0.3');
-  assert.equal(op?.status.code, SpanStatusCode.ERROR);
+  assert.equal(op?.attributes['a2a.drift.kind'], undefined);
+  assert.equal(op?.attributes['a2a.drift.unconfirmed'], 'unknown_skill');
+  assert.equal(op?.attributes['a2a.drift.refetch'], 'unchanged');
+  assert.notEqual(op?.status.code, SpanStatusCode.ERROR);
+  assert.equal(drifted(spans).length, 0);
+  assert.equal(await h.driftCount(), 0, 'an unconfirmed suspicion is not counted');
 });
 
 test('the same text about another tool is no drift', async () => {
