@@ -24,7 +24,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import {
   fleetDriftEvent,
   parseApiAlerts,
@@ -353,10 +353,60 @@ export interface AlertWebhookListener {
 }
 
 /**
+ * The port a `net.Server#listen(...)` call asks for (`listen(port[, host])`,
+ * `listen('8080')`, `listen({ port, host })`), or undefined (a pipe, a handle, an fd, no port,
+ * port 0). The host is not looked at: any address on that port is the app's.
+ */
+export function listenPort(args: readonly unknown[]): number | undefined {
+  const first = args[0];
+  const raw =
+    first !== null && typeof first === 'object' ? (first as { port?: unknown }).port : first;
+  let port: number | undefined;
+  if (typeof raw === 'number') port = raw;
+  else if (typeof raw === 'string' && /^\d+$/.test(raw.trim())) port = Number(raw.trim());
+  return port !== undefined && Number.isInteger(port) && port > 0 && port <= 65535
+    ? port
+    : undefined;
+}
+
+/** Listeners that yield their port to the app: called with the port of each app `listen`. */
+const yielders = new Set<(port: number) => void>();
+let listenWrapped = false;
+
+/**
+ * Watches the app's servers: `net.Server.prototype.listen` (http, https, express, fastify…
+ * all end there) is wrapped once, and before the app's server binds a port one of our
+ * listeners holds, that listener closes (synchronously: the port is free when the app's bind
+ * runs). Our own listeners' calls pass through.
+ */
+function watchAppListens(): void {
+  if (listenWrapped) return;
+  listenWrapped = true;
+  const proto = net.Server.prototype as unknown as {
+    listen: (this: net.Server, ...args: unknown[]) => net.Server;
+  };
+  const original = proto.listen;
+  proto.listen = function listen(this: net.Server, ...args: unknown[]): net.Server {
+    if (yielders.size > 0 && !ownServers.has(this)) {
+      try {
+        const port = listenPort(args);
+        if (port !== undefined) for (const y of [...yielders]) y(port);
+      } catch (err) {
+        logger.debug(`fleet listener: watching the app's listen failed`, err);
+      }
+    }
+    return original.apply(this, args);
+  };
+}
+
+const ownServers = new WeakSet<net.Server>();
+
+/**
  * The register entry's listener: `POST /a2a/alerts` on host:port. The server, and every
  * connection it accepts, is unref'd (it never keeps the process alive), and it emits its
  * events past http.Server.prototype.emit, where HTTP server instrumentations hook, so its
- * traffic makes no spans.
+ * traffic makes no spans. The app wins its port: when the app's own server listens on this
+ * port (any address), the listener closes first and one warning says so.
  */
 export function startAlertWebhookListener(
   opts: { port: number; host: string; token?: string },
@@ -367,6 +417,7 @@ export function startAlertWebhookListener(
     { requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 5_000 },
     handler,
   );
+  ownServers.add(server);
   server.emit = EventEmitter.prototype.emit;
   server.on('connection', (socket) => {
     try {
@@ -375,29 +426,51 @@ export function startAlertWebhookListener(
       // a socket already gone
     }
   });
+  let closed = false;
+  let yielded = false;
   server.on('error', (err: NodeJS.ErrnoException) => {
+    if (yielded || closed) return; // a bind that lost to the app after we yielded
     warn(
       `the fleet alert webhook could not listen on ${opts.host}:${opts.port} (${err.code ?? err.message}); fleet alerts will not be received by webhook`,
     );
   });
+  const close = (): void => {
+    if (closed) return;
+    closed = true;
+    yielders.delete(yieldTo);
+    try {
+      server.close();
+      server.closeAllConnections();
+    } catch (err) {
+      logger.debug(`closing the fleet alert webhook failed`, err);
+    }
+  };
+  const yieldTo = (port: number): void => {
+    if (closed || port !== opts.port) return;
+    yielded = true;
+    close();
+    warn(
+      `the application listens on port ${port} itself: the fleet alert webhook ` +
+        `(OTEL_INSTRUMENTATION_A2A_WEBHOOK_PORT=${port}) yields it and is closed; fleet alerts ` +
+        `will not be received by webhook (mount createAlertWebhookHandler({ token }) in the ` +
+        `application's server, or give the webhook a port of its own)`,
+    );
+  };
+  if (opts.port > 0) {
+    watchAppListens();
+    yielders.add(yieldTo);
+  }
+  server.on('listening', () => {
+    if (closed) server.close(); // bound after yielding (a host name resolved late)
+  });
   server.listen(opts.port, opts.host);
   server.unref();
-  let closed = false;
   return {
     address: () => {
       const a = server.address();
       return a && typeof a === 'object' ? a : undefined;
     },
-    close: () => {
-      if (closed) return;
-      closed = true;
-      try {
-        server.close();
-        server.closeAllConnections();
-      } catch (err) {
-        logger.debug(`closing the fleet alert webhook failed`, err);
-      }
-    },
+    close,
   };
 }
 
