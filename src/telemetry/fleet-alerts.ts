@@ -49,6 +49,20 @@ const MAX_DISCARD_BYTES = 16 * 1024 * 1024;
 const DEFAULT_POLL_MS = 15_000;
 const MIN_POLL_MS = 100;
 const POLL_TIMEOUT_MS = 10_000;
+/**
+ * The listener's connections: at most this many at once (more are closed on arrival, so the
+ * listener holds at most this many descriptors however many connections arrive; Alertmanager
+ * sends one notification at a time per receiver).
+ */
+const LISTENER_MAX_CONNECTIONS = 32;
+/** A connection with no byte in or out for this long is closed. */
+const LISTENER_IDLE_TIMEOUT_MS = 5_000;
+/** The request's headers must have arrived this long after it started... */
+const LISTENER_HEADERS_TIMEOUT_MS = 5_000;
+/** ...and the whole request (headers and at most 1 MiB of body) this long after. */
+const LISTENER_REQUEST_TIMEOUT_MS = 10_000;
+/** How often Node checks the two above (its default, 30 s, let slow requests live that long). */
+const LISTENER_CHECK_INTERVAL_MS = 1_000;
 const WATCHDOG_MS = 200;
 
 // ---------------------------------------------------------------------------------------
@@ -414,11 +428,19 @@ export function startAlertWebhookListener(
 ): AlertWebhookListener {
   const handler = createAlertWebhookHandler({ token: opts.token, path: WEBHOOK_PATH });
   const server = http.createServer(
-    { requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 5_000 },
+    {
+      requestTimeout: LISTENER_REQUEST_TIMEOUT_MS,
+      headersTimeout: LISTENER_HEADERS_TIMEOUT_MS,
+      keepAliveTimeout: LISTENER_IDLE_TIMEOUT_MS,
+      connectionsCheckingInterval: LISTENER_CHECK_INTERVAL_MS, // its timer is unref'd by Node
+    },
     handler,
   );
   ownServers.add(server);
   server.emit = EventEmitter.prototype.emit;
+  server.maxConnections = LISTENER_MAX_CONNECTIONS;
+  // Idle sockets (none sent a byte, or stopped): destroyed (no 'timeout' listener of ours).
+  server.setTimeout(LISTENER_IDLE_TIMEOUT_MS);
   server.on('connection', (socket) => {
     try {
       socket.unref();
