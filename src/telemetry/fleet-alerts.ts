@@ -147,11 +147,19 @@ function warnOnce(key: string, message: string): void {
 export interface AlertWebhookOptions {
   /**
    * The bearer token Alertmanager sends (`http_config.authorization.credentials`), compared
-   * in constant time. Without one, only clients on a loopback address are answered.
+   * in constant time. Required: without one (unset, empty, not a string)
+   * createAlertWebhookHandler throws, unless `unsafeAllowLoopbackWithoutToken` is set.
    */
   token?: string;
   /** Only this request path is answered (others get 404). Default: any path (the app routes). */
   path?: string;
+  /**
+   * UNSAFE, for a server only local processes can reach (never behind a reverse proxy or a
+   * sidecar on the same host: their requests come from loopback too): without a token, answer
+   * clients on a loopback address whose request names no forwarding header (`Forwarded`,
+   * `X-Forwarded-For`, `X-Real-IP`). Default false.
+   */
+  unsafeAllowLoopbackWithoutToken?: boolean;
 }
 
 export type AlertWebhookHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -247,25 +255,50 @@ function readBody(
  * handler)`;
  * a body already parsed by express.json() is used as is). Answers 200 `{accepted, ignored}`,
  * 401 (token missing or wrong), 400 (not JSON, or not a version 4 payload), 413 (over 1 MiB),
- * 405 (not POST), 404 (another path, with `path`). Never throws.
+ * 405 (not POST), 404 (another path, with `path`). The handler never throws; creating it
+ * throws a TypeError when no token is given (unless `unsafeAllowLoopbackWithoutToken`): secure
+ * by default, a forgotten `process.env.X` is found at start-up, not by a forged alert.
  */
 export function createAlertWebhookHandler(options: AlertWebhookOptions = {}): AlertWebhookHandler {
+  return makeWebhookHandler(options, false);
+}
+
+/** Headers a proxy adds: a request carrying one did not start on this host. */
+const FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-real-ip'] as const;
+
+function makeWebhookHandler(options: AlertWebhookOptions, internal: boolean): AlertWebhookHandler {
   let token: Buffer | undefined;
   let path: string | undefined;
-  try {
-    const raw = options?.token;
-    if (typeof raw === 'string' && raw.length > 0) token = sha256(raw);
-    else if (raw !== undefined && raw !== '')
-      logger.warn(
-        `createAlertWebhookHandler: token must be a string; only loopback clients will be answered`,
+  let loopbackWithoutToken = false;
+  const raw: unknown = (options as AlertWebhookOptions | null | undefined)?.token;
+  if (typeof raw === 'string' && raw.length > 0) token = sha256(raw);
+  else if (
+    (options as AlertWebhookOptions | null | undefined)?.unsafeAllowLoopbackWithoutToken === true
+  ) {
+    loopbackWithoutToken = true;
+    if (!internal)
+      warnOnce(
+        'unsafe-loopback',
+        `createAlertWebhookHandler: no token, unsafeAllowLoopbackWithoutToken set: any local process (a reverse proxy or a sidecar on this host included) can post alerts; set a token`,
       );
+  } else
+    throw new TypeError(
+      `createAlertWebhookHandler needs a token (a non-empty string; got ${raw === undefined ? 'none' : raw === '' ? 'an empty string' : typeof raw}): ` +
+        `the bearer token Alertmanager sends (http_config.authorization). Without one, any client ` +
+        `could post alerts, through a reverse proxy on this host too. ` +
+        `{ unsafeAllowLoopbackWithoutToken: true } answers loopback clients without a token (unsafe, see the README)`,
+    );
+  try {
     if (typeof options?.path === 'string' && options.path.length > 0) path = options.path;
   } catch {
-    // odd options: no token, any path
+    // an odd path option: any path
   }
 
   const authorised = (req: IncomingMessage): boolean => {
-    if (!token) return isLoopbackAddress(req.socket?.remoteAddress);
+    if (!token) {
+      if (!loopbackWithoutToken || !isLoopbackAddress(req.socket?.remoteAddress)) return false;
+      return FORWARDING_HEADERS.every((h) => req.headers[h] === undefined);
+    }
     const header = req.headers.authorization;
     if (typeof header !== 'string') return false;
     const m = /^bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
@@ -291,7 +324,7 @@ export function createAlertWebhookHandler(options: AlertWebhookOptions = {}): Al
         {
           error: token
             ? 'missing or wrong bearer token'
-            : 'no token configured: only loopback clients are answered',
+            : 'no token configured: only loopback clients not behind a proxy are answered',
         },
         { 'www-authenticate': 'Bearer' },
       );
@@ -426,7 +459,11 @@ export function startAlertWebhookListener(
   opts: { port: number; host: string; token?: string },
   warn: (message: string) => void,
 ): AlertWebhookListener {
-  const handler = createAlertWebhookHandler({ token: opts.token, path: WEBHOOK_PATH });
+  // Without a token only on a loopback address (fleetConfigFromEnv): a port of its own.
+  const handler = makeWebhookHandler(
+    { token: opts.token, path: WEBHOOK_PATH, unsafeAllowLoopbackWithoutToken: true },
+    true,
+  );
   const server = http.createServer(
     {
       requestTimeout: LISTENER_REQUEST_TIMEOUT_MS,

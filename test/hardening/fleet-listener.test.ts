@@ -26,7 +26,10 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { cleanEnv } from '../helpers/clean-env';
+import http from 'node:http';
+import { createAlertWebhookHandler, onAgentCardDrift, type DriftEvent } from '../../src/index';
 import { listenPort, startAlertWebhookListener } from '../../src/telemetry/fleet-alerts';
+import { sharedState } from '../../src/telemetry/shared-state';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const REGISTER_CJS = path.join(REPO, 'dist', 'cjs', 'register.js');
@@ -345,6 +348,155 @@ describe('issue 26 #2: the listener bounds its connections', { timeout: 120_000 
       }
     } finally {
       listener.close();
+    }
+  });
+});
+
+// ---------------------------------------------------------------------------------------
+// #3 No token, no handler
+// ---------------------------------------------------------------------------------------
+
+describe('issue 26 #3: a handler without a token is refused at creation', () => {
+  const CARD_URL = 'http://never-fetched.internal:8080/.well-known/agent-card.json';
+  let fingerprint = 0;
+  const forged = (): string =>
+    JSON.stringify({
+      version: '4',
+      groupKey: '{}:{a2a_agent_card_url="x"}',
+      truncatedAlerts: 0,
+      status: 'firing',
+      receiver: 'a2a-fleet',
+      groupLabels: {},
+      commonLabels: {},
+      commonAnnotations: {},
+      externalURL: 'http://alertmanager:9093',
+      alerts: [
+        {
+          status: 'firing',
+          labels: {
+            alertname: 'A2AAgentCardDrift',
+            a2a_agent_card_url: CARD_URL,
+            a2a_drift_kind: 'unknown_skill',
+            a2a_skill_id: 'forged',
+          },
+          annotations: {},
+          startsAt: new Date().toISOString(),
+          endsAt: '0001-01-01T00:00:00Z',
+          fingerprint: `forged${String(++fingerprint).padStart(10, '0')}`,
+        },
+      ],
+    });
+
+  /** The app's server with `handler`, and a reverse proxy on the same host in front of it. */
+  async function appBehindProxy(handler: http.RequestListener): Promise<{
+    direct: string;
+    proxied: string;
+    close(): Promise<void>;
+  }> {
+    const app = http.createServer(handler);
+    await new Promise<void>((r) => app.listen(0, '127.0.0.1', () => r()));
+    const appPort = (app.address() as net.AddressInfo).port;
+    const proxy = http.createServer((req, res) => {
+      const up = http.request(
+        {
+          host: '127.0.0.1',
+          port: appPort,
+          method: req.method,
+          path: req.url,
+          headers: { ...req.headers, 'x-forwarded-for': '203.0.113.7' },
+        },
+        (upRes) => {
+          res.writeHead(upRes.statusCode ?? 502, upRes.headers);
+          upRes.pipe(res);
+        },
+      );
+      up.on('error', () => res.destroy());
+      req.pipe(up);
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', () => r()));
+    const proxyPort = (proxy.address() as net.AddressInfo).port;
+    return {
+      direct: `http://127.0.0.1:${appPort}/a2a/alerts`,
+      proxied: `http://127.0.0.1:${proxyPort}/a2a/alerts`,
+      close: async () => {
+        app.closeAllConnections();
+        proxy.closeAllConnections();
+        await Promise.all([new Promise((r) => app.close(r)), new Promise((r) => proxy.close(r))]);
+      },
+    };
+  }
+
+  const post = async (url: string, token?: string): Promise<number> => {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...(token !== undefined ? { authorization: `Bearer ${token}` } : {}),
+      },
+      body: forged(),
+    });
+    await res.text();
+    return res.status;
+  };
+
+  test('createAlertWebhookHandler({ token: process.env.UNSET }) throws a TypeError that says why', () => {
+    delete process.env.A2A_HARDENING_UNSET_TOKEN;
+    for (const options of [
+      { token: process.env.A2A_HARDENING_UNSET_TOKEN },
+      {},
+      undefined,
+      null,
+      { token: '' },
+      { token: 42 },
+      { token: undefined, unsafeAllowLoopbackWithoutToken: 'yes' },
+    ])
+      assert.throws(
+        () => createAlertWebhookHandler(options as never),
+        (err: unknown) =>
+          err instanceof TypeError &&
+          /needs a token/.test(err.message) &&
+          /unsafeAllowLoopbackWithoutToken/.test(err.message),
+        JSON.stringify(options),
+      );
+  });
+
+  test('with a token: a forged alert through a reverse proxy on the same host is refused and fires nothing; the real one fires', async () => {
+    const events: DriftEvent[] = [];
+    const off = onAgentCardDrift((e) => void events.push(e));
+    sharedState().lastEviction?.clear();
+    const app = await appBehindProxy(createAlertWebhookHandler({ token: TOKEN }));
+    try {
+      assert.equal(await post(app.proxied), 401, 'no token, through the proxy');
+      assert.equal(await post(app.direct), 401, 'no token, from loopback');
+      await new Promise((r) => setTimeout(r, 50));
+      assert.equal(events.length, 0, 'nothing fired');
+      assert.equal(await post(app.proxied, TOKEN), 200, 'the token, through the proxy');
+      await new Promise((r) => setTimeout(r, 50));
+      assert.equal(events.length, 1);
+      assert.equal(events[0].cardUrl, CARD_URL);
+    } finally {
+      off();
+      await app.close();
+    }
+  });
+
+  test('the unsafe opt-in answers loopback clients only when no proxy forwarded the request', async () => {
+    const events: DriftEvent[] = [];
+    const off = onAgentCardDrift((e) => void events.push(e));
+    sharedState().lastEviction?.clear();
+    const app = await appBehindProxy(
+      createAlertWebhookHandler({ unsafeAllowLoopbackWithoutToken: true }),
+    );
+    try {
+      assert.equal(await post(app.proxied), 401, 'forwarded by a proxy: refused');
+      await new Promise((r) => setTimeout(r, 50));
+      assert.equal(events.length, 0);
+      assert.equal(await post(app.direct), 200, 'a local client, no proxy');
+      await new Promise((r) => setTimeout(r, 50));
+      assert.equal(events.length, 1);
+    } finally {
+      off();
+      await app.close();
     }
   });
 });
