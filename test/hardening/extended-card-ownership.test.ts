@@ -207,7 +207,7 @@ function decoded(endpoints: string[], skills: string[]): DecodedCard {
     pushNotifications: false,
     defaultInputModes: ['text/plain'],
     defaultOutputModes: ['text/plain'],
-    skills: skills.map((id) => ({ id })),
+    skills: skills.map((id) => ({ id, inputModes: ['text/plain'], outputModes: ['text/plain'] })),
   };
 }
 
