@@ -43,7 +43,10 @@ export interface CardEntry {
    * An authenticated extended card (what a client holds after GetExtendedAgentCard: the public
    * card's skills and more): answered by `GET …/extendedAgentCard` or `GET …/v1/card` (`rest`),
    * or inside a JSON-RPC GetExtendedAgentCard result (`jsonrpc`, held under the endpoint's URL;
-   * it cannot be re-fetched with a GET). Among cards declaring an endpoint it speaks first.
+   * it cannot be re-fetched with a GET). Among cards declaring an endpoint it speaks first. Like
+   * any card it speaks for the endpoints on its own origin (the origin it was served from); on
+   * other origins only for those its own origin's public card lists (held when it arrives): an
+   * extended card cannot claim another host's agent.
    */
   extended?: 'rest' | 'jsonrpc';
 }
@@ -544,6 +547,8 @@ export class CardRegistry {
     const origins: string[] = [];
     const endpointOrigins: string[] = [];
     const normalisedCardUrl = normaliseUrl(cardUrl);
+    const cardOrigin =
+      normalisedCardUrl !== undefined ? originOfNormalised(normalisedCardUrl) : undefined;
     const base = normalisedCardUrl !== undefined ? cardUrl : undefined;
     const addOrigin = (n: string, list: string[]): void => {
       const o = originOfNormalised(n);
@@ -562,11 +567,13 @@ export class CardRegistry {
           if (typeof url !== 'string') continue;
           const n = normaliseUrl(url, base);
           if (n === undefined) continue;
-          if (
-            sameOriginOnly &&
-            (normalisedCardUrl === undefined ||
-              originOfNormalised(n) !== originOfNormalised(normalisedCardUrl))
-          )
+          const foreign =
+            normalisedCardUrl === undefined ||
+            originOfNormalised(n) !== originOfNormalised(normalisedCardUrl);
+          if (foreign && sameOriginOnly) continue;
+          // An extended card speaks, off its own origin, only for what that origin's public
+          // card lists (it arrived from that origin's endpoint, however it arrived).
+          if (foreign && entry.extended !== undefined && !this.publicCardLists(n, cardOrigin))
             continue;
           const pv = (ep as { protocolVersion?: unknown }).protocolVersion;
           const version = typeof pv === 'string' ? pv : topLevel;
@@ -588,10 +595,26 @@ export class CardRegistry {
       endpoints,
       origins,
       endpointOrigins,
-      cardOrigin:
-        normalisedCardUrl !== undefined ? originOfNormalised(normalisedCardUrl) : undefined,
+      cardOrigin,
       extended: entry.extended !== undefined,
     });
+  }
+
+  /** Whether a public (not extended) card served from `origin` declares the endpoint `n`. */
+  private publicCardLists(n: string, origin: string | undefined): boolean {
+    if (origin === undefined) return false;
+    const members = this.byEndpoint.get(n);
+    if (!members) return false;
+    let seen = 0;
+    for (
+      let k = members.newestKey();
+      k !== undefined && seen < MAX_ORIGIN_CANDIDATES;
+      k = members.olderKey(k), seen++
+    ) {
+      const ix = this.indexed.get(k);
+      if (ix && !ix.extended && ix.cardOrigin === origin) return true;
+    }
+    return false;
   }
 }
 

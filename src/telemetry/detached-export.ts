@@ -8,15 +8,18 @@
  *  - the exporters are wrapped (`DetachedExporter`): the batch processor and the metric reader
  *    are answered at once (their ref'd timeouts end at once) and the export goes on in the
  *    `pipeline` async context, MAX_EXPORTS_IN_FLIGHT at a time; forceFlush waits for them;
- *  - while an export is under way, timers created in that context are unref'd (an async_hooks
- *    init hook, enabled only then) and so are its sockets: TCP sockets opened in that context
+ *  - while an export is under way, timers created in that context are unref'd for good (an
+ *    async_hooks init hook, enabled only then; their `ref()` is made a no-op: OTLP/gRPC's channel
+ *    refs its call-ref interval while a call waits for a connection) and so are its sockets: TCP sockets opened in that context
  *    (the `net.client.socket` diagnostics channel: OTLP/HTTP, Zipkin, and the HTTP/2 session of
  *    OTLP/gRPC, whose `ref()` during a call is made a no-op) and the sockets of its HTTP
  *    requests (the http client's channel, also for kept-alive sockets reused), all kept for
  *    `abortExports`;
  *  - a pending TCP connect cannot be unref'd (a firewalled collector): a watchdog, unref'd and
  *    running only while exports are under way, closes the exporter's sockets still connecting
- *    after CONNECT_GRACE_MS once nothing but them (and stdio) is left keeping the process alive;
+ *    after CONNECT_GRACE_MS once nothing but them (and stdio) is left keeping the process alive
+ *    (without the grace shortly after it gave one up: OTLP/gRPC reconnects at once), and it keeps
+ *    watching while such a connect is pending after the exports ended (gRPC's own reconnects);
  *    a wrong guess costs one export attempt, which the exporter retries, never the app anything;
  *  - at exit the register holds the flush open by one ref'd timer (its cap), after which it
  *    calls `abortExports`: the exporters' sockets are closed, and any they open later at once.
@@ -38,6 +41,12 @@ const WATCHDOG_INTERVAL_MS = 200;
  * retries it).
  */
 const CONNECT_GRACE_MS = 1000;
+/**
+ * For this long after the watchdog gave up a connect, the next ones are given up without the
+ * grace (OTLP/gRPC's channel reconnects at once: the collector was found unreachable already).
+ */
+const GAVE_UP_RECENTLY_MS = 5000;
+let lastGaveUp = -Infinity;
 
 const pipeline = new AsyncLocalStorage<true>();
 /** The exporters' sockets, with when they were first seen. */
@@ -52,7 +61,13 @@ const unrefPipelineTimers = createHook({
   init(_asyncId, type, _triggerAsyncId, resource) {
     if (type !== 'Timeout' || pipeline.getStore() !== true) return;
     try {
-      (resource as { unref?: () => unknown }).unref?.();
+      const timer = resource as { unref?: () => unknown; ref?: () => unknown };
+      if (typeof timer.unref !== 'function') return;
+      timer.unref();
+      // Ours for good, like the sockets: a later `ref()` does nothing. gRPC's channel creates
+      // its "call ref" interval and refs it at once while a call waits for a connection: with a
+      // collector that accepts TCP and never answers, that interval alone held the process.
+      timer.ref = () => timer;
     } catch {
       // never into the app
     }
@@ -79,11 +94,25 @@ function onSocketCreated(message: unknown): void {
  */
 function releaseSocket(socket: Socket): void {
   try {
+    socket.unref();
+    // `net.connect` (OTLP/gRPC) tells the channel before the socket has its handle: unref'd now,
+    // a socket waits for its 'connect' to unref the handle, which a hung connect (a blackholed
+    // collector) keeps ref'd and listed. Once the connect is under way, unref the handle itself.
+    if (!(socket as Socket & { _handle?: unknown })._handle)
+      process.nextTick(() => {
+        try {
+          socket.unref();
+        } catch {
+          // gone already
+        }
+      });
     if (aborting) {
-      socket.destroy();
+      // Connecting a destroyed socket revives it (ref'd): destroy it once the connect is under
+      // way, and keep it unref'd.
+      socket.ref = () => socket;
+      process.nextTick(() => socket.destroy());
       return;
     }
-    socket.unref();
     if (exportSockets.has(socket)) return; // a kept-alive socket, reused
     socket.ref = () => socket;
     exportSockets.set(socket, Date.now());
@@ -106,29 +135,61 @@ function onlyConnectsLeft(): boolean {
   return process.getActiveResourcesInfo().every((t) => IDLE_RESOURCES.has(t));
 }
 
+/**
+ * Destroys an export socket in the `pipeline` context, so what the exporter does on its close
+ * (OTLP/gRPC reconnects at once) is ours too: its new socket is released like the first.
+ */
+function destroyInPipeline(socket: Socket): void {
+  pipeline.run(true, () => socket.destroy());
+}
+
 function checkConnects(): void {
   try {
-    const since = Date.now() - CONNECT_GRACE_MS;
+    const now = Date.now();
+    const since = now - (now - lastGaveUp < GAVE_UP_RECENTLY_MS ? 0 : CONNECT_GRACE_MS);
     const stuck = [...exportSockets]
       .filter(([s, seen]) => s.connecting && seen <= since)
       .map(([s]) => s);
-    if (stuck.length > 0 && onlyConnectsLeft()) for (const s of stuck) s.destroy();
+    if (stuck.length > 0 && onlyConnectsLeft()) {
+      lastGaveUp = now;
+      for (const s of stuck) destroyInPipeline(s);
+    }
   } catch (err) {
     logger.debug('export watchdog failed', err);
   }
 }
 
+/** Whether the hooks, the channels and the watchdog are on. */
+let watching = false;
+
 function exportStarted(): void {
-  if (exportsInFlight++ > 0) return;
+  exportsInFlight++;
+  if (watching) return;
+  watching = true;
   unrefPipelineTimers.enable();
   diagnosticsChannel.subscribe(REQUEST_CHANNEL, onRequestStart);
   diagnosticsChannel.subscribe(SOCKET_CHANNEL, onSocketCreated);
-  watchdog = setInterval(checkConnects, WATCHDOG_INTERVAL_MS);
+  watchdog = setInterval(() => {
+    checkConnects();
+    stopWatchingWhenIdle();
+  }, WATCHDOG_INTERVAL_MS);
   watchdog.unref();
 }
 
 function exportEnded(): void {
-  if (--exportsInFlight > 0) return;
+  exportsInFlight--;
+  stopWatchingWhenIdle();
+}
+
+/**
+ * Watching ends when no export is under way and none of the exporters' sockets is connecting:
+ * OTLP/gRPC's channel reconnects on its own after a call failed fast (a connect the watchdog
+ * gave up), and that connect must still be watched.
+ */
+function stopWatchingWhenIdle(): void {
+  if (!watching || exportsInFlight > 0) return;
+  for (const s of exportSockets.keys()) if (s.connecting) return;
+  watching = false;
   unrefPipelineTimers.disable();
   diagnosticsChannel.unsubscribe(REQUEST_CHANNEL, onRequestStart);
   diagnosticsChannel.unsubscribe(SOCKET_CHANNEL, onSocketCreated);
@@ -139,7 +200,7 @@ function exportEnded(): void {
 /** After the flush: the exporters' sockets are closed and so will be any they open later. */
 export function abortExports(): void {
   aborting = true;
-  for (const s of exportSockets.keys()) s.destroy();
+  for (const s of exportSockets.keys()) destroyInPipeline(s);
 }
 
 export interface Exporter<T> {

@@ -24,7 +24,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import {
   fleetDriftEvent,
   parseApiAlerts,
@@ -49,6 +49,20 @@ const MAX_DISCARD_BYTES = 16 * 1024 * 1024;
 const DEFAULT_POLL_MS = 15_000;
 const MIN_POLL_MS = 100;
 const POLL_TIMEOUT_MS = 10_000;
+/**
+ * The listener's connections: at most this many at once (more are closed on arrival, so the
+ * listener holds at most this many descriptors however many connections arrive; Alertmanager
+ * sends one notification at a time per receiver).
+ */
+const LISTENER_MAX_CONNECTIONS = 32;
+/** A connection with no byte in or out for this long is closed. */
+const LISTENER_IDLE_TIMEOUT_MS = 5_000;
+/** The request's headers must have arrived this long after it started... */
+const LISTENER_HEADERS_TIMEOUT_MS = 5_000;
+/** ...and the whole request (headers and at most 1 MiB of body) this long after. */
+const LISTENER_REQUEST_TIMEOUT_MS = 10_000;
+/** How often Node checks the two above (its default, 30 s, let slow requests live that long). */
+const LISTENER_CHECK_INTERVAL_MS = 1_000;
 const WATCHDOG_MS = 200;
 
 // ---------------------------------------------------------------------------------------
@@ -133,11 +147,19 @@ function warnOnce(key: string, message: string): void {
 export interface AlertWebhookOptions {
   /**
    * The bearer token Alertmanager sends (`http_config.authorization.credentials`), compared
-   * in constant time. Without one, only clients on a loopback address are answered.
+   * in constant time. Required: without one (unset, empty, not a string)
+   * createAlertWebhookHandler throws, unless `unsafeAllowLoopbackWithoutToken` is set.
    */
   token?: string;
   /** Only this request path is answered (others get 404). Default: any path (the app routes). */
   path?: string;
+  /**
+   * UNSAFE, for a server only local processes can reach (never behind a reverse proxy or a
+   * sidecar on the same host: their requests come from loopback too): without a token, answer
+   * clients on a loopback address whose request names no forwarding header (`Forwarded`,
+   * `X-Forwarded-For`, `X-Real-IP`). Default false.
+   */
+  unsafeAllowLoopbackWithoutToken?: boolean;
 }
 
 export type AlertWebhookHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -233,25 +255,50 @@ function readBody(
  * handler)`;
  * a body already parsed by express.json() is used as is). Answers 200 `{accepted, ignored}`,
  * 401 (token missing or wrong), 400 (not JSON, or not a version 4 payload), 413 (over 1 MiB),
- * 405 (not POST), 404 (another path, with `path`). Never throws.
+ * 405 (not POST), 404 (another path, with `path`). The handler never throws; creating it
+ * throws a TypeError when no token is given (unless `unsafeAllowLoopbackWithoutToken`): secure
+ * by default, a forgotten `process.env.X` is found at start-up, not by a forged alert.
  */
 export function createAlertWebhookHandler(options: AlertWebhookOptions = {}): AlertWebhookHandler {
+  return makeWebhookHandler(options, false);
+}
+
+/** Headers a proxy adds: a request carrying one did not start on this host. */
+const FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-real-ip'] as const;
+
+function makeWebhookHandler(options: AlertWebhookOptions, internal: boolean): AlertWebhookHandler {
   let token: Buffer | undefined;
   let path: string | undefined;
-  try {
-    const raw = options?.token;
-    if (typeof raw === 'string' && raw.length > 0) token = sha256(raw);
-    else if (raw !== undefined && raw !== '')
-      logger.warn(
-        `createAlertWebhookHandler: token must be a string; only loopback clients will be answered`,
+  let loopbackWithoutToken = false;
+  const raw: unknown = (options as AlertWebhookOptions | null | undefined)?.token;
+  if (typeof raw === 'string' && raw.length > 0) token = sha256(raw);
+  else if (
+    (options as AlertWebhookOptions | null | undefined)?.unsafeAllowLoopbackWithoutToken === true
+  ) {
+    loopbackWithoutToken = true;
+    if (!internal)
+      warnOnce(
+        'unsafe-loopback',
+        `createAlertWebhookHandler: no token, unsafeAllowLoopbackWithoutToken set: any local process (a reverse proxy or a sidecar on this host included) can post alerts; set a token`,
       );
+  } else
+    throw new TypeError(
+      `createAlertWebhookHandler needs a token (a non-empty string; got ${raw === undefined ? 'none' : raw === '' ? 'an empty string' : typeof raw}): ` +
+        `the bearer token Alertmanager sends (http_config.authorization). Without one, any client ` +
+        `could post alerts, through a reverse proxy on this host too. ` +
+        `{ unsafeAllowLoopbackWithoutToken: true } answers loopback clients without a token (unsafe, see the README)`,
+    );
+  try {
     if (typeof options?.path === 'string' && options.path.length > 0) path = options.path;
   } catch {
-    // odd options: no token, any path
+    // an odd path option: any path
   }
 
   const authorised = (req: IncomingMessage): boolean => {
-    if (!token) return isLoopbackAddress(req.socket?.remoteAddress);
+    if (!token) {
+      if (!loopbackWithoutToken || !isLoopbackAddress(req.socket?.remoteAddress)) return false;
+      return FORWARDING_HEADERS.every((h) => req.headers[h] === undefined);
+    }
     const header = req.headers.authorization;
     if (typeof header !== 'string') return false;
     const m = /^bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
@@ -277,7 +324,7 @@ export function createAlertWebhookHandler(options: AlertWebhookOptions = {}): Al
         {
           error: token
             ? 'missing or wrong bearer token'
-            : 'no token configured: only loopback clients are answered',
+            : 'no token configured: only loopback clients not behind a proxy are answered',
         },
         { 'www-authenticate': 'Bearer' },
       );
@@ -353,21 +400,84 @@ export interface AlertWebhookListener {
 }
 
 /**
+ * The port a `net.Server#listen(...)` call asks for (`listen(port[, host])`,
+ * `listen('8080')`, `listen({ port, host })`), or undefined (a pipe, a handle, an fd, no port,
+ * port 0). The host is not looked at: any address on that port is the app's.
+ */
+export function listenPort(args: readonly unknown[]): number | undefined {
+  const first = args[0];
+  const raw =
+    first !== null && typeof first === 'object' ? (first as { port?: unknown }).port : first;
+  let port: number | undefined;
+  if (typeof raw === 'number') port = raw;
+  else if (typeof raw === 'string' && /^\d+$/.test(raw.trim())) port = Number(raw.trim());
+  return port !== undefined && Number.isInteger(port) && port > 0 && port <= 65535
+    ? port
+    : undefined;
+}
+
+/** Listeners that yield their port to the app: called with the port of each app `listen`. */
+const yielders = new Set<(port: number) => void>();
+let listenWrapped = false;
+
+/**
+ * Watches the app's servers: `net.Server.prototype.listen` (http, https, express, fastify…
+ * all end there) is wrapped once, and before the app's server binds a port one of our
+ * listeners holds, that listener closes (synchronously: the port is free when the app's bind
+ * runs). Our own listeners' calls pass through.
+ */
+function watchAppListens(): void {
+  if (listenWrapped) return;
+  listenWrapped = true;
+  const proto = net.Server.prototype as unknown as {
+    listen: (this: net.Server, ...args: unknown[]) => net.Server;
+  };
+  const original = proto.listen;
+  proto.listen = function listen(this: net.Server, ...args: unknown[]): net.Server {
+    if (yielders.size > 0 && !ownServers.has(this)) {
+      try {
+        const port = listenPort(args);
+        if (port !== undefined) for (const y of [...yielders]) y(port);
+      } catch (err) {
+        logger.debug(`fleet listener: watching the app's listen failed`, err);
+      }
+    }
+    return original.apply(this, args);
+  };
+}
+
+const ownServers = new WeakSet<net.Server>();
+
+/**
  * The register entry's listener: `POST /a2a/alerts` on host:port. The server, and every
  * connection it accepts, is unref'd (it never keeps the process alive), and it emits its
  * events past http.Server.prototype.emit, where HTTP server instrumentations hook, so its
- * traffic makes no spans.
+ * traffic makes no spans. The app wins its port: when the app's own server listens on this
+ * port (any address), the listener closes first and one warning says so.
  */
 export function startAlertWebhookListener(
   opts: { port: number; host: string; token?: string },
   warn: (message: string) => void,
 ): AlertWebhookListener {
-  const handler = createAlertWebhookHandler({ token: opts.token, path: WEBHOOK_PATH });
+  // Without a token only on a loopback address (fleetConfigFromEnv): a port of its own.
+  const handler = makeWebhookHandler(
+    { token: opts.token, path: WEBHOOK_PATH, unsafeAllowLoopbackWithoutToken: true },
+    true,
+  );
   const server = http.createServer(
-    { requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 5_000 },
+    {
+      requestTimeout: LISTENER_REQUEST_TIMEOUT_MS,
+      headersTimeout: LISTENER_HEADERS_TIMEOUT_MS,
+      keepAliveTimeout: LISTENER_IDLE_TIMEOUT_MS,
+      connectionsCheckingInterval: LISTENER_CHECK_INTERVAL_MS, // its timer is unref'd by Node
+    },
     handler,
   );
+  ownServers.add(server);
   server.emit = EventEmitter.prototype.emit;
+  server.maxConnections = LISTENER_MAX_CONNECTIONS;
+  // Idle sockets (none sent a byte, or stopped): destroyed (no 'timeout' listener of ours).
+  server.setTimeout(LISTENER_IDLE_TIMEOUT_MS);
   server.on('connection', (socket) => {
     try {
       socket.unref();
@@ -375,29 +485,51 @@ export function startAlertWebhookListener(
       // a socket already gone
     }
   });
+  let closed = false;
+  let yielded = false;
   server.on('error', (err: NodeJS.ErrnoException) => {
+    if (yielded || closed) return; // a bind that lost to the app after we yielded
     warn(
       `the fleet alert webhook could not listen on ${opts.host}:${opts.port} (${err.code ?? err.message}); fleet alerts will not be received by webhook`,
     );
   });
+  const close = (): void => {
+    if (closed) return;
+    closed = true;
+    yielders.delete(yieldTo);
+    try {
+      server.close();
+      server.closeAllConnections();
+    } catch (err) {
+      logger.debug(`closing the fleet alert webhook failed`, err);
+    }
+  };
+  const yieldTo = (port: number): void => {
+    if (closed || port !== opts.port) return;
+    yielded = true;
+    close();
+    warn(
+      `the application listens on port ${port} itself: the fleet alert webhook ` +
+        `(OTEL_INSTRUMENTATION_A2A_WEBHOOK_PORT=${port}) yields it and is closed; fleet alerts ` +
+        `will not be received by webhook (mount createAlertWebhookHandler({ token }) in the ` +
+        `application's server, or give the webhook a port of its own)`,
+    );
+  };
+  if (opts.port > 0) {
+    watchAppListens();
+    yielders.add(yieldTo);
+  }
+  server.on('listening', () => {
+    if (closed) server.close(); // bound after yielding (a host name resolved late)
+  });
   server.listen(opts.port, opts.host);
   server.unref();
-  let closed = false;
   return {
     address: () => {
       const a = server.address();
       return a && typeof a === 'object' ? a : undefined;
     },
-    close: () => {
-      if (closed) return;
-      closed = true;
-      try {
-        server.close();
-        server.closeAllConnections();
-      } catch (err) {
-        logger.debug(`closing the fleet alert webhook failed`, err);
-      }
-    },
+    close,
   };
 }
 

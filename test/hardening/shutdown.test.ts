@@ -256,5 +256,25 @@ describe(
         );
       });
     }
+
+    // Issue 26 #4: over gRPC a collector accepting TCP and never answering held the process
+    // (gRPC's channel refs an interval while a call waits for a connection, and reconnects
+    // after the flush's abort with a socket the abort revived): killed after 30 s; now ~4 s.
+    for (const { name, endpoint } of collectors) {
+      test(`issue 26 #4 OTLP/gRPC, collector ${name}: 3,000 spans, the process exits within ${EXIT_BOUND_MS / 1000} s with bare's code and output`, async () => {
+        const env = exporting(await endpoint(), {
+          SPANS: '3000',
+          OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
+        });
+        const { bare, loaded, both } = await bareAndLoaded(MANY_SPANS_APP, env);
+        assert.equal(bare.code, 0, both);
+        assert.equal(bare.stdout, 'made 3000 spans\n', both);
+        assertSameEnd(bare, loaded, both);
+        assert.ok(
+          loaded.ms < EXIT_BOUND_MS,
+          `the exporter's retries do not hold the process: exited after ${loaded.ms} ms\n${both}`,
+        );
+      });
+    }
   },
 );

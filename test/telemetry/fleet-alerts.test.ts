@@ -495,8 +495,10 @@ test('the config onDrift gets fleet events too; a throwing callback changes noth
   }
 });
 
-test("createAlertWebhookHandler in the app's own servers: node:http (no token: loopback only) and express (body already parsed)", async () => {
-  const plain = http.createServer(createAlertWebhookHandler());
+test("createAlertWebhookHandler in the app's own servers: node:http (no token, the unsafe opt-in: loopback only) and express (body already parsed)", async () => {
+  const plain = http.createServer(
+    createAlertWebhookHandler({ unsafeAllowLoopbackWithoutToken: true }),
+  );
   await new Promise<void>((r) => plain.listen(0, '127.0.0.1', () => r()));
   const app = express();
   app.use(express.json({ limit: '2mb' }));
@@ -545,8 +547,9 @@ test('the handler never throws, whatever it is handed', () => {
   );
   assert.doesNotThrow(() => handler(hostile as never, hostile as never));
   assert.doesNotThrow(() => handler({} as never, {} as never));
-  assert.doesNotThrow(() => createAlertWebhookHandler(null as never));
-  assert.doesNotThrow(() => createAlertWebhookHandler({ token: 42 as never }));
+  // Creating one without a token throws (issue 26 #3, test/hardening/fleet-listener.test.ts).
+  assert.throws(() => createAlertWebhookHandler(null as never), TypeError);
+  assert.throws(() => createAlertWebhookHandler({ token: 42 as never }), TypeError);
 });
 
 /** A fake Alertmanager: GET /api/v2/alerts answers `body()`; records the request URLs. */
