@@ -415,7 +415,6 @@ describe(
     });
 
     test('raw JSON-RPC 1.0 SendMessage and 0.3 message/send: the wire carries the exception text; unknown_skill', async () => {
-      void healthyCard;
       const r10 = await rpcRaw(
         peer.jsonRpcUrl,
         'SendMessage',
@@ -439,6 +438,43 @@ describe(
           `${wire}\n${describeSpans()}`,
         );
       }
+    });
+
+    test('JSON-RPC 1.0 SendStreamingMessage: Task event, then `event: error` -32603 "unknown skill: translate" → unknown_skill', async () => {
+      const res = await fetch(peer.jsonRpcUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...V10 },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: ++rpcId,
+          method: 'SendStreamingMessage',
+          params: v10Params('translate: hello', 'translate'),
+        }),
+      });
+      const raw = await res.text();
+      assert.match(
+        raw,
+        /\r\nevent: error\r\ndata: \{"error": \{"code": -32603, "message": "unknown skill: translate"\}/,
+      );
+      await spansSettled(1);
+      const span = only('SendStreamingMessage');
+      assert.equal(span.status.code, SpanStatusCode.ERROR, describeSpans());
+      assert.equal(
+        span.attributes['a2a.drift.kind'],
+        'unknown_skill',
+        `${raw}\n${describeSpans()}`,
+      );
+    });
+
+    test('HTTP+JSON 1.0 message:send: the SDK answers 500 "unknown exception" (the text is lost): an error span and no drift verdict', async () => {
+      const client = await sdkClient('HTTP+JSON', { card: healthyCard });
+      await assert.rejects(
+        client.sendMessage(sendRequest('translate', { text: 'translate: hello' })),
+      );
+      await spansSettled(1);
+      const send = only('SendMessage');
+      assert.equal(send.status.code, SpanStatusCode.ERROR, describeSpans());
+      assert.equal(send.attributes['a2a.drift.kind'], undefined, describeSpans());
     });
   },
 );

@@ -14,6 +14,8 @@ runs the skill:
   summarize  text/plain artifact "Summary: <first six words>."
   translate  text/plain artifact "FR: <text>"
 each as: Task SUBMITTED → WORKING (status message) → artifact (lastChunk) → COMPLETED.
+A text containing `max_words=-1` makes the skill raise the SDK's InvalidParamsError after the Task
+event (the SDK's invalid-params wire: JSON-RPC -32602, HTTP+JSON 400 / SSE `event: error`).
 
 env:
   PORT     port on 127.0.0.1 (0 or unset: a free one)
@@ -52,6 +54,7 @@ from a2a.server.routes import (
     create_rest_routes,
 )
 from a2a.server.tasks import InMemoryTaskStore, TaskUpdater
+from a2a.utils.errors import InvalidParamsError
 from a2a.types.a2a_pb2 import (
     AgentCapabilities,
     AgentCard,
@@ -153,10 +156,15 @@ class DocsExecutor(AgentExecutor):
                 raise ValueError(reason)
             await updater.failed(new_text_message(reason, context_id=task.context_id, task_id=task.id))
             return
+        text = user_text(context)
+        if 'max_words=-1' in text:
+            # a skill's own parameter check, the SDK's error type (after the Task event)
+            raise InvalidParamsError(
+                message=f"Invalid params for skill '{skill}': 'max_words' must be a positive integer"
+            )
         await updater.start_work(
             new_text_message(f'{skill}: working', context_id=task.context_id, task_id=task.id)
         )
-        text = user_text(context)
         if skill == 'summarize' and VARIANT == 'B':
             parts = [new_raw_part(PNG_1X1, media_type='image/png', filename='summary.png')]
         elif skill == 'summarize':
