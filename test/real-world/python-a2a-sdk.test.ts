@@ -263,6 +263,64 @@ describe('a2a-sdk (Python) healthy peer', { skip }, () => {
     },
   );
 
+  test('the app sees the same bytes with and without the instrumentation (card, JSON-RPC send, HTTP+JSON stream, 400, 404)', async () => {
+    // uuids, timestamps and the etag-free card are the only things that differ between two runs
+    const normalise = (t: string) =>
+      t
+        .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, 'UUID')
+        .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z/g, 'TS');
+    const run = async (tag: string): Promise<string[]> => {
+      const out: string[] = [];
+      const go = async (url: string, init?: RequestInit) => {
+        const res = await fetch(url, init);
+        const text = await res.text();
+        out.push(
+          `${res.status} ${res.headers.get('content-type')} ${normalise(text.split(tag).join('MSG'))}`,
+        );
+      };
+      await go(peer.cardUrl);
+      const body = (method: string, params: Json) =>
+        JSON.stringify({ jsonrpc: '2.0', id: 7, method, params });
+      const msg = (text: string, skillId: string) => ({
+        message: { messageId: `${tag}-1`, role: 'ROLE_USER', parts: [{ text }] },
+        metadata: { skillId },
+      });
+      const h10 = { 'content-type': 'application/json', ...V10 };
+      await go(peer.jsonRpcUrl, {
+        method: 'POST',
+        headers: h10,
+        body: body('SendMessage', msg(`summarize: ${FOX}`, 'summarize')),
+      });
+      await go(`${peer.restUrl}/message:stream`, {
+        method: 'POST',
+        headers: { ...h10, accept: 'text/event-stream' },
+        body: JSON.stringify(msg('translate: hello', 'translate')),
+      });
+      await go(`${peer.restUrl}/message:send`, {
+        method: 'POST',
+        headers: h10,
+        body: JSON.stringify(msg('summarize: max_words=-1', 'summarize')),
+      });
+      await go(`${peer.restUrl}/tasks/no-such-task`, { headers: V10 });
+      return out;
+    };
+    const on = await run('probe-instrumented');
+    h.instrumentation.disable();
+    let off: string[];
+    try {
+      off = await run('probe-bare');
+    } finally {
+      h.instrumentation.enable();
+    }
+    assert.deepEqual(on, off);
+    assert.match(on[2], /^200 text\/event-stream; charset=utf-8 data: \{"task"/);
+    assert.match(on[3], /^400 application\/json /);
+    assert.match(on[4], /^404 application\/json /);
+    assert.ok(h.spans().length >= 5, 'the instrumented run made spans');
+    // the skill's own InvalidParamsError (HTTP+JSON 400 INVALID_ARGUMENT / INVALID_PARAMS)
+    assert.deepEqual(driftKinds(), [['SendMessage', 'invalid_params']], describeSpans());
+  });
+
   test('raw fetch: JSON-RPC 1.0 SendMessage and the 0.3 compatibility layer (message/send) on the same endpoint, zero drift', async () => {
     await getCard(peer.cardUrl);
     const t10 = await rpc(

@@ -286,7 +286,7 @@ describe(
     test(
       'SDK client holding the healthy card, skill desk-translate → unknown_skill',
       {
-        todo: 'product bug (missed variant A): ADK Python 2.13 does not fail the task for a removed tool; the only sign is a function_response data part {"error":"Invoking `translate()` failed as no tool with that name is available. The tools you can call are: summarize. …"} (metadata.adk_type function_response) in a WORKING status message, and the task COMPLETES — no drift verdict',
+        todo: 'missed variant A (product gap; docs/framework-survey.md already lists ADK-Py 2.13 as "not caught"): ADK 2.13 does not fail the task for a removed tool; the function_response data part (metadata.adk_type function_response) carries {"error":"Invoking `translate()` failed as no tool with that name is available. The tools you can call are: summarize. …"} and the model repeats it in the COMPLETED task\'s artifact ("The tool translate failed: Invoking `translate()` failed as no tool with that name is available. …"): no phrase of the product matches it, so no verdict',
       },
       async () => {
         const client = await sdkClient({ card: healthyCard });
