@@ -321,6 +321,44 @@ describe('a2a-sdk (Python) healthy peer', { skip }, () => {
     assert.deepEqual(driftKinds(), [['SendMessage', 'invalid_params']], describeSpans());
   });
 
+  for (const transport of ['JSONRPC', 'HTTP+JSON'] as const) {
+    test(`@a2a-js/sdk 1.3 client in its 0.3 mode (legacyCompat, ${transport}) on the SDK's 0.3 compat layer: send + stream, zero drift`, async () => {
+      const { card } = await getCard(peer.cardUrl);
+      // as a 0.3-only client sees it: the top-level 0.3 fields, without the 1.0 interfaces
+      delete card.supportedInterfaces;
+      const legacy = { legacyCompat: { enabled: true } };
+      const factory = new ClientFactory(
+        ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+          transports: [new JsonRpcTransportFactory(legacy), new RestTransportFactory(legacy)],
+          cardResolver: new DefaultAgentCardResolver(legacy),
+          preferredTransports: [transport],
+        }),
+      );
+      const client = await factory.createFromAgentCard(card as unknown as AgentCard);
+      const task = asTask(
+        await client.sendMessage(sendRequest('summarize', { text: `summarize: ${FOX}` })),
+      );
+      assert.equal(task.status?.state, TaskState.TASK_STATE_COMPLETED);
+      const events = await collect(
+        client.sendMessageStream(sendRequest('translate', { text: 'translate: hello' })),
+      );
+      assert.ok(events.length >= 3, `saw ${events.length} events`);
+
+      await spansSettled(3);
+      for (const [name, skill] of [
+        ['SendMessage', 'summarize'],
+        ['SendStreamingMessage', 'translate'],
+      ]) {
+        const sp = only(name);
+        assert.equal(sp.attributes['a2a.skill.id'], skill);
+        assert.equal(sp.attributes['a2a.protocol.version'], '0.3', describeSpans());
+        assert.equal(sp.attributes['a2a.task.state'], 'TASK_STATE_COMPLETED');
+        assert.notEqual(sp.status.code, SpanStatusCode.ERROR, describeSpans());
+      }
+      assert.deepEqual(driftKinds(), [], describeSpans());
+    });
+  }
+
   test('raw fetch: JSON-RPC 1.0 SendMessage and the 0.3 compatibility layer (message/send) on the same endpoint, zero drift', async () => {
     await getCard(peer.cardUrl);
     const t10 = await rpc(
