@@ -12,6 +12,7 @@ export default tseslint.config(
       'coverage/',
       '.bench-out/',
       'test/real-world/clients/node_modules/',
+      'test/real-world/python/*/.venv/',
       '**/*.d.ts',
     ],
   },

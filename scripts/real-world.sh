@@ -10,10 +10,17 @@
 #
 # Mastra needs Node >= 22.13: its peer runs on the Node 22 the runtime matrix fetches
 # (test/real-world/mastra/node22.sh), installed with that Node's engine checks.
+#
+# Python peers (issue 29): one virtual environment per implementation,
+# test/real-world/python/<impl>/.venv, created by `python3 -m venv` and filled from that
+# folder's hashed lock (`pip install --require-hashes -r requirements.lock`); skipped while the
+# venv's stamp (.venv/.installed) is newer than the lock. REAL_WORLD_PYTHON picks the interpreter.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
 PACKAGES=(clients voltagent mastra adk)
+PYTHON_IMPLS=(a2a-sdk google-adk fasta2a)
+PYTHON="${REAL_WORLD_PYTHON:-python3}"
 
 install_pkg() {
   local name="$1" dir="test/real-world/$1"
@@ -30,12 +37,27 @@ install_pkg() {
   echo "[real-world] installed $name in $(( $(date +%s) - start )) s ($(du -sh "$dir/node_modules" | cut -f1))"
 }
 
+install_python() {
+  local name="$1" dir="test/real-world/python/$1"
+  [ -f "$dir/requirements.lock" ] || return 0
+  if [ -f "$dir/.venv/.installed" ] && [ "$dir/.venv/.installed" -nt "$dir/requirements.lock" ]; then return 0; fi
+  local start; start=$(date +%s)
+  rm -rf "$dir/.venv"
+  "$PYTHON" -m venv "$dir/.venv"
+  "$dir/.venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-input \
+    --require-hashes --no-deps --only-binary=:all: -r "$dir/requirements.lock"
+  touch "$dir/.venv/.installed"
+  echo "[real-world] installed python/$name in $(( $(date +%s) - start )) s ($(du -sh "$dir/.venv" | cut -f1))"
+}
+
 if [ -z "${REAL_WORLD_SKIP_INSTALL:-}" ]; then
   for p in "${PACKAGES[@]}"; do install_pkg "$p"; done
+  for p in "${PYTHON_IMPLS[@]}"; do install_python "$p"; done
 fi
 [ -n "${REAL_WORLD_INSTALL_ONLY:-}" ] && exit 0
 [ -d dist ] || npm run build
 files=()
 for p in "${PACKAGES[@]}"; do [ -f "test/real-world/$p.test.ts" ] && [ -f "test/real-world/$p/package.json" ] && files+=("test/real-world/$p.test.ts"); done
+for p in "${PYTHON_IMPLS[@]}"; do [ -f "test/real-world/python-$p.test.ts" ] && [ -f "test/real-world/python/$p/.venv/.installed" ] && files+=("test/real-world/python-$p.test.ts"); done
 cd "$ROOT"
 node --import tsx --test --test-concurrency=1 "${files[@]}"

@@ -9,6 +9,7 @@ import {
   fingerprintPrefix,
   skillFingerprint,
 } from '../../src/core/fingerprint';
+import { SEED_SKILL_FINGERPRINT_PY } from '../helpers/seed-fingerprint';
 
 const HEX64 = /^[0-9a-f]{64}$/;
 
@@ -21,28 +22,7 @@ import json
 import sys
 from typing import Any
 
-def skill_fingerprint(card: dict[str, Any]) -> str:
-    """Canonical hash over the fields that affect negotiation, excluding version."""
-    skills = sorted(
-        (
-            {
-                "id": s.get("id", ""),
-                "inputModes": sorted(s.get("inputModes", [])),
-                "outputModes": sorted(s.get("outputModes", [])),
-            }
-            for s in card.get("skills", [])
-        ),
-        key=lambda s: s["id"],
-    )
-    caps = card.get("capabilities", {})
-    material = {
-        "skills": skills,
-        "streaming": bool(caps.get("streaming", False)),
-        "pushNotifications": bool(caps.get("pushNotifications", False)),
-    }
-    blob = json.dumps(material, sort_keys=True, separators=(",", ":")).encode()
-    return hashlib.sha256(blob).hexdigest()
-
+${SEED_SKILL_FINGERPRINT_PY}
 def material(card):
     # the same steps, returning the blob (for failure messages)
     skills = sorted(({"id": s.get("id", ""), "inputModes": sorted(s.get("inputModes", [])),

@@ -1,0 +1,141 @@
+"""A real FastA2A (`fasta2a` 2.1.1, pydantic's) A2A server for
+test/real-world/python-fasta2a.test.ts: a pydantic-ai `Agent` (tools `summarize`, `translate`)
+served by fasta2a's own bridge `fasta2a.pydantic_ai.agent_to_a2a` (the FastA2A Starlette app,
+its InMemoryStorage/InMemoryBroker and AgentWorker) on uvicorn, 127.0.0.1.
+
+The model is pydantic-ai's `FunctionModel` (deterministic, no network, no key): on a user prompt
+it calls the first tool it was TRAINED on (`summarize`, `translate`) named in the text
+(`summarize: some text` → summarize(text="some text")), whether the agent still has it or not;
+after the tool's return it answers with it; after a retry prompt (pydantic-ai's answer to an
+unknown tool) it answers "The tool <name> failed: <the retry text>"; with no tool named it
+echoes the text.
+
+env:
+  PORT     port on 127.0.0.1 (0 or unset: a free one)
+  VARIANT  healthy | A
+    healthy  tools and card skills summarize, translate (outputModes ["text/plain"])
+    A        translate removed from the agent and the card (version still 1.0.0); the model
+             still calls it
+Prints one JSON line {"port":N} on stdout once uvicorn accepts connections; logs go to stderr.
+"""
+
+import asyncio
+import json
+import os
+import re
+import socket
+import sys
+
+import uvicorn
+from fasta2a.pydantic_ai import agent_to_a2a
+from pydantic_ai import Agent
+from pydantic_ai.messages import (
+    ModelMessage,
+    ModelRequest,
+    ModelResponse,
+    RetryPromptPart,
+    TextPart,
+    ToolCallPart,
+    ToolReturnPart,
+    UserPromptPart,
+)
+from pydantic_ai.models.function import AgentInfo, FunctionModel
+
+VARIANT = os.environ.get('VARIANT', 'healthy')
+if VARIANT not in ('healthy', 'A'):
+    raise SystemExit(f'VARIANT must be healthy|A, not {VARIANT}')
+
+TRAINED_TOOLS = ['summarize', 'translate']
+
+
+def scripted(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+    last = messages[-1]
+    assert isinstance(last, ModelRequest)
+    for part in last.parts:
+        if isinstance(part, ToolReturnPart):
+            return ModelResponse(parts=[TextPart(str(part.content))])
+        if isinstance(part, RetryPromptPart):
+            content = part.content if isinstance(part.content, str) else json.dumps(part.content)
+            return ModelResponse(parts=[TextPart(f'The tool {part.tool_name} failed: {content}')])
+    user = ''.join(
+        p.content for p in last.parts if isinstance(p, UserPromptPart) and isinstance(p.content, str)
+    )
+    m = re.search(r'\b(' + '|'.join(TRAINED_TOOLS) + r')\b', user)
+    if m:
+        rest = re.sub(r'^' + m.group(1) + r'\s*:\s*', '', user.strip())
+        return ModelResponse(
+            parts=[ToolCallPart(tool_name=m.group(1), args={'text': rest}, tool_call_id='call-1')]
+        )
+    return ModelResponse(parts=[TextPart(f'(desk) {user}')])
+
+
+SKILLS = {
+    'summarize': {
+        'id': 'summarize',
+        'name': 'Summarize',
+        'description': 'Summarise a text in one sentence.',
+        'tags': ['docs'],
+        'input_modes': ['text/plain'],
+        'output_modes': ['text/plain'],
+    },
+    'translate': {
+        'id': 'translate',
+        'name': 'Translate',
+        'description': 'Translate a text into French.',
+        'tags': ['docs'],
+        'input_modes': ['text/plain'],
+        'output_modes': ['text/plain'],
+    },
+}
+
+
+def build_agent() -> Agent:
+    agent = Agent(FunctionModel(scripted), name='desk', retries=1)
+
+    @agent.tool_plain
+    def summarize(text: str) -> str:
+        """Summarise a text in one sentence."""
+        return f"Summary: {' '.join(text.split()[:6])}."
+
+    if VARIANT == 'healthy':
+
+        @agent.tool_plain
+        def translate(text: str) -> str:
+            """Translate a text into French."""
+            return f'FR: {text}'
+
+    return agent
+
+
+def main() -> None:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(('127.0.0.1', int(os.environ.get('PORT', '0') or 0)))
+    port = sock.getsockname()[1]
+    served = ['summarize'] if VARIANT == 'A' else ['summarize', 'translate']
+    app = agent_to_a2a(
+        build_agent(),
+        name='desk',
+        url=f'http://127.0.0.1:{port}',
+        version='1.0.0',
+        description='Summarises and translates texts',
+        skills=[SKILLS[s] for s in served],
+    )
+    server = uvicorn.Server(uvicorn.Config(app, log_level='warning'))
+
+    async def serve() -> None:
+        task = asyncio.create_task(server.serve(sockets=[sock]))
+        while not server.started:
+            if task.done():
+                task.result()
+                return
+            await asyncio.sleep(0.01)
+        sys.stdout.write(json.dumps({'port': port}) + '\n')
+        sys.stdout.flush()
+        await task
+
+    asyncio.run(serve())
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,140 @@
+"""A real Google ADK (Python, `google-adk`) A2A server for
+test/real-world/python-google-adk.test.ts: one `LlmAgent` (`desk`, tools `summarize` and
+`translate`) served by ADK's own `to_a2a()` (its `A2aAgentExecutor` behind the `a2a-sdk`
+request handler and JSON-RPC routes, with the 0.3 compatibility layer) on uvicorn, 127.0.0.1.
+
+The model is a deterministic `BaseLlm` subclass (no network, no key): on a user turn it calls
+the first tool it was TRAINED on (`summarize`, `translate`) named in the user text
+(`summarize: some text` → summarize(text="some text")), whether the agent still has it or not;
+after the function response it answers with the tool's result as text; with no tool named it
+echoes the text. When it is called again after a call that got no response it apologises.
+
+env:
+  PORT     port on 127.0.0.1 (0 or unset: a free one)
+  VARIANT  healthy | A
+    healthy  tools summarize, translate
+    A        translate removed (the card loses its skill; ADK's card version is unchanged);
+             the model still calls it. ADK 2.13 does NOT fail the task: it answers the call with
+             a function_response {"error": "Invoking `translate()` failed as no tool with that
+             name is available. The tools you can call are: summarize. ..."} and calls the model
+             again, which answers "The tool translate failed: <that error>"; the task COMPLETES
+Prints one JSON line {"port":N} on stdout once uvicorn accepts connections; logs go to stderr.
+"""
+
+import asyncio
+import json
+import os
+import re
+import socket
+import sys
+from typing import AsyncGenerator
+
+import uvicorn
+from google.adk.a2a.utils.agent_to_a2a import to_a2a
+from google.adk.agents import LlmAgent
+from google.adk.models.base_llm import BaseLlm
+from google.adk.models.llm_request import LlmRequest
+from google.adk.models.llm_response import LlmResponse
+from google.genai import types
+
+VARIANT = os.environ.get('VARIANT', 'healthy')
+if VARIANT not in ('healthy', 'A'):
+    raise SystemExit(f'VARIANT must be healthy|A, not {VARIANT}')
+
+TRAINED_TOOLS = ['summarize', 'translate']
+
+
+def text_of(content: types.Content | None) -> str:
+    return ''.join(p.text for p in (content.parts or []) if p.text and not p.thought) if content else ''
+
+
+class ScriptedLlm(BaseLlm):
+    model: str = 'scripted-desk'
+
+    async def generate_content_async(
+        self, llm_request: LlmRequest, stream: bool = False
+    ) -> AsyncGenerator[LlmResponse, None]:
+        contents = llm_request.contents or []
+        last = contents[-1] if contents else None
+        parts = (last.parts or []) if last else []
+        fr = next((p.function_response for p in parts if p.function_response), None)
+        if fr is not None:
+            out = fr.response or {}
+            if 'error' in out:
+                text = f'The tool {fr.name} failed: {out["error"]}'
+            elif isinstance(out.get('result'), str):
+                text = out['result']
+            else:
+                text = json.dumps(out)
+            yield LlmResponse(content=types.Content(role='model', parts=[types.Part(text=text)]))
+            return
+        if last is not None and last.role == 'user':
+            user = text_of(last)
+            m = re.search(r'\b(' + '|'.join(TRAINED_TOOLS) + r')\b', user)
+            if m:
+                rest = re.sub(r'^' + m.group(1) + r'\s*:\s*', '', user.strip())
+                yield LlmResponse(
+                    content=types.Content(
+                        role='model',
+                        parts=[
+                            types.Part(
+                                function_call=types.FunctionCall(
+                                    id='call-1', name=m.group(1), args={'text': rest}
+                                )
+                            )
+                        ],
+                    )
+                )
+                return
+            yield LlmResponse(
+                content=types.Content(role='model', parts=[types.Part(text=f'(desk) {user}')])
+            )
+            return
+        yield LlmResponse(
+            content=types.Content(
+                role='model', parts=[types.Part(text='Sorry, I could not complete that request.')]
+            )
+        )
+
+
+def summarize(text: str) -> dict:
+    """Summarise a text in one sentence."""
+    return {'result': f"Summary: {' '.join(text.split()[:6])}."}
+
+
+def translate(text: str) -> dict:
+    """Translate a text into French."""
+    return {'result': f'FR: {text}'}
+
+
+def main() -> None:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(('127.0.0.1', int(os.environ.get('PORT', '0') or 0)))
+    port = sock.getsockname()[1]
+    agent = LlmAgent(
+        name='desk',
+        description='Summarises and translates texts',
+        instruction='Call the tool the user asks for and answer with its result.',
+        model=ScriptedLlm(),
+        tools=[summarize] if VARIANT == 'A' else [summarize, translate],
+    )
+    app = to_a2a(agent, host='127.0.0.1', port=port)
+    server = uvicorn.Server(uvicorn.Config(app, log_level='warning'))
+
+    async def serve() -> None:
+        task = asyncio.create_task(server.serve(sockets=[sock]))
+        while not server.started:
+            if task.done():
+                task.result()
+                return
+            await asyncio.sleep(0.01)
+        sys.stdout.write(json.dumps({'port': port}) + '\n')
+        sys.stdout.flush()
+        await task
+
+    asyncio.run(serve())
+
+
+if __name__ == '__main__':
+    main()
