@@ -10,9 +10,10 @@
  * - A tool the model calls but the agent no longer has fails the task with
  *   `Agent run failed: Function translate is not found in the toolsDict.` (Python, mid-2025:
  *   `Function translate is not found in the tools_dict.`; Python 1.20–2.0: `Tool 'translate' not
- *   found.`, the spec's generic phrasing): the TOOL's name, not the skill id. (Python 2.13 only
- *   tells the model, in a function_response part: not evidence, see the field survey in
- *   docs/framework-survey.md.)
+ *   found.`, the spec's generic phrasing): the TOOL's name, not the skill id. Python 2.13 completes
+ *   the task and tells the model, in a function_response part (intermediate: not read), ``Invoking
+ *   `translate()` failed as no tool with that name is available``; a model that repeats it in its
+ *   answer gives content evidence, confirmed by the card fetched again (confirm.ts).
  * - The Python ADK's default executor sends the intermediate parts in `working` status messages
  *   (never judged as output) and the final answer as the artifact.
  */
@@ -24,6 +25,11 @@ export const googleAdk: Dialect = {
     {
       label: 'function not found in tools',
       template: String.raw`\bfunction\s+["'\x60]?SKILL["'\x60]?\s+is\s+not\s+found\s+in\s+the\s+tools_?dict`,
+    },
+    // Python 2.13: the task completes; the tool result tells the model, which repeats it.
+    {
+      label: 'no tool with that name',
+      template: String.raw`\binvoking\s+["'\x60]?SKILL\(\)["'\x60]?\s+failed\s+as\s+no\s+tool\s+with\s+that\s+name`,
     },
   ],
   intermediateParts: [

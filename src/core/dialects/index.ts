@@ -6,6 +6,7 @@
 import { googleAdk } from './google-adk';
 import { mastra } from './mastra';
 import { microsoftAgentFramework } from './microsoft-agent-framework';
+import { pydanticAi } from './pydantic-ai';
 import { spec } from './spec';
 import type { Dialect, IntermediateMarker, MissingSkillPhrase, SkillIdConvention } from './types';
 import { vercelAi } from './vercel-ai';
@@ -23,6 +24,7 @@ export const DIALECTS: readonly Dialect[] = [
   vercelAi,
   voltagent,
   microsoftAgentFramework,
+  pydanticAi,
   spec,
 ];
 

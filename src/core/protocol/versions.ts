@@ -61,16 +61,16 @@ function compareVersions(a: string, b: string): number {
 }
 
 /**
- * The version a card speaks, for its GetAgentCard span: the top-level `protocolVersion`
- * (0.2.5+), else the highest of its interfaces' (1.0). Undefined when it says none.
+ * The version a card speaks, for its GetAgentCard span: the highest of its top-level
+ * `protocolVersion` (0.2.5+) and its interfaces' (1.0). A card that lists 1.0 interfaces speaks
+ * 1.0 even with the 0.3 top-level field merged in for older clients (the Python SDK 1.x's).
+ * Undefined when it says none.
  */
 export function cardProtocolVersion(
   topLevel: string | undefined,
   endpointVersions: ReadonlyArray<string | undefined>,
 ): ProtocolVersion | undefined {
-  const top = normaliseVersion(topLevel);
-  if (top !== undefined) return top;
-  let best: ProtocolVersion | undefined;
+  let best: ProtocolVersion | undefined = normaliseVersion(topLevel);
   for (const raw of endpointVersions) {
     const v = normaliseVersion(raw);
     if (v !== undefined && (best === undefined || compareVersions(v, best) > 0)) best = v;
