@@ -80,7 +80,6 @@ export interface PushWebhook {
   secrets: readonly string[];
 }
 
-
 /** Task states, always in their 1.0 spelling. */
 export type TaskState =
   | 'TASK_STATE_SUBMITTED'

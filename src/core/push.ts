@@ -113,9 +113,7 @@ export function pushWebhookOf(
         ownEither(params, 'pushNotificationConfig', 'push_notification_config') ??
         own(params, 'config');
       if (isRecord(inner) && own(inner, 'url') === undefined)
-        return webhookFrom(
-          ownEither(inner, 'pushNotificationConfig', 'push_notification_config'),
-        );
+        return webhookFrom(ownEither(inner, 'pushNotificationConfig', 'push_notification_config'));
       return webhookFrom(inner);
     }
     return undefined;
@@ -277,7 +275,10 @@ export class PushRegistry {
   }
 
   /** Holds a push for a pending registration (bounded); false when full. */
-  hold(reg: PushRegistration, item: { result: DecodedResult; at: number; parent: unknown }): boolean {
+  hold(
+    reg: PushRegistration,
+    item: { result: DecodedResult; at: number; parent: unknown },
+  ): boolean {
     if (reg.taskId !== undefined || !this.all.has(reg)) return false;
     const held = (reg.held ??= []);
     if (held.length >= MAX_HELD_PUSHES) return false;

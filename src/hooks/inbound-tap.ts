@@ -118,7 +118,7 @@ export class InboundTap {
         onInternalError('onEnd', err);
       }
     };
-    const push: PushFn = function (this: IncomingMessage, chunk, encoding) {
+    const push: PushFn = function (this: IncomingMessage, chunk, _encoding) {
       if (!ended) {
         try {
           if (chunk === null) end(true);

@@ -36,7 +36,9 @@ export function registerPushWebhook(
     ...(isCreate ? { taskId: req.taskId } : {}),
   };
   if (!pushRegistry().add(reg)) {
-    logger.debug('push webhook registered without a token or credentials: its pushes are not judged');
+    logger.debug(
+      'push webhook registered without a token or credentials: its pushes are not judged',
+    );
     return undefined;
   }
   return reg;
