@@ -592,12 +592,13 @@ export function deliverPush(
   const url = urlFacts(reg.origin.endpointUrl);
   if (!url.parsed || !sharedState().negotiations.get(taskId, Date.now(), taskScope(url, request)))
     return;
-  new A2ACall(
+  const call = new A2ACall(
     deps,
     { type: 'operation', request, push: true },
     reg.origin.endpointUrl,
     parent,
     undefined,
     at,
-  ).deliver(result);
+  );
+  call.deliver(result);
 }
