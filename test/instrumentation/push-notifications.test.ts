@@ -380,3 +380,39 @@ test('a 5 MiB push: the handler reads every byte; over the inspection cap it is 
   assert.ok(hook.received[0].body!.equals(Buffer.from(small)));
   await h.waitForSpans(() => pushSpans().length === 1);
 });
+
+test('HTTP+JSON binding: the webhook registered on POST /message:send is watched; variant A caught', async () => {
+  const client = await setup('rest');
+  peer!.redeploy([TRANSLATE_SKILL]);
+  const taskId = await sendWithPush(client, 'summarize-v2');
+  const spans = await pushesFor(taskId, 2);
+  const d = drifted(spans);
+  assert.equal(d.length, 1);
+  assert.equal(d[0].attributes['a2a.drift.kind'], 'unknown_skill');
+  assertTiedToNegotiation(spans, taskId);
+});
+
+for (const transport of ['jsonrpc', 'v03-jsonrpc'] as const) {
+  test(`CreateTaskPushNotificationConfig (${transport === 'jsonrpc' ? '1.0' : '0.3 tasks/pushNotificationConfig/set'}) registers the webhook for a task already negotiated`, async () => {
+    const client = await setup(transport, transport === 'jsonrpc' ? 'v1' : 'legacy-aware');
+    peer!.setBehaviour({ settleDelayMs: 300 }); // time to register before the task moves on
+    peer!.redeploy([TRANSLATE_SKILL]);
+    const sent = asTask(
+      await client.sendMessage(sendRequest('summarize-v2', { returnImmediately: true })),
+    );
+    await client.createTaskPushNotificationConfig({
+      tenant: '',
+      id: '',
+      taskId: sent.id,
+      url: hook.url,
+      token: 'tok-set',
+      authentication: undefined,
+    });
+    const spans = await pushesFor(sent.id, 1); // the FAILED update
+    const d = drifted(spans);
+    assert.equal(d.length, 1);
+    assert.equal(d[0].attributes['a2a.drift.kind'], 'unknown_skill');
+    assert.equal(hook.received.at(-1)?.headers['x-a2a-notification-token'], 'tok-set');
+    assertTiedToNegotiation(spans, sent.id);
+  });
+}
