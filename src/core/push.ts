@@ -189,6 +189,11 @@ export class PushRegistry {
   private readonly byTask = new Map<string, PushRegistration[]>();
   /** Webhook pathKey → number of registrations on it. */
   private readonly paths = new Map<string, number>();
+  /**
+   * Registrations without a task id yet (their SendMessage is in flight: few). A push for a task
+   * no registration is bound to is compared with these only, never with every registration.
+   */
+  private readonly pending = new Set<PushRegistration>();
 
   constructor(opts?: PushRegistryOptions) {
     this.maxEntries = Math.max(1, Math.floor(opts?.maxEntries ?? 10000));
@@ -216,6 +221,7 @@ export class PushRegistry {
     this.all.add(reg);
     this.paths.set(reg.webhook.pathKey, (this.paths.get(reg.webhook.pathKey) ?? 0) + 1);
     if (reg.taskId !== undefined) this.index(reg, reg.taskId);
+    else this.pending.add(reg);
     this.trim(reg.createdAt);
     return true;
   }
@@ -227,6 +233,7 @@ export class PushRegistry {
   bind(reg: PushRegistration, taskId: string): PushRegistration['held'] {
     if (!this.all.has(reg) || reg.taskId !== undefined) return undefined;
     reg.taskId = taskId;
+    this.pending.delete(reg);
     this.index(reg, taskId);
     const held = reg.held;
     reg.held = undefined;
@@ -236,6 +243,7 @@ export class PushRegistry {
   /** A pending registration whose call ended without a task id. */
   remove(reg: PushRegistration): void {
     if (!this.all.delete(reg)) return;
+    this.pending.delete(reg);
     const n = (this.paths.get(reg.webhook.pathKey) ?? 1) - 1;
     if (n <= 0) this.paths.delete(reg.webhook.pathKey);
     else this.paths.set(reg.webhook.pathKey, n);
@@ -267,8 +275,8 @@ export class PushRegistry {
           if (sameWebhook(reg.webhook, f)) return { bound: reg };
         }
     }
-    for (const reg of this.all) {
-      if (reg.taskId !== undefined || now - reg.createdAt > this.maxAgeMs) continue;
+    for (const reg of this.pending) {
+      if (now - reg.createdAt > this.maxAgeMs) continue;
       if (sameWebhook(reg.webhook, f)) return { pending: reg };
     }
     return undefined;
@@ -288,6 +296,7 @@ export class PushRegistry {
 
   clear(): void {
     this.all.clear();
+    this.pending.clear();
     this.byTask.clear();
     this.paths.clear();
   }

@@ -158,6 +158,18 @@ test('PushRegistry: matches webhook + secret + task; pending registrations hold 
   assert.equal(r.add({ ...reg('t', 0), webhook: { ...reg('t', 0).webhook, secrets: [] } }), false);
 });
 
+test('PushRegistry: a push for a task no registration is bound to matches only a pending one (kept apart: few)', () => {
+  const r = new PushRegistry({ maxEntries: 100_000, maxAgeMs: 1_000_000 });
+  for (let i = 0; i < 1000; i++) r.add(reg(`t${i}`, i));
+  for (let i = 0; i < 100; i++) assert.equal(r.match(facts(), `forged-${i}`, 10), undefined);
+  const p = reg(undefined, 5);
+  r.add(p);
+  assert.deepEqual(r.match(facts(), 'new-task', 10), { pending: p });
+  r.bind(p, 'new-task');
+  assert.deepEqual(r.match(facts(), 'new-task', 10), { bound: p });
+  assert.equal(r.match(facts(), 'other', 10), undefined, 'bound: no longer pending');
+});
+
 test('PushRegistry: bounded by its entry cap and age', () => {
   const r = new PushRegistry({ maxEntries: 100, maxAgeMs: 1_000_000 });
   for (let i = 0; i < 1000; i++) r.add(reg(`t${i}`, i, `/p${i}`));
