@@ -87,15 +87,17 @@ export class InboundTap {
     const req = message?.request;
     try {
       if (!req || typeof req.push !== 'function') return;
-      const headers = req.headers;
       observer = this.delegate.onRequest({
         method: req.method ?? '',
         target: req.url ?? '',
+        // read only when asked: Node builds `headers` lazily, and most requests are never asked
         header: (name) => {
-          const v = headers[name];
+          const v = req.headers[name];
           return Array.isArray(v) ? v.join(', ') : v;
         },
-        localPort: message.socket?.localPort ?? req.socket?.localPort,
+        get localPort() {
+          return message.socket?.localPort ?? req.socket?.localPort;
+        },
       });
     } catch (err) {
       this.onInternalError('onRequest', err);
