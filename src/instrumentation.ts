@@ -28,6 +28,9 @@ import { NOT_A2A, Recogniser } from './recognise';
 import { OWN_REQUEST_KEY } from './telemetry/own-requests';
 import type { WireObserver, WireRequestInfo } from './hooks/types';
 import { WireTap } from './hooks/wire-tap';
+import { InboundTap } from './hooks/inbound-tap';
+import { PushReceiver } from './telemetry/push-notifications';
+import { pushRegistry } from './telemetry/push-registrations';
 import * as sc from './semconv';
 import { A2ACall, type CallDeps, type CallTarget } from './telemetry/a2a-call';
 import { sharedState } from './telemetry/shared-state';
@@ -41,6 +44,7 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
   // before they would run (and they would wipe what enable() set up).
   private fetchHook: FetchHook | undefined;
   private wireTap: WireTap | undefined;
+  private inboundTap: InboundTap | undefined;
   private resolvedConfig: ResolvedConfig | undefined;
   private driftCounter: CallDeps['driftCounter'];
   private activeCalls: ActiveCalls | undefined;
@@ -92,6 +96,7 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     const state = sharedState();
     state.negotiations.setLimits(cfg.maxTrackedTasks, cfg.taskTtlMs);
     state.cards.setMaxCards(cfg.maxCards);
+    pushRegistry().setLimits(cfg.maxTrackedTasks, cfg.taskTtlMs);
   }
 
   override enable(): void {
@@ -119,9 +124,14 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
           (where, err) => logger.debug(`${where}`, err),
         );
       }
+      this.inboundTap ??= new InboundTap(
+        new PushReceiver(() => (this.isActive() ? this.deps() : undefined)),
+        (where, err) => logger.debug(`inbound ${where}`, err),
+      );
       this.activeCalls ??= new ActiveCalls();
       this.fetchHook.install();
       this.wireTap.enable();
+      this.inboundTap.enable();
       this.activeCalls.startSweeping(this.config.maxSpanDurationMs);
       this.installFleetListener();
       logger.debug('enabled: global fetch wrapped, undici diagnostics channels tapped');
@@ -145,6 +155,7 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
       if (state.fleet?.owner === this) state.fleet = undefined;
       this.fetchHook?.uninstall();
       this.wireTap?.disable();
+      this.inboundTap?.disable();
       this.activeCalls?.stopSweeping();
       this.activeCalls?.finishAll('instrumentation disabled');
     } catch (err) {

@@ -7,6 +7,8 @@
  */
 
 export const SPAN_GET_AGENT_CARD = 'GetAgentCard';
+/** A task update an agent pushed to the application's webhook (push notifications). */
+export const SPAN_TASK_PUSH_NOTIFICATION = 'TaskPushNotification';
 
 // semconv
 export const ATTR_A2A_METHOD_NAME = 'a2a.method.name';
@@ -58,6 +60,8 @@ export const ATTR_A2A_AGENT_CARD_SKILL_COUNT = 'a2a.agent_card.skill_count';
  * the task is still remembered.
  */
 export const ATTR_A2A_LIFECYCLE_NEGOTIATION_KNOWN = 'a2a.lifecycle.negotiation_known';
+/** TaskPushNotification: what the push carried (`task`, `status-update`, `artifact-update`, `message`). */
+export const ATTR_A2A_PUSH_PAYLOAD = 'a2a.push.payload';
 export const ATTR_A2A_BINDING = 'a2a.binding';
 export const ATTR_A2A_STREAM_EVENTS = 'a2a.stream.event_count';
 /**

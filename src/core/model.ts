@@ -61,6 +61,23 @@ export interface DecodedRequest {
    * configured path held one and the card in use lists the name (negotiation).
    */
   partSkillNames?: Array<{ name: string; source: string }>;
+  /**
+   * The push-notification webhook this request registers (SendMessage's configuration,
+   * CreateTaskPushNotificationConfig); its secret only as digests (core/push.ts).
+   */
+  pushWebhook?: PushWebhook;
+}
+
+/** A webhook as the application registered it. */
+export interface PushWebhook {
+  /** `pathname + search` of the URL, as the agent's POST request line carries it. */
+  pathKey: string;
+  /** `host[:port]` of the URL, lower-cased, default port dropped. */
+  authority: string;
+  /** The URL's port (default port of its scheme when none is written). */
+  port: number;
+  /** SHA-256 digests of the header values a genuine push carries (see `secretDigest`). */
+  secrets: readonly string[];
 }
 
 /** Task states, always in their 1.0 spelling. */

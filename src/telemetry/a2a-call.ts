@@ -31,7 +31,7 @@ import * as sc from '../semconv';
 import type { Refetched } from './card-refetch';
 import { cardResponse } from './card-response';
 import { dispatchDrift } from './drift-events';
-import { negotiationAtStart, rememberNegotiation, versionFromCard } from './negotiation';
+import { negotiationAtStart, rememberNegotiation, taskScope, versionFromCard } from './negotiation';
 import {
   cap,
   cardChangedEventAttributes,
@@ -42,6 +42,8 @@ import {
   type Freshness,
 } from './span-attributes';
 import { sharedState } from './shared-state';
+import { pushRegistry, registerPushWebhook } from './push-registrations';
+import type { PushRegistration } from '../core/push';
 
 const REDIRECT_CODES = new Set([301, 302, 303, 307, 308]);
 
@@ -73,7 +75,11 @@ const CONFIRM_WAIT_MS = 2000;
  */
 export type CallTarget =
   | { type: 'card'; sniffed?: boolean; extended?: boolean }
-  | { type: 'operation'; request: DecodedRequest };
+  /**
+   * `push`: a task update the agent pushed to the app's webhook (deliverPush); `request` is the
+   * lifecycle request it stands for (its task id, the registering call's binding and version).
+   */
+  | { type: 'operation'; request: DecodedRequest; push?: boolean };
 
 /**
  * Characters of a streamed answer kept before each delta (phrases naming a skill are far shorter).
@@ -122,6 +128,8 @@ export class A2ACall {
   /** The conversation id and task state last set on the span. */
   private contextIdSet: string | undefined;
   private stateSet: string | undefined;
+  /** The push webhook this call registers, until its task id is known (SendMessage). */
+  private pushRegistration: PushRegistration | undefined;
 
   constructor(
     private readonly deps: CallDeps,
@@ -135,7 +143,13 @@ export class A2ACall {
     this.lastActivity = Date.now();
     const url = urlFacts(rawUrl);
     this.url = url;
-    const name = target.type === 'card' ? sc.SPAN_GET_AGENT_CARD : target.request.operation;
+    const push = target.type === 'operation' && target.push === true;
+    const name =
+      target.type === 'card'
+        ? sc.SPAN_GET_AGENT_CARD
+        : push
+          ? sc.SPAN_TASK_PUSH_NOTIFICATION
+          : target.request.operation;
     const attrs: Attributes = {};
     if (url.host !== undefined) {
       attrs[sc.ATTR_SERVER_ADDRESS] = url.host;
@@ -144,8 +158,10 @@ export class A2ACall {
     this.ctx = { cardKnown: false };
     if (target.type === 'operation') {
       const req = target.request;
-      attrs[sc.ATTR_A2A_METHOD_NAME] = req.operation;
-      attrs[sc.ATTR_A2A_BINDING] = req.binding;
+      if (!push) {
+        attrs[sc.ATTR_A2A_METHOD_NAME] = req.operation;
+        attrs[sc.ATTR_A2A_BINDING] = req.binding;
+      }
       if (req.protocolVersion) attrs[sc.ATTR_A2A_PROTOCOL_VERSION] = req.protocolVersion;
       if (req.taskId !== undefined) attrs[sc.ATTR_A2A_TASK_ID] = cap(req.taskId);
       if (req.contextId !== undefined) attrs[sc.ATTR_GEN_AI_CONVERSATION_ID] = cap(req.contextId);
@@ -162,11 +178,18 @@ export class A2ACall {
         const v = versionFromCard(req, url, cardEntry());
         if (v !== undefined) attrs[sc.ATTR_A2A_PROTOCOL_VERSION] = v;
       }
+      // A push is an asynchronous delivery the agent produced for the negotiation (linked):
+      // CONSUMER, as a message processed on receipt; the HTTP server span, if any, is the
+      // transport's.
       this.span = deps.tracer.startSpan(
         name,
-        { kind: SpanKind.CLIENT, attributes: attrs, links, startTime },
+        { kind: push ? SpanKind.CONSUMER : SpanKind.CLIENT, attributes: attrs, links, startTime },
         parent,
       );
+      if (req.pushWebhook !== undefined && !push) {
+        const reg = registerPushWebhook(req, rawUrl);
+        if (reg !== undefined && reg.taskId === undefined) this.pushRegistration = reg;
+      }
     } else {
       this.span = deps.tracer.startSpan(
         name,
@@ -305,6 +328,7 @@ export class A2ACall {
       if (req && (req.operation === 'SendMessage' || req.operation === 'SendStreamingMessage')) {
         this.negotiatedTaskId = result.taskId;
         rememberNegotiation(result.taskId, this.request, this.url, this.ctx, this.span);
+        this.bindPushRegistration(result.taskId);
       }
     }
     // A stream repeats its context id and state on every event: each is set when it changes.
@@ -335,6 +359,28 @@ export class A2ACall {
     const verdict = judge(req, this.ctx, this.withStreamedAnswer(result), this.deps.config);
     if (verdict.drift) this.recordDrift(verdict.drift);
     else if (verdict.unjudged) this.setUnjudged(verdict.unjudged);
+  }
+
+  /** The SendMessage named its task: its webhook's pushes are now genuine; held ones are judged. */
+  private bindPushRegistration(taskId: string): void {
+    const reg = this.pushRegistration;
+    if (reg === undefined) return;
+    this.pushRegistration = undefined;
+    const held = pushRegistry().bind(reg, taskId);
+    if (held)
+      for (const h of held) deliverPush(this.deps, reg, h.result, h.at, h.parent as Context);
+  }
+
+  /** Push: the pushed update, judged as a lifecycle result; ends the span. */
+  deliver(result: DecodedResult): void {
+    try {
+      if (result.kind !== 'other') this.span.setAttribute(sc.ATTR_A2A_PUSH_PAYLOAD, result.kind);
+      this.onResult(result);
+    } catch (err) {
+      logger.debug('could not judge a pushed update', err);
+      this.setUnjudged('internal error while judging');
+    }
+    this.finish();
   }
 
   /**
@@ -534,6 +580,11 @@ export class A2ACall {
   private end(reason?: string): void {
     if (this.phase === 'ended') return;
     this.phase = 'ended';
+    if (this.pushRegistration !== undefined) {
+      // the call ended without naming its task: its webhook will get no genuine push
+      pushRegistry().remove(this.pushRegistration);
+      this.pushRegistration = undefined;
+    }
     if (reason) this.setUnjudged(reason);
     if (this.events > 1) this.span.setAttribute(sc.ATTR_A2A_STREAM_EVENTS, this.events);
     const responseHook = this.deps.userConfig.responseHook;
@@ -541,7 +592,11 @@ export class A2ACall {
       this.safeHook('responseHook', () =>
         responseHook(this.span, {
           operation:
-            this.target.type === 'card' ? sc.SPAN_GET_AGENT_CARD : this.target.request.operation,
+            this.target.type === 'card'
+              ? sc.SPAN_GET_AGENT_CARD
+              : this.target.push === true
+                ? sc.SPAN_TASK_PUSH_NOTIFICATION
+                : this.target.request.operation,
           url: this.url.key,
           request: this.request,
           statusCode: this.statusCode,
@@ -576,4 +631,43 @@ export class A2ACall {
       true,
     );
   }
+}
+
+/**
+ * A genuine push (its webhook and secret match `reg`, bound to the task it names): one
+ * TaskPushNotification span, judged against the task's negotiation like a poll of it, linked to
+ * the negotiation's span. Nothing when the negotiation is not (or no longer) remembered: a push
+ * for a task the app did not negotiate in this process is not judged against a guess.
+ */
+export function deliverPush(
+  deps: CallDeps,
+  reg: PushRegistration,
+  result: DecodedResult,
+  at: number,
+  parent: Context,
+): void {
+  const taskId = reg.taskId;
+  if (taskId === undefined || result.taskId !== taskId) return;
+  const request: DecodedRequest = {
+    operation: 'GetTask',
+    wireMethod: reg.origin.wireMethod,
+    binding: reg.origin.binding,
+    streaming: false,
+    taskId,
+    ...(reg.origin.protocolVersion !== undefined
+      ? { protocolVersion: reg.origin.protocolVersion }
+      : {}),
+  };
+  const url = urlFacts(reg.origin.endpointUrl);
+  if (!url.parsed || !sharedState().negotiations.get(taskId, Date.now(), taskScope(url, request)))
+    return;
+  const call = new A2ACall(
+    deps,
+    { type: 'operation', request, push: true },
+    reg.origin.endpointUrl,
+    parent,
+    undefined,
+    at,
+  );
+  call.deliver(result);
 }

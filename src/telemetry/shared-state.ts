@@ -5,6 +5,7 @@
  */
 import { SeenAlerts } from '../core/alerts';
 import { CardRegistry, NegotiationRegistry } from '../core/registry';
+import type { PushRegistry } from '../core/push';
 import type { DriftEvent } from '../core/judge';
 
 export type DriftCallback = (event: DriftEvent) => void | Promise<void>;
@@ -43,6 +44,11 @@ export interface SharedState {
    */
   seenAlerts?: SeenAlerts;
   fleet?: FleetListener;
+  /**
+   * Push-notification webhooks the app registered (created on first use: a copy of an older
+   * version may have made this object). Telemetry/push-notifications.ts.
+   */
+  pushes?: PushRegistry;
   /**
    * The A2AInstrumentation that makes spans in this process (the first enabled one, until it
    * is disabled): a second instance, or a second copy of the package, stays idle instead of

@@ -92,6 +92,7 @@ export function setupOtel(config: A2AInstrumentationConfig = {}): Harness {
       const s = sharedState();
       s.cards.clear();
       s.negotiations.clear();
+      s.pushes?.clear();
       s.lastDispatch.clear();
     },
     async shutdown() {

@@ -50,6 +50,8 @@ import {
   AgentEvent,
   DefaultRequestHandler,
   InMemoryTaskStore,
+  InMemoryPushNotificationStore,
+  DefaultPushNotificationSender,
   type AgentExecutor,
   type ExecutionEventBus,
   type RequestContext,
@@ -61,6 +63,7 @@ import {
   restHandler,
   UserBuilder,
 } from '@a2a-js/sdk/server/express';
+import { createLegacyAwarePushNotificationSender } from '@a2a-js/sdk/compat/v0_3/server';
 import { SEED_SUMMARIZE_SKILL, SEED_TRANSLATE_SKILL } from './wire';
 
 /** A skill as tests write it; normalised to the SDK's proto `AgentSkill`. */
@@ -117,6 +120,12 @@ export interface SdkPeerOptions {
    * `GET …/extendedAgentCard` with the card plus these). The executor serves them too.
    */
   extendedSkills?: PeerSkillInput[];
+  /**
+   * With `pushNotifications: true`: the SDK's push sender. `'v1'` (default, the SDK's
+   * `DefaultPushNotificationSender`: 1.0 bodies for every wire version) or `'legacy-aware'`
+   * (`createLegacyAwarePushNotificationSender`: 0.3 Task snapshots for configs registered in 0.3).
+   */
+  pushSender?: 'v1' | 'legacy-aware';
   /** Also enable the SDK's legacyCompat on the main (1.0) paths. Default false. */
   legacyOnMainPaths?: boolean;
   behaviour?: Partial<SdkPeerBehaviour>;
@@ -425,13 +434,16 @@ export async function startSdkPeer(opts: SdkPeerOptions = {}): Promise<SdkPeer> 
   const executions: SdkExecution[] = [];
   const extendedSkills = (opts.extendedSkills ?? []).map(toAgentSkill);
   const executor = new PeerExecutor(card, () => behaviour, executions, extendedSkills);
+  const pushStore = new InMemoryPushNotificationStore();
   const requestHandler = new PeerRequestHandler(
     card,
     new InMemoryTaskStore(),
     executor,
     undefined,
-    undefined,
-    undefined,
+    pushStore,
+    opts.pushSender === 'legacy-aware'
+      ? createLegacyAwarePushNotificationSender(pushStore)
+      : new DefaultPushNotificationSender(pushStore),
     opts.extendedSkills
       ? () => Promise.resolve({ ...card, skills: [...card.skills, ...extendedSkills] })
       : undefined,

@@ -25,6 +25,7 @@
  * `wireMethod` is the HTTP method and the path TEMPLATE (`GET /v1/tasks/{id}`), never the
  * concrete id (bounded cardinality).
  */
+import { pushWebhookOf } from '../push';
 import { isRecord, nonEmptyStr, own, ownEither } from '../json-path';
 import type { DecodedRequest, OperationName } from '../model';
 import {
@@ -261,6 +262,8 @@ export function decodeHttpJsonRequest(
       const tenant = nonEmptyStr(own(body, 'tenant'));
       if (tenant !== undefined) req.tenant = tenant;
       fillSkillId(req, body, skillIdPaths, true);
+      const webhook = pushWebhookOf(match.op, body);
+      if (webhook !== undefined) req.pushWebhook = webhook;
     }
     return req;
   } catch {

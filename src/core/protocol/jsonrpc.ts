@@ -15,6 +15,7 @@
  * An `A2A-Version` header refines the version when its major version agrees with the
  * method's family, and supplies it when the method does not tell.
  */
+import { pushWebhookOf } from '../push';
 import { isRecord, nonEmptyStr, own, ownEither } from '../json-path';
 import type { DecodedRequest, OperationName } from '../model';
 import {
@@ -192,6 +193,8 @@ function decode(
     fillIds(req, params, info);
     const tenant = nonEmptyStr(own(params, 'tenant'));
     if (tenant !== undefined) req.tenant = tenant;
+    const webhook = pushWebhookOf(op, params);
+    if (webhook !== undefined) req.pushWebhook = webhook;
   }
 
   fillSkillId(req, body, skillIdPaths, false);
