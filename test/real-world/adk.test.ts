@@ -21,23 +21,14 @@
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SpanStatusCode } from '@opentelemetry/api';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace';
-import { TaskState, type AgentCard } from '@a2a-js/sdk';
-import {
-  ClientFactory,
-  ClientFactoryOptions,
-  DefaultAgentCardResolver,
-  JsonRpcTransportFactory,
-  type Client,
-} from '@a2a-js/sdk/client';
-import { drifted, setupOtel, type Harness } from '../helpers/otel';
+import { TaskState } from '@a2a-js/sdk';
+import type { Client } from '@a2a-js/sdk/client';
+import { setupOtel, type Harness } from '../helpers/otel';
 import { asTask, collect, sendRequest } from '../peers/sdk-client';
 import { skillFingerprint } from '../../src/index';
 import { startAdkPeer, type AdkPeer } from './adk/peer-process.mjs';
+import { FOX, getCard, messages, nextRpcId, rpc, sdkClient, spanChecks, type Json } from './lib';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-const FOX = 'The quick brown fox jumps over the lazy dog';
 const NO_SKILL_REASON = 'no skill id for this task';
 
 let h: Harness;
@@ -50,51 +41,23 @@ after(async () => {
 
 // ------------------------------------------------------------------ client helpers
 
-let rpcId = 0;
-let msgSeq = 0;
-
-/** A 0.3 text message: the tool named in the text (ADK's model reads text), the skill in metadata. */
-function textMessage(text: string, skillId?: string): Json {
-  return {
-    kind: 'message',
-    role: 'user',
-    messageId: `adk-test-${++msgSeq}`,
-    parts: [{ kind: 'text', text }],
-    ...(skillId === undefined ? {} : { metadata: { skillId } }),
-  };
-}
+const { v03Message: textMessage, nextMessageId } = messages('adk-test-');
 /** A 0.3 message naming the skill in a data part only (no metadata.skillId). */
 function dataMessage(skill: string, parameters: Json): Json {
   return {
     kind: 'message',
     role: 'user',
-    messageId: `adk-test-${++msgSeq}`,
+    messageId: nextMessageId(),
     parts: [{ kind: 'data', data: { skill, parameters } }],
   };
 }
 
-async function getCard(url: string): Promise<Json> {
-  const res = await fetch(url, { headers: { accept: 'application/json' } });
-  assert.equal(res.status, 200, `GET ${url}`);
-  return (await res.json()) as Json;
-}
-async function rpc(url: string, method: string, params: Json): Promise<Json> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method, params }),
-  });
-  assert.equal(res.status, 200);
-  const body = (await res.json()) as Json;
-  assert.ok(body.result, `expected a result, got ${JSON.stringify(body).slice(0, 300)}`);
-  return body.result as Json;
-}
 /** message/stream: the JSON-RPC payloads of ADK's SSE events (`data: {json}\n\n`). */
 async function stream(url: string, params: Json): Promise<Json[]> {
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method: 'message/stream', params }),
+    body: JSON.stringify({ jsonrpc: '2.0', id: nextRpcId(), method: 'message/stream', params }),
   });
   assert.equal(res.status, 200);
   assert.match(res.headers.get('content-type') ?? '', /text\/event-stream/);
@@ -118,39 +81,9 @@ function finalStatus(events: Json[]): Json {
 }
 
 /** The @a2a-js/sdk 1.3 client in its 0.3 mode, built from a card the app already holds. */
-async function sdkClient(card: Json): Promise<Client> {
-  const legacy = { legacyCompat: { enabled: true } };
-  const factory = new ClientFactory(
-    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-      transports: [new JsonRpcTransportFactory(legacy)],
-      cardResolver: new DefaultAgentCardResolver(legacy),
-      preferredTransports: ['JSONRPC'],
-    }),
-  );
-  return factory.createFromAgentCard(structuredClone(card) as unknown as AgentCard);
-}
+const legacyClient = (card: Json): Promise<Client> => sdkClient({ card }, { legacy: true });
 
-function only(name: string): ReadableSpan {
-  const list = h.spans(name);
-  assert.equal(list.length, 1, `one ${name} span, got ${list.length}: ${describeSpans()}`);
-  return list[0];
-}
-/** [span name, drift kind] of every span with a drift verdict. */
-function driftKinds(): Array<[string, unknown]> {
-  return drifted(h.spans()).map((s) => [s.name, s.attributes['a2a.drift.kind']]);
-}
-function describeSpans(): string {
-  return JSON.stringify(
-    h.spans().map((s) => ({ name: s.name, attrs: s.attributes, status: s.status })),
-    null,
-    1,
-  );
-}
-async function spansSettled(n: number): Promise<ReadableSpan[]> {
-  const spans = await h.waitForSpans((s) => s.length >= n, 3000);
-  await new Promise((r) => setTimeout(r, 50)); // late span ends (stream settle, body reads)
-  return spans;
-}
+const { only, driftKinds, describeSpans, spansSettled } = spanChecks(() => h, 3000);
 
 /** The healthy card of `desk`, read by the app from a healthy deployment that is then replaced. */
 async function cacheHealthyCardThenRedeploy(
@@ -161,7 +94,7 @@ async function cacheHealthyCardThenRedeploy(
   let card: Json;
   try {
     await h.reset();
-    card = await getCard(healthy.cardUrl('desk'));
+    card = (await getCard(healthy.cardUrl('desk'))).card;
     await spansSettled(1);
   } finally {
     await healthy.stop();
@@ -184,7 +117,7 @@ describe('Google ADK healthy peer (desk + studio, toA2a basePath)', () => {
   });
 
   test('a. raw message/send + message/stream with skillId desk-summarize: function_call / function_response data parts, zero drift', async () => {
-    const card = await getCard(peer.cardUrl('desk'));
+    const { card } = await getCard(peer.cardUrl('desk'));
     assert.equal(card.protocolVersion, '0.3.0');
     assert.equal(card.version, '1.0.0');
     assert.equal(card.url, `${peer.origin}/desk/jsonrpc`);
@@ -244,8 +177,8 @@ describe('Google ADK healthy peer (desk + studio, toA2a basePath)', () => {
   });
 
   test('a. @a2a-js/sdk 1.3 client (0.3 mode) send + stream, skillId desk-summarize: zero drift', async () => {
-    const card = await getCard(peer.cardUrl('desk'));
-    const client = await sdkClient(card);
+    const { card } = await getCard(peer.cardUrl('desk'));
+    const client = await legacyClient(card);
     const task = asTask(
       await client.sendMessage(sendRequest('desk-summarize', { text: `summarize: ${FOX}` })),
     );
@@ -291,14 +224,14 @@ describe('Google ADK healthy peer (desk + studio, toA2a basePath)', () => {
   });
 
   test('f. the second agent (studio): send + stream studio-render, zero drift, judged against its own card', async () => {
-    const desk = await getCard(peer.cardUrl('desk'));
-    const studio = await getCard(peer.cardUrl('studio'));
+    const { card: desk } = await getCard(peer.cardUrl('desk'));
+    const { card: studio } = await getCard(peer.cardUrl('studio'));
     assert.equal(studio.url, `${peer.origin}/studio/jsonrpc`);
     assert.deepEqual(
       studio.skills.map((s: Json) => s.id),
       ['studio', 'studio-render'],
     );
-    const client = await sdkClient(studio);
+    const client = await legacyClient(studio);
     const task = asTask(
       await client.sendMessage(sendRequest('studio-render', { text: 'render: a red house' })),
     );
@@ -342,7 +275,7 @@ describe('Google ADK variant A (desk translate tool removed, card version still 
   });
 
   test('b. SDK client holding the healthy card, skill desk-translate → FAILED "Function translate is not found in the toolsDict." → unknown_skill', async () => {
-    const client = await sdkClient(healthyCard);
+    const client = await legacyClient(healthyCard);
     const task = asTask(
       await client.sendMessage(sendRequest('desk-translate', { text: 'translate: Hello world' })),
     );
@@ -383,7 +316,7 @@ describe('Google ADK variant A (desk translate tool removed, card version still 
   });
 
   test('a skill the peer still has (desk-summarize) works and is not drift', async () => {
-    const client = await sdkClient(healthyCard);
+    const client = await legacyClient(healthyCard);
     const task = asTask(
       await client.sendMessage(sendRequest('desk-summarize', { text: `summarize: ${FOX}` })),
     );
@@ -394,7 +327,7 @@ describe('Google ADK variant A (desk translate tool removed, card version still 
   });
 
   test('d. re-fetching the same card URL after the redeploy → card_changed on GetAgentCard (version unchanged)', async () => {
-    const card = await getCard(peer.cardUrl('desk'));
+    const { card } = await getCard(peer.cardUrl('desk'));
     assert.equal(card.version, healthyCard.version);
     assert.deepEqual(
       card.skills.map((s: Json) => s.id),
@@ -427,7 +360,7 @@ describe('Google ADK variant B (desk-summarize reused: an image/png file part, c
   });
 
   test('c. SDK client holding the healthy card, skill desk-summarize → image/png artifact → output_mode_mismatch', async () => {
-    const client = await sdkClient(healthyCard);
+    const client = await legacyClient(healthyCard);
     const task = asTask(
       await client.sendMessage(sendRequest('desk-summarize', { text: `summarize: ${FOX}` })),
     );
@@ -463,7 +396,7 @@ describe('Google ADK variant B (desk-summarize reused: an image/png file part, c
   });
 
   test('the B card is identical to the healthy one: re-fetching it is not card_changed', async () => {
-    const card = await getCard(peer.cardUrl('desk'));
+    const { card } = await getCard(peer.cardUrl('desk'));
     assert.deepEqual(card, healthyCard);
     await spansSettled(1);
     const get = only('GetAgentCard');

@@ -20,17 +20,8 @@
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SpanStatusCode } from '@opentelemetry/api';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace';
-import { TaskState, type AgentCard } from '@a2a-js/sdk';
-import {
-  ClientFactory,
-  ClientFactoryOptions,
-  DefaultAgentCardResolver,
-  JsonRpcTransportFactory,
-  RestTransportFactory,
-  type Client,
-} from '@a2a-js/sdk/client';
-import { drifted, setupOtel, type Harness } from '../helpers/otel';
+import { TaskState } from '@a2a-js/sdk';
+import { setupOtel, type Harness } from '../helpers/otel';
 import { asTask, collect, messageText, sendRequest } from '../peers/sdk-client';
 import { pythonSeedFingerprint } from '../helpers/seed-fingerprint';
 import { skillFingerprint } from '../../src/index';
@@ -40,10 +31,18 @@ import {
   venvInstalled,
   type PythonSdkPeer,
 } from './python/a2a-sdk/peer-process.mjs';
+import {
+  FOX,
+  getCard,
+  messages,
+  nextRpcId,
+  rpc,
+  rpcRaw,
+  sdkClient,
+  spanChecks,
+  type Json,
+} from './lib';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-const FOX = 'The quick brown fox jumps over the lazy dog';
 const skip = venvInstalled()
   ? false
   : 'test/real-world/python/a2a-sdk/.venv missing: REAL_WORLD_INSTALL_ONLY=1 bash scripts/real-world.sh';
@@ -58,90 +57,9 @@ after(async () => {
 
 // ------------------------------------------------------------------ client helpers
 
-let rpcId = 0;
-let msgSeq = 0;
-
-async function getCard(url: string): Promise<{ card: Json; raw: string }> {
-  const res = await fetch(url, { headers: { accept: 'application/json' } });
-  assert.equal(res.status, 200, `GET ${url}`);
-  const raw = await res.text();
-  return { card: JSON.parse(raw) as Json, raw };
-}
-async function rpcRaw(
-  url: string,
-  method: string,
-  params: Json,
-  headers: Record<string, string> = {},
-): Promise<Json> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
-    body: JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method, params }),
-  });
-  assert.equal(res.status, 200);
-  return (await res.json()) as Json;
-}
-async function rpc(url: string, method: string, params: Json, headers = {}): Promise<Json> {
-  const body = await rpcRaw(url, method, params, headers);
-  assert.ok(body.result, `expected a result, got ${JSON.stringify(body).slice(0, 300)}`);
-  return body.result as Json;
-}
-/** A 0.3 message (the compatibility layer's `message/send`). */
-function v03Message(text: string, skillId: string): Json {
-  return {
-    kind: 'message',
-    role: 'user',
-    messageId: `py-sdk-${++msgSeq}`,
-    parts: [{ kind: 'text', text }],
-    metadata: { skillId },
-  };
-}
-/** A 1.0 `SendMessage` params object. */
-function v10Params(text: string, skillId: string): Json {
-  return {
-    message: { messageId: `py-sdk-${++msgSeq}`, role: 'ROLE_USER', parts: [{ text }] },
-    metadata: { skillId },
-  };
-}
+const { v03Message, v10Params } = messages('py-sdk-');
 const V10 = { 'A2A-Version': '1.0' };
-
-/** The @a2a-js/sdk 1.3 client, 1.0 mode, either from the card URL or from a card the app holds. */
-async function sdkClient(
-  transport: 'JSONRPC' | 'HTTP+JSON',
-  from: { baseUrl: string } | { card: Json },
-): Promise<Client> {
-  const factory = new ClientFactory(
-    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-      transports: [new JsonRpcTransportFactory(), new RestTransportFactory()],
-      cardResolver: new DefaultAgentCardResolver(),
-      preferredTransports: [transport],
-    }),
-  );
-  return 'baseUrl' in from
-    ? factory.createFromUrl(from.baseUrl)
-    : factory.createFromAgentCard(structuredClone(from.card) as unknown as AgentCard);
-}
-
-function only(name: string): ReadableSpan {
-  const list = h.spans(name);
-  assert.equal(list.length, 1, `one ${name} span, got ${list.length}: ${describeSpans()}`);
-  return list[0];
-}
-function driftKinds(): Array<[string, unknown]> {
-  return drifted(h.spans()).map((s) => [s.name, s.attributes['a2a.drift.kind']]);
-}
-function describeSpans(): string {
-  return JSON.stringify(
-    h.spans().map((s) => ({ name: s.name, attrs: s.attributes, status: s.status })),
-    null,
-    1,
-  );
-}
-async function spansSettled(n: number): Promise<ReadableSpan[]> {
-  const spans = await h.waitForSpans((s) => s.length >= n, 5000);
-  await new Promise((r) => setTimeout(r, 50));
-  return spans;
-}
+const { only, driftKinds, describeSpans, spansSettled } = spanChecks(() => h);
 
 /** The healthy card, read by the app from a healthy deployment that is then replaced on the SAME port. */
 async function cacheHealthyCardThenRedeploy(
@@ -210,7 +128,7 @@ describe('a2a-sdk (Python) healthy peer', { skip }, () => {
 
   for (const transport of ['JSONRPC', 'HTTP+JSON'] as const) {
     test(`@a2a-js/sdk 1.3 client (${transport}, createFromUrl): send + stream summarize / translate, zero drift`, async () => {
-      const client = await sdkClient(transport, { baseUrl: peer.baseUrl });
+      const client = await sdkClient({ baseUrl: peer.baseUrl }, { transport, rest: true });
       const task = asTask(
         await client.sendMessage(sendRequest('summarize', { text: `summarize: ${FOX}` })),
       );
@@ -320,15 +238,7 @@ describe('a2a-sdk (Python) healthy peer', { skip }, () => {
       const { card } = await getCard(peer.cardUrl);
       // as a 0.3-only client sees it: the top-level 0.3 fields, without the 1.0 interfaces
       delete card.supportedInterfaces;
-      const legacy = { legacyCompat: { enabled: true } };
-      const factory = new ClientFactory(
-        ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-          transports: [new JsonRpcTransportFactory(legacy), new RestTransportFactory(legacy)],
-          cardResolver: new DefaultAgentCardResolver(legacy),
-          preferredTransports: [transport],
-        }),
-      );
-      const client = await factory.createFromAgentCard(card as unknown as AgentCard);
+      const client = await sdkClient({ card }, { transport, rest: true, legacy: true });
       const task = asTask(
         await client.sendMessage(sendRequest('summarize', { text: `summarize: ${FOX}` })),
       );
@@ -388,7 +298,10 @@ describe('a2a-sdk (Python) healthy peer', { skip }, () => {
 
   test('HTTP errors: REST GET of an unknown task (404) and a 0.3 REST body the 1.0 parser rejects (400): error spans, no drift', async () => {
     await getCard(peer.cardUrl);
-    const client = await sdkClient('HTTP+JSON', { baseUrl: peer.baseUrl });
+    const client = await sdkClient(
+      { baseUrl: peer.baseUrl },
+      { transport: 'HTTP+JSON', rest: true },
+    );
     await assert.rejects(client.getTask({ tenant: '', id: 'no-such-task', historyLength: 0 }));
     const res = await fetch(`${peer.restUrl}/message:send`, {
       method: 'POST',
@@ -428,7 +341,7 @@ describe(
 
     for (const transport of ['JSONRPC', 'HTTP+JSON'] as const) {
       test(`SDK client (${transport}) holding the healthy card, skill translate → FAILED "unknown skill: translate" → unknown_skill`, async () => {
-        const client = await sdkClient(transport, { card: healthyCard });
+        const client = await sdkClient({ card: healthyCard }, { transport, rest: true });
         const task = asTask(
           await client.sendMessage(sendRequest('translate', { text: 'translate: hello' })),
         );
@@ -461,7 +374,7 @@ describe(
     });
 
     test('the skill still on the card (summarize) is unaffected: zero drift', async () => {
-      const client = await sdkClient('JSONRPC', { card: healthyCard });
+      const client = await sdkClient({ card: healthyCard }, { transport: 'JSONRPC', rest: true });
       const task = asTask(await client.sendMessage(sendRequest('summarize', { text: FOX })));
       assert.equal(task.status?.state, TaskState.TASK_STATE_COMPLETED);
       await spansSettled(1);
@@ -536,7 +449,7 @@ describe(
         headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...V10 },
         body: JSON.stringify({
           jsonrpc: '2.0',
-          id: ++rpcId,
+          id: nextRpcId(),
           method: 'SendStreamingMessage',
           params: v10Params('translate: hello', 'translate'),
         }),
@@ -557,7 +470,7 @@ describe(
     });
 
     test('HTTP+JSON 1.0 message:send: the SDK answers 500 "unknown exception" (the text is lost): an error span and no drift verdict', async () => {
-      const client = await sdkClient('HTTP+JSON', { card: healthyCard });
+      const client = await sdkClient({ card: healthyCard }, { transport: 'HTTP+JSON', rest: true });
       await assert.rejects(
         client.sendMessage(sendRequest('translate', { text: 'translate: hello' })),
       );
@@ -589,7 +502,7 @@ describe(
 
     for (const transport of ['JSONRPC', 'HTTP+JSON'] as const) {
       test(`SDK client (${transport}) send + stream summarize → raw image/png part → output_mode_mismatch`, async () => {
-        const client = await sdkClient(transport, { card: healthyCard });
+        const client = await sdkClient({ card: healthyCard }, { transport, rest: true });
         const task = asTask(await client.sendMessage(sendRequest('summarize', { text: FOX })));
         assert.equal(task.status?.state, TaskState.TASK_STATE_COMPLETED);
         const part = task.artifacts[0].parts[0];

@@ -21,16 +21,9 @@
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SpanStatusCode } from '@opentelemetry/api';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace';
-import { TaskState, type AgentCard, type Task } from '@a2a-js/sdk';
-import {
-  ClientFactory,
-  ClientFactoryOptions,
-  DefaultAgentCardResolver,
-  JsonRpcTransportFactory,
-  type Client,
-} from '@a2a-js/sdk/client';
-import { drifted, setupOtel, type Harness } from '../helpers/otel';
+import { TaskState, type Task } from '@a2a-js/sdk';
+import type { Client } from '@a2a-js/sdk/client';
+import { setupOtel, type Harness } from '../helpers/otel';
 import { asTask, collect, sendRequest } from '../peers/sdk-client';
 import { pythonSeedFingerprint } from '../helpers/seed-fingerprint';
 import { skillFingerprint } from '../../src/index';
@@ -39,10 +32,8 @@ import {
   venvInstalled,
   type FastA2APeer,
 } from './python/fasta2a/peer-process.mjs';
+import { FOX, getCard, messages, rpcRaw, sdkClient, spanChecks, type Json } from './lib';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-const FOX = 'The quick brown fox jumps over the lazy dog';
 const UNKNOWN_TOOL = "Unknown tool name: 'translate'. Available tools: 'summarize'";
 const skip = venvInstalled()
   ? false
@@ -56,47 +47,7 @@ after(async () => {
   await h.shutdown();
 });
 
-let rpcId = 0;
-let msgSeq = 0;
-
-async function getCard(url: string): Promise<{ card: Json; raw: string }> {
-  const res = await fetch(url, { headers: { accept: 'application/json' } });
-  assert.equal(res.status, 200, `GET ${url}`);
-  const raw = await res.text();
-  return { card: JSON.parse(raw) as Json, raw };
-}
-async function rpcRaw(url: string, method: string, params: Json): Promise<Json> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method, params }),
-  });
-  assert.equal(res.status, 200);
-  return (await res.json()) as Json;
-}
-function v03Params(text: string, skillId: string): Json {
-  return {
-    message: {
-      kind: 'message',
-      role: 'user',
-      messageId: `py-fasta2a-${++msgSeq}`,
-      parts: [{ kind: 'text', text }],
-      metadata: { skillId },
-    },
-  };
-}
-async function sdkClient(from: { baseUrl: string } | { card: Json }): Promise<Client> {
-  const factory = new ClientFactory(
-    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-      transports: [new JsonRpcTransportFactory()],
-      cardResolver: new DefaultAgentCardResolver(),
-      preferredTransports: ['JSONRPC'],
-    }),
-  );
-  return 'baseUrl' in from
-    ? factory.createFromUrl(from.baseUrl)
-    : factory.createFromAgentCard(structuredClone(from.card) as unknown as AgentCard);
-}
+const { v03Params } = messages('py-fasta2a-');
 /** FastA2A answers a send with the SUBMITTED task: poll GetTask until it is terminal. */
 async function pollDone(client: Client, id: string): Promise<Task> {
   for (let i = 0; i < 100; i++) {
@@ -117,26 +68,7 @@ async function pollRaw(url: string, id: string): Promise<Json> {
   throw new Error(`task ${id} did not finish`);
 }
 
-function driftKinds(): Array<[string, unknown]> {
-  return drifted(h.spans()).map((s) => [s.name, s.attributes['a2a.drift.kind']]);
-}
-function describeSpans(): string {
-  return JSON.stringify(
-    h.spans().map((s) => ({ name: s.name, attrs: s.attributes, status: s.status })),
-    null,
-    1,
-  );
-}
-function only(name: string): ReadableSpan {
-  const list = h.spans(name);
-  assert.equal(list.length, 1, `one ${name} span, got ${list.length}: ${describeSpans()}`);
-  return list[0];
-}
-async function spansSettled(n: number): Promise<ReadableSpan[]> {
-  const spans = await h.waitForSpans((s) => s.length >= n, 5000);
-  await new Promise((r) => setTimeout(r, 50));
-  return spans;
-}
+const { only, driftKinds, describeSpans, spansSettled } = spanChecks(() => h);
 function artifactText(t: Task): string {
   const p = t.artifacts[t.artifacts.length - 1]?.parts[0];
   return p?.content?.$case === 'text' ? p.content.value : '';

@@ -22,16 +22,8 @@
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SpanStatusCode } from '@opentelemetry/api';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace';
-import { TaskState, type AgentCard } from '@a2a-js/sdk';
-import {
-  ClientFactory,
-  ClientFactoryOptions,
-  DefaultAgentCardResolver,
-  JsonRpcTransportFactory,
-  type Client,
-} from '@a2a-js/sdk/client';
-import { drifted, setupOtel, type Harness } from '../helpers/otel';
+import { TaskState } from '@a2a-js/sdk';
+import { setupOtel, type Harness } from '../helpers/otel';
 import { asTask, collect, sendRequest } from '../peers/sdk-client';
 import { pythonSeedFingerprint } from '../helpers/seed-fingerprint';
 import { skillFingerprint } from '../../src/index';
@@ -40,10 +32,8 @@ import {
   venvInstalled,
   type PythonAdkPeer,
 } from './python/google-adk/peer-process.mjs';
+import { FOX, getCard, messages, rpc, sdkClient, spanChecks, type Json } from './lib';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-const FOX = 'The quick brown fox jumps over the lazy dog';
 const NO_TOOL =
   'Invoking `translate()` failed as no tool with that name is available. The tools you can call are: summarize. You could retry, but it is IMPORTANT that you only call a tool from that list.';
 const skip = venvInstalled()
@@ -58,77 +48,9 @@ after(async () => {
   await h.shutdown();
 });
 
-let rpcId = 0;
-let msgSeq = 0;
 const V10 = { 'A2A-Version': '1.0' };
-
-async function getCard(url: string): Promise<{ card: Json; raw: string }> {
-  const res = await fetch(url, { headers: { accept: 'application/json' } });
-  assert.equal(res.status, 200, `GET ${url}`);
-  const raw = await res.text();
-  return { card: JSON.parse(raw) as Json, raw };
-}
-async function rpc(url: string, method: string, params: Json, headers = {}): Promise<Json> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
-    body: JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method, params }),
-  });
-  assert.equal(res.status, 200);
-  const body = (await res.json()) as Json;
-  assert.ok(body.result, `expected a result, got ${JSON.stringify(body).slice(0, 300)}`);
-  return body.result as Json;
-}
-function v03Params(text: string, skillId: string): Json {
-  return {
-    message: {
-      kind: 'message',
-      role: 'user',
-      messageId: `py-adk-${++msgSeq}`,
-      parts: [{ kind: 'text', text }],
-      metadata: { skillId },
-    },
-  };
-}
-function v10Params(text: string, skillId: string): Json {
-  return {
-    message: { messageId: `py-adk-${++msgSeq}`, role: 'ROLE_USER', parts: [{ text }] },
-    metadata: { skillId },
-  };
-}
-async function sdkClient(from: { baseUrl: string } | { card: Json }): Promise<Client> {
-  const factory = new ClientFactory(
-    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-      transports: [new JsonRpcTransportFactory()],
-      cardResolver: new DefaultAgentCardResolver(),
-      preferredTransports: ['JSONRPC'],
-    }),
-  );
-  return 'baseUrl' in from
-    ? factory.createFromUrl(from.baseUrl)
-    : factory.createFromAgentCard(structuredClone(from.card) as unknown as AgentCard);
-}
-
-function only(name: string): ReadableSpan {
-  const list = h.spans(name);
-  assert.equal(list.length, 1, `one ${name} span, got ${list.length}: ${describeSpans()}`);
-  return list[0];
-}
-function driftKinds(): Array<[string, unknown]> {
-  return drifted(h.spans()).map((s) => [s.name, s.attributes['a2a.drift.kind']]);
-}
-function describeSpans(): string {
-  return JSON.stringify(
-    h.spans().map((s) => ({ name: s.name, attrs: s.attributes, status: s.status })),
-    null,
-    1,
-  );
-}
-async function spansSettled(n: number): Promise<ReadableSpan[]> {
-  const spans = await h.waitForSpans((s) => s.length >= n, 5000);
-  await new Promise((r) => setTimeout(r, 50));
-  return spans;
-}
+const { v03Params, v10Params } = messages('py-adk-');
+const { only, driftKinds, describeSpans, spansSettled } = spanChecks(() => h);
 
 describe('Google ADK (Python) healthy peer (to_a2a, desk: summarize + translate)', { skip }, () => {
   let peer: PythonAdkPeer;

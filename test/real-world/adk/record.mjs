@@ -10,102 +10,48 @@
  *   <name>.meta.json           request (method, path, headers, body) + response status/headers
  * plus README.md (versions, how recorded, the wire facts) and index.json (the list, with notes).
  */
-import { mkdirSync, readdirSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  FOX,
+  createRecorder,
+  jsonRpcPost,
+  lastSseJson,
+  nodePackageVersions,
+  versionBullets,
+} from '../record-lib.mjs';
 import { startAdkPeer } from './peer-process.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const OUT = path.resolve(here, '../../fixtures/adk');
-mkdirSync(OUT, { recursive: true });
-for (const f of readdirSync(OUT)) rmSync(path.join(OUT, f));
-
-const index = [];
-let rpcId = 0;
-let msgSeq = 0;
-
-async function exchange(name, note, url, init = {}) {
-  const method = init.method ?? 'GET';
-  const headers = init.headers ?? {};
-  const res = await fetch(url, { method, headers, body: init.body });
-  const bytes = Buffer.from(await res.arrayBuffer());
-  const ct = res.headers.get('content-type') ?? '';
-  const ext = ct.includes('text/event-stream') ? 'sse' : ct.includes('json') ? 'json' : 'txt';
-  writeFileSync(path.join(OUT, `${name}.${ext}`), bytes);
-  const u = new URL(url);
-  let reqBody = null;
-  if (typeof init.body === 'string') {
-    try {
-      reqBody = JSON.parse(init.body);
-    } catch {
-      reqBody = init.body;
-    }
-  }
-  const meta = {
-    note,
-    request: { method, path: u.pathname + u.search, headers, body: reqBody },
-    response: {
-      status: res.status,
-      headers: Object.fromEntries(res.headers.entries()),
-      bodyFile: `${name}.${ext}`,
-    },
-  };
-  writeFileSync(path.join(OUT, `${name}.meta.json`), JSON.stringify(meta, null, 2) + '\n');
-  index.push({ name, file: `${name}.${ext}`, note, status: res.status, method, path: u.pathname });
-  return { status: res.status, text: bytes.toString('utf8'), contentType: ct };
-}
-
-/** A JSON-RPC 0.3 body, as the @a2a-js/sdk 0.3 client (and ADK's RemoteA2AAgent) sends it. */
-function rpc(method, params) {
-  return JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method, params });
-}
+const rec = createRecorder({
+  out: path.resolve(here, '../../fixtures/adk'),
+  messageIdPrefix: 'rec-msg-',
+});
+/** `rpc`: a JSON-RPC 0.3 body, as the @a2a-js/sdk 0.3 client (and ADK's RemoteA2AAgent) sends it. */
+const { exchange, rpc } = rec;
 /** A text message naming the tool in the text (the model reads text) and the skill in metadata. */
-function textParams(text, skillId) {
-  return {
-    message: {
-      kind: 'message',
-      role: 'user',
-      messageId: `rec-msg-${++msgSeq}`,
-      parts: [{ kind: 'text', text }],
-      ...(skillId === undefined ? {} : { metadata: { skillId } }),
-    },
-  };
-}
+const textParams = (text, skillId) => rec.m03(text, skillId);
 /** The skill named in a data part, no metadata.skillId. */
 function dataParams(skill, parameters) {
   return {
     message: {
       kind: 'message',
       role: 'user',
-      messageId: `rec-msg-${++msgSeq}`,
+      messageId: rec.nextMessageId(),
       parts: [{ kind: 'data', data: { skill, parameters } }],
     },
   };
 }
-const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
-const SSE_HEADERS = { 'content-type': 'application/json', accept: 'text/event-stream' };
+const call = (name, note, peer, agent, body, stream = false) =>
+  exchange(name, note, peer.rpcUrl(agent), jsonRpcPost(body, stream));
 
-async function call(name, note, peer, agent, body, stream = false) {
-  return exchange(name, note, peer.rpcUrl(agent), {
-    method: 'POST',
-    headers: stream ? SSE_HEADERS : JSON_HEADERS,
-    body,
-  });
-}
-function lastSseJson(text) {
-  const events = text.split('\n\n').filter((e) => e.trim());
-  const last = events[events.length - 1];
-  return JSON.parse(last.slice(last.indexOf('{')));
-}
-
-const versions = {};
-for (const pkg of ['@google/adk', '@a2a-js/sdk', 'express', '@google/genai']) {
-  versions[pkg] = JSON.parse(
-    readFileSync(path.join(here, 'node_modules', pkg, 'package.json'), 'utf8'),
-  ).version;
-}
-
-const FOX = 'The quick brown fox jumps over the lazy dog';
+const versions = nodePackageVersions(here, [
+  '@google/adk',
+  '@a2a-js/sdk',
+  'express',
+  '@google/genai',
+]);
 
 // ------------------------------------------------------------------ healthy
 let peer = await startAdkPeer({ variant: 'healthy' });
@@ -294,13 +240,9 @@ try {
   await peer.stop();
 }
 
-writeFileSync(
-  path.join(OUT, 'index.json'),
-  JSON.stringify({ recordedWith: versions, node: process.version, exchanges: index }, null, 2) +
-    '\n',
-);
-writeFileSync(path.join(OUT, 'README.md'), readme());
-console.log(`wrote ${index.length} exchanges to ${OUT}`);
+rec.writeIndex({ recordedWith: versions, node: process.version });
+writeFileSync(path.join(rec.out, 'README.md'), readme());
+console.log(`wrote ${rec.index.length} exchanges to ${rec.out}`);
 
 function readme() {
   return `# Google ADK A2A server wire samples (toA2a + A2AAgentExecutor)
@@ -308,9 +250,7 @@ function readme() {
 Recorded from the real packages (no hand-written bodies) by
 \`test/real-world/adk/record.mjs\` on Node ${process.version}:
 
-${Object.entries(versions)
-  .map(([k, v]) => `- \`${k}@${v}\``)
-  .join('\n')}
+${versionBullets(versions)}
 
 (\`@google/genai\` is ADK's dependency, not pinned by the package. This folder is the SERVER side of
 ADK; \`test/fixtures/google-adk/\` is ADK's \`RemoteA2AAgent\` client.)

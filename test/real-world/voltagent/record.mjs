@@ -10,99 +10,38 @@
  *   <name>.meta.json           request (method, path, headers, body) + response status/headers
  * plus README.md (versions, how recorded) and index.json (the list, with notes).
  */
-import { mkdirSync, readdirSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  JSON_HEADERS,
+  createRecorder,
+  firstSseJson,
+  jsonRpcPost,
+  nodePackageVersions,
+  versionBullets,
+} from '../record-lib.mjs';
 import { startVoltAgentPeer } from './peer-process.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const OUT = path.resolve(here, '../../fixtures/voltagent');
-mkdirSync(OUT, { recursive: true });
-for (const f of readdirSync(OUT)) rmSync(path.join(OUT, f));
+const rec = createRecorder({
+  out: path.resolve(here, '../../fixtures/voltagent'),
+  messageIdPrefix: 'rec-msg-',
+});
+/** `rec.rpc`: a JSON-RPC body the way a 0.2/0.3 client sends it (VoltAgent has no A2A client of its own). */
+const { exchange, rpc } = rec;
+const sendParams = (text, skillId) => rec.m03(text, skillId);
+const call = (name, note, peer, agentId, body, stream = false) =>
+  exchange(name, note, peer.rpcUrl(agentId), jsonRpcPost(body, stream));
 
-const index = [];
-let rpcId = 0;
-let msgSeq = 0;
-
-async function exchange(name, note, url, init = {}) {
-  const method = init.method ?? 'GET';
-  const headers = init.headers ?? {};
-  const res = await fetch(url, { ...init, method, headers });
-  const bytes = Buffer.from(await res.arrayBuffer());
-  const ct = res.headers.get('content-type') ?? '';
-  const ext = ct.includes('text/event-stream') ? 'sse' : ct.includes('json') ? 'json' : 'txt';
-  writeFileSync(path.join(OUT, `${name}.${ext}`), bytes);
-  const u = new URL(url);
-  let reqBody = null;
-  if (typeof init.body === 'string') {
-    try {
-      reqBody = JSON.parse(init.body);
-    } catch {
-      reqBody = init.body;
-    }
-  }
-  const meta = {
-    note,
-    request: { method, path: u.pathname + u.search, headers, body: reqBody },
-    response: {
-      status: res.status,
-      headers: Object.fromEntries(res.headers.entries()),
-      bodyFile: `${name}.${ext}`,
-    },
-  };
-  writeFileSync(path.join(OUT, `${name}.meta.json`), JSON.stringify(meta, null, 2) + '\n');
-  index.push({ name, file: `${name}.${ext}`, note, status: res.status, method, path: u.pathname });
-  return { status: res.status, text: bytes.toString('utf8'), contentType: ct };
-}
-
-/** A JSON-RPC body the way a 0.2/0.3 client sends it (VoltAgent has no A2A client of its own). */
-function rpc(method, params) {
-  return JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method, params });
-}
-function sendParams(text, skillId) {
-  return {
-    message: {
-      kind: 'message',
-      role: 'user',
-      messageId: `rec-msg-${++msgSeq}`,
-      parts: [{ kind: 'text', text }],
-      metadata: { skillId },
-    },
-  };
-}
-const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
-const SSE_HEADERS = { 'content-type': 'application/json', accept: 'text/event-stream' };
-
-function post(peer, agentId, body, stream = false) {
-  return {
-    method: 'POST',
-    headers: stream ? SSE_HEADERS : JSON_HEADERS,
-    body,
-    url: peer.rpcUrl(agentId),
-  };
-}
-async function call(name, note, peer, agentId, body, stream = false) {
-  const p = post(peer, agentId, body, stream);
-  return exchange(name, note, p.url, p);
-}
-function firstSseJson(text) {
-  const first = text.split('\n\n')[0];
-  return JSON.parse(first.slice(first.indexOf('{')));
-}
-
-const versions = {};
-for (const pkg of [
+const versions = nodePackageVersions(here, [
   '@voltagent/core',
   '@voltagent/a2a-server',
   '@voltagent/server-hono',
   '@voltagent/server-core',
   'ai',
   '@a2a-js/sdk',
-]) {
-  versions[pkg] = JSON.parse(
-    readFileSync(path.join(here, 'node_modules', pkg, 'package.json'), 'utf8'),
-  ).version;
-}
+]);
 
 // ------------------------------------------------------------------ healthy
 let peer = await startVoltAgentPeer({ variant: 'healthy' });
@@ -191,13 +130,13 @@ try {
     'summarizer',
     JSON.stringify({
       jsonrpc: '2.0',
-      id: ++rpcId,
+      id: rec.nextRpcId(),
       method: 'message/send',
       params: {
         message: {
           kind: 'message',
           role: 'user',
-          messageId: `rec-msg-${++msgSeq}`,
+          messageId: rec.nextMessageId(),
           parts: [{ kind: 'data', data: { text: 'x' } }],
           metadata: { skillId: 'summarize-v2' },
         },
@@ -310,21 +249,15 @@ try {
   await peer.stop();
 }
 
+rec.writeIndex({ recordedWith: versions, node: process.version });
 writeFileSync(
-  path.join(OUT, 'index.json'),
-  JSON.stringify({ recordedWith: versions, node: process.version, exchanges: index }, null, 2) +
-    '\n',
-);
-writeFileSync(
-  path.join(OUT, 'README.md'),
+  path.join(rec.out, 'README.md'),
   `# VoltAgent A2A wire samples
 
 Recorded from the real packages (no hand-written bodies) by
 \`test/real-world/voltagent/record.mjs\` on Node ${process.version}:
 
-${Object.entries(versions)
-  .map(([k, v]) => `- \`${k}@${v}\``)
-  .join('\n')}
+${versionBullets(versions)}
 
 (\`@a2a-js/sdk@${versions['@a2a-js/sdk']}\` is the dependency of \`@voltagent/a2a-server\`, used by it for types only.)
 
@@ -351,4 +284,4 @@ Wire facts:
 - errors: \`{"jsonrpc":"2.0","id":…,"error":{"code":…,"message":…,"data":{…}}}\` with HTTP 400.
 `,
 );
-console.log(`wrote ${index.length} exchanges to ${OUT}`);
+console.log(`wrote ${rec.index.length} exchanges to ${rec.out}`);

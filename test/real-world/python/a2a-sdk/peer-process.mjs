@@ -1,45 +1,23 @@
 /**
- * Starts peer.py (the real `a2a-sdk` server) with this folder's virtual environment
- * (.venv/bin/python, created by scripts/real-world.sh from requirements.lock) and waits for its
- * `{"port":N}` line. Used by record.mjs and ../../python-a2a-sdk.test.ts.
+ * Starts peer.py (the real `a2a-sdk` server) through ../python-peer.mjs. Used by record.mjs and
+ * ../../python-a2a-sdk.test.ts. What is this impl's own: UNKNOWN_SKILL and the two endpoints.
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { startChildPeer } from '../../child-peer.mjs';
+import { pythonPeerFiles, startPythonPeer } from '../python-peer.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-export const PEER_SCRIPT = path.join(here, 'peer.py');
-export const VENV_PYTHON = path.join(here, '.venv', 'bin', 'python');
-
-/** True when scripts/real-world.sh has installed the venv (its stamp exists). */
-export function venvInstalled() {
-  return fs.existsSync(path.join(here, '.venv', '.installed'));
-}
+export const { PEER_SCRIPT, VENV_PYTHON, venvInstalled } = pythonPeerFiles('a2a-sdk');
 
 /**
  * @param {{ variant?: 'healthy'|'A'|'B', port?: number, unknownSkill?: 'status'|'raise' }} [opts]
  */
 export async function startPythonSdkPeer(opts = {}) {
-  const variant = opts.variant ?? 'healthy';
-  const peer = await startChildPeer({
+  const peer = await startPythonPeer('a2a-sdk', {
     name: 'a2a-sdk (Python)',
-    script: PEER_SCRIPT,
-    cwd: here,
-    node: VENV_PYTHON,
-    env: {
-      VARIANT: variant,
-      PORT: String(opts.port ?? 0),
-      UNKNOWN_SKILL: opts.unknownSkill ?? 'status',
-      PYTHONUNBUFFERED: '1',
-      PYTHONDONTWRITEBYTECODE: '1',
-    },
+    variant: opts.variant,
+    port: opts.port,
+    env: { UNKNOWN_SKILL: opts.unknownSkill ?? 'status' },
   });
   return {
     ...peer,
-    variant,
-    baseUrl: peer.origin,
-    cardUrl: `${peer.origin}/.well-known/agent-card.json`,
     jsonRpcUrl: `${peer.origin}/a2a/jsonrpc`,
     restUrl: `${peer.origin}/a2a/rest`,
   };

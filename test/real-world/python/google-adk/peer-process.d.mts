@@ -1,17 +1,9 @@
-export interface PythonAdkPeer {
-  port: number;
-  variant: 'healthy' | 'A';
-  pid: number | undefined;
-  /** `http://127.0.0.1:{port}` */
-  origin: string;
-  /** same as origin (to_a2a without rpc_path serves at the root) */
-  baseUrl: string;
-  /** `{origin}/.well-known/agent-card.json` */
-  cardUrl: string;
+import type { PythonPeer } from '../python-peer.mjs';
+
+/** `baseUrl` = origin (to_a2a without rpc_path serves at the root) */
+export interface PythonAdkPeer extends PythonPeer<'healthy' | 'A'> {
   /** `{origin}/`: JSON-RPC, 1.0 methods and the 0.3 compatibility layer */
   rpcUrl: string;
-  stderr(): string;
-  stop(): Promise<void>;
 }
 export const PEER_SCRIPT: string;
 export const VENV_PYTHON: string;

@@ -9,60 +9,27 @@
  * <name>.json | <name>.sse (the body, byte for byte) and <name>.meta.json (request, status,
  * headers without `date`); index.json: the versions in the venv and the exchanges.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  FOX,
+  V03,
+  V10,
+  createRecorder,
+  post,
+  pythonPackageVersions,
+  sse,
+} from '../../record-lib.mjs';
 import { VENV_PYTHON, startPythonAdkPeer } from './peer-process.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const OUT = path.resolve(here, '../../../fixtures/google-adk-python-live');
-mkdirSync(OUT, { recursive: true });
-for (const f of readdirSync(OUT)) if (f !== 'README.md') rmSync(path.join(OUT, f));
-
-const FOX = 'The quick brown fox jumps over the lazy dog';
-const V10 = { 'content-type': 'application/json', 'A2A-Version': '1.0' };
-const V03 = { 'content-type': 'application/json' };
-const index = [];
-let rpcId = 0;
-let msgSeq = 0;
-
-async function exchange(name, note, url, init = {}) {
-  const method = init.method ?? 'GET';
-  const headers = init.headers ?? {};
-  const res = await fetch(url, { method, headers, body: init.body });
-  const bytes = Buffer.from(await res.arrayBuffer());
-  const ct = res.headers.get('content-type') ?? '';
-  const ext = ct.includes('text/event-stream') ? 'sse' : ct.includes('json') ? 'json' : 'txt';
-  writeFileSync(path.join(OUT, `${name}.${ext}`), bytes);
-  const u = new URL(url);
-  const headersOut = Object.fromEntries(res.headers.entries());
-  delete headersOut.date;
-  const body = typeof init.body === 'string' ? JSON.parse(init.body) : null;
-  const meta = {
-    note,
-    request: { method, path: u.pathname, headers, body },
-    response: { status: res.status, headers: headersOut, bodyFile: `${name}.${ext}` },
-  };
-  writeFileSync(path.join(OUT, `${name}.meta.json`), JSON.stringify(meta, null, 2) + '\n');
-  index.push({ name, file: `${name}.${ext}`, note, status: res.status, method, path: u.pathname });
-}
-const rpc = (method, params) => JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method, params });
-const m10 = (text, skillId) => ({
-  message: { messageId: `rec-${++msgSeq}`, role: 'ROLE_USER', parts: [{ text }] },
-  metadata: { skillId },
+const rec = createRecorder({
+  out: path.resolve(here, '../../../fixtures/google-adk-python-live'),
+  keep: ['README.md'],
+  dropResponseHeaders: ['date'],
+  messageIdPrefix: 'rec-',
 });
-const m03 = (text, skillId) => ({
-  message: {
-    kind: 'message',
-    role: 'user',
-    messageId: `rec-${++msgSeq}`,
-    parts: [{ kind: 'text', text }],
-    metadata: { skillId },
-  },
-});
-const post = (headers, body) => ({ method: 'POST', headers, body });
-const sse = (h) => ({ ...h, accept: 'text/event-stream' });
+const { exchange, rpc, m10, m03 } = rec;
 
 let peer = await startPythonAdkPeer({ variant: 'healthy' });
 const port = peer.port;
@@ -131,14 +98,13 @@ try {
   await peer.stop();
 }
 
-const versions = JSON.parse(
-  execFileSync(VENV_PYTHON, [
-    '-c',
-    'import json, importlib.metadata as m, sys; print(json.dumps({"python": sys.version.split()[0], **{p: m.version(p) for p in ["google-adk", "google-genai", "a2a-sdk", "starlette", "sse-starlette", "uvicorn"]}}))',
-  ]).toString(),
-);
-writeFileSync(
-  path.join(OUT, 'index.json'),
-  JSON.stringify({ recordedWith: versions, exchanges: index }, null, 2) + '\n',
-);
-console.log(`recorded ${index.length} exchanges into ${OUT}`, versions);
+const versions = pythonPackageVersions(VENV_PYTHON, [
+  'google-adk',
+  'google-genai',
+  'a2a-sdk',
+  'starlette',
+  'sse-starlette',
+  'uvicorn',
+]);
+rec.writeIndex({ recordedWith: versions });
+console.log(`recorded ${rec.index.length} exchanges into ${rec.out}`, versions);

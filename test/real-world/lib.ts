@@ -1,0 +1,145 @@
+/**
+ * Client-side helpers shared by the real-world suites that drive a peer with raw `fetch` and the
+ * `@a2a-js/sdk` 1.3 client (adk, python-a2a-sdk, python-google-adk, python-fasta2a): reading a
+ * card, JSON-RPC calls, 0.3 / 1.0 message builders, the SDK client from a card URL or a held card,
+ * and the span checks on the in-memory exporter of test/helpers/otel.ts.
+ */
+import assert from 'node:assert/strict';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace';
+import type { AgentCard } from '@a2a-js/sdk';
+import {
+  ClientFactory,
+  ClientFactoryOptions,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+  RestTransportFactory,
+  type Client,
+} from '@a2a-js/sdk/client';
+import { drifted, type Harness } from '../helpers/otel';
+
+export type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+export const FOX = 'The quick brown fox jumps over the lazy dog';
+
+let rpcId = 0;
+/** The next JSON-RPC id (1, 2, ... per test process). */
+export function nextRpcId(): number {
+  return ++rpcId;
+}
+
+/** GET a card (asserting 200): the parsed card and its raw text. */
+export async function getCard(url: string): Promise<{ card: Json; raw: string }> {
+  const res = await fetch(url, { headers: { accept: 'application/json' } });
+  assert.equal(res.status, 200, `GET ${url}`);
+  const raw = await res.text();
+  return { card: JSON.parse(raw) as Json, raw };
+}
+/** A JSON-RPC POST (asserting HTTP 200): the whole response body, result or error. */
+export async function rpcRaw(
+  url: string,
+  method: string,
+  params: Json,
+  headers: Record<string, string> = {},
+): Promise<Json> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
+    body: JSON.stringify({ jsonrpc: '2.0', id: nextRpcId(), method, params }),
+  });
+  assert.equal(res.status, 200);
+  return (await res.json()) as Json;
+}
+/** A JSON-RPC POST that must answer with a `result`: that result. */
+export async function rpc(
+  url: string,
+  method: string,
+  params: Json,
+  headers: Record<string, string> = {},
+): Promise<Json> {
+  const body = await rpcRaw(url, method, params, headers);
+  assert.ok(body.result, `expected a result, got ${JSON.stringify(body).slice(0, 300)}`);
+  return body.result as Json;
+}
+
+/** Message builders whose message ids are `<prefix>1`, `<prefix>2`, ... */
+export function messages(prefix: string) {
+  let seq = 0;
+  const nextMessageId = (): string => `${prefix}${++seq}`;
+  /** A 0.3 text message; the skill (if any) in `metadata.skillId`. */
+  const v03Message = (text: string, skillId?: string): Json => ({
+    kind: 'message',
+    role: 'user',
+    messageId: nextMessageId(),
+    parts: [{ kind: 'text', text }],
+    ...(skillId === undefined ? {} : { metadata: { skillId } }),
+  });
+  return {
+    nextMessageId,
+    v03Message,
+    /** 0.3 `message/send` params: `{message}` with the skill in the message's metadata. */
+    v03Params: (text: string, skillId: string): Json => ({ message: v03Message(text, skillId) }),
+    /** 1.0 `SendMessage` params: the skill in the request metadata. */
+    v10Params: (text: string, skillId: string): Json => ({
+      message: { messageId: nextMessageId(), role: 'ROLE_USER', parts: [{ text }] },
+      metadata: { skillId },
+    }),
+  };
+}
+
+/**
+ * The @a2a-js/sdk 1.3 client, from the card URL (`baseUrl`, 1.0 mode) or from a card the app
+ * holds. `rest` adds the HTTP+JSON transport; `legacy` builds it in its 0.3 mode (legacyCompat).
+ */
+export async function sdkClient(
+  from: { baseUrl: string } | { card: Json },
+  opts: { transport?: 'JSONRPC' | 'HTTP+JSON'; rest?: boolean; legacy?: boolean } = {},
+): Promise<Client> {
+  const legacy = opts.legacy ? [{ legacyCompat: { enabled: true } }] : [];
+  const factory = new ClientFactory(
+    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+      transports: [
+        new JsonRpcTransportFactory(...legacy),
+        ...(opts.rest ? [new RestTransportFactory(...legacy)] : []),
+      ],
+      cardResolver: new DefaultAgentCardResolver(...legacy),
+      preferredTransports: [opts.transport ?? 'JSONRPC'],
+    }),
+  );
+  return 'baseUrl' in from
+    ? factory.createFromUrl(from.baseUrl)
+    : factory.createFromAgentCard(structuredClone(from.card) as unknown as AgentCard);
+}
+
+/**
+ * Span checks on the harness `h()` returns (it is created in a `before` hook):
+ * `spansSettled(n)` waits up to `settleTimeoutMs` for n spans, then 50 ms for late span ends.
+ */
+export function spanChecks(h: () => Harness, settleTimeoutMs = 5000) {
+  function describeSpans(): string {
+    return JSON.stringify(
+      h()
+        .spans()
+        .map((s) => ({ name: s.name, attrs: s.attributes, status: s.status })),
+      null,
+      1,
+    );
+  }
+  return {
+    describeSpans,
+    /** The one span of that name. */
+    only(name: string): ReadableSpan {
+      const list = h().spans(name);
+      assert.equal(list.length, 1, `one ${name} span, got ${list.length}: ${describeSpans()}`);
+      return list[0];
+    },
+    /** [span name, drift kind] of every span with a drift verdict. */
+    driftKinds(): Array<[string, unknown]> {
+      return drifted(h().spans()).map((s) => [s.name, s.attributes['a2a.drift.kind']]);
+    },
+    async spansSettled(n: number): Promise<ReadableSpan[]> {
+      const spans = await h().waitForSpans((s) => s.length >= n, settleTimeoutMs);
+      await new Promise((r) => setTimeout(r, 50)); // late span ends (stream settle, body reads)
+      return spans;
+    },
+  };
+}
