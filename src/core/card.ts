@@ -18,6 +18,7 @@
  *
  * camelCase is read first; the proto snake_case spelling is accepted as a fallback.
  */
+import { MAX_SKILL_ID } from './evidence';
 import { arr, isRecord, nonEmptyStr, own, ownEither, str } from './json-path';
 import type { AgentEndpoint, DecodedCard, SkillInfo } from './model';
 
@@ -194,9 +195,6 @@ function endpoints(json: Record<string, unknown>, card: DecodedCard, problems: s
   }
 }
 
-/** Skill names longer than this are not kept (they are looked for in the peer's texts). */
-const MAX_SKILL_NAME = 128;
-
 function skills(json: Record<string, unknown>, card: DecodedCard, problems: string[]): void {
   const raw = own(json, 'skills');
   const list = arr(raw);
@@ -232,7 +230,7 @@ function skills(json: Record<string, unknown>, card: DecodedCard, problems: stri
     const name = nonEmptyStr(own(s, 'name'));
     out.push({
       id,
-      ...(name !== undefined && name.length <= MAX_SKILL_NAME ? { name } : {}),
+      ...(name !== undefined && name.length <= MAX_SKILL_ID ? { name } : {}),
       inputModes: ins !== undefined && ins.length > 0 ? ins : card.defaultInputModes.slice(),
       outputModes: outs !== undefined && outs.length > 0 ? outs : card.defaultOutputModes.slice(),
     });

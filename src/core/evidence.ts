@@ -14,8 +14,8 @@ import { MISSING_SKILL_PHRASES } from './dialects/index';
 import { firstMatch, type TextMatcher } from './patterns';
 import { boundedMemo } from './memo';
 
-/** Skill ids longer than this are never looked for in texts. */
-const MAX_SKILL_ID = 128;
+/** Skill ids (and other skill names) longer than this are never looked for in texts. */
+export const MAX_SKILL_ID = 128;
 /** Texts are looked at up to this many characters (the decoders cap them too). */
 export const MAX_EVIDENCE_TEXT = 4096;
 

@@ -235,6 +235,16 @@ function errorText(err: RpcError): string | undefined {
   return extra === undefined ? err.message : `${err.message} ${extra}`;
 }
 
+/** Evidence in `text` that the negotiated skill (by its id or other names) is missing. */
+function missingIn(
+  text: string | undefined,
+  ctx: NegotiationContext,
+  opts: JudgeOptions,
+  failure: boolean,
+): string | undefined {
+  return missingSkillLabel(text, ctx.skillId, opts.unknownSkillPatterns, failure, ctx.skillAliases);
+}
+
 function judgeExchange(
   request: DecodedRequest | undefined,
   ctx: NegotiationContext,
@@ -296,13 +306,7 @@ function judgeExchange(
     }
     // Any other code (-32603, HTTP 400 / 500, ...) is generic: evidence only when its text names
     // the requested skill.
-    const label = missingSkillLabel(
-      errorText(err),
-      ctx.skillId,
-      opts.unknownSkillPatterns,
-      false,
-      ctx.skillAliases,
-    );
+    const label = missingIn(errorText(err), ctx, opts, false);
     if (label !== undefined) {
       return drifted(
         missingKind(ctx),
@@ -320,13 +324,7 @@ function judgeExchange(
   if (result.state !== undefined && FAILED_STATES.has(result.state)) {
     for (const text of [result.statusText, result.historyText]) {
       if (text === undefined || text.length === 0) continue;
-      const unknown = missingSkillLabel(
-        text,
-        ctx.skillId,
-        opts.unknownSkillPatterns,
-        true,
-        ctx.skillAliases,
-      );
+      const unknown = missingIn(text, ctx, opts, true);
       if (unknown !== undefined) {
         return drifted(
           missingKind(ctx),
@@ -359,13 +357,7 @@ function judgeExchange(
       result.artifactText,
       result.historyText,
     ]) {
-      const label = missingSkillLabel(
-        text,
-        ctx.skillId,
-        opts.unknownSkillPatterns,
-        false,
-        ctx.skillAliases,
-      );
+      const label = missingIn(text, ctx, opts, false);
       if (label !== undefined) {
         return drifted(
           missingKind(ctx),

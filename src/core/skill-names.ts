@@ -14,11 +14,11 @@
  * when the card in use lists it (by id, or as the one skill of that name), never guessed.
  */
 import { SKILL_ID_CONVENTIONS } from './dialects/index';
+import { MAX_SKILL_ID } from './evidence';
 import type { DecodedCard, SkillInfo } from './model';
 
 /** Names shorter than this are not aliases (too likely to occur in any text). */
 const MIN_ALIAS = 3;
-const MAX_NAME = 128;
 
 const aliasMemo = new WeakMap<object, Map<string, readonly string[]>>();
 /** Per card, at most this many skills' aliases are remembered. */
@@ -71,7 +71,7 @@ function computeAliases(
   const out: string[] = [];
   for (const name of candidates) {
     const n = name.trim();
-    if (n.length < MIN_ALIAS || n.length > MAX_NAME || lower(n) === lower(skillId)) continue;
+    if (n.length < MIN_ALIAS || n.length > MAX_SKILL_ID || lower(n) === lower(skillId)) continue;
     if (out.some((o) => lower(o) === lower(n))) continue;
     if (namesAnotherSkill(skills, skillId, n)) continue;
     out.push(n);

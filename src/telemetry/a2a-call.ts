@@ -128,6 +128,8 @@ export class A2ACall {
   /** The conversation id and task state last set on the span. */
   private contextIdSet: string | undefined;
   private stateSet: string | undefined;
+  /** GetAgentCard, TaskPushNotification or the operation: the span's name and the hooks' `operation`. */
+  private readonly spanName: string;
   /** The push webhook this call registers, until its task id is known (SendMessage). */
   private pushRegistration: PushRegistration | undefined;
 
@@ -144,12 +146,12 @@ export class A2ACall {
     const url = urlFacts(rawUrl);
     this.url = url;
     const push = target.type === 'operation' && target.push === true;
-    const name =
+    const name = (this.spanName =
       target.type === 'card'
         ? sc.SPAN_GET_AGENT_CARD
         : push
           ? sc.SPAN_TASK_PUSH_NOTIFICATION
-          : target.request.operation;
+          : target.request.operation);
     const attrs: Attributes = {};
     if (url.host !== undefined) {
       attrs[sc.ATTR_SERVER_ADDRESS] = url.host;
@@ -591,12 +593,7 @@ export class A2ACall {
     if (responseHook)
       this.safeHook('responseHook', () =>
         responseHook(this.span, {
-          operation:
-            this.target.type === 'card'
-              ? sc.SPAN_GET_AGENT_CARD
-              : this.target.push === true
-                ? sc.SPAN_TASK_PUSH_NOTIFICATION
-                : this.target.request.operation,
+          operation: this.spanName,
           url: this.url.key,
           request: this.request,
           statusCode: this.statusCode,

@@ -2,6 +2,7 @@
  * Shared request-side helpers for the JSON-RPC and HTTP+JSON dialects.
  * Pure and total; see model.ts.
  */
+import { MAX_SKILL_ID } from '../evidence';
 import { arr, getPath, isRecord, nonEmptyStr, own, splitPath } from '../json-path';
 import type { DecodedPart, DecodedRequest, OperationName } from '../model';
 import { decodePart } from './results';
@@ -87,7 +88,6 @@ export function fillMessageParts(req: DecodedRequest, msg: Record<string, unknow
 /** The keys under which a client may name the skill in a data part of its message. */
 const PART_SKILL_KEYS: readonly string[] = ['skillId', 'skill_id', 'skill'];
 const MAX_PART_SKILL_NAMES = 4;
-const MAX_PART_SKILL_NAME = 128;
 
 /**
  * Adds the skill names a data part gives (`{"skill": "x", "parameters": {...}}`; 0.3 proto JSON
@@ -101,7 +101,7 @@ function skillNamesOfDataPart(req: DecodedRequest, part: unknown): void {
   if (!isRecord(data)) return;
   for (const key of PART_SKILL_KEYS) {
     const name = nonEmptyStr(own(data, key));
-    if (name === undefined || name.length > MAX_PART_SKILL_NAME) continue;
+    if (name === undefined || name.length > MAX_SKILL_ID) continue;
     const list = (req.partSkillNames ??= []);
     if (list.length >= MAX_PART_SKILL_NAMES) return;
     list.push({ name, source: `message.parts[].data.${key}` });
