@@ -15,7 +15,8 @@ import { logger } from './diag-logger';
 import { parseAllPending } from './core/body-reader';
 import {
   InstrumentationBase,
-  type InstrumentationNodeModuleDefinition,
+  InstrumentationNodeModuleDefinition,
+  InstrumentationNodeModuleFile,
 } from '@opentelemetry/instrumentation';
 import { resolveConfig, type A2AInstrumentationConfig, type ResolvedConfig } from './config';
 import { FetchHook, type FetchFn } from './hooks/fetch';
@@ -29,6 +30,8 @@ import { OWN_REQUEST_KEY } from './telemetry/own-requests';
 import type { WireObserver, WireRequestInfo } from './hooks/types';
 import { WireTap } from './hooks/wire-tap';
 import { InboundTap } from './hooks/inbound-tap';
+import { GrpcClientHook } from './hooks/grpc-client';
+import { GrpcCalls } from './telemetry/grpc-calls';
 import { PushReceiver } from './telemetry/push-notifications';
 import { pushRegistry } from './telemetry/push-registrations';
 import * as sc from './semconv';
@@ -45,6 +48,8 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
   private fetchHook: FetchHook | undefined;
   private wireTap: WireTap | undefined;
   private inboundTap: InboundTap | undefined;
+  /** Made at the first use (init() runs inside super(), before field initialisers). */
+  private grpcHook: GrpcClientHook | undefined;
   private resolvedConfig: ResolvedConfig | undefined;
   private driftCounter: CallDeps['driftCounter'];
   private activeCalls: ActiveCalls | undefined;
@@ -69,8 +74,33 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     super(PACKAGE_NAME, PACKAGE_VERSION, config);
   }
 
+  /**
+   * `@grpc/grpc-js`, the APP's copy, as it loads (require, and import through the ESM hook):
+   * its `make-client` module's `makeClientConstructor` wrapped (hooks/grpc-client.ts); the
+   * package index covers a copy whose make-client loaded before the hooks.
+   */
   protected init(): InstrumentationNodeModuleDefinition[] {
-    return [];
+    const versions = ['>=1.0.0 <2'];
+    return [
+      new InstrumentationNodeModuleDefinition(
+        '@grpc/grpc-js',
+        versions,
+        (exports) => this.grpcClientHook().patchPackage(exports),
+        undefined,
+        [
+          new InstrumentationNodeModuleFile(
+            '@grpc/grpc-js/build/src/make-client.js',
+            versions,
+            (exports) => this.grpcClientHook().patchMakeClient(exports),
+            (exports) => this.grpcClientHook().unpatchMakeClient(exports),
+          ),
+        ],
+      ),
+    ];
+  }
+
+  private grpcClientHook(): GrpcClientHook {
+    return (this.grpcHook ??= new GrpcClientHook((where, err) => logger.debug(where, err)));
   }
 
   override setConfig(config: A2AInstrumentationConfig = {}): void {
@@ -129,6 +159,14 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
         (where, err) => logger.debug(`inbound ${where}`, err),
       );
       this.activeCalls ??= new ActiveCalls();
+      this.grpcClientHook().enable(
+        new GrpcCalls({
+          isActive: () => this.isActive(),
+          config: () => this.config,
+          newCall: (target, url, parent, startTime) => this.newCall(target, url, parent, startTime),
+        }),
+      );
+      super.enable(); // the module hooks of init() (grpc-js)
       this.fetchHook.install();
       this.wireTap.enable();
       this.inboundTap.enable();
@@ -156,6 +194,8 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
       this.fetchHook?.uninstall();
       this.wireTap?.disable();
       this.inboundTap?.disable();
+      this.grpcHook?.disable();
+      super.disable();
       this.activeCalls?.stopSweeping();
       this.activeCalls?.finishAll('instrumentation disabled');
     } catch (err) {

@@ -63,6 +63,11 @@ export const ATTR_A2A_LIFECYCLE_NEGOTIATION_KNOWN = 'a2a.lifecycle.negotiation_k
 /** TaskPushNotification: what the push carried (`task`, `status-update`, `artifact-update`, `message`). */
 export const ATTR_A2A_PUSH_PAYLOAD = 'a2a.push.payload';
 export const ATTR_A2A_BINDING = 'a2a.binding';
+/** gRPC binding: the OpenTelemetry RPC conventions (`rpc.system` = `grpc`). */
+export const ATTR_RPC_SYSTEM = 'rpc.system';
+export const ATTR_RPC_SERVICE = 'rpc.service';
+export const ATTR_RPC_METHOD = 'rpc.method';
+export const ATTR_RPC_GRPC_STATUS_CODE = 'rpc.grpc.status_code';
 export const ATTR_A2A_STREAM_EVENTS = 'a2a.stream.event_count';
 /**
  * Why the exchange could not be judged for drift (body over the cap, not JSON, no card known, ...).

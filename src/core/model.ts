@@ -20,7 +20,7 @@ export type OperationName =
   | 'ListTaskPushNotificationConfigs'
   | 'DeleteTaskPushNotificationConfig';
 
-export type Binding = 'jsonrpc' | 'http+json';
+export type Binding = 'jsonrpc' | 'http+json' | 'grpc';
 
 /** Where a request's skill id came from. `application` = declared by the app (withSkill). */
 export type SkillIdSource = string;
@@ -35,7 +35,8 @@ export interface DecodedRequest {
   wireMethod: string;
   binding: Binding;
   /**
-   * `0.1`, `0.2`, `0.3` or `1.0` when the request tells it (method name, part shape, header, path).
+   * `0.1`, `0.2`, `0.3` or `1.0` when the request tells it (method name, part shape, header, path,
+   * gRPC service name).
    */
   protocolVersion?: string;
   /** True for SendStreamingMessage and SubscribeToTask (the response is an SSE stream). */

@@ -10,6 +10,7 @@
 import { intAtLeast } from './json-path';
 import type { DecodedCard, NegotiationContext, SkillInfo } from './model';
 import { normaliseUrl, originOfNormalised, pathEnd, urlFacts } from './url';
+import { grpcTargetUrl, isGrpcBinding } from './protocol/grpc';
 
 export interface CardEntry {
   /** The card URL as passed to `put`. */
@@ -565,7 +566,10 @@ export class CardRegistry {
           if (typeof ep !== 'object' || ep === null) continue;
           const url = (ep as { url?: unknown }).url;
           if (typeof url !== 'string') continue;
-          const n = normaliseUrl(url, base);
+          // a GRPC interface's url is a channel target (`host:port`), matched as grpc://host:port
+          const n = isGrpcBinding((ep as { binding?: unknown }).binding)
+            ? grpcTargetUrl(url)
+            : normaliseUrl(url, base);
           if (n === undefined) continue;
           const foreign =
             normalisedCardUrl === undefined ||

@@ -269,6 +269,34 @@ export class A2ACall {
     };
   }
 
+  /** gRPC binding (grpc-calls.ts): one decoded response message or stream message. */
+  grpcMessage(result: DecodedResult): void {
+    if (this.phase === 'ended') return;
+    this.lastActivity = Date.now();
+    try {
+      this.onResult(result);
+    } catch (err) {
+      logger.debug('could not judge a gRPC message', err);
+      this.setUnjudged('internal error while judging');
+    }
+  }
+
+  /**
+   * gRPC binding: the call's final status (`error`: a non-OK status decoded); ends the call. A
+   * call the app cancelled is not a failure: the app stopped reading.
+   */
+  grpcStatus(code: number, error: DecodedResult | undefined, cancelled: boolean): void {
+    if (this.phase === 'ended') return;
+    this.span.setAttribute(sc.ATTR_RPC_GRPC_STATUS_CODE, code);
+    if (cancelled) {
+      if (!this.drift) this.setUnjudged('the response was cancelled before its end');
+    } else if (error !== undefined) {
+      this.events--; // the status is not one more stream event
+      this.grpcMessage(error);
+    }
+    this.finish();
+  }
+
   /** The fetch promise settled (fetch wrapper only). */
   fetchResolved(): void {
     this.fetchSettled = true;

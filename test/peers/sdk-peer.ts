@@ -126,6 +126,12 @@ export interface SdkPeerOptions {
    * (`createLegacyAwarePushNotificationSender`: 0.3 Task snapshots for configs registered in 0.3).
    */
   pushSender?: 'v1' | 'legacy-aware';
+  /**
+   * Also serve the same request handler over gRPC (`@a2a-js/sdk/server/grpc` on
+   * `@grpc/grpc-js`, 127.0.0.1:<random port>), listed FIRST in the card's interfaces (the SDK
+   * client then prefers it).
+   */
+  grpc?: boolean;
   /** Also enable the SDK's legacyCompat on the main (1.0) paths. Default false. */
   legacyOnMainPaths?: boolean;
   behaviour?: Partial<SdkPeerBehaviour>;
@@ -162,6 +168,8 @@ export interface SdkPeer {
   readonly v03JsonRpcUrl: string;
   /** 0.3 HTTP+JSON base `${baseUrl}/v03/rest` (POST `/v1/message:send`, GET `/v1/tasks/{id}`, ...). */
   readonly v03RestUrl: string;
+  /** With `grpc: true`: the gRPC target `127.0.0.1:<port>` (the card's GRPC interface url). */
+  readonly grpcTarget: string | undefined;
   /** The live card object the SDK serves by reference. */
   readonly card: AgentCard;
   readonly requestHandler: DefaultRequestHandler;
@@ -493,6 +501,28 @@ export async function startSdkPeer(opts: SdkPeerOptions = {}): Promise<SdkPeer> 
     v03JsonRpcUrl: `${baseUrl}/v03/jsonrpc`,
     v03RestUrl: `${baseUrl}/v03/rest`,
   };
+  let grpcServer: { tryShutdown(cb: () => void): void; forceShutdown(): void } | undefined;
+  let grpcTarget: string | undefined;
+  if (opts.grpc) {
+    // loaded here only: tests that hook grpc-js must enable the instrumentation first
+    const grpc = await import('@grpc/grpc-js');
+    const { grpcService, A2AService } = await import('@a2a-js/sdk/server/grpc');
+    const server = new grpc.Server();
+    server.addService(A2AService, grpcService({ requestHandler, userBuilder: userBuilder }));
+    const grpcPort = await new Promise<number>((resolve, reject) =>
+      server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (err, p) =>
+        err ? reject(err) : resolve(p),
+      ),
+    );
+    grpcServer = server;
+    grpcTarget = `127.0.0.1:${grpcPort}`;
+    card.supportedInterfaces.push({
+      url: grpcTarget,
+      protocolBinding: 'GRPC',
+      tenant: '',
+      protocolVersion: '1.0',
+    });
+  }
   // First entry is preferred by 1.0 clients. The 0.3 entries are required by
   // SDK 1.3.0 for its compat layer (toCompatAgentCard / validateVersion).
   card.supportedInterfaces.push(
@@ -507,6 +537,7 @@ export async function startSdkPeer(opts: SdkPeerOptions = {}): Promise<SdkPeer> 
     baseUrl,
     port,
     ...urls,
+    grpcTarget,
     card,
     requestHandler,
     executions,
@@ -526,6 +557,7 @@ export async function startSdkPeer(opts: SdkPeerOptions = {}): Promise<SdkPeer> 
       if (closed) return;
       closed = true;
       executor.closed = true;
+      if (grpcServer) grpcServer.forceShutdown();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
