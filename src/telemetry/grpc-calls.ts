@@ -118,7 +118,8 @@ class GrpcExchange implements GrpcCallObserver {
 
   onMessage(message: unknown): GrpcStatusAnswer | undefined {
     const call = this.call;
-    if (call === undefined) return undefined;
+    // grpc-js hands a cancelled unary call's listener a null message before its status
+    if (call === undefined || message === null || typeof message !== 'object') return undefined;
     const req = call.request;
     if (req === undefined) return undefined;
     call.grpcMessage(
