@@ -13,8 +13,8 @@ import type { SdkPeer } from '../peers/sdk-peer';
 let h: Harness;
 let grpcInstrumentation: GrpcInstrumentation;
 let peer: SdkPeer;
-let peers: typeof import('../peers/sdk-peer');
-let helpers: typeof import('../peers/sdk-client');
+let peers: typeof import('../peers/sdk-peer.js');
+let helpers: typeof import('../peers/sdk-client.js');
 let sdkClient: typeof import('@a2a-js/sdk/client');
 let sdkGrpc: typeof import('@a2a-js/sdk/client/grpc');
 
@@ -30,8 +30,8 @@ before(async () => {
   sdkGrpc = require('@a2a-js/sdk/client/grpc') as typeof import('@a2a-js/sdk/client/grpc');
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   sdkClient = require('@a2a-js/sdk/client') as typeof import('@a2a-js/sdk/client');
-  peers = await import('../peers/sdk-peer');
-  helpers = await import('../peers/sdk-client');
+  peers = await import('../peers/sdk-peer.js');
+  helpers = await import('../peers/sdk-client.js');
   peer = await peers.startSdkPeer({ name: 'peer-c', grpc: true });
 });
 

@@ -15,8 +15,8 @@ import { onAgentCardDrift, type DriftEvent } from '../../src/index';
 import type { SdkPeer } from '../peers/sdk-peer';
 import type { Message, SendMessageRequest, StreamResponse, Task } from '@a2a-js/sdk';
 
-type PeerModule = typeof import('../peers/sdk-peer');
-type ClientModule = typeof import('../peers/sdk-client');
+type PeerModule = typeof import('../peers/sdk-peer.js');
+type ClientModule = typeof import('../peers/sdk-client.js');
 type SdkClientModule = typeof import('@a2a-js/sdk/client');
 type SdkGrpcModule = typeof import('@a2a-js/sdk/client/grpc');
 
@@ -36,8 +36,8 @@ before(async () => {
   removeCallback = onAgentCardDrift((e) => {
     events.push(e);
   });
-  peers = await import('../peers/sdk-peer');
-  helpers = await import('../peers/sdk-client');
+  peers = await import('../peers/sdk-peer.js');
+  helpers = await import('../peers/sdk-client.js');
   sdkClient = await import('@a2a-js/sdk/client');
   sdkGrpc = await import('@a2a-js/sdk/client/grpc');
 });
@@ -88,14 +88,14 @@ async function driver(p: SdkPeer, via: Via): Promise<Driver> {
   const factory = new sdkGrpc.GrpcTransportFactory({
     grpcCallOptions: {
       interceptors: [
-        (options, nextCall) => {
+        ((options: unknown, nextCall: (o: unknown) => unknown) => {
           appInterceptorCalls++;
           return nextCall(options);
-        },
+        }) as never,
       ],
     },
   });
-  const transport = await factory.create(p.grpcTarget!, card);
+  const transport = await factory.create(p.grpcTarget!, card as never);
   // what the SDK's Client adds to every call: the protocol version
   const options = { serviceParameters: { 'A2A-Version': '1.0' } };
   return {
