@@ -1,0 +1,103 @@
+/** core/protocol/grpc.ts: targets, requests, messages and statuses of the gRPC binding. Pure. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  decodeGrpcRequest,
+  decodeGrpcStatus,
+  decodeGrpcStreamMessage,
+  errorInfoReason,
+  grpcTargetUrl,
+  isA2AGrpcService,
+  protoToJson,
+} from '../../src/core/protocol/grpc';
+
+test('channel targets as grpc://host:port', () => {
+  assert.equal(grpcTargetUrl('127.0.0.1:50051'), 'grpc://127.0.0.1:50051');
+  assert.equal(grpcTargetUrl('localhost:7'), 'grpc://localhost:7');
+  assert.equal(grpcTargetUrl('dns:///Agent.Example:443'), 'grpc://agent.example:443');
+  assert.equal(grpcTargetUrl('ipv4:10.0.0.1:9,10.0.0.2:9'), 'grpc://10.0.0.1:9');
+  assert.equal(grpcTargetUrl('[::1]:5'), 'grpc://[::1]:5');
+  assert.equal(grpcTargetUrl('grpc://h:5'), 'grpc://h:5');
+  assert.equal(grpcTargetUrl('agent.example'), 'grpc://agent.example:443');
+  for (const bad of ['', 'unix:/tmp/s', 'h:99999', 'a b:1', 42, undefined, 'x'.repeat(600)])
+    assert.equal(grpcTargetUrl(bad), undefined, String(bad).slice(0, 20));
+});
+
+test('services by full name; requests decoded from the SDK objects', () => {
+  assert.equal(isA2AGrpcService('lf.a2a.v1.A2AService'), true);
+  assert.equal(isA2AGrpcService('a2a.v1.A2AService'), true);
+  assert.equal(isA2AGrpcService('A2AService'), false);
+  assert.equal(isA2AGrpcService('__proto__'), false);
+  const req = decodeGrpcRequest('/lf.a2a.v1.A2AService/SendMessage', {
+    tenant: '',
+    message: {
+      messageId: 'm1',
+      taskId: '',
+      role: 1,
+      parts: [{ content: { $case: 'text', value: 'hi' }, filename: '', mediaType: 'text/plain' }],
+      metadata: { skillId: 'summarize-v2' },
+    },
+    metadata: undefined,
+  });
+  assert.equal(req?.operation, 'SendMessage');
+  assert.equal(req?.binding, 'grpc');
+  assert.equal(req?.protocolVersion, '1.0');
+  assert.equal(req?.skillId, 'summarize-v2');
+  assert.equal(req?.messageId, 'm1');
+  assert.equal(req?.taskId, undefined);
+  assert.deepEqual(req?.messageParts, [{ kind: 'text', mediaType: 'text/plain' }]);
+  const get = decodeGrpcRequest('/a2a.v1.A2AService/GetTask', { name: 'tasks/t-9' });
+  assert.equal(get?.taskId, 't-9');
+  assert.equal(get?.protocolVersion, '0.3');
+  assert.equal(decodeGrpcRequest('/test.Echo/Ping', {}), undefined);
+  assert.equal(decodeGrpcRequest('/lf.a2a.v1.A2AService/Nope', {}), undefined);
+  assert.equal(decodeGrpcRequest(undefined, undefined), undefined);
+});
+
+test('stream messages: $case payloads, numeric states; bounded on deep input', () => {
+  const ev = decodeGrpcStreamMessage(
+    {
+      payload: {
+        $case: 'statusUpdate',
+        value: {
+          taskId: 't',
+          contextId: 'c',
+          status: {
+            state: 4,
+            message: {
+              role: 2,
+              parts: [{ content: { $case: 'text', value: 'unknown skill: x' }, mediaType: '' }],
+            },
+          },
+        },
+      },
+    },
+    decodeGrpcRequest('/lf.a2a.v1.A2AService/SendStreamingMessage', {})!,
+  );
+  assert.equal(ev.kind, 'status-update');
+  assert.equal(ev.state, 'TASK_STATE_FAILED');
+  assert.match(ev.statusText ?? '', /unknown skill: x/);
+  let deep: Record<string, unknown> = {};
+  const root = deep;
+  for (let i = 0; i < 10_000; i++) deep = (deep['a'] = {}) as Record<string, unknown>;
+  assert.doesNotThrow(() => protoToJson(root));
+});
+
+test('statuses: code, details, the ErrorInfo reason from grpc-status-details-bin', () => {
+  // google.rpc.Status { code: 5, details: [Any { type_url, value: ErrorInfo { reason } }] }
+  const reason = Buffer.from('TASK_NOT_FOUND');
+  const info = Buffer.concat([Buffer.from([0x0a, reason.length]), reason]);
+  const type = Buffer.from('type.googleapis.com/google.rpc.ErrorInfo');
+  const any = Buffer.concat([
+    Buffer.from([0x0a, type.length]),
+    type,
+    Buffer.from([0x12, info.length]),
+    info,
+  ]);
+  const status = Buffer.concat([Buffer.from([0x08, 5, 0x1a, any.length]), any]);
+  assert.equal(errorInfoReason(status), 'TASK_NOT_FOUND');
+  assert.equal(errorInfoReason(Buffer.from([0x1a, 0xff])), undefined);
+  const r = decodeGrpcStatus(5, 'task not found', status);
+  assert.deepEqual(r.error, { code: 5, message: 'task not found', reason: 'TASK_NOT_FOUND' });
+  assert.equal(decodeGrpcStatus(3, '').error?.reason, 'INVALID_ARGUMENT');
+});
