@@ -170,6 +170,24 @@ describe('a2a-go (Go SDK) healthy peer', { skip }, () => {
     assert.equal(await h.driftCount(), 0);
   });
 
+  test('@a2a-js/sdk 1.3 client (0.3 mode) from the URL (its resolver fetches the card): send, zero drift', async () => {
+    const client = await sdkClient({ baseUrl: peer.baseUrl }, { legacy: true });
+    const task = asTask(
+      await client.sendMessage(sendRequest('translate', { text: 'translate: hello' })),
+    );
+    assert.equal(task.status?.state, TaskState.TASK_STATE_COMPLETED);
+    await spansSettled(2);
+    const get = only('GetAgentCard');
+    const send = only('SendMessage');
+    assert.equal(send.attributes['a2a.skill.id'], 'translate');
+    assert.equal(send.attributes['a2a.protocol.version'], '0.3', describeSpans());
+    assert.equal(
+      send.attributes['a2a.agent_card.fingerprint'],
+      get.attributes['a2a.agent_card.fingerprint'],
+    );
+    assert.deepEqual(driftKinds(), [], describeSpans());
+  });
+
   test('raw fetch: JSON-RPC 0.3 message/send (answered as text/plain), message/stream and tasks/get, zero drift', async () => {
     await getCard(peer.cardUrl);
     const res = await fetch(peer.jsonRpcUrl, {
