@@ -14,13 +14,20 @@
 # Python peers (issue 29): one virtual environment per implementation,
 # test/real-world/python/<impl>/.venv, created by `python3 -m venv` and filled from that
 # folder's hashed lock (`pip install --require-hashes -r requirements.lock`); skipped while the
-# venv's stamp (.venv/.installed) is newer than the lock. REAL_WORLD_PYTHON picks the interpreter.
+# venv's stamp (.venv/.installed) is there. REAL_WORLD_PYTHON picks the interpreter.
+# Go peers: test/real-world/go/<impl>/ (go.mod + go.sum), built by scripts/real-world-go.sh.
+# Both are cached by lock hash in ${A2A_TEST_CACHE:-~/.cache/a2a-instrumentation-tests}
+# (<impl>-<hash>/; .venv and .bin link there), so a second run on the same machine skips them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
 PACKAGES=(clients voltagent mastra adk)
 PYTHON_IMPLS=(a2a-sdk google-adk fasta2a)
 PYTHON="${REAL_WORLD_PYTHON:-python3}"
+# Go peers (issue 29): test/real-world/go/<impl>/, built by scripts/real-world-go.sh
+GO_IMPLS=(a2a-go)
+# Python venvs and Go builds, keyed by lock hash (reused across runs and checkouts)
+CACHE="${A2A_TEST_CACHE:-$HOME/.cache/a2a-instrumentation-tests}"
 
 install_pkg() {
   local name="$1" dir="test/real-world/$1"
@@ -40,24 +47,36 @@ install_pkg() {
 install_python() {
   local name="$1" dir="test/real-world/python/$1"
   [ -f "$dir/requirements.lock" ] || return 0
-  if [ -f "$dir/.venv/.installed" ] && [ "$dir/.venv/.installed" -nt "$dir/requirements.lock" ]; then return 0; fi
-  local start; start=$(date +%s)
-  rm -rf "$dir/.venv"
-  "$PYTHON" -m venv "$dir/.venv"
-  "$dir/.venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-input \
-    --require-hashes --no-deps --only-binary=:all: -r "$dir/requirements.lock"
-  touch "$dir/.venv/.installed"
-  echo "[real-world] installed python/$name in $(( $(date +%s) - start )) s ($(du -sh "$dir/.venv" | cut -f1))"
+  # cached by lock hash (issue 29): the venv lives in $CACHE/python-<impl>-<hash of the lock and
+  # the interpreter>, .venv links to it; a second run, or another checkout, reuses it
+  local hash venv
+  hash=$( (cat "$dir/requirements.lock"; "$PYTHON" -c 'import sys; print(sys.version)') | sha256sum | cut -c1-16)
+  venv="$CACHE/python-$name-$hash"
+  if [ ! -f "$venv/.installed" ]; then
+    local start; start=$(date +%s)
+    rm -rf "$venv"
+    "$PYTHON" -m venv "$venv"
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-input \
+      --require-hashes --no-deps --only-binary=:all: -r "$dir/requirements.lock"
+    touch "$venv/.installed"
+    echo "[real-world] installed python/$name in $(( $(date +%s) - start )) s ($(du -sh "$venv" | cut -f1), $venv)"
+  fi
+  [ -L "$dir/.venv" ] || rm -rf "$dir/.venv"
+  ln -sfn "$venv" "$dir/.venv"
 }
 
 if [ -z "${REAL_WORLD_SKIP_INSTALL:-}" ]; then
   for p in "${PACKAGES[@]}"; do install_pkg "$p"; done
   for p in "${PYTHON_IMPLS[@]}"; do install_python "$p"; done
+  if command -v go >/dev/null 2>&1; then
+    for p in "${GO_IMPLS[@]}"; do bash scripts/real-world-go.sh "$p"; done
+  fi
 fi
 [ -n "${REAL_WORLD_INSTALL_ONLY:-}" ] && exit 0
 [ -d dist ] || npm run build
 files=()
 for p in "${PACKAGES[@]}"; do [ -f "test/real-world/$p.test.ts" ] && [ -f "test/real-world/$p/package.json" ] && files+=("test/real-world/$p.test.ts"); done
 for p in "${PYTHON_IMPLS[@]}"; do [ -f "test/real-world/python-$p.test.ts" ] && [ -f "test/real-world/python/$p/.venv/.installed" ] && files+=("test/real-world/python-$p.test.ts"); done
+for p in "${GO_IMPLS[@]}"; do [ -f "test/real-world/go-$p.test.ts" ] && [ -f "test/real-world/go/$p/.bin/.installed" ] && files+=("test/real-world/go-$p.test.ts"); done
 cd "$ROOT"
 node --import tsx --test --test-concurrency=1 "${files[@]}"

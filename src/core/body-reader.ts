@@ -16,6 +16,28 @@ import { SseParser } from './sse';
 
 export type BodyMode = 'json' | 'sse';
 
+/**
+ * How a response body is read, from its Content-Type (lower-cased): `sse`, `json`, or undefined
+ * (not read: `response is <type>, not JSON`). JSON when the type names JSON, is missing, or is
+ * `text/plain`: Go's net/http labels a body written without a Content-Type by sniffing it, and
+ * sniffs JSON as `text/plain; charset=utf-8` — the official Go SDK (a2a-go 0.3) answers every
+ * non-streaming JSON-RPC call so. `sniffed` marks that last case: a `text/plain` body that does
+ * not parse is a text body, not broken JSON (see `bodyProblem`).
+ */
+export function bodyModeOf(contentType: string): { mode?: BodyMode; sniffed: boolean } {
+  if (contentType.includes('text/event-stream')) return { mode: 'sse', sniffed: false };
+  if (contentType === '' || contentType.includes('json')) return { mode: 'json', sniffed: false };
+  if (contentType.split(';')[0].trim() === 'text/plain') return { mode: 'json', sniffed: true };
+  return { sniffed: false };
+}
+
+/** The unjudged reason of a body problem: a sniffed text/plain body that is not JSON says so. */
+export function bodyProblem(problem: string, sniffed: boolean): string {
+  return sniffed && problem.startsWith('response body is not JSON')
+    ? 'response is text/plain, not JSON'
+    : problem;
+}
+
 export interface BodySink {
   /**
    * A parsed JSON document (SSE: one event's data, with the event's `event:` name when it had one).

@@ -220,17 +220,20 @@ function requestBreaksInputModes(
 }
 
 /**
- * The peer's error text (message, and `data` when it is a string or has a string message); judge
+ * The peer's error text (message, and `data` when it is a string or has a string `message` or
+ * `error`: the Go SDK, a2a-go 0.3, puts the executor's wrapped error text in `data.error`); judge
  * only.
  */
 function errorText(err: RpcError): string | undefined {
   const data = err.data;
-  const extra =
-    typeof data === 'string'
-      ? data
-      : isRecord(data) && typeof own(data, 'message') === 'string'
-        ? (own(data, 'message') as string)
-        : undefined;
+  let extra: string | undefined;
+  if (typeof data === 'string') extra = data;
+  else if (isRecord(data)) {
+    const texts = ['message', 'error']
+      .map((k) => own(data, k))
+      .filter((v): v is string => typeof v === 'string');
+    if (texts.length > 0) extra = texts.join(' ');
+  }
   if (err.message === undefined) return extra;
   return extra === undefined ? err.message : `${err.message} ${extra}`;
 }

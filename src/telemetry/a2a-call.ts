@@ -17,7 +17,7 @@ import {
 } from '@opentelemetry/api';
 import { safeExecuteInTheMiddle } from '@opentelemetry/instrumentation';
 import { logger } from '../diag-logger';
-import { BodyReader, type BodyMode } from '../core/body-reader';
+import { BodyReader, bodyModeOf, bodyProblem } from '../core/body-reader';
 import { urlFacts, type UrlFacts } from '../core/url';
 import { confirmSuspicion } from '../core/confirm';
 import { judge, type DriftEvent, type NegotiationContext } from '../core/judge';
@@ -238,9 +238,7 @@ export class A2ACall {
         this.span.setAttribute(sc.ATTR_HTTP_RESPONSE_STATUS_CODE, statusCode);
         if (this.target.type === 'card') this.cardFreshness = freshness(headers);
         const type = (headers['content-type'] ?? '').toLowerCase();
-        let mode: BodyMode | undefined;
-        if (type.includes('text/event-stream')) mode = 'sse';
-        else if (type === '' || type.includes('json')) mode = 'json';
+        const { mode, sniffed } = bodyModeOf(type);
         if (statusCode >= 400) this.httpError(statusCode);
         if (!mode) {
           this.setUnjudged(`response is ${cap(type.split(';')[0])}, not JSON`);
@@ -252,7 +250,7 @@ export class A2ACall {
           this.deps.config.maxInspectBytes,
           {
             onDocument: (value, eventName) => this.onDocument(value, mode === 'sse', eventName),
-            onProblem: (problem) => this.setUnjudged(problem),
+            onProblem: (problem) => this.setUnjudged(bodyProblem(problem, sniffed)),
             onEnd: () => this.finish(),
           },
           // A stream's events are judged after the app got their bytes (enforce mode needs

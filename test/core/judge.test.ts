@@ -117,6 +117,23 @@ test('-32602 on a skill the card lists is invalid_params; on one it does not, sk
   );
 });
 
+test('the error text in data.error (the Go SDK) or data.message counts; a bare -32603 says nothing', () => {
+  const go = (code: number, message: string, data?: unknown) =>
+    judge(send, known, result({ kind: 'error', error: { code, message, data } }), opts);
+  // a2a-go 0.3: fmt.Errorf("unknown skill: ...: %w", a2a.ErrUnsupportedOperation)
+  const unsupported = go(-32004, 'this operation is not supported', {
+    error: 'unknown skill: summarize-v2: this operation is not supported',
+  });
+  assert.equal(unsupported.drift?.kind, 'unknown_skill');
+  assert.equal(
+    go(-32603, 'Internal error', { message: 'unknown skill: summarize-v2' }).drift?.kind,
+    'unknown_skill',
+  );
+  // a plain Go error: the SDK sends -32603 "internal error" without the text
+  assert.deepEqual(go(-32603, 'internal error'), {});
+  assert.deepEqual(go(-32603, 'internal error', { error: 42, message: null }), {});
+});
+
 test('a request naming a skill the card in use does not list is skill_not_in_card', () => {
   const v = judge(
     send,

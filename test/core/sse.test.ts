@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_MAX_EVENT_BYTES, SseParser, type SseEvent } from '../../src/core/sse';
-import { BodyReader, sseJsonText } from '../../src/core/body-reader';
+import { BodyReader, bodyModeOf, bodyProblem, sseJsonText } from '../../src/core/body-reader';
 
 function parseAll(
   chunks: string[],
@@ -303,4 +303,23 @@ test('a blank-line flood between the lines of one event does not end it early, n
   assert.deepEqual(internals.data, []);
   assert.equal(internals.hasFields, false);
   assert.equal(internals.eventSize, 0);
+});
+
+test("bodyModeOf: SSE, JSON (named, missing, or text/plain as Go's net/http sniffs it), else not read", () => {
+  assert.deepEqual(bodyModeOf('text/event-stream'), { mode: 'sse', sniffed: false });
+  assert.deepEqual(bodyModeOf('application/json'), { mode: 'json', sniffed: false });
+  assert.deepEqual(bodyModeOf('application/problem+json'), { mode: 'json', sniffed: false });
+  assert.deepEqual(bodyModeOf(''), { mode: 'json', sniffed: false });
+  assert.deepEqual(bodyModeOf('text/plain; charset=utf-8'), { mode: 'json', sniffed: true });
+  assert.deepEqual(bodyModeOf('text/html; charset=utf-8'), { sniffed: false });
+  assert.deepEqual(bodyModeOf('text/plainish'), { sniffed: false });
+  assert.equal(
+    bodyProblem('response body is not JSON (Unexpected token)', true),
+    'response is text/plain, not JSON',
+  );
+  assert.equal(
+    bodyProblem('response body is not JSON (x)', false),
+    'response body is not JSON (x)',
+  );
+  assert.equal(bodyProblem('response body cut short', true), 'response body cut short');
 });

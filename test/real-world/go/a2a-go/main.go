@@ -1,0 +1,266 @@
+// A real A2A server built with the official Go SDK (github.com/a2aproject/a2a-go v0.3.3, A2A
+// protocol 0.3) for test/real-world/go-a2a-go.test.ts and record.mjs.
+//
+// The SDK's own handlers on net/http, 127.0.0.1 only:
+//
+//	GET  /.well-known/agent-card.json  a2asrv.NewStaticAgentCardHandler (a2asrv.WellKnownAgentCardPath)
+//	POST /invoke                       a2asrv.NewJSONRPCHandler: message/send, message/stream, tasks/get ...
+//
+// behind a2asrv.NewHandler (the SDK's default request handler, in-memory task store). v0.3.3 has
+// no HTTP+JSON (REST) server; its gRPC handler (a2agrpc) is not served here.
+//
+// The executor is deterministic (no model). The SDK hands it the message's metadata as
+// RequestContext.Metadata (the params' own `metadata` does not reach the executor in v0.3.3), so
+// the skill id is read from `message.metadata.skillId`, else from a data part `{"skill": ...}`:
+//
+//	summarize  text artifact "Summary: <first six words>."
+//	translate  text artifact "FR: <text>"
+//
+// each as the SDK's template in a2asrv/agentexec.go writes it: status-update submitted (new task
+// only) → status-update working (agent message) → artifact-update → status-update completed
+// (final). A text containing `max_words=-1` makes the skill return a2a.ErrInvalidParams (wrapped)
+// before any event: the SDK answers JSON-RPC -32602 with the wrapped text in `data.error`.
+//
+// env (or argv: [port]):
+//
+//	PORT     port on 127.0.0.1 (0 or unset: a free one)
+//	VARIANT  healthy | A | B
+//	  healthy  skills summarize, translate
+//	  A        translate removed from the card (version still 1.0.0); a request for it is
+//	           answered the way the SDK's AgentExecutor documentation says failures are reported:
+//	           a final status-update FAILED with an agent message "unknown skill: translate"
+//	           (UNKNOWN_SKILL=status, the default); or Execute returns
+//	           fmt.Errorf("unknown skill: translate: %w", a2a.ErrInvalidParams) before any event
+//	           (UNKNOWN_SKILL=error: JSON-RPC -32602, the text in `data.error`), or the same with
+//	           a2a.ErrUnsupportedOperation (UNKNOWN_SKILL=unsupported: -32004); or Execute
+//	           returns a plain error after the submitted event (UNKNOWN_SKILL=plain: the SDK
+//	           answers -32603 "internal error", the text is lost)
+//	  B        the card is identical to healthy, but summarize now returns a file part
+//	           (bytes, mimeType image/png)
+//	NIL_TAGS  1: translate's Tags left nil, served as `"tags": null` (encoding/json's nil slice)
+//
+// Prints one JSON line {"port":N} on stdout once the listener is bound; logs go to stderr.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+
+	"github.com/a2aproject/a2a-go/a2a"
+	"github.com/a2aproject/a2a-go/a2asrv"
+	"github.com/a2aproject/a2a-go/a2asrv/eventqueue"
+)
+
+// A valid 1x1 PNG (variant B's summarize).
+const png1x1 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+
+type docsExecutor struct {
+	variant      string
+	unknownSkill string
+	served       map[string]bool
+}
+
+func (e *docsExecutor) skillOf(reqCtx *a2asrv.RequestContext) string {
+	if s, ok := reqCtx.Metadata["skillId"].(string); ok && s != "" {
+		return s
+	}
+	if reqCtx.Message != nil {
+		for _, p := range reqCtx.Message.Parts {
+			if d, ok := p.(a2a.DataPart); ok {
+				if s, ok := d.Data["skill"].(string); ok && s != "" {
+					return s
+				}
+			}
+		}
+	}
+	return ""
+}
+
+func userText(reqCtx *a2asrv.RequestContext) string {
+	var b strings.Builder
+	if reqCtx.Message != nil {
+		for _, p := range reqCtx.Message.Parts {
+			if t, ok := p.(a2a.TextPart); ok {
+				b.WriteString(t.Text)
+			}
+		}
+	}
+	text := b.String()
+	for _, prefix := range []string{"summarize:", "translate:"} {
+		if strings.HasPrefix(text, prefix) {
+			return strings.TrimSpace(text[len(prefix):])
+		}
+	}
+	return text
+}
+
+func (e *docsExecutor) Execute(ctx context.Context, reqCtx *a2asrv.RequestContext, q eventqueue.Queue) error {
+	skill := e.skillOf(reqCtx)
+	text := userText(reqCtx)
+	if !e.served[skill] {
+		reason := fmt.Sprintf("unknown skill: %s", skill)
+		switch e.unknownSkill {
+		case "error":
+			return fmt.Errorf("%s: %w", reason, a2a.ErrInvalidParams)
+		case "unsupported":
+			return fmt.Errorf("%s: %w", reason, a2a.ErrUnsupportedOperation)
+		case "plain":
+			if err := q.Write(ctx, a2a.NewStatusUpdateEvent(reqCtx, a2a.TaskStateSubmitted, nil)); err != nil {
+				return err
+			}
+			return errors.New(reason)
+		}
+		if reqCtx.StoredTask == nil {
+			if err := q.Write(ctx, a2a.NewStatusUpdateEvent(reqCtx, a2a.TaskStateSubmitted, nil)); err != nil {
+				return fmt.Errorf("failed to write state submitted: %w", err)
+			}
+		}
+		ev := a2a.NewStatusUpdateEvent(reqCtx, a2a.TaskStateFailed,
+			a2a.NewMessageForTask(a2a.MessageRoleAgent, reqCtx, a2a.TextPart{Text: reason}))
+		ev.Final = true
+		return q.Write(ctx, ev)
+	}
+	if strings.Contains(text, "max_words=-1") {
+		// the skill's own parameter check, the SDK's error type, before any event
+		return fmt.Errorf("skill %q: 'max_words' must be a positive integer: %w", skill, a2a.ErrInvalidParams)
+	}
+	if reqCtx.StoredTask == nil {
+		if err := q.Write(ctx, a2a.NewStatusUpdateEvent(reqCtx, a2a.TaskStateSubmitted, nil)); err != nil {
+			return fmt.Errorf("failed to write state submitted: %w", err)
+		}
+	}
+	working := a2a.NewStatusUpdateEvent(reqCtx, a2a.TaskStateWorking,
+		a2a.NewMessageForTask(a2a.MessageRoleAgent, reqCtx, a2a.TextPart{Text: skill + ": working"}))
+	if err := q.Write(ctx, working); err != nil {
+		return fmt.Errorf("failed to write state working: %w", err)
+	}
+	var part a2a.Part
+	switch {
+	case skill == "summarize" && e.variant == "B":
+		part = a2a.FilePart{File: a2a.FileBytes{
+			FileMeta: a2a.FileMeta{MimeType: "image/png", Name: "summary.png"},
+			Bytes:    png1x1,
+		}}
+	case skill == "summarize":
+		words := strings.Fields(text)
+		if len(words) > 6 {
+			words = words[:6]
+		}
+		part = a2a.TextPart{Text: fmt.Sprintf("Summary: %s.", strings.Join(words, " "))}
+	default:
+		part = a2a.TextPart{Text: "FR: " + text}
+	}
+	artifact := a2a.NewArtifactEvent(reqCtx, part)
+	artifact.Artifact.Name = skill
+	artifact.LastChunk = true
+	if err := q.Write(ctx, artifact); err != nil {
+		return fmt.Errorf("failed to write artifact update: %w", err)
+	}
+	done := a2a.NewStatusUpdateEvent(reqCtx, a2a.TaskStateCompleted, nil)
+	done.Final = true
+	if err := q.Write(ctx, done); err != nil {
+		return fmt.Errorf("failed to write state completed: %w", err)
+	}
+	return nil
+}
+
+func (e *docsExecutor) Cancel(ctx context.Context, reqCtx *a2asrv.RequestContext, q eventqueue.Queue) error {
+	return a2a.ErrTaskNotCancelable
+}
+
+func buildCard(port int, served []string, nilTags bool) *a2a.AgentCard {
+	// NIL_TAGS=1: a Go agent that leaves a slice nil serves `"tags": null`
+	translateTags := []string{"docs"}
+	if nilTags {
+		translateTags = nil
+	}
+	skills := map[string]a2a.AgentSkill{
+		"summarize": {
+			ID:          "summarize",
+			Name:        "Summarize",
+			Description: "Summarise a text in one sentence.",
+			Tags:        []string{"docs"},
+			Examples:    []string{"summarize: the quarterly report"},
+			InputModes:  []string{"text/plain"},
+			OutputModes: []string{"text/plain"},
+		},
+		"translate": {
+			ID:          "translate",
+			Name:        "Translate",
+			Description: "Translate a text into French.",
+			Tags:        translateTags,
+			InputModes:  []string{"text/plain"},
+			OutputModes: []string{"text/plain"},
+		},
+	}
+	list := make([]a2a.AgentSkill, 0, len(served))
+	for _, s := range served {
+		list = append(list, skills[s])
+	}
+	url := fmt.Sprintf("http://127.0.0.1:%d/invoke", port)
+	return &a2a.AgentCard{
+		Name:               "Docs Agent",
+		Description:        "Summarises and translates texts.",
+		URL:                url,
+		PreferredTransport: a2a.TransportProtocolJSONRPC,
+		AdditionalInterfaces: []a2a.AgentInterface{
+			{URL: url, Transport: a2a.TransportProtocolJSONRPC},
+		},
+		ProtocolVersion:    "0.3.0",
+		Provider:           &a2a.AgentProvider{Org: "A2A Samples", URL: "https://example.com"},
+		Version:            "1.0.0",
+		Capabilities:       a2a.AgentCapabilities{Streaming: true},
+		DefaultInputModes:  []string{"text/plain"},
+		DefaultOutputModes: []string{"text/plain"},
+		Skills:             list,
+	}
+}
+
+func main() {
+	log.SetOutput(os.Stderr)
+	port := os.Getenv("PORT")
+	if len(os.Args) > 1 {
+		port = os.Args[1]
+	}
+	if port == "" {
+		port = "0"
+	}
+	variant := os.Getenv("VARIANT")
+	if variant == "" {
+		variant = "healthy"
+	}
+	if variant != "healthy" && variant != "A" && variant != "B" {
+		log.Fatalf("VARIANT must be healthy|A|B, not %s", variant)
+	}
+	unknownSkill := os.Getenv("UNKNOWN_SKILL")
+	if unknownSkill == "" {
+		unknownSkill = "status"
+	}
+	served := []string{"summarize", "translate"}
+	if variant == "A" {
+		served = []string{"summarize"}
+	}
+	listener, err := net.Listen("tcp", "127.0.0.1:"+port)
+	if err != nil {
+		log.Fatalf("failed to bind: %v", err)
+	}
+	bound := listener.Addr().(*net.TCPAddr).Port
+	exec := &docsExecutor{variant: variant, unknownSkill: unknownSkill, served: map[string]bool{}}
+	for _, s := range served {
+		exec.served[s] = true
+	}
+	requestHandler := a2asrv.NewHandler(exec)
+	mux := http.NewServeMux()
+	mux.Handle("/invoke", a2asrv.NewJSONRPCHandler(requestHandler))
+	mux.Handle(a2asrv.WellKnownAgentCardPath, a2asrv.NewStaticAgentCardHandler(buildCard(bound, served, os.Getenv("NIL_TAGS") == "1")))
+	fmt.Printf("{\"port\":%d}\n", bound)
+	if err := http.Serve(listener, mux); err != nil {
+		log.Printf("server stopped: %v", err)
+	}
+}
