@@ -19,7 +19,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
 PACKAGES=(clients voltagent mastra adk)
-PYTHON_IMPLS=(a2a-sdk google-adk fasta2a)
+PYTHON_IMPLS=(a2a-sdk google-adk fasta2a strands)
 PYTHON="${REAL_WORLD_PYTHON:-python3}"
 
 install_pkg() {
