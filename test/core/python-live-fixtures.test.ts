@@ -1,6 +1,6 @@
 /**
  * The wire RECORDED from live Python agents (issue 29; test/fixtures/{a2a-python-live,
- * google-adk-python-live,fasta2a-live}, each with its README and record.mjs under
+ * google-adk-python-live,fasta2a-live,strands-live,...}, each with its README and record.mjs under
  * test/real-world/python/<impl>/) fed to the core decoders and the judge, so `npm test` checks
  * them without Python installed. Every exchange is replayed from its `<name>.meta.json` (the
  * request as sent) against the card the healthy server served (`card.json`): the verdict each
@@ -74,7 +74,14 @@ function verdicts(impl: string, card: DecodedCard, ex: Exchange): string[] {
     const events = [...parser.push(text), ...parser.end()];
     for (const e of events) results.push(decodeStreamEvent(JSON.parse(e.data), req, e.event));
   } else {
-    results.push(decodeResponse(JSON.parse(text), req, ex.status));
+    // a non-JSON body (a 404 page): decoded as the string it is
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      /* not JSON */
+    }
+    results.push(decodeResponse(body, req, ex.status));
   }
   const kinds: string[] = [];
   for (const r of results) {
@@ -111,6 +118,11 @@ const EXPECTED: Record<string, Record<string, string[]>> = {
     'variant-a.jsonrpc-v0.3.message-send.translate': ['unknown_skill'],
   },
   'fasta2a-live': { 'variant-a.jsonrpc.send-streaming-message.translate': ['unknown_skill'] },
+  // Strands: the tool result "Unknown tool: translate", repeated by the model (the generic rule)
+  'strands-live': {
+    'variant-a.jsonrpc-v0.3.message-send.translate': ['unknown_skill'],
+    'variant-a.jsonrpc-v0.3.message-stream.translate': ['unknown_skill'],
+  },
 };
 /** Known gaps: none now (ADK-Py and fasta2a's variant A were, until their phrasings). */
 const KNOWN_GAPS: Record<string, string[]> = {};
