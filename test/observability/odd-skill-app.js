@@ -30,7 +30,9 @@ async function main() {
     peer.redeploy([TRANSLATE_V1]);
     const round2 = await fleet.runTask('peer-odd', SKILL.id, 'round 2');
     const events = fleet.events.map((e) => ({ kind: e.event.kind, skillId: e.event.skillId }));
-    process.stdout.write(`${JSON.stringify({ cardUrl: `${peer.baseUrl}/.well-known/agent-card.json`, round1, round2, events })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ cardUrl: `${peer.baseUrl}/.well-known/agent-card.json`, round1, round2, events })}\n`,
+    );
     process.exitCode = round2[0] && round2[0].drift === 'unknown_skill' ? 0 : 1;
   } finally {
     fleet.close();

@@ -38,7 +38,6 @@ import { cleanEnv } from '../helpers/clean-env';
 const REPO = path.resolve(__dirname, '..', '..');
 const OBS = path.join(REPO, 'examples', 'observability');
 const REGISTER_CJS = path.join(REPO, 'dist', 'cjs', 'register.js');
-const DEMO = path.join(REPO, 'examples', 'run-demo.js');
 const INSTANCE_APP = path.join(REPO, 'test', 'e2e', 'fleet', 'instance-app.js');
 const ODD_APP = path.join(__dirname, 'odd-skill-app.js');
 const TOKEN = 'stack-live-test-token-0123456789';
@@ -69,7 +68,9 @@ const MISSING = [
 ]
   .filter(Boolean)
   .join(', ');
-const SKIP = MISSING ? `${MISSING} not found; the live observability stack test did not run` : false;
+const SKIP = MISSING
+  ? `${MISSING} not found; the live observability stack test did not run`
+  : false;
 if (SKIP && process.env.CI) {
   test('observability stack: its programs are installed', () =>
     assert.fail(`${SKIP}; CI must install them (.ci/run)`));
@@ -460,7 +461,9 @@ describe(
       // alertmanager.yml with the fleet route's waits at 1 s and the instances' webhooks.
       const am = parse(fs.readFileSync(path.join(OBS, 'alertmanager.yml'), 'utf8'));
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
-      const fleet = am.route.routes.find((r: any) => (r.group_by ?? []).includes('a2a_agent_card_url'));
+      const fleet = am.route.routes.find((r: any) =>
+        (r.group_by ?? []).includes('a2a_agent_card_url'),
+      );
       assert.ok(fleet, 'alertmanager.yml has no route grouping by a2a_agent_card_url');
       fleet.group_wait = '1s';
       fleet.group_interval = '1s';
@@ -532,7 +535,11 @@ describe(
     let demoOut = '';
 
     test('the demo fleet (variants A and B) under the register entry, exporting OTLP to the Collector: exit 0, both drifts caught', async () => {
-      const r = await runApp('demo', path.join(REPO, 'examples', 'fleet-demo.js'), demoEnv(otlpUrl));
+      const r = await runApp(
+        'demo',
+        path.join(REPO, 'examples', 'fleet-demo.js'),
+        demoEnv(otlpUrl),
+      );
       demoOut = r.stdout;
       assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
       assert.match(r.stdout, /OK: everything expected was caught/);
@@ -547,20 +554,36 @@ describe(
         ['unknown_skill', 'peer-a'],
         ['output_mode_mismatch', 'peer-b'],
       ] as const) {
-        const traces = await waitUntil(`Jaeger: a trace with a2a.drift.kind=${kind}`, DEADLINE_MS, async () => {
-          const t = await jaegerTraces(DEMO_SERVICE, { 'a2a.drift.kind': kind });
-          return t.length > 0 ? t : undefined;
-        });
-        assert.equal(traces.length, 1, `one drifted call of kind ${kind}: ${traces.map((t) => t.traceID)}`);
-        const trace: JaegerTrace = (await getJson(`${jaegerUrl}/api/traces/${traces[0]!.traceID}`)).data[0];
+        const traces = await waitUntil(
+          `Jaeger: a trace with a2a.drift.kind=${kind}`,
+          DEADLINE_MS,
+          async () => {
+            const t = await jaegerTraces(DEMO_SERVICE, { 'a2a.drift.kind': kind });
+            return t.length > 0 ? t : undefined;
+          },
+        );
+        assert.equal(
+          traces.length,
+          1,
+          `one drifted call of kind ${kind}: ${traces.map((t) => t.traceID)}`,
+        );
+        const trace: JaegerTrace = (await getJson(`${jaegerUrl}/api/traces/${traces[0]!.traceID}`))
+          .data[0];
         const drifted = trace.spans.filter((s) => tag(s, 'a2a.drift.kind') === kind);
         assert.equal(drifted.length, 1, JSON.stringify(trace.spans.map((s) => s.operationName)));
         const span = drifted[0]!;
-        assert.equal(trace.processes[span.processID]!.serviceName, DEMO_SERVICE, 'the caller’s trace');
+        assert.equal(
+          trace.processes[span.processID]!.serviceName,
+          DEMO_SERVICE,
+          'the caller’s trace',
+        );
         assert.equal(tag(span, 'a2a.skill.id'), 'summarize-v2');
         assert.match(String(tag(span, 'a2a.agent_card.fingerprint')), /^[0-9a-f]{64}$/);
         assert.equal(tag(span, 'gen_ai.agent.name'), agent);
-        assert.match(String(tag(span, 'a2a.agent_card.url')), /^http:\/\/127\.0\.0\.1:\d+\/\.well-known\/agent-card\.json$/);
+        assert.match(
+          String(tag(span, 'a2a.agent_card.url')),
+          /^http:\/\/127\.0\.0\.1:\d+\/\.well-known\/agent-card\.json$/,
+        );
         assert.equal(tag(span, 'span.kind'), 'client');
         if (kind === 'unknown_skill') assert.equal(tag(span, 'error'), true);
         // Nothing else of the caller's trace is flagged.
@@ -573,46 +596,69 @@ describe(
     });
 
     test('Prometheus: span-metrics series carry a2a_drift_kind; the span-metrics alert fires; card_changed does not page', async () => {
-      const series = await waitUntil('span-metrics series with both drift kinds', DEADLINE_MS, async () => {
-        const r = await promQuery(
-          `traces_span_metrics_calls_total{service_name="${DEMO_SERVICE}", a2a_drift_kind!=""}`,
-        );
-        const kinds = new Set(r.map((s: { metric: Record<string, string> }) => s.metric.a2a_drift_kind));
-        return ['unknown_skill', 'output_mode_mismatch', 'card_changed'].every((k) => kinds.has(k))
-          ? r
-          : undefined;
-      });
+      const series = await waitUntil(
+        'span-metrics series with both drift kinds',
+        DEADLINE_MS,
+        async () => {
+          const r = await promQuery(
+            `traces_span_metrics_calls_total{service_name="${DEMO_SERVICE}", a2a_drift_kind!=""}`,
+          );
+          const kinds = new Set(
+            r.map((s: { metric: Record<string, string> }) => s.metric.a2a_drift_kind),
+          );
+          return ['unknown_skill', 'output_mode_mismatch', 'card_changed'].every((k) =>
+            kinds.has(k),
+          )
+            ? r
+            : undefined;
+        },
+      );
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
       const unknown = series.find((s: any) => s.metric.a2a_drift_kind === 'unknown_skill');
       assert.equal(unknown.metric.a2a_skill_id, 'summarize-v2');
       assert.equal(unknown.metric.gen_ai_agent_name, 'peer-a');
       assert.equal(unknown.metric.span_kind, 'SPAN_KIND_CLIENT');
       assert.equal(unknown.metric.status_code, 'STATUS_CODE_ERROR');
-      assert.match(unknown.metric.a2a_agent_card_url, /^http:\/\/127\.0\.0\.1:\d+\/\.well-known\/agent-card\.json$/);
+      assert.match(
+        unknown.metric.a2a_agent_card_url,
+        /^http:\/\/127\.0\.0\.1:\d+\/\.well-known\/agent-card\.json$/,
+      );
       // The duration histogram of the same connector.
       const hist = await promQuery(
         `traces_span_metrics_duration_milliseconds_bucket{service_name="${DEMO_SERVICE}", a2a_drift_kind="unknown_skill"}`,
       );
       assert.ok(hist.length > 0, 'no traces_span_metrics_duration_milliseconds_bucket series');
 
-      const firing = await waitUntil('A2ADriftSpans firing for both kinds', DEADLINE_MS, async () => {
-        const a = (await firingAlerts()).filter(
-          (x) => x.labels.alertname === 'A2ADriftSpans' && x.labels.service_name === DEMO_SERVICE,
-        );
-        const kinds = new Set(a.map((x) => x.labels.a2a_drift_kind));
-        return kinds.has('unknown_skill') && kinds.has('output_mode_mismatch') ? a : undefined;
-      });
+      const firing = await waitUntil(
+        'A2ADriftSpans firing for both kinds',
+        DEADLINE_MS,
+        async () => {
+          const a = (await firingAlerts()).filter(
+            (x) => x.labels.alertname === 'A2ADriftSpans' && x.labels.service_name === DEMO_SERVICE,
+          );
+          const kinds = new Set(a.map((x) => x.labels.a2a_drift_kind));
+          return kinds.has('unknown_skill') && kinds.has('output_mode_mismatch') ? a : undefined;
+        },
+      );
       for (const a of firing) {
         assert.equal(a.labels.signal, 'span_metrics_collector');
-        assert.equal(a.labels.severity, a.labels.a2a_drift_kind === 'output_mode_mismatch' ? 'critical' : 'warning');
+        assert.equal(
+          a.labels.severity,
+          a.labels.a2a_drift_kind === 'output_mode_mismatch' ? 'critical' : 'warning',
+        );
         assert.equal(a.labels.a2a_skill_id, 'summarize-v2');
         assert.ok(a.labels.a2a_agent_card_url, 'the span alert names the card');
-        assert.match(a.annotations.action, new RegExp(`a2a\\.drift\\.kind=${a.labels.a2a_drift_kind}`));
+        assert.match(
+          a.annotations.action,
+          new RegExp(`a2a\\.drift\\.kind=${a.labels.a2a_drift_kind}`),
+        );
       }
       // The counter (OTLP metrics through the Collector) fires its own alerts too.
       await waitUntil('the counter alerts', DEADLINE_MS, async () => {
         const names = new Set((await firingAlerts()).map((x) => x.labels.alertname));
-        return names.has('A2AAgentCardDrift') && names.has('A2AArtifactSchemaDrift') ? true : undefined;
+        return names.has('A2AAgentCardDrift') && names.has('A2AArtifactSchemaDrift')
+          ? true
+          : undefined;
       });
       const all = await getJson(`${promUrl}/api/v1/alerts`);
       const changed = all.data.alerts.filter(
@@ -621,7 +667,9 @@ describe(
       assert.deepEqual(changed, [], 'card_changed raised an alert');
       const am = await getJson(`${amUrl}/api/v2/alerts`);
       assert.ok(
-        !am.some((a: { labels: Record<string, string> }) => a.labels.a2a_drift_kind === 'card_changed'),
+        !am.some(
+          (a: { labels: Record<string, string> }) => a.labels.a2a_drift_kind === 'card_changed',
+        ),
         'card_changed reached Alertmanager',
       );
     });
@@ -631,19 +679,34 @@ describe(
         fs.readFileSync(path.join(OBS, 'grafana', 'dashboards', 'a2a-drift.json'), 'utf8'),
       );
       const subst = (q: string) =>
-        q.replaceAll('$agent', '.*').replaceAll('$kind', '.*').replaceAll('$__rate_interval', '30s');
+        q
+          .replaceAll('$agent', '.*')
+          .replaceAll('$kind', '.*')
+          .replaceAll('$__rate_interval', '30s');
       const checked: string[] = [];
-      const end = Date.now() / 1000;
       const start = startedAt / 1000 - 5;
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
       for (const panel of dash.panels as any[]) {
         for (const t of panel.targets ?? []) {
           if (t.datasource?.type !== 'prometheus') continue;
           if (/traces_spanmetrics_calls_total/.test(t.expr)) continue; // Tempo's metrics-generator
-          const q = new URLSearchParams({ query: subst(t.expr), start: String(start), end: String(end), step: '2' });
-          const r = await getJson(`${promUrl}/api/v1/query_range?${q}`);
-          assert.equal(r.status, 'success', `${panel.title}: ${JSON.stringify(r)}`);
-          assert.ok(r.data.result.length > 0, `panel "${panel.title}" has no data: ${subst(t.expr)}`);
+          const query = subst(t.expr);
+          // The dashboard's time range: from the start of the run to now; some value above 0.
+          await waitUntil(`data for panel "${panel.title}": ${query}`, DEADLINE_MS, async () => {
+            const q = new URLSearchParams({
+              query,
+              start: String(start),
+              end: String(Date.now() / 1000),
+              step: '1',
+            });
+            const r = await getJson(`${promUrl}/api/v1/query_range?${q}`);
+            assert.equal(r.status, 'success', `${panel.title}: ${JSON.stringify(r)}`);
+            return (
+              r.data.result.some((series: { values: [number, string][] }) =>
+                series.values.some(([, v]) => Number(v) > 0),
+              ) || undefined
+            );
+          });
           checked.push(panel.title);
         }
       }
@@ -652,7 +715,7 @@ describe(
         const m = /^label_values\((\w+), (\w+)\)$/.exec(v.definition);
         assert.ok(m, v.definition);
         const r = await getJson(
-          `${promUrl}/api/v1/label/${m[2]}/values?${new URLSearchParams({ 'match[]': m[1]!, start: String(start), end: String(end) })}`,
+          `${promUrl}/api/v1/label/${m[2]}/values?${new URLSearchParams({ 'match[]': m[1]!, start: String(start), end: String(Date.now() / 1000) })}`,
         );
         assert.ok(r.data.length > 0, `variable ${v.name}: no values`);
         checked.push(`variable ${v.name}`);
@@ -685,8 +748,10 @@ describe(
         OTEL_INSTRUMENTATION_A2A_WEBHOOK_TOKEN: TOKEN,
       });
       for (const p of [A, B])
-        await waitUntil(`instance ${p.name} ready`, DEADLINE_MS, () =>
-          lines(p).some((l) => l.type === 'ready') || undefined,
+        await waitUntil(
+          `instance ${p.name} ready`,
+          DEADLINE_MS,
+          () => lines(p).some((l) => l.type === 'ready') || undefined,
         );
 
       peer.redeploy([TRANSLATE_SKILL]); // same card version; the cached skill is gone
@@ -695,35 +760,56 @@ describe(
         lines(A).find((l) => l.type === 'call-start' && l.n === 2),
       );
       const t0 = failing.t;
-      const span = await waitUntil('the drift span in Jaeger', DEADLINE_MS, async () => {
-        const t = await jaegerTraces(INSTANCES_SERVICE, { 'a2a.drift.kind': 'unknown_skill' });
-        return t.length > 0 ? Date.now() : undefined;
-      }, 20);
-      const alert = await waitUntil('A2ADriftSpans for the card in Prometheus', DEADLINE_MS, async () =>
-        (await firingAlerts()).find(
-          (a) => a.labels.alertname === 'A2ADriftSpans' && a.labels.a2a_agent_card_url === peer.cardUrl,
-        ),
-      50);
+      const span = await waitUntil(
+        'the drift span in Jaeger',
+        DEADLINE_MS,
+        async () => {
+          const t = await jaegerTraces(INSTANCES_SERVICE, { 'a2a.drift.kind': 'unknown_skill' });
+          return t.length > 0 ? Date.now() : undefined;
+        },
+        20,
+      );
+      const alert = await waitUntil(
+        'A2ADriftSpans for the card in Prometheus',
+        DEADLINE_MS,
+        async () =>
+          (await firingAlerts()).find(
+            (a) =>
+              a.labels.alertname === 'A2ADriftSpans' &&
+              a.labels.a2a_agent_card_url === peer.cardUrl,
+          ),
+        50,
+      );
       const seenFiring = Date.now();
       assert.equal(alert.labels.service_name, INSTANCES_SERVICE);
       assert.equal(alert.labels.a2a_skill_id, DEFAULT_SKILL.id);
       assert.equal(alert.labels.gen_ai_agent_name, 'Summarizer');
 
-      const note = await waitUntil('the notification at the plain receiver', DEADLINE_MS, () =>
-        plain.notifications.find((n) =>
-          (n.body?.alerts ?? []).some(
-            (a: { status: string; labels: Record<string, string> }) =>
-              a.status === 'firing' &&
-              a.labels.alertname === 'A2ADriftSpans' &&
-              a.labels.a2a_agent_card_url === peer.cardUrl,
+      const note = await waitUntil(
+        'the notification at the plain receiver',
+        DEADLINE_MS,
+        () =>
+          plain.notifications.find((n) =>
+            (n.body?.alerts ?? []).some(
+              (a: { status: string; labels: Record<string, string> }) =>
+                a.status === 'firing' &&
+                a.labels.alertname === 'A2ADriftSpans' &&
+                a.labels.a2a_agent_card_url === peer.cardUrl,
+            ),
           ),
-        ),
-      50);
+        50,
+      );
       assert.equal(note.authorization, `Bearer ${TOKEN}`);
       assert.deepEqual(note.body.groupLabels, { a2a_agent_card_url: peer.cardUrl });
-      const evicted = await waitUntil("B's fleet eviction", DEADLINE_MS, () =>
-        lines(B).find((l) => l.type === 'drift' && l.source === 'fleet' && l.cardUrl === peer.cardUrl),
-      50);
+      const evicted = await waitUntil(
+        "B's fleet eviction",
+        DEADLINE_MS,
+        () =>
+          lines(B).find(
+            (l) => l.type === 'drift' && l.source === 'fleet' && l.cardUrl === peer.cardUrl,
+          ),
+        50,
+      );
       assert.equal(evicted.kind, 'unknown_skill');
       assert.equal(evicted.skillId, DEFAULT_SKILL.id);
       assert.equal(evicted.evicted, true);
@@ -769,7 +855,10 @@ describe(
       );
       assert.equal(alert.labels.a2a_drift_kind, 'unknown_skill');
       const traces = await waitUntil('Jaeger: the odd skill id by tag', DEADLINE_MS, async () => {
-        const t = await jaegerTraces(ODD_SERVICE, { 'a2a.skill.id': ODD_SKILL_ID, 'a2a.drift.kind': 'unknown_skill' });
+        const t = await jaegerTraces(ODD_SERVICE, {
+          'a2a.skill.id': ODD_SKILL_ID,
+          'a2a.drift.kind': 'unknown_skill',
+        });
         return t.length > 0 ? t : undefined;
       });
       assert.equal(traces.length, 1);
@@ -792,10 +881,14 @@ describe(
       collector = await startCollector();
       const up = await callOnce(++n);
       assert.equal(up.state, 'TASK_STATE_COMPLETED');
-      await waitUntil('a span of A after the Collector restart in Jaeger', DEADLINE_MS, async () => {
-        const t = await jaegerTraces(INSTANCES_SERVICE, {}, restartedUs);
-        return t.length > 0 || undefined;
-      });
+      await waitUntil(
+        'a span of A after the Collector restart in Jaeger',
+        DEADLINE_MS,
+        async () => {
+          const t = await jaegerTraces(INSTANCES_SERVICE, {}, restartedUs);
+          return t.length > 0 || undefined;
+        },
+      );
       // Jaeger down (in-memory storage: it comes back empty).
       await stopProc(jaeger);
       const jdown = await callOnce(++n);
@@ -808,7 +901,10 @@ describe(
         const t = await jaegerTraces(INSTANCES_SERVICE, {}, jRestartedUs);
         return t.length > 0 || undefined;
       });
-      assert.deepEqual(lines(A).filter((l) => l.type === 'error'), []);
+      assert.deepEqual(
+        lines(A).filter((l) => l.type === 'error'),
+        [],
+      );
       // The demo with no Collector at its endpoint: the same findings and exit code.
       const nowhere = await runApp(
         'demo-no-collector',
@@ -833,16 +929,22 @@ describe(
       }
       const { chromium } = await import('playwright-core');
       // Jaeger restarted above with empty storage: drift once more, through the demo.
-      const r = await runApp('demo-ui', path.join(REPO, 'examples', 'fleet-demo.js'), demoEnv(otlpUrl));
+      const r = await runApp(
+        'demo-ui',
+        path.join(REPO, 'examples', 'fleet-demo.js'),
+        demoEnv(otlpUrl),
+      );
       assert.equal(r.code, 0, r.stdout);
       const trace = await waitUntil('the drifted trace', DEADLINE_MS, async () => {
         const tr = await jaegerTraces(DEMO_SERVICE, { 'a2a.drift.kind': 'unknown_skill' });
         return tr[0];
       });
       const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'a2a-chromium-'));
-      const browser = await chromium.launch({
+      // A fresh profile (playwright passes it as --user-data-dir).
+      const browser = await chromium.launchPersistentContext(profile, {
         executablePath: '/usr/bin/chromium',
         headless: true,
+        viewport: { width: 1400, height: 820 },
         args: [
           '--headless',
           '--no-sandbox',
@@ -852,18 +954,29 @@ describe(
           '--disable-background-networking',
           '--disable-component-update',
           '--disable-sync',
-          `--user-data-dir=${profile}`,
         ],
       });
       try {
-        const page = await browser.newPage({ viewport: { width: 1400, height: 820 } });
-        await page.goto(`${jaegerUrl}/trace/${trace.traceID}?uiEmbed=v0`, { waitUntil: 'networkidle' });
-        const drifted = trace.spans.find((s) => tag(s, 'a2a.drift.kind') === 'unknown_skill')!;
-        // Open the drift span's detail row: its attributes are listed there.
-        await page.getByText(drifted.operationName, { exact: true }).first().click();
+        const page = await browser.newPage();
+        await page.goto(`${jaegerUrl}/trace/${trace.traceID}`, { waitUntil: 'networkidle' });
+        // Open the drift span's detail row (click its row), then its attribute list if closed.
+        await page.getByText(DEMO_SERVICE, { exact: true }).first().click();
+        // Collapsed, the attributes are one line headed "Tags:"; expanded, a table.
+        const collapsed = page.getByText('Tags:', { exact: true }).first();
+        await collapsed.waitFor({ timeout: 20_000 });
+        await collapsed.click();
+        await page
+          .getByText('Tags:', { exact: true })
+          .waitFor({ state: 'detached', timeout: 20_000 });
         await page.getByText('a2a.drift.kind').first().waitFor({ timeout: 20_000 });
         const text = await page.locator('body').innerText();
-        for (const needle of ['a2a.drift.kind', 'unknown_skill', 'a2a.skill.id', 'summarize-v2', 'a2a.agent_card.fingerprint'])
+        for (const needle of [
+          'a2a.drift.kind',
+          'unknown_skill',
+          'a2a.skill.id',
+          'summarize-v2',
+          'a2a.agent_card.fingerprint',
+        ])
           assert.ok(text.includes(needle), `the Jaeger UI does not show ${needle}`);
         const out = process.env.A2A_SCREENSHOT_OUT ?? path.join(tmp, 'jaeger-drift.png');
         await page.screenshot({ path: out });
