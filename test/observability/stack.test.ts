@@ -20,7 +20,7 @@
  * Binaries: A2A_OTELCOL_BIN / A2A_JAEGER_BIN, else scripts/observability/build.sh is run (cached).
  * Without Go, Prometheus or Alertmanager the test is skipped locally and fails under CI.
  * The Jaeger UI screenshot needs a built Jaeger UI (A2A_JAEGER_UI_ASSETS, a directory with
- * index.html) and Chromium (/usr/bin/chromium); it writes A2A_SCREENSHOT_OUT (default: a temp file).
+ * index.html: scripts/observability/jaeger-ui.sh builds it from a jaeger-ui v1.75.0 checkout) and Chromium (/usr/bin/chromium); it writes A2A_SCREENSHOT_OUT (default: a temp file).
  * Prints the latencies from the drifting call to the span in Jaeger and to the alert.
  */
 import { after, before, describe, test } from 'node:test';
