@@ -107,12 +107,27 @@ function binaries(): { otelcol: string; jaeger: string } {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * A free loopback port BELOW the kernel's ephemeral range (32768-60999 on Linux): a port
+ * picked there and bound seconds later by a program (Prometheus, Jaeger, ...) can meanwhile be
+ * handed to any outgoing connection or port-0 listener on the machine; below it, only another
+ * explicit bind can take it.
+ */
+const takenPorts = new Set<number>();
 async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', () => resolve()));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
+  for (;;) {
+    const candidate = 20_000 + Math.floor(Math.random() * 12_000);
+    if (takenPorts.has(candidate)) continue;
+    const srv = net.createServer();
+    const ok = await new Promise<boolean>((resolve) => {
+      srv.once('error', () => resolve(false));
+      srv.listen(candidate, '127.0.0.1', () => resolve(true));
+    });
+    if (!ok) continue;
+    await new Promise<void>((resolve) => srv.close(() => resolve()));
+    takenPorts.add(candidate);
+    return candidate;
+  }
 }
 
 async function waitUntil<T>(
@@ -353,6 +368,8 @@ describe(
         JAEGER_TELEMETRY_HOST: '127.0.0.1',
         JAEGER_TELEMETRY_PORT: String(port.jaegerTelemetry),
         PROMETHEUS_URL: promUrl,
+        // Jaeger's own traces (its OTel SDK, default localhost:4317): not wanted here.
+        OTEL_TRACES_EXPORTER: 'none',
         ...(uiAssets ? { JAEGER_UI_ASSETS_PATH: uiAssets } : {}),
       });
 
@@ -421,6 +438,9 @@ describe(
       );
       bins = binaries();
       tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'a2a-stack-live-'));
+      // Bound before the ports below are picked: a port 0 listener opened later could be
+      // handed one of them (freed by freePort, not yet taken by its program).
+      plain = await startPlainReceiver();
       for (const k of [
         'otlpGrpc',
         'otlpHttp',
@@ -443,7 +463,6 @@ describe(
       amUrl = `http://127.0.0.1:${port.am}`;
       jaegerUrl = `http://127.0.0.1:${port.jaegerQuery}`;
       otlpUrl = `http://127.0.0.1:${port.otlpHttp}`;
-      plain = await startPlainReceiver();
 
       // prometheus.yaml with the test's addresses and 1 s intervals; alerts.yaml as shipped.
       const prom = parse(fs.readFileSync(path.join(OBS, 'prometheus.yaml'), 'utf8'));
@@ -740,6 +759,7 @@ describe(
       A = instance('A', {
         OTEL_TRACES_EXPORTER: 'otlp',
         OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl,
+        OTEL_BSP_SCHEDULE_DELAY: '200',
       });
       B = instance('B', {
         OTEL_TRACES_EXPORTER: 'none',
@@ -814,7 +834,7 @@ describe(
       assert.equal(evicted.evicted, true);
       assert.equal(lines(B).filter((l) => l.type === 'call-start').length, 1, 'B called the peer');
       console.log(
-        `stack-live: from A's drifting call: span in Jaeger ${span - t0} ms, span-metrics alert firing in Prometheus ${seenFiring - t0} ms (activeAt ${new Date(alert.activeAt).getTime() - t0} ms), webhook ${note.t - t0} ms, B evicted ${evicted.t - t0} ms (the SDK's batch delay 5 s: the register entry does not read OTEL_BSP_SCHEDULE_DELAY; span-metrics flush, scrape, evaluation and group_wait 1 s)`,
+        `stack-live: from A's drifting call: span in Jaeger ${span - t0} ms, span-metrics alert firing in Prometheus ${seenFiring - t0} ms (activeAt ${new Date(alert.activeAt).getTime() - t0} ms), webhook ${note.t - t0} ms, B evicted ${evicted.t - t0} ms (OTEL_BSP_SCHEDULE_DELAY 200 ms; span-metrics flush, scrape, evaluation and group_wait 1 s)`,
       );
     });
 
