@@ -18,7 +18,16 @@ const DIR = path.resolve(__dirname, '..', 'examples', 'observability');
 const file = (rel: string): string => path.join(DIR, rel);
 const text = (rel: string): string => readFileSync(file(rel), 'utf8');
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-const yamlFile = (rel: string): any => parse(text(rel));
+const yamlFile = (rel: string): any => parse(withEnvDefaults(text(rel)));
+
+/**
+ * The Collector and Jaeger configs read addresses from the environment
+ * (`${env:NAME:-default}`): read them as they run with no such variable set, i.e. in
+ * docker-compose.yaml (test/observability/stack.test.ts runs them with its own values).
+ */
+function withEnvDefaults(yaml: string): string {
+  return yaml.replace(/\$\{env:[A-Za-z_][A-Za-z0-9_]*:-([^}]*)\}/g, '$1');
+}
 
 // ---------------------------------------------------------------------------------------
 // What the code emits.
@@ -54,6 +63,8 @@ const INFRA_LABELS = new Set([
   'span_name',
   'span_kind',
   'status_code',
+  // spanmetrics connector: the Collector process that counted the span (a restart: new series)
+  'collector_instance_id',
   'alertname',
   'severity',
   'signal',
@@ -570,6 +581,7 @@ test('otel-collector.yaml: spanmetrics dimensions are emitted attributes; pipeli
       sc.ATTR_A2A_SKILL_ID,
       sc.ATTR_GEN_AI_AGENT_NAME,
       sc.ATTR_A2A_METHOD_NAME,
+      sc.ATTR_A2A_AGENT_CARD_URL,
     ].sort(),
   );
   assert.ok(
@@ -637,7 +649,7 @@ test('docker-compose.yaml: services, pinned images, mounted files exist and are 
     assert.ok(services[s], `service ${s} missing`);
   const images: Record<string, RegExp> = {
     'otel-collector': /^otel\/opentelemetry-collector-contrib:/,
-    jaeger: /^jaegertracing\/all-in-one:/,
+    jaeger: /^jaegertracing\/jaeger:2\./,
     tempo: /^grafana\/tempo:/,
     prometheus: /^prom\/prometheus:/,
     grafana: /^grafana\/grafana:/,
@@ -663,6 +675,11 @@ test('docker-compose.yaml: services, pinned images, mounted files exist and are 
   assert.ok(
     services['otel-collector'].command.join(' ').includes(collectorCfg),
     'collector does not start with otel-collector.yaml',
+  );
+  const jaegerCfg = mounts('jaeger').get('jaeger.yaml');
+  assert.ok(
+    jaegerCfg && services.jaeger.command.join(' ').includes(jaegerCfg),
+    'jaeger does not start with jaeger.yaml',
   );
   const tempoCfg = mounts('tempo').get('tempo.yaml');
   assert.ok(
@@ -766,13 +783,16 @@ test('docker-compose.yaml: services, pinned images, mounted files exist and are 
     'without honor_labels the app service.name lands in exported_job',
   );
 
-  // Jaeger's Monitor tab reads the Collector's span metrics.
-  const jaegerEnv: string[] = services.jaeger.environment;
-  assert.ok(jaegerEnv.includes('METRICS_STORAGE_TYPE=prometheus'));
-  assert.ok(
-    jaegerEnv.includes(
-      `PROMETHEUS_QUERY_NAMESPACE=${COLLECTOR_CALLS.replace(/_calls_total$/, '')}`,
-    ),
+  // Jaeger v2's Monitor tab reads the Collector's span metrics from the Prometheus service.
+  const jaegerYaml = yamlFile('jaeger.yaml');
+  const metricStores = jaegerYaml.extensions.jaeger_storage.metric_backends;
+  const store = metricStores[jaegerYaml.extensions.jaeger_query.storage.metrics].prometheus;
+  assert.equal(store.metric_namespace, COLLECTOR_CALLS.replace(/_calls_total$/, ''));
+  assert.equal(new URL(store.endpoint).host, 'prometheus:9090');
+  assert.equal(
+    String(collector.exporters['otlp/jaeger'].endpoint).split(':')[1],
+    String(jaegerYaml.receivers.otlp.protocols.grpc.endpoint).split(':')[1],
+    'the Collector forwards to the port Jaeger receives OTLP/gRPC on',
   );
 });
 
@@ -967,6 +987,57 @@ test('README.md: start command, endpoint and every search use emitted names', ()
   // Prometheus names in inline code are ones the stack produces.
   for (const m of md.matchAll(/`(a2a_[a-z_]+|traces_[a-z_]+)(\{[^`]*\})?`/g)) {
     if (m[1].endsWith('_total')) assert.ok(KNOWN_METRICS.has(m[1]), `README metric ${m[1]}`);
+    // The connector's duration histogram (seen live by test/observability/stack.test.ts).
+    else if (/^traces_span_metrics_duration_milliseconds_(bucket|sum|count)$/.test(m[1])) continue;
     else assert.ok(ATTR_LABELS.has(m[1]), `README label ${m[1]}`);
+  }
+});
+
+// ---------------------------------------------------------------------------------------
+// The Collector the live test builds (test/observability/collector/) has exactly the
+// components otel-collector.yaml uses, each at one Collector release.
+
+test('collector builder-config.yaml: exactly the components of otel-collector.yaml, at one release', () => {
+  const dir = path.join(__dirname, 'observability', 'collector');
+  const manifest = parse(readFileSync(path.join(dir, 'builder-config.yaml'), 'utf8'));
+  const cfg = yamlFile('otel-collector.yaml');
+  const typeOf = (id: string) => id.split('/')[0]!;
+  // The component type is the last path element of the module, minus its kind suffix.
+  const kinds: [string, string, string[]][] = [
+    ['receivers', 'receiver', Object.keys(cfg.receivers)],
+    ['processors', 'processor', Object.keys(cfg.processors)],
+    ['connectors', 'connector', Object.keys(cfg.connectors)],
+    ['exporters', 'exporter', Object.keys(cfg.exporters)],
+    ['extensions', 'extension', Object.keys(cfg.extensions)],
+  ];
+  const versions = new Set<string>();
+  for (const [key, suffix, used] of kinds) {
+    const built = (manifest[key] as { gomod: string }[]).map((m) => {
+      const [mod, version] = m.gomod.split(' ');
+      versions.add(version!.replace(/^v0\.(\d+)\.\d+$/, 'v0.$1'));
+      return mod!
+        .split('/')
+        .pop()!
+        .replace(new RegExp(`${suffix}$`), '');
+    });
+    const wanted = [...new Set(used.map(typeOf))].map((t) =>
+      t === 'health_check' ? 'healthcheck' : t,
+    );
+    assert.deepEqual([...built].sort(), wanted.sort(), key);
+  }
+  assert.deepEqual(
+    [...versions],
+    ['v0.165'],
+    'one Collector release (core v0.165.0, contrib v0.165.x)',
+  );
+  // The generated components.go imports exactly those modules; go.mod pins them.
+  const components = readFileSync(path.join(dir, 'components.go'), 'utf8');
+  const gomod = readFileSync(path.join(dir, 'go.mod'), 'utf8');
+  for (const key of ['receivers', 'processors', 'connectors', 'exporters', 'extensions']) {
+    for (const m of manifest[key] as { gomod: string }[]) {
+      const [mod, version] = m.gomod.split(' ');
+      assert.ok(components.includes(`"${mod}"`), `components.go does not import ${mod}`);
+      assert.ok(gomod.includes(`${mod} ${version}`), `go.mod does not pin ${mod} ${version}`);
+    }
   }
 });

@@ -294,8 +294,16 @@ export class DetachedMetricExporter
 
 /** A batch span processor whose forceFlush also waits for the exports under way. */
 export class DetachedBatchSpanProcessor extends BatchSpanProcessor {
-  constructor(private readonly detached: DetachedExporter<ReadableSpan[]>) {
-    super({ exporter: detached as SpanExporter });
+  constructor(
+    private readonly detached: DetachedExporter<ReadableSpan[]>,
+    options: {
+      scheduledDelayMillis?: number;
+      exportTimeoutMillis?: number;
+      maxQueueSize?: number;
+      maxExportBatchSize?: number;
+    } = {},
+  ) {
+    super({ ...options, exporter: detached as SpanExporter });
   }
 
   override async forceFlush(): Promise<void> {

@@ -113,7 +113,10 @@ export function spanProcessorsFromEnv(): FromEnv<SpanProcessor> {
   const items = names.map((name): SpanProcessor => {
     if (name === 'console') return new SimpleSpanProcessor({ exporter: new ConsoleSpanExporter() });
     const exporter = name === 'zipkin' ? new ZipkinExporter() : otlpTraceExporter(protocol);
-    return new DetachedBatchSpanProcessor(new DetachedExporter<ReadableSpan[]>(exporter));
+    return new DetachedBatchSpanProcessor(
+      new DetachedExporter<ReadableSpan[]>(exporter),
+      batchOptions(),
+    );
   });
   return { items, described: names.map((n) => (n === 'otlp' ? `otlp (${protocol})` : n)) };
 }
@@ -155,6 +158,40 @@ function prometheusOptions(): { host?: string; port?: number } {
     ...(host !== undefined ? { host } : {}),
     ...(port !== undefined && Number.isInteger(port) && port >= 0 && port <= 65535 ? { port } : {}),
   };
+}
+
+/**
+ * The batch span processor's standard variables, which BatchSpanProcessor of
+ * @opentelemetry/sdk-trace 2.x no longer reads itself (NodeSDK reads them for it):
+ * OTEL_BSP_SCHEDULE_DELAY, OTEL_BSP_EXPORT_TIMEOUT, OTEL_BSP_MAX_QUEUE_SIZE,
+ * OTEL_BSP_MAX_EXPORT_BATCH_SIZE. A bad value gets one warning and the default.
+ */
+export function batchOptions(): {
+  scheduledDelayMillis?: number;
+  exportTimeoutMillis?: number;
+  maxQueueSize?: number;
+  maxExportBatchSize?: number;
+} {
+  const read = (name: string, min: number): number | undefined => {
+    const raw = process.env[name];
+    if (raw === undefined || raw.trim() === '') return undefined;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min) {
+      logger.warn(`invalid ${name} ${JSON.stringify(raw)}; using the default`);
+      return undefined;
+    }
+    return n;
+  };
+  const out: ReturnType<typeof batchOptions> = {};
+  const delay = read('OTEL_BSP_SCHEDULE_DELAY', 0);
+  const timeout = read('OTEL_BSP_EXPORT_TIMEOUT', 1);
+  const queue = read('OTEL_BSP_MAX_QUEUE_SIZE', 1);
+  const batch = read('OTEL_BSP_MAX_EXPORT_BATCH_SIZE', 1);
+  if (delay !== undefined) out.scheduledDelayMillis = delay;
+  if (timeout !== undefined) out.exportTimeoutMillis = timeout;
+  if (queue !== undefined) out.maxQueueSize = queue;
+  if (batch !== undefined) out.maxExportBatchSize = batch;
+  return out;
 }
 
 function exportInterval(): { exportIntervalMillis?: number; exportTimeoutMillis?: number } {
