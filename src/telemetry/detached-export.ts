@@ -292,16 +292,19 @@ export class DetachedMetricExporter
   }
 }
 
+/** The batch span processor's settings read from the environment (exporters-from-env.ts). */
+export interface BatchOptions {
+  scheduledDelayMillis?: number;
+  exportTimeoutMillis?: number;
+  maxQueueSize?: number;
+  maxExportBatchSize?: number;
+}
+
 /** A batch span processor whose forceFlush also waits for the exports under way. */
 export class DetachedBatchSpanProcessor extends BatchSpanProcessor {
   constructor(
     private readonly detached: DetachedExporter<ReadableSpan[]>,
-    options: {
-      scheduledDelayMillis?: number;
-      exportTimeoutMillis?: number;
-      maxQueueSize?: number;
-      maxExportBatchSize?: number;
-    } = {},
+    options: BatchOptions = {},
   ) {
     super({ ...options, exporter: detached as SpanExporter });
   }

@@ -33,6 +33,7 @@ import {
 import { logger } from '../diag-logger';
 import {
   DetachedBatchSpanProcessor,
+  type BatchOptions,
   DetachedExporter,
   DetachedMetricExporter,
 } from './detached-export';
@@ -166,27 +167,12 @@ function prometheusOptions(): { host?: string; port?: number } {
  * OTEL_BSP_SCHEDULE_DELAY, OTEL_BSP_EXPORT_TIMEOUT, OTEL_BSP_MAX_QUEUE_SIZE,
  * OTEL_BSP_MAX_EXPORT_BATCH_SIZE. A bad value gets one warning and the default.
  */
-export function batchOptions(): {
-  scheduledDelayMillis?: number;
-  exportTimeoutMillis?: number;
-  maxQueueSize?: number;
-  maxExportBatchSize?: number;
-} {
-  const read = (name: string, min: number): number | undefined => {
-    const raw = process.env[name];
-    if (raw === undefined || raw.trim() === '') return undefined;
-    const n = Number(raw);
-    if (!Number.isInteger(n) || n < min) {
-      logger.warn(`invalid ${name} ${JSON.stringify(raw)}; using the default`);
-      return undefined;
-    }
-    return n;
-  };
-  const out: ReturnType<typeof batchOptions> = {};
-  const delay = read('OTEL_BSP_SCHEDULE_DELAY', 0);
-  const timeout = read('OTEL_BSP_EXPORT_TIMEOUT', 1);
-  const queue = read('OTEL_BSP_MAX_QUEUE_SIZE', 1);
-  const batch = read('OTEL_BSP_MAX_EXPORT_BATCH_SIZE', 1);
+export function batchOptions(): BatchOptions {
+  const out: BatchOptions = {};
+  const delay = envInteger('OTEL_BSP_SCHEDULE_DELAY', 0);
+  const timeout = envInteger('OTEL_BSP_EXPORT_TIMEOUT', 1);
+  const queue = envInteger('OTEL_BSP_MAX_QUEUE_SIZE', 1);
+  const batch = envInteger('OTEL_BSP_MAX_EXPORT_BATCH_SIZE', 1);
   if (delay !== undefined) out.scheduledDelayMillis = delay;
   if (timeout !== undefined) out.exportTimeoutMillis = timeout;
   if (queue !== undefined) out.maxQueueSize = queue;
@@ -194,13 +180,21 @@ export function batchOptions(): {
   return out;
 }
 
-function exportInterval(): { exportIntervalMillis?: number; exportTimeoutMillis?: number } {
-  const raw = process.env.OTEL_METRIC_EXPORT_INTERVAL;
-  if (raw === undefined || raw.trim() === '') return {};
+/** An integer variable of at least `min`; unset or empty: undefined; bad: one warning, undefined. */
+function envInteger(name: string, min: number): number | undefined {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === '') return undefined;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n <= 0) {
-    logger.warn(`invalid OTEL_METRIC_EXPORT_INTERVAL ${JSON.stringify(raw)}; using the default`);
-    return {};
+  if (!Number.isInteger(n) || n < min) {
+    logger.warn(`invalid ${name} ${JSON.stringify(raw)}; using the default`);
+    return undefined;
   }
-  return { exportIntervalMillis: n, exportTimeoutMillis: Math.min(n, 10_000) };
+  return n;
+}
+
+function exportInterval(): { exportIntervalMillis?: number; exportTimeoutMillis?: number } {
+  const n = envInteger('OTEL_METRIC_EXPORT_INTERVAL', 1);
+  return n === undefined
+    ? {}
+    : { exportIntervalMillis: n, exportTimeoutMillis: Math.min(n, 10_000) };
 }
