@@ -77,6 +77,8 @@ fi
 files=()
 for p in "${PACKAGES[@]}"; do [ -f "test/real-world/$p.test.ts" ] && [ -f "test/real-world/$p/package.json" ] && files+=("test/real-world/$p.test.ts"); done
 for p in "${PYTHON_IMPLS[@]}"; do [ -f "test/real-world/python-$p.test.ts" ] && [ -f "test/real-world/python/$p/.venv/.installed" ] && files+=("test/real-world/python-$p.test.ts"); done
+# bad input from a live Python server (issue 29): a Starlette app run with the FastA2A venv
+[ -f test/real-world/python/fasta2a/.venv/.installed ] && files+=(test/real-world/python-bad-input.test.ts)
 for p in "${GO_IMPLS[@]}"; do [ -f "test/real-world/go-$p.test.ts" ] && [ -f "test/real-world/go/$p/.bin/.installed" ] && files+=("test/real-world/go-$p.test.ts"); done
 cd "$ROOT"
 node --import tsx --test --test-concurrency=1 "${files[@]}"
