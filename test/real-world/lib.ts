@@ -166,3 +166,25 @@ export async function sameWithAndWithout<T>(
   }
   return { on, off };
 }
+
+/**
+ * A redeploy under the same card: starts the healthy peer, lets `hold` fetch what the app keeps
+ * from it (its card, spans settled, `h` reset first), stops it, and starts the variant on the
+ * same port. The variant peer and what was held.
+ */
+export async function redeployed<P extends { port: number; stop(): Promise<void> }, Q, T>(
+  h: Harness,
+  startHealthy: () => Promise<P>,
+  hold: (healthy: P) => Promise<T>,
+  startVariant: (port: number) => Promise<Q>,
+): Promise<{ peer: Q; held: T }> {
+  const healthy = await startHealthy();
+  let held: T;
+  try {
+    await h.reset();
+    held = await hold(healthy);
+  } finally {
+    await healthy.stop();
+  }
+  return { peer: await startVariant(healthy.port), held };
+}

@@ -32,7 +32,16 @@ import {
   venvInstalled,
   type FastA2APeer,
 } from './python/fasta2a/peer-process.mjs';
-import { FOX, getCard, messages, rpcRaw, sdkClient, spanChecks, type Json } from './lib';
+import {
+  FOX,
+  getCard,
+  messages,
+  redeployed,
+  rpcRaw,
+  sdkClient,
+  spanChecks,
+  type Json,
+} from './lib';
 
 const UNKNOWN_TOOL = "Unknown tool name: 'translate'. Available tools: 'summarize'";
 const skip = venvInstalled()
@@ -231,6 +240,76 @@ describe(
       );
       assert.equal(get.attributes['a2a.drift.kind'], 'card_changed', describeSpans());
       assert.equal(pythonSeedFingerprint(raw), skillFingerprint(card as never));
+    });
+  },
+);
+
+describe(
+  'fasta2a (Python) variant B (same tools and card; the agent now answers with structured output)',
+  { skip },
+  () => {
+    let peer: FastA2APeer;
+    let healthyCard: Json;
+    before(async () => {
+      ({ peer, held: healthyCard } = await redeployed(
+        h,
+        () => startFastA2APeer({ variant: 'healthy' }),
+        async (healthy) => {
+          const { card } = await getCard(healthy.cardUrl);
+          await spansSettled(1);
+          return card;
+        },
+        (port) => startFastA2APeer({ variant: 'B', port }),
+      ));
+    });
+    after(async () => {
+      await peer?.stop();
+    });
+    beforeEach(() => {
+      h.exporter.reset();
+    });
+
+    test('raw 0.3 message/send + polling: the artifact is a data part where the skill says text/plain → output_mode_mismatch', async () => {
+      const r = await rpcRaw(
+        peer.rpcUrl,
+        'message/send',
+        v03Params(`summarize: ${FOX}`, 'summarize'),
+      );
+      const done = await pollRaw(peer.rpcUrl, r.result.task.id);
+      assert.equal(done.status.state, 'completed');
+      const part = done.artifacts[0].parts[0];
+      // a 1.0-shaped data part (no `kind`), as fasta2a answers 0.3 calls
+      assert.equal(part.text, undefined, JSON.stringify(part));
+      assert.deepEqual(part.data, {
+        result: { summary: 'Summary: The quick brown fox jumps over.' },
+      });
+      await spansSettled(2);
+      const kinds = driftKinds();
+      assert.ok(kinds.length >= 1, describeSpans());
+      for (const [, kind] of kinds) assert.equal(kind, 'output_mode_mismatch', describeSpans());
+      const get = h.spans('GetTask').find((s) => s.attributes['a2a.drift.kind'] !== undefined);
+      assert.ok(get, describeSpans());
+      assert.deepEqual(get.attributes['a2a.drift.expected_output_modes'], ['text/plain']);
+      assert.equal(get.attributes['a2a.drift.actual_media_type'], 'application/json');
+    });
+
+    test('SDK client stream holding the healthy card, skill summarize → output_mode_mismatch', async () => {
+      const client = await sdkClient({ card: healthyCard });
+      const events = await collect(
+        client.sendMessageStream(sendRequest('summarize', { text: `summarize: ${FOX}` })),
+      );
+      assert.ok(events.length >= 3);
+      await spansSettled(1);
+      const st = only('SendStreamingMessage');
+      assert.equal(st.attributes['a2a.drift.kind'], 'output_mode_mismatch', describeSpans());
+      assert.equal(st.attributes['a2a.drift.actual_media_type'], 'application/json');
+    });
+
+    test('re-fetching the card: unchanged, no card_changed', async () => {
+      const { card } = await getCard(peer.cardUrl);
+      assert.equal(skillFingerprint(card as never), skillFingerprint(healthyCard as never));
+      await spansSettled(1);
+      assert.equal(only('GetAgentCard').attributes['a2a.drift.kind'], undefined, describeSpans());
     });
   },
 );

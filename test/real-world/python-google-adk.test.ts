@@ -32,7 +32,7 @@ import {
   venvInstalled,
   type PythonAdkPeer,
 } from './python/google-adk/peer-process.mjs';
-import { FOX, getCard, messages, rpc, sdkClient, spanChecks, type Json } from './lib';
+import { FOX, getCard, messages, redeployed, rpc, sdkClient, spanChecks, type Json } from './lib';
 
 const NO_TOOL =
   'Invoking `translate()` failed as no tool with that name is available. The tools you can call are: summarize. You could retry, but it is IMPORTANT that you only call a tool from that list.';
@@ -240,6 +240,73 @@ describe(
       );
       assert.equal(get.attributes['a2a.drift.kind'], 'card_changed', describeSpans());
       assert.equal(pythonSeedFingerprint(raw), skillFingerprint(card as never));
+    });
+  },
+);
+
+describe(
+  'Google ADK (Python) variant B (same tools and card; the model answers with an image)',
+  { skip },
+  () => {
+    let peer: PythonAdkPeer;
+    let healthyCard: Json;
+    before(async () => {
+      ({ peer, held: healthyCard } = await redeployed(
+        h,
+        () => startPythonAdkPeer({ variant: 'healthy' }),
+        async (healthy) => {
+          const { card } = await getCard(healthy.cardUrl);
+          await spansSettled(1);
+          return card;
+        },
+        (port) => startPythonAdkPeer({ variant: 'B', port }),
+      ));
+    });
+    after(async () => {
+      await peer?.stop();
+    });
+    beforeEach(() => {
+      h.exporter.reset();
+    });
+
+    test("raw 1.0 SendMessage desk-summarize: the artifact is a file part image/png (ADK's inline_data) where the card says text/plain → output_mode_mismatch", async () => {
+      const t = await rpc(
+        peer.rpcUrl,
+        'SendMessage',
+        v10Params(`summarize: ${FOX}`, 'desk-summarize'),
+        V10,
+      );
+      assert.equal(t.task.status.state, 'TASK_STATE_COMPLETED');
+      const parts = t.task.artifacts.flatMap((a: Json) => a.parts);
+      assert.ok(
+        parts.some((p: Json) => p.mediaType === 'image/png' && typeof p.raw === 'string'),
+        JSON.stringify(parts),
+      );
+      await spansSettled(1);
+      const send = only('SendMessage');
+      assert.equal(send.attributes['a2a.drift.kind'], 'output_mode_mismatch', describeSpans());
+      assert.equal(send.attributes['a2a.drift.evidence'], 'protocol');
+      assert.deepEqual(send.attributes['a2a.drift.expected_output_modes'], ['text/plain']);
+      assert.equal(send.attributes['a2a.drift.actual_media_type'], 'image/png');
+    });
+
+    test('SDK client stream holding the healthy card, desk-summarize → output_mode_mismatch', async () => {
+      const client = await sdkClient({ card: healthyCard });
+      const events = await collect(
+        client.sendMessageStream(sendRequest('desk-summarize', { text: `summarize: ${FOX}` })),
+      );
+      assert.ok(events.length >= 3);
+      await spansSettled(1);
+      const st = only('SendStreamingMessage');
+      assert.equal(st.attributes['a2a.drift.kind'], 'output_mode_mismatch', describeSpans());
+      assert.equal(st.attributes['a2a.drift.actual_media_type'], 'image/png');
+    });
+
+    test('re-fetching the card: unchanged (same tools), no card_changed', async () => {
+      const { card } = await getCard(peer.cardUrl);
+      assert.equal(skillFingerprint(card as never), skillFingerprint(healthyCard as never));
+      await spansSettled(1);
+      assert.equal(only('GetAgentCard').attributes['a2a.drift.kind'], undefined, describeSpans());
     });
   },
 );

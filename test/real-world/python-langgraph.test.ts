@@ -39,6 +39,7 @@ import {
   getCard,
   messages,
   rpc,
+  redeployed,
   rpcRaw,
   sameWithAndWithout,
   sdkClient,
@@ -235,17 +236,19 @@ describe(
     let studio: LangGraphAssistant;
     let studioCard: Json;
     before(async () => {
-      const healthy = await startLangGraphPeer({ variant: 'healthy' });
-      const port = healthy.port;
-      try {
-        await h.reset();
-        studio = healthy.assistants.studio;
-        studioCard = (await getCard(studio.cardUrl)).card;
-        await spansSettled(1);
-      } finally {
-        await healthy.stop();
-      }
-      peer = await startLangGraphPeer({ variant: 'A', port });
+      ({
+        peer,
+        held: { studio, studioCard },
+      } = await redeployed(
+        h,
+        () => startLangGraphPeer({ variant: 'healthy' }),
+        async (healthy) => {
+          const { card } = await getCard(healthy.assistants.studio.cardUrl);
+          await spansSettled(1);
+          return { studio: healthy.assistants.studio, studioCard: card };
+        },
+        (port) => startLangGraphPeer({ variant: 'A', port }),
+      ));
     });
     after(async () => {
       await peer?.stop();
@@ -311,16 +314,16 @@ describe(
     let peer: LangGraphPeer;
     let deskCard: Json;
     before(async () => {
-      const healthy = await startLangGraphPeer({ variant: 'healthy' });
-      const port = healthy.port;
-      try {
-        await h.reset();
-        deskCard = (await getCard(healthy.assistants.desk.cardUrl)).card;
-        await spansSettled(1);
-      } finally {
-        await healthy.stop();
-      }
-      peer = await startLangGraphPeer({ variant: 'B', port });
+      ({ peer, held: deskCard } = await redeployed(
+        h,
+        () => startLangGraphPeer({ variant: 'healthy' }),
+        async (healthy) => {
+          const { card } = await getCard(healthy.assistants.desk.cardUrl);
+          await spansSettled(1);
+          return card;
+        },
+        (port) => startLangGraphPeer({ variant: 'B', port }),
+      ));
     });
     after(async () => {
       await peer?.stop();

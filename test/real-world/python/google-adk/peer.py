@@ -11,8 +11,11 @@ echoes the text. When it is called again after a call that got no response it ap
 
 env:
   PORT     port on 127.0.0.1 (0 or unset: a free one)
-  VARIANT  healthy | A
+  VARIANT  healthy | A | B
     healthy  tools summarize, translate
+    B        the same tools and card; after a tool's response the model answers with an image
+             (an inline_data Part, image/png), which ADK's part converter turns into a file part
+             of the artifact: the card still says text/plain (its defaultOutputModes)
     A        translate removed (the card loses its skill; ADK's card version is unchanged);
              the model still calls it. ADK 2.13 does NOT fail the task: it answers the call with
              a function_response {"error": "Invoking `translate()` failed as no tool with that
@@ -38,8 +41,15 @@ from google.adk.models.llm_response import LlmResponse
 from google.genai import types
 
 VARIANT = os.environ.get('VARIANT', 'healthy')
-if VARIANT not in ('healthy', 'A'):
-    raise SystemExit(f'VARIANT must be healthy|A, not {VARIANT}')
+if VARIANT not in ('healthy', 'A', 'B'):
+    raise SystemExit(f'VARIANT must be healthy|A|B, not {VARIANT}')
+
+# a 1×1 PNG
+PNG = bytes.fromhex(
+    '89504e470d0a1a0a0000000d4948445200000001000000010806000000'
+    '1f15c4890000000d49444154789c6364f8cf50000003860180'
+    '5a347d6b0000000049454e44ae426082'
+)
 
 TRAINED_TOOLS = ['summarize', 'translate']
 
@@ -66,6 +76,10 @@ class ScriptedLlm(BaseLlm):
                 text = out['result']
             else:
                 text = json.dumps(out)
+            if VARIANT == 'B' and 'error' not in out:
+                image = types.Part(inline_data=types.Blob(mime_type='image/png', data=PNG))
+                yield LlmResponse(content=types.Content(role='model', parts=[image]))
+                return
             yield LlmResponse(content=types.Content(role='model', parts=[types.Part(text=text)]))
             return
         if last is not None and last.role == 'user':
