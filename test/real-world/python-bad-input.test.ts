@@ -24,6 +24,7 @@ import { skillFingerprint } from '../../src/index';
 import {
   startBadInputPeer,
   venvInstalled,
+  type BadInputAgent,
   type BadInputPeer,
 } from './python/bad-input/peer-process.mjs';
 import { FOX, sameWithAndWithout, sdkClient, spanChecks, type Json } from './lib';
@@ -108,6 +109,20 @@ const fixedParams = (skillId: string) => ({
 });
 
 const attr = (name: string, key: string) => only(name).attributes[key];
+/**
+ * The card, a send and a stream by raw fetch, with the instrumentation on and off: the same
+ * (asserted); what the app saw.
+ */
+async function cardSendStreamOnOff(a: BadInputAgent): Promise<string[]> {
+  const run = async () => [
+    await rawFetch(a.cardUrl),
+    await rawFetch(a.rpcUrl, post('message/send', fixedParams('summarize'))),
+    await rawFetch(a.rpcUrl, post('message/stream', fixedParams('summarize'), 'text/event-stream')),
+  ];
+  const { on, off } = await sameWithAndWithout(h, run);
+  assert.deepEqual(on, off);
+  return on;
+}
 
 describe('a live Python server answering badly (Starlette, the FastA2A venv)', { skip }, () => {
   test('500 with the Python traceback page (text/plain and HTML): error span, unjudged, same bytes', async () => {
@@ -223,17 +238,7 @@ describe('a live Python server answering badly (Starlette, the FastA2A venv)', {
   }
 
   test("card with None for defaultOutputModes, a skill's tags and outputModes: raw fetch, a card, healthy answers unjudged, same bytes", async () => {
-    const a = peer.agent('nulls');
-    const run = async () => [
-      await rawFetch(a.cardUrl),
-      await rawFetch(a.rpcUrl, post('message/send', fixedParams('summarize'))),
-      await rawFetch(
-        a.rpcUrl,
-        post('message/stream', fixedParams('summarize'), 'text/event-stream'),
-      ),
-    ];
-    const { on, off } = await sameWithAndWithout(h, run);
-    assert.deepEqual(on, off);
+    const on = await cardSendStreamOnOff(peer.agent('nulls'));
     assert.match(on[0], /"defaultOutputModes\\": null/);
     assert.match(
       on[0],
@@ -256,17 +261,7 @@ describe('a live Python server answering badly (Starlette, the FastA2A venv)', {
   });
 
   test('card with skills None: raw fetch, "not an Agent Card (skills is null)", calls unjudged, same bytes', async () => {
-    const a = peer.agent('null-skills');
-    const run = async () => [
-      await rawFetch(a.cardUrl),
-      await rawFetch(a.rpcUrl, post('message/send', fixedParams('summarize'))),
-      await rawFetch(
-        a.rpcUrl,
-        post('message/stream', fixedParams('summarize'), 'text/event-stream'),
-      ),
-    ];
-    const { on, off } = await sameWithAndWithout(h, run);
-    assert.deepEqual(on, off);
+    const on = await cardSendStreamOnOff(peer.agent('null-skills'));
     assert.match(on[0], /"skills\\": null/);
     await spansSettled(3);
     const get = only('GetAgentCard');

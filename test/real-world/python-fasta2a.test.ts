@@ -36,7 +36,7 @@ import {
   FOX,
   getCard,
   messages,
-  redeployed,
+  redeployedHoldingCard,
   rpcRaw,
   sdkClient,
   spanChecks,
@@ -77,7 +77,7 @@ async function pollRaw(url: string, id: string): Promise<Json> {
   throw new Error(`task ${id} did not finish`);
 }
 
-const { only, driftKinds, describeSpans, spansSettled } = spanChecks(() => h);
+const { only, driftKinds, describeSpans, spansSettled, refetchedUnchanged } = spanChecks(() => h);
 function artifactText(t: Task): string {
   const p = t.artifacts[t.artifacts.length - 1]?.parts[0];
   return p?.content?.$case === 'text' ? p.content.value : '';
@@ -251,14 +251,10 @@ describe(
     let peer: FastA2APeer;
     let healthyCard: Json;
     before(async () => {
-      ({ peer, held: healthyCard } = await redeployed(
+      ({ peer, held: healthyCard } = await redeployedHoldingCard(
         h,
         () => startFastA2APeer({ variant: 'healthy' }),
-        async (healthy) => {
-          const { card } = await getCard(healthy.cardUrl);
-          await spansSettled(1);
-          return card;
-        },
+        (healthy) => healthy.cardUrl,
         (port) => startFastA2APeer({ variant: 'B', port }),
       ));
     });
@@ -306,10 +302,7 @@ describe(
     });
 
     test('re-fetching the card: unchanged, no card_changed', async () => {
-      const { card } = await getCard(peer.cardUrl);
-      assert.equal(skillFingerprint(card as never), skillFingerprint(healthyCard as never));
-      await spansSettled(1);
-      assert.equal(only('GetAgentCard').attributes['a2a.drift.kind'], undefined, describeSpans());
+      await refetchedUnchanged(peer.cardUrl, healthyCard);
     });
   },
 );

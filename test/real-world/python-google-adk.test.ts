@@ -32,7 +32,16 @@ import {
   venvInstalled,
   type PythonAdkPeer,
 } from './python/google-adk/peer-process.mjs';
-import { FOX, getCard, messages, redeployed, rpc, sdkClient, spanChecks, type Json } from './lib';
+import {
+  FOX,
+  getCard,
+  messages,
+  redeployedHoldingCard,
+  rpc,
+  sdkClient,
+  spanChecks,
+  type Json,
+} from './lib';
 
 const NO_TOOL =
   'Invoking `translate()` failed as no tool with that name is available. The tools you can call are: summarize. You could retry, but it is IMPORTANT that you only call a tool from that list.';
@@ -50,7 +59,7 @@ after(async () => {
 
 const V10 = { 'A2A-Version': '1.0' };
 const { v03Params, v10Params } = messages('py-adk-');
-const { only, driftKinds, describeSpans, spansSettled } = spanChecks(() => h);
+const { only, driftKinds, describeSpans, spansSettled, refetchedUnchanged } = spanChecks(() => h);
 
 describe('Google ADK (Python) healthy peer (to_a2a, desk: summarize + translate)', { skip }, () => {
   let peer: PythonAdkPeer;
@@ -251,14 +260,10 @@ describe(
     let peer: PythonAdkPeer;
     let healthyCard: Json;
     before(async () => {
-      ({ peer, held: healthyCard } = await redeployed(
+      ({ peer, held: healthyCard } = await redeployedHoldingCard(
         h,
         () => startPythonAdkPeer({ variant: 'healthy' }),
-        async (healthy) => {
-          const { card } = await getCard(healthy.cardUrl);
-          await spansSettled(1);
-          return card;
-        },
+        (healthy) => healthy.cardUrl,
         (port) => startPythonAdkPeer({ variant: 'B', port }),
       ));
     });
@@ -303,10 +308,7 @@ describe(
     });
 
     test('re-fetching the card: unchanged (same tools), no card_changed', async () => {
-      const { card } = await getCard(peer.cardUrl);
-      assert.equal(skillFingerprint(card as never), skillFingerprint(healthyCard as never));
-      await spansSettled(1);
-      assert.equal(only('GetAgentCard').attributes['a2a.drift.kind'], undefined, describeSpans());
+      await refetchedUnchanged(peer.cardUrl, healthyCard);
     });
   },
 );

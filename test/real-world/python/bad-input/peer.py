@@ -25,14 +25,15 @@ env: PORT (0 or unset: a free one). Prints {"port":N} once uvicorn accepts conne
 import asyncio
 import json
 import os
-import socket
 import sys
 
-import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from peer_serve import bind_socket, serve  # noqa: E402  (../peer_serve.py)
 
 PORT = 0
 
@@ -175,10 +176,7 @@ async def rpc(request: Request) -> Response:
 
 def main() -> None:
     global PORT
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(('127.0.0.1', int(os.environ.get('PORT', '0') or 0)))
-    PORT = sock.getsockname()[1]
+    sock, PORT = bind_socket()
     app = Starlette(
         debug=True,
         routes=[
@@ -186,21 +184,7 @@ def main() -> None:
             Route('/{base}/', rpc, methods=['POST']),
         ],
     )
-    server = uvicorn.Server(uvicorn.Config(app, log_level='critical'))
-
-    async def serve() -> None:
-        t = asyncio.create_task(server.serve(sockets=[sock]))
-        while not server.started:
-            if t.done():
-                t.result()
-                return
-            await asyncio.sleep(0.01)
-        sys.stdout.write(json.dumps({'port': PORT}) + '\n')
-        sys.stdout.flush()
-        await t
-
-    asyncio.run(serve())
-
+    serve(app, sock, PORT, log_level='critical')
 
 if __name__ == '__main__':
     main()

@@ -24,14 +24,11 @@ env:
 Prints one JSON line {"port":N} on stdout once uvicorn accepts connections; logs go to stderr.
 """
 
-import asyncio
 import json
 import os
 import re
-import socket
 import sys
 
-import uvicorn
 from fasta2a.pydantic_ai import agent_to_a2a
 from pydantic import BaseModel
 from pydantic_ai import Agent
@@ -46,6 +43,9 @@ from pydantic_ai.messages import (
     UserPromptPart,
 )
 from pydantic_ai.models.function import AgentInfo, FunctionModel
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from peer_serve import bind_socket, serve  # noqa: E402  (../peer_serve.py)
 
 VARIANT = os.environ.get('VARIANT', 'healthy')
 if VARIANT not in ('healthy', 'A', 'B'):
@@ -126,10 +126,7 @@ def build_agent() -> Agent:
 
 
 def main() -> None:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(('127.0.0.1', int(os.environ.get('PORT', '0') or 0)))
-    port = sock.getsockname()[1]
+    sock, port = bind_socket()
     served = ['summarize'] if VARIANT == 'A' else ['summarize', 'translate']
     app = agent_to_a2a(
         build_agent(),
@@ -139,21 +136,7 @@ def main() -> None:
         description='Summarises and translates texts',
         skills=[SKILLS[s] for s in served],
     )
-    server = uvicorn.Server(uvicorn.Config(app, log_level='warning'))
-
-    async def serve() -> None:
-        task = asyncio.create_task(server.serve(sockets=[sock]))
-        while not server.started:
-            if task.done():
-                task.result()
-                return
-            await asyncio.sleep(0.01)
-        sys.stdout.write(json.dumps({'port': port}) + '\n')
-        sys.stdout.flush()
-        await task
-
-    asyncio.run(serve())
-
+    serve(app, sock, port)
 
 if __name__ == '__main__':
     main()

@@ -24,21 +24,21 @@ env:
 Prints one JSON line {"port":N} on stdout once uvicorn accepts connections; logs go to stderr.
 """
 
-import asyncio
 import json
 import os
 import re
-import socket
 import sys
 from typing import AsyncGenerator
 
-import uvicorn
 from google.adk.a2a.utils.agent_to_a2a import to_a2a
 from google.adk.agents import LlmAgent
 from google.adk.models.base_llm import BaseLlm
 from google.adk.models.llm_request import LlmRequest
 from google.adk.models.llm_response import LlmResponse
 from google.genai import types
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from peer_serve import bind_socket, serve  # noqa: E402  (../peer_serve.py)
 
 VARIANT = os.environ.get('VARIANT', 'healthy')
 if VARIANT not in ('healthy', 'A', 'B'):
@@ -122,10 +122,7 @@ def translate(text: str) -> dict:
 
 
 def main() -> None:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(('127.0.0.1', int(os.environ.get('PORT', '0') or 0)))
-    port = sock.getsockname()[1]
+    sock, port = bind_socket()
     agent = LlmAgent(
         name='desk',
         description='Summarises and translates texts',
@@ -133,22 +130,7 @@ def main() -> None:
         model=ScriptedLlm(),
         tools=[summarize] if VARIANT == 'A' else [summarize, translate],
     )
-    app = to_a2a(agent, host='127.0.0.1', port=port)
-    server = uvicorn.Server(uvicorn.Config(app, log_level='warning'))
-
-    async def serve() -> None:
-        task = asyncio.create_task(server.serve(sockets=[sock]))
-        while not server.started:
-            if task.done():
-                task.result()
-                return
-            await asyncio.sleep(0.01)
-        sys.stdout.write(json.dumps({'port': port}) + '\n')
-        sys.stdout.flush()
-        await task
-
-    asyncio.run(serve())
-
+    serve(to_a2a(agent, host='127.0.0.1', port=port), sock, port)
 
 if __name__ == '__main__':
     main()

@@ -18,12 +18,10 @@ env:
 Prints {"port":N} on stdout once uvicorn accepts connections; logs go to stderr.
 """
 
-import asyncio
 import atexit
 import json
 import os
 import shutil
-import socket
 import sys
 import tempfile
 
@@ -32,13 +30,12 @@ if VARIANT not in ('healthy', 'A', 'B'):
     raise SystemExit(f'VARIANT must be healthy|A|B, not {VARIANT}')
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+from peer_serve import bind_socket, serve  # noqa: E402  (../peer_serve.py)
 
 
 def main() -> None:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(('127.0.0.1', int(os.environ.get('PORT', '0') or 0)))
-    port = sock.getsockname()[1]
+    sock, port = bind_socket()
     graphs = {'desk': os.path.join(HERE, 'graphs.py:desk')}
     if VARIANT != 'A':
         graphs['studio'] = os.path.join(HERE, 'graphs.py:studio')
@@ -68,29 +65,8 @@ def main() -> None:
         LANGSMITH_API_KEY='',
         LANGCHAIN_API_KEY='',
     )
-    import uvicorn
-
-    server = uvicorn.Server(
-        uvicorn.Config('langgraph_api.server:app', log_level='warning', access_log=False)
-    )
-
-    async def serve() -> None:
-        task = asyncio.create_task(server.serve(sockets=[sock]))
-        while not server.started:
-            if task.done():
-                task.result()
-                return
-            await asyncio.sleep(0.01)
-        sys.stdout.write(json.dumps({'port': port}) + '\n')
-        sys.stdout.flush()
-        await task
-
-    import signal
-
-    # SIGTERM (the test's stop()): leave through uvicorn's shutdown, so atexit runs
-    signal.signal(signal.SIGTERM, lambda *_: setattr(server, 'should_exit', True))
-    asyncio.run(serve())
-
+    # SIGTERM (the test's stop()): out through uvicorn's shutdown, so atexit removes `work`
+    serve('langgraph_api.server:app', sock, port, clean_exit=True, access_log=False)
 
 if __name__ == '__main__':
     main()
