@@ -1,6 +1,6 @@
 /**
  * The wire RECORDED from live Python agents (issue 29; test/fixtures/{a2a-python-live,
- * google-adk-python-live,fasta2a-live,strands-live,...}, each with its README and record.mjs under
+ * google-adk-python-live,fasta2a-live,strands-live,langgraph-live,...}, each with its README and record.mjs under
  * test/real-world/python/<impl>/) fed to the core decoders and the judge, so `npm test` checks
  * them without Python installed. Every exchange is replayed from its `<name>.meta.json` (the
  * request as sent) against the card the healthy server served (`card.json`): the verdict each
@@ -43,13 +43,36 @@ const EXPECTED: Record<string, Record<string, string[]>> = {
     'variant-a.jsonrpc.send-message.translate': ['unknown_skill'],
     'variant-a.jsonrpc.send-streaming-message.translate': ['unknown_skill'],
     'variant-a.jsonrpc-v0.3.message-send.translate': ['unknown_skill'],
+    // the model's image (inline_data) as a file part image/png; the card says text/plain
+    'variant-b.jsonrpc.send-message.summarize': ['output_mode_mismatch'],
+    'variant-b.jsonrpc.send-streaming-message.summarize': ['output_mode_mismatch'],
   },
-  'fasta2a-live': { 'variant-a.jsonrpc.send-streaming-message.translate': ['unknown_skill'] },
+  'fasta2a-live': {
+    'variant-a.jsonrpc.send-streaming-message.translate': ['unknown_skill'],
+    // structured output: a data part where the skill says text/plain
+    'variant-b.jsonrpc.send-streaming-message.summarize': ['output_mode_mismatch'],
+  },
+  // LangGraph: the graph removed takes its assistant with it (-32602 "Assistant '<id>' not
+  // found" to a client holding its card, which lists the skill); an image content block as a
+  // file part image/png where the card says application/json, text/plain
+  'langgraph-live': {
+    'variant-a.jsonrpc-v0.3.message-send.studio': ['invalid_params'],
+    'variant-a.jsonrpc.send-streaming-message.studio': ['invalid_params'],
+    'variant-b.jsonrpc-v0.3.message-send.desk': ['output_mode_mismatch'],
+    'variant-b.jsonrpc.send-streaming-message.desk': ['output_mode_mismatch'],
+  },
   // Strands: the tool result "Unknown tool: translate", repeated by the model (the generic rule)
   'strands-live': {
     'variant-a.jsonrpc-v0.3.message-send.translate': ['unknown_skill'],
     'variant-a.jsonrpc-v0.3.message-stream.translate': ['unknown_skill'],
   },
+};
+/**
+ * The card an exchange is judged against, when it is not `card.json`: the LangGraph server has
+ * one card per assistant (one skill each), studio's recorded as `studio.card.json`.
+ */
+const CARD_OF: Record<string, (exchange: string) => string> = {
+  'langgraph-live': (name) => (name.includes('studio') ? 'studio.card.json' : 'card.json'),
 };
 /** Known gaps: none now (ADK-Py and fasta2a's variant A were, until their phrasings). */
 const KNOWN_GAPS: Record<string, string[]> = {};
@@ -61,10 +84,16 @@ for (const impl of Object.keys(EXPECTED)) {
   };
   const rawCard = readFileSync(join(FIXTURES, impl, 'card.json'), 'utf8');
   const card = decodeCard(JSON.parse(rawCard));
+  const cardFor = (name: string) => {
+    const file = CARD_OF[impl]?.(name) ?? 'card.json';
+    return file === 'card.json'
+      ? card
+      : decodeCard(JSON.parse(readFileSync(join(FIXTURES, impl, file), 'utf8')));
+  };
 
   test(`${impl} (${JSON.stringify(index.recordedWith)}): the recorded card decodes; fingerprint = the seed's in python3`, (t) => {
     assert.equal(card.problem, undefined);
-    assert.ok(card.skills.length >= 2);
+    assert.ok(card.skills.length >= (CARD_OF[impl] ? 1 : 2));
     const fp = skillFingerprint(JSON.parse(rawCard) as never);
     try {
       assert.equal(pythonSeedFingerprint(rawCard), fp);
@@ -86,7 +115,7 @@ for (const impl of Object.keys(EXPECTED)) {
           }
         : {},
       () => {
-        const got = replayVerdicts(join(FIXTURES, impl), card, ex);
+        const got = replayVerdicts(join(FIXTURES, impl), cardFor(ex.name), ex);
         assert.deepEqual(got, expected);
       },
     );
