@@ -27,7 +27,7 @@ import { TaskState } from '@a2a-js/sdk';
 import { setupOtel, type Harness } from '../helpers/otel';
 import { asTask, collect, sendRequest } from '../peers/sdk-client';
 import { pythonSeedFingerprint } from '../helpers/seed-fingerprint';
-import { skillFingerprint } from '../../src/index';
+import { onAgentCardDrift, skillFingerprint, type DriftEvent } from '../../src/index';
 import {
   startLangGraphPeer,
   venvInstalled,
@@ -331,10 +331,20 @@ describe(
 
     test('raw 0.3 message/send: the artifact is a file part image/png where the card says JSON / text → output_mode_mismatch', async () => {
       const desk = peer.assistants.desk;
-      const t = await rpc(
-        desk.rpcUrl,
-        'message/send',
-        v03Params(`summarize: ${FOX}`, skillOf(desk)),
+      const events: DriftEvent[] = [];
+      const off = onAgentCardDrift((e) => void events.push(e));
+      let t: Json;
+      try {
+        t = await rpc(desk.rpcUrl, 'message/send', v03Params(`summarize: ${FOX}`, skillOf(desk)));
+        for (let i = 0; i < 100 && events.length === 0; i++)
+          await new Promise((r) => setTimeout(r, 10));
+      } finally {
+        off();
+      }
+      // the app's callback gets the card URL it fetched, query included (which card to evict)
+      assert.deepEqual(
+        events.map((e) => [e.kind, e.cardUrl]),
+        [['output_mode_mismatch', desk.cardUrl]],
       );
       assert.equal(t.status.state, 'completed');
       assert.deepEqual(t.artifacts[0].parts[0].kind, 'file');
