@@ -35,12 +35,12 @@ export function liveChecks(h: () => Harness) {
 
     /**
      * GET the card at `url` (as the app does): asserts the GetAgentCard span (fingerprint, skill
-     * count, `a2a.protocol.version`, no drift verdict) and that the seed's Python computes the
+     * count, `a2a.protocol.version` (undefined: a card that does not say), no drift verdict) and that the seed's Python computes the
      * same fingerprint from the bytes served, with python3 and with `venvPython`.
      */
     async cardChecked(
       url: string,
-      expect: { protocol: string; skills: number; venvPython: string },
+      expect: { protocol: string | undefined; skills: number; venvPython: string },
     ): Promise<{ card: Json; raw: string }> {
       const got = await getCard(url);
       await spansSettled(1);
