@@ -6,8 +6,10 @@
  * redeploy on the SAME port; card_changed on re-fetch; and the app's bytes compared with and
  * without the instrumentation. Used by python-agent-framework.test.ts and python-python-a2a.test.ts.
  */
+import { after, before, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Harness } from '../helpers/otel';
+import { SpanStatusCode } from '@opentelemetry/api';
+import { setupOtel, type Harness } from '../helpers/otel';
 import { pythonSeedFingerprint } from '../helpers/seed-fingerprint';
 import { skillFingerprint } from '../../src/index';
 import { getCard, spanChecks, type Json } from './lib';
@@ -20,6 +22,25 @@ export function normaliseWire(text: string, tag: string): string {
     .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, 'UUID')
     .replace(/\b[0-9a-f]{32}\b/g, 'HEX')
     .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)?/g, 'TS');
+}
+
+/** The test file's harness: created in a file-level `before`, shut down in `after`. */
+export function liveHarness(): () => Harness {
+  let h: Harness | undefined;
+  before(() => {
+    h = setupOtel();
+  });
+  after(async () => {
+    await h?.shutdown();
+  });
+  return () => h as Harness;
+}
+
+/** The skip reason of a live suite whose venv is not installed (false when it is). */
+export function venvSkip(impl: string, installed: boolean): false | string {
+  return installed
+    ? false
+    : `test/real-world/python/${impl}/.venv missing: REAL_WORLD_INSTALL_ONLY=1 bash scripts/real-world.sh`;
 }
 
 interface Stoppable {
@@ -53,6 +74,46 @@ export function liveChecks(h: () => Harness) {
       assert.equal(pythonSeedFingerprint(got.raw), fp, 'python3 runs the seed on the live bytes');
       assert.equal(pythonSeedFingerprint(got.raw, expect.venvPython), fp, 'the peer’s python');
       return got;
+    },
+
+    /**
+     * One span per [name, skill] of healthy calls: that skill, COMPLETED, `protocol`, not an
+     * error; and no drift verdict on any span, the drift counter unmoved.
+     */
+    async healthyCalls(calls: Array<[string, string]>, protocol: string): Promise<void> {
+      for (const [name, skill] of calls) {
+        const s = only(name);
+        assert.equal(s.attributes['a2a.skill.id'], skill, describeSpans());
+        assert.equal(s.attributes['a2a.task.state'], 'TASK_STATE_COMPLETED', describeSpans());
+        assert.equal(s.attributes['a2a.protocol.version'], protocol, describeSpans());
+        assert.notEqual(s.status.code, SpanStatusCode.ERROR, describeSpans());
+      }
+      assert.deepEqual(spans.driftKinds(), [], describeSpans());
+      assert.equal(await h().driftCount(), 0);
+    },
+
+    /**
+     * Hooks of a `describe` on a redeployed peer (`redeploy`, e.g. `redeployed(...)`): it runs
+     * before the suite, the peer stops after it, the exporter is emptied before each test.
+     */
+    onRedeployed<P extends Stoppable>(
+      redeploy: () => Promise<{ peer: P; card: Json }>,
+    ): { peer(): P; card(): Json } {
+      let got: { peer: P; card: Json } | undefined;
+      before(async () => {
+        got = await redeploy();
+      });
+      after(async () => {
+        await got?.peer.stop();
+      });
+      beforeEach(() => {
+        h().exporter.reset();
+      });
+      const current = (): { peer: P; card: Json } => {
+        assert.ok(got, 'the redeployed peer is started in the suite’s before hook');
+        return got;
+      };
+      return { peer: () => current().peer, card: () => current().card };
     },
 
     /**

@@ -24,7 +24,6 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SpanStatusCode } from '@opentelemetry/api';
 import { TaskState } from '@a2a-js/sdk';
-import { setupOtel, type Harness } from '../helpers/otel';
 import { asTask, collect, messageText, sendRequest } from '../peers/sdk-client';
 import {
   VENV_PYTHON,
@@ -33,25 +32,15 @@ import {
   type AgentFrameworkPeer,
 } from './python/agent-framework/peer-process.mjs';
 import { FOX, getCard, messages, rpc, rpcRaw, sdkClient, type Json } from './lib';
-import { liveChecks } from './live-checks';
+import { liveChecks, liveHarness, venvSkip } from './live-checks';
 
 const NOT_FOUND = 'Error: Requested function "translate" not found.';
 const V10 = { 'A2A-Version': '1.0' };
-const skip = venvInstalled()
-  ? false
-  : 'test/real-world/python/agent-framework/.venv missing: REAL_WORLD_INSTALL_ONLY=1 bash scripts/real-world.sh';
-
-let h: Harness;
-before(() => {
-  h = setupOtel();
-});
-after(async () => {
-  await h.shutdown();
-});
-
-const { v03Params, v10Params } = messages('py-maf-');
-const checks = liveChecks(() => h);
+const skip = venvSkip('agent-framework', venvInstalled());
+const harness = liveHarness();
+const checks = liveChecks(harness);
 const { only, driftKinds, describeSpans, spansSettled } = checks;
+const { v03Params, v10Params } = messages('py-maf-');
 
 /** The agent's answer: the last agent message of the history (stream=False) or the artifacts. */
 function answerText(task: Json): string {
@@ -60,13 +49,16 @@ function answerText(task: Json): string {
   return parts.map((p: Json) => p.text ?? '').join('');
 }
 
-const redeploy = (
+/** The hooks of a variant's suite: the healthy card cached, then the variant on the same port. */
+const onVariant = (
   variant: 'A' | 'B',
   opts: { unknown?: 'result' | 'terminate'; stream?: boolean } = {},
 ) =>
-  checks.redeployed(
-    () => startAgentFrameworkPeer({ variant: 'healthy' }),
-    (port) => startAgentFrameworkPeer({ variant, port, ...opts }),
+  checks.onRedeployed(() =>
+    checks.redeployed(
+      () => startAgentFrameworkPeer({ variant: 'healthy' }),
+      (port) => startAgentFrameworkPeer({ variant, port, ...opts }),
+    ),
   );
 
 describe(
@@ -84,7 +76,7 @@ describe(
       await streaming?.stop();
     });
     beforeEach(async () => {
-      await h.reset();
+      await harness().reset();
     });
 
     test('the card at /.well-known/agent-card.json → GetAgentCard with the fingerprint; python3 (the seed) agrees on the live bytes', async () => {
@@ -150,7 +142,7 @@ describe(
             assert.notEqual(s.status.code, SpanStatusCode.ERROR, describeSpans());
           }
           assert.deepEqual(driftKinds(), [], describeSpans());
-          assert.equal(await h.driftCount(), 0);
+          assert.equal(await harness().driftCount(), 0);
         });
       }
     }
@@ -195,7 +187,7 @@ describe(
       assert.equal(r03.artifacts, undefined, 'stream=False: no artifacts, the answer is a message');
       assert.equal(answerText(r03), 'Summary: The quick brown fox jumps over.');
       await spansSettled(3);
-      const sends = h.spans('SendMessage');
+      const sends = harness().spans('SendMessage');
       assert.deepEqual(sends.map((s) => s.attributes['a2a.protocol.version']).sort(), [
         '0.3',
         '1.0',
@@ -210,7 +202,7 @@ describe(
       assert.equal(rest.status, 404);
       await rest.text();
       await spansSettled(2);
-      const gets = h.spans('GetTask');
+      const gets = harness().spans('GetTask');
       assert.equal(gets.length, 2, describeSpans());
       for (const g of gets) assert.equal(g.status.code, SpanStatusCode.ERROR, describeSpans());
       assert.deepEqual(driftKinds(), [], describeSpans());
@@ -255,20 +247,14 @@ describe(
   'agent-framework (Python) variant A (translate tool removed, so gone from the card; version still 1.0.0)',
   { skip },
   () => {
-    let peer: AgentFrameworkPeer;
-    let healthyCard: Json;
-    before(async () => {
-      ({ peer, card: healthyCard } = await redeploy('A'));
-    });
-    after(async () => {
-      await peer?.stop();
-    });
-    beforeEach(() => {
-      h.exporter.reset();
-    });
+    const v = onVariant('A');
 
     test(`raw 0.3 message/send holding the healthy card: COMPLETED with the framework's ${NOT_FOUND} → unknown_skill (content)`, async () => {
-      const t = await rpc(peer.rpcUrl, 'message/send', v03Params('translate: hello', 'translate'));
+      const t = await rpc(
+        v.peer().rpcUrl,
+        'message/send',
+        v03Params('translate: hello', 'translate'),
+      );
       assert.equal(t.status.state, 'completed');
       assert.equal(answerText(t), NOT_FOUND);
       await spansSettled(1);
@@ -280,7 +266,7 @@ describe(
 
     for (const transport of ['JSONRPC', 'HTTP+JSON'] as const) {
       test(`SDK client (${transport}) holding the healthy card: send + stream translate → unknown_skill, confirmed by the card re-served`, async () => {
-        const client = await sdkClient({ card: healthyCard }, { transport, rest: true });
+        const client = await sdkClient({ card: v.card() }, { transport, rest: true });
         const task = asTask(
           await client.sendMessage(sendRequest('translate', { text: 'translate: hello' })),
         );
@@ -299,7 +285,7 @@ describe(
     }
 
     test('the skill still on the card (summarize) is unaffected: zero drift', async () => {
-      const client = await sdkClient({ card: healthyCard });
+      const client = await sdkClient({ card: v.card() });
       const task = asTask(
         await client.sendMessage(sendRequest('summarize', { text: `summarize: ${FOX}` })),
       );
@@ -309,7 +295,9 @@ describe(
     });
 
     test('re-fetching the card → card_changed (same version 1.0.0, translate gone)', async () => {
-      assert.deepEqual(await checks.cardChangedOnRefetch(peer.cardUrl, healthyCard), ['summarize']);
+      assert.deepEqual(await checks.cardChangedOnRefetch(v.peer().cardUrl, v.card()), [
+        'summarize',
+      ]);
     });
   },
 );
@@ -318,20 +306,10 @@ describe(
   'agent-framework (Python) variant A with terminate_on_unknown_calls (the run fails)',
   { skip },
   () => {
-    let peer: AgentFrameworkPeer;
-    let healthyCard: Json;
-    before(async () => {
-      ({ peer, card: healthyCard } = await redeploy('A', { unknown: 'terminate' }));
-    });
-    after(async () => {
-      await peer?.stop();
-    });
-    beforeEach(() => {
-      h.exporter.reset();
-    });
+    const v = onVariant('A', { unknown: 'terminate' });
 
     test(`SDK client (JSON-RPC) send translate → FAILED, status message ${NOT_FOUND} → unknown_skill`, async () => {
-      const client = await sdkClient({ card: healthyCard });
+      const client = await sdkClient({ card: v.card() });
       const task = asTask(
         await client.sendMessage(sendRequest('translate', { text: 'translate: hello' })),
       );
@@ -345,7 +323,7 @@ describe(
     });
 
     test('raw JSON-RPC 1.0 SendStreamingMessage → the FAILED status update carries the text → unknown_skill', async () => {
-      const res = await fetch(peer.rpcUrl, {
+      const res = await fetch(v.peer().rpcUrl, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...V10 },
         body: JSON.stringify({
@@ -372,21 +350,11 @@ describe(
   'agent-framework (Python) variant B (summarize now answers with an image/png, card identical; A2AExecutor stream=True: artifacts)',
   { skip },
   () => {
-    let peer: AgentFrameworkPeer;
-    let healthyCard: Json;
-    before(async () => {
-      ({ peer, card: healthyCard } = await redeploy('B', { stream: true }));
-    });
-    after(async () => {
-      await peer?.stop();
-    });
-    beforeEach(() => {
-      h.exporter.reset();
-    });
+    const v = onVariant('B', { stream: true });
 
     for (const transport of ['JSONRPC', 'HTTP+JSON'] as const) {
       test(`SDK client (${transport}) send + stream summarize → raw image/png part → output_mode_mismatch`, async () => {
-        const client = await sdkClient({ card: healthyCard }, { transport, rest: true });
+        const client = await sdkClient({ card: v.card() }, { transport, rest: true });
         const task = asTask(
           await client.sendMessage(sendRequest('summarize', { text: `summarize: ${FOX}` })),
         );
@@ -407,8 +375,8 @@ describe(
     }
 
     test('the B card is identical: re-fetching it is not card_changed', async () => {
-      const res = await fetch(peer.cardUrl);
-      assert.deepEqual(await res.json(), healthyCard);
+      const res = await fetch(v.peer().cardUrl);
+      assert.deepEqual(await res.json(), v.card());
       await spansSettled(1);
       assert.equal(only('GetAgentCard').attributes['a2a.drift.kind'], undefined, describeSpans());
     });

@@ -23,7 +23,6 @@
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SpanStatusCode } from '@opentelemetry/api';
-import { setupOtel, type Harness } from '../helpers/otel';
 import { withSkill } from '../../src/index';
 import {
   VENV_PYTHON,
@@ -32,23 +31,14 @@ import {
   type PythonA2aPeer,
 } from './python/python-a2a/peer-process.mjs';
 import { FOX, getCard, type Json } from './lib';
-import { liveChecks } from './live-checks';
+import { liveChecks, liveHarness, venvSkip } from './live-checks';
 
-const skip = venvInstalled()
-  ? false
-  : 'test/real-world/python/python-a2a/.venv missing: REAL_WORLD_INSTALL_ONLY=1 bash scripts/real-world.sh';
-
-let h: Harness;
-before(() => {
-  h = setupOtel();
-});
-after(async () => {
-  await h.shutdown();
-});
+const skip = venvSkip('python-a2a', venvInstalled());
+const harness = liveHarness();
 
 /** what a2a.protocol.version says for python-a2a's 0.1 calls (inferred from `tasks/send`, `sessionId`) */
 const PROTOCOL = '0.1';
-const checks = liveChecks(() => h);
+const checks = liveChecks(harness);
 const { only, driftKinds, describeSpans, spansSettled } = checks;
 
 let next = 0;
@@ -95,10 +85,13 @@ async function stream(peer: PythonA2aPeer, skill: string, text: string): Promise
   return res.text();
 }
 
-const redeploy = (variant: 'A' | 'B') =>
-  checks.redeployed(
-    () => startPythonA2aPeer({ variant: 'healthy' }),
-    (port) => startPythonA2aPeer({ variant, port }),
+/** The hooks of a variant's suite: the healthy card cached, then the variant on the same port. */
+const onVariant = (variant: 'A' | 'B') =>
+  checks.onRedeployed(() =>
+    checks.redeployed(
+      () => startPythonA2aPeer({ variant: 'healthy' }),
+      (port) => startPythonA2aPeer({ variant, port }),
+    ),
   );
 
 describe(
@@ -113,7 +106,7 @@ describe(
       await peer?.stop();
     });
     beforeEach(async () => {
-      await h.reset();
+      await harness().reset();
     });
 
     test('the card at /.well-known/agent.json → GetAgentCard with the fingerprint; python3 (the seed) agrees on the live bytes', async () => {
@@ -141,7 +134,7 @@ describe(
       assert.match(res.headers.get('content-type') ?? '', /^text\/html/);
       assert.match(await res.text(), /<!DOCTYPE html>/i);
       await new Promise((r) => setTimeout(r, 100));
-      for (const s of h.spans())
+      for (const s of harness().spans())
         assert.equal(s.attributes['a2a.agent_card.fingerprint'], undefined);
       assert.deepEqual(driftKinds(), [], describeSpans());
     });
@@ -158,19 +151,15 @@ describe(
       assert.match(sse, /event: complete\n/);
       assert.match(sse, /"text": "FR: hello"/);
       await spansSettled(3);
-      for (const [name, skill] of [
-        ['SendMessage', 'summarize'],
-        ['SendStreamingMessage', 'translate'],
-      ]) {
-        const s = only(name);
-        assert.equal(s.attributes['a2a.skill.id'], skill);
-        assert.equal(s.attributes['a2a.skill.id_source'], 'application');
-        assert.equal(s.attributes['a2a.task.state'], 'TASK_STATE_COMPLETED', describeSpans());
-        assert.equal(s.attributes['a2a.protocol.version'], PROTOCOL, describeSpans());
-        assert.notEqual(s.status.code, SpanStatusCode.ERROR, describeSpans());
-      }
-      assert.deepEqual(driftKinds(), [], describeSpans());
-      assert.equal(await h.driftCount(), 0);
+      await checks.healthyCalls(
+        [
+          ['SendMessage', 'summarize'],
+          ['SendStreamingMessage', 'translate'],
+        ],
+        PROTOCOL,
+      );
+      for (const name of ['SendMessage', 'SendStreamingMessage'])
+        assert.equal(only(name).attributes['a2a.skill.id_source'], 'application');
     });
 
     test('errors: tasks/get of an unknown task, JSON-RPC POSTed to the card url (HTTP 500): error spans, no drift', async () => {
@@ -262,20 +251,10 @@ describe(
   'python-a2a variant A (translate method removed, so gone from the card; version still 1.0.0)',
   { skip },
   () => {
-    let peer: PythonA2aPeer;
-    let healthyCard: Json;
-    before(async () => {
-      ({ peer, card: healthyCard } = await redeploy('A'));
-    });
-    after(async () => {
-      await peer?.stop();
-    });
-    beforeEach(() => {
-      h.exporter.reset();
-    });
+    const v = onVariant('A');
 
     test('tasks/send translate holding the healthy card: COMPLETED with python-a2a’s {"error": "Error in message handler: Unknown skill: translate"} → unknown_skill', async () => {
-      const t = await send(peer, 'translate', 'translate: hello');
+      const t = await send(v.peer(), 'translate', 'translate: hello');
       assert.equal(t.status.state, 'completed');
       assert.deepEqual(t.artifacts[0].parts, [
         { data: { error: 'Error in message handler: Unknown skill: translate' }, type: 'data' },
@@ -287,7 +266,7 @@ describe(
     });
 
     test('tasks/sendSubscribe translate → the complete event carries the error → unknown_skill', async () => {
-      const sse = await stream(peer, 'translate', 'translate: hello');
+      const sse = await stream(v.peer(), 'translate', 'translate: hello');
       assert.match(sse, /Unknown skill: translate/);
       await spansSettled(1);
       assert.equal(
@@ -298,14 +277,16 @@ describe(
     });
 
     test('the skill still on the card (summarize) is unaffected: zero drift', async () => {
-      const t = await send(peer, 'summarize', `summarize: ${FOX}`);
+      const t = await send(v.peer(), 'summarize', `summarize: ${FOX}`);
       assert.equal(t.status.state, 'completed');
       await spansSettled(1);
       assert.deepEqual(driftKinds(), [], describeSpans());
     });
 
     test('re-fetching the card → card_changed (same version 1.0.0, translate gone)', async () => {
-      assert.deepEqual(await checks.cardChangedOnRefetch(peer.cardUrl, healthyCard), ['summarize']);
+      assert.deepEqual(await checks.cardChangedOnRefetch(v.peer().cardUrl, v.card()), [
+        'summarize',
+      ]);
     });
   },
 );
@@ -314,22 +295,12 @@ describe(
   'python-a2a variant B (summarize now answers with an image/png file part, card identical)',
   { skip },
   () => {
-    let peer: PythonA2aPeer;
-    let healthyCard: Json;
-    before(async () => {
-      ({ peer, card: healthyCard } = await redeploy('B'));
-    });
-    after(async () => {
-      await peer?.stop();
-    });
-    beforeEach(() => {
-      h.exporter.reset();
-    });
+    const v = onVariant('B');
 
     test('tasks/send + tasks/sendSubscribe summarize → file part image/png → output_mode_mismatch', async () => {
-      const t = await send(peer, 'summarize', `summarize: ${FOX}`);
+      const t = await send(v.peer(), 'summarize', `summarize: ${FOX}`);
       assert.equal(t.artifacts[0].parts[0].file.mimeType, 'image/png');
-      const sse = await stream(peer, 'summarize', `summarize: ${FOX}`);
+      const sse = await stream(v.peer(), 'summarize', `summarize: ${FOX}`);
       assert.match(sse, /"mimeType": "image\/png"/);
       await spansSettled(2);
       for (const name of ['SendMessage', 'SendStreamingMessage']) {
@@ -340,8 +311,8 @@ describe(
     });
 
     test('the B card is identical: re-fetching it is not card_changed', async () => {
-      const { card } = await getCard(peer.cardUrl);
-      assert.deepEqual(card, healthyCard);
+      const { card } = await getCard(v.peer().cardUrl);
+      assert.deepEqual(card, v.card());
       await spansSettled(1);
       assert.equal(only('GetAgentCard').attributes['a2a.drift.kind'], undefined, describeSpans());
     });

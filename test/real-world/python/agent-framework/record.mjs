@@ -11,39 +11,19 @@
  * byte) and <name>.meta.json (request, status, headers without `date`); index.json: the versions
  * in the venv and the exchanges.
  */
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   FOX,
   V03,
   V10,
-  createRecorder,
+  livePeerRecorder,
   post,
   pythonPackageVersions,
   sse,
 } from '../../record-lib.mjs';
 import { VENV_PYTHON, startAgentFrameworkPeer } from './peer-process.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const rec = createRecorder({
-  out: path.resolve(here, '../../../fixtures/agent-framework-live'),
-  keep: ['README.md'],
-  dropResponseHeaders: ['date'],
-  messageIdPrefix: 'rec-',
-});
-const { exchange, rpc, m03, m10 } = rec;
-
-/** Runs `fn` against a peer started with `opts` (on `port` once known), then stops it. */
-let port;
-async function withPeer(opts, fn) {
-  const peer = await startAgentFrameworkPeer({ ...opts, port });
-  port = peer.port;
-  try {
-    await fn(peer);
-  } finally {
-    await peer.stop();
-  }
-}
+const rec = livePeerRecorder('agent-framework-live', startAgentFrameworkPeer);
+const { exchange, rpc, m03, m10, withPeer } = rec;
 
 await withPeer({ variant: 'healthy' }, async (peer) => {
   await exchange(

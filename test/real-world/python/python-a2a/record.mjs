@@ -12,18 +12,11 @@
  * core replay test reads it). Per exchange: <name>.json | .sse | .txt (the body, byte for byte)
  * and <name>.meta.json; index.json: the versions in the venv and the exchanges.
  */
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { FOX, V03, createRecorder, post, pythonPackageVersions, sse } from '../../record-lib.mjs';
+import { FOX, V03, livePeerRecorder, post, pythonPackageVersions, sse } from '../../record-lib.mjs';
 import { VENV_PYTHON, startPythonA2aPeer } from './peer-process.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const rec = createRecorder({
-  out: path.resolve(here, '../../../fixtures/python-a2a-live'),
-  keep: ['README.md'],
-  dropResponseHeaders: ['date'],
-});
-const { exchange, nextRpcId } = rec;
+const rec = livePeerRecorder('python-a2a-live', startPythonA2aPeer);
+const { exchange, nextRpcId, withPeer } = rec;
 
 /** A 0.1 tasks/send | tasks/sendSubscribe body, ids rec-rpc-N / rec-task-N. */
 function task01(method, text, skillId) {
@@ -40,18 +33,7 @@ function task01(method, text, skillId) {
   });
 }
 
-let port;
-async function withPeer(variant, fn) {
-  const peer = await startPythonA2aPeer({ variant, port });
-  port = peer.port;
-  try {
-    await fn(peer);
-  } finally {
-    await peer.stop();
-  }
-}
-
-await withPeer('healthy', async (peer) => {
+await withPeer({ variant: 'healthy' }, async (peer) => {
   await exchange(
     'card',
     'GET /.well-known/agent.json: the card the @agent decorator builds from the @skill methods (Flask jsonify, keys sorted; capabilities.streaming false)',
@@ -113,7 +95,7 @@ await withPeer('healthy', async (peer) => {
   );
 });
 
-await withPeer('A', async (peer) => {
+await withPeer({ variant: 'A' }, async (peer) => {
   await exchange(
     'variant-a.card',
     'card after the A redeploy: translate gone, version 1.0.0',
@@ -133,7 +115,7 @@ await withPeer('A', async (peer) => {
   );
 });
 
-await withPeer('B', async (peer) => {
+await withPeer({ variant: 'B' }, async (peer) => {
   await exchange(
     'variant-b.tasks-send.summarize',
     'variant B, tasks/send summarize: a file part image/png; the card is the healthy one',
