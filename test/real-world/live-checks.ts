@@ -6,7 +6,7 @@
  * redeploy on the SAME port; card_changed on re-fetch; and the app's bytes compared with and
  * without the instrumentation. Used by python-agent-framework.test.ts and python-python-a2a.test.ts.
  */
-import { after, before, beforeEach } from 'node:test';
+import { after, before, beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SpanStatusCode } from '@opentelemetry/api';
 import { setupOtel, type Harness } from '../helpers/otel';
@@ -51,13 +51,28 @@ interface Stoppable {
 export function liveChecks(h: () => Harness) {
   const spans = spanChecks(h);
   const { only, describeSpans, spansSettled } = spans;
+  /** Re-fetching the card after the redeploy: card_changed against the held card; skill ids. */
+  async function cardChangedOnRefetch(url: string, held: Json): Promise<string[]> {
+    const { card, raw } = await getCard(url);
+    assert.equal(card.version, held.version, 'the same card version');
+    await spansSettled(1);
+    const get = only('GetAgentCard');
+    assert.equal(
+      get.attributes['a2a.agent_card.previous_fingerprint'],
+      skillFingerprint(held as never),
+    );
+    assert.equal(get.attributes['a2a.drift.kind'], 'card_changed', describeSpans());
+    assert.equal(pythonSeedFingerprint(raw), skillFingerprint(card as never));
+    return card.skills.map((s: Json) => s.id as string);
+  }
   return {
     ...spans,
 
     /**
      * GET the card at `url` (as the app does): asserts the GetAgentCard span (fingerprint, skill
-     * count, `a2a.protocol.version` (undefined: a card that does not say), no drift verdict) and that the seed's Python computes the
-     * same fingerprint from the bytes served, with python3 and with `venvPython`.
+     * count, `a2a.protocol.version` — undefined for a card that names none — and no drift
+     * verdict) and that the seed's Python computes the same fingerprint from the bytes served,
+     * with python3 and with `venvPython`.
      */
     async cardChecked(
       url: string,
@@ -117,6 +132,26 @@ export function liveChecks(h: () => Harness) {
     },
 
     /**
+     * The two card tests of a redeployed variant `v` (inside its describe): `removed` given
+     * (variant A), re-fetching the card is card_changed and leaves the skills `removed` lists;
+     * none (variant B), the card is the one the app holds and re-fetching it is no drift.
+     */
+    cardRefetchTest(v: { peer(): { cardUrl: string }; card(): Json }, left?: string[]): void {
+      if (left !== undefined) {
+        test(`re-fetching the card → card_changed (same version, skills now ${left.join(', ')})`, async () => {
+          assert.deepEqual(await cardChangedOnRefetch(v.peer().cardUrl, v.card()), left);
+        });
+        return;
+      }
+      test('the card is unchanged: re-fetching it is not card_changed', async () => {
+        const { card } = await getCard(v.peer().cardUrl);
+        assert.deepEqual(card, v.card());
+        await spansSettled(1);
+        assert.equal(only('GetAgentCard').attributes['a2a.drift.kind'], undefined, describeSpans());
+      });
+    },
+
+    /**
      * The app reads the card from a healthy deployment (`startHealthy`), which is then replaced
      * on the SAME port by `startVariant(port)`: the variant peer and the card the app holds.
      */
@@ -136,20 +171,7 @@ export function liveChecks(h: () => Harness) {
       return { peer: await startVariant(healthy.port), card };
     },
 
-    /** Re-fetching the card after the redeploy: card_changed against the held card; skill ids. */
-    async cardChangedOnRefetch(url: string, held: Json): Promise<string[]> {
-      const { card, raw } = await getCard(url);
-      assert.equal(card.version, held.version, 'the same card version');
-      await spansSettled(1);
-      const get = only('GetAgentCard');
-      assert.equal(
-        get.attributes['a2a.agent_card.previous_fingerprint'],
-        skillFingerprint(held as never),
-      );
-      assert.equal(get.attributes['a2a.drift.kind'], 'card_changed', describeSpans());
-      assert.equal(pythonSeedFingerprint(raw), skillFingerprint(card as never));
-      return card.skills.map((s: Json) => s.id as string);
-    },
+    cardChangedOnRefetch,
 
     /**
      * Runs the same exchanges with the instrumentation on, then off: `exchanges(tag, go)` calls
