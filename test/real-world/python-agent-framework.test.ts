@@ -368,3 +368,27 @@ describe(
     checks.cardRefetchTest(v);
   },
 );
+
+describe(
+  'agent-framework (Python) variant B with A2AExecutor stream=False (the default): the image is a status message',
+  { skip },
+  () => {
+    const v = onVariant('B');
+
+    test('SendMessage summarize → the raw image/png part is the WORKING status message (history), not an artifact: not judged for output modes (a limit), no false verdict', async () => {
+      const client = await sdkClient({ card: v.card() });
+      const task = asTask(
+        await client.sendMessage(sendRequest('summarize', { text: `summarize: ${FOX}` })),
+      );
+      assert.equal(task.status?.state, TaskState.TASK_STATE_COMPLETED);
+      assert.equal(task.artifacts.length, 0);
+      const part = task.history[task.history.length - 1].parts[0];
+      assert.equal(part.content?.$case, 'raw', JSON.stringify(part));
+      assert.equal(part.mediaType, 'image/png');
+      await spansSettled(1);
+      // output modes are judged on artifacts only (core/judge.ts): a status message also carries
+      // progress text, which a skill's output modes do not describe
+      assert.deepEqual(driftKinds(), [], describeSpans());
+    });
+  },
+);
