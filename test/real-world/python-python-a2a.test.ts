@@ -162,6 +162,35 @@ describe(
         assert.equal(only(name).attributes['a2a.skill.id_source'], 'application');
     });
 
+    test('raw fetch, the skill in message.metadata.skillId (no withSkill): tasks/send summarize → read from the wire, zero drift', async () => {
+      await getCard(peer.cardUrl);
+      const res = await fetch(peer.sendUrl, {
+        method: 'POST',
+        headers: JSON_POST,
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 'meta-1',
+          method: 'tasks/send',
+          params: {
+            id: 'meta-task-1',
+            sessionId: 'meta-session',
+            message: {
+              role: 'user',
+              parts: [{ type: 'text', text: `summarize: ${FOX}` }],
+              metadata: { skillId: 'summarize' },
+            },
+          },
+        }),
+      });
+      const body = (await res.json()) as Json;
+      assert.equal(body.result.status.state, 'completed');
+      // python-a2a keeps the request's metadata on the echoed message, adding its own message_id
+      assert.equal(body.result.message.metadata.skillId, 'summarize');
+      await spansSettled(2);
+      await checks.healthyCalls([['SendMessage', 'summarize']], PROTOCOL);
+      assert.notEqual(only('SendMessage').attributes['a2a.skill.id_source'], 'application');
+    });
+
     test('errors: tasks/get of an unknown task, JSON-RPC POSTed to the card url (HTTP 500): error spans, no drift', async () => {
       await getCard(peer.cardUrl);
       const get = await fetch(peer.getUrl, {
