@@ -22,6 +22,8 @@
  */
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { SpanStatusCode } from '@opentelemetry/api';
 import { TaskState } from '@a2a-js/sdk';
 import { asTask, collect, messageText, sendRequest } from '../peers/sdk-client';
@@ -389,6 +391,92 @@ describe(
       // output modes are judged on artifacts only (core/judge.ts): a status message also carries
       // progress text, which a skill's output modes do not describe
       assert.deepEqual(driftKinds(), [], describeSpans());
+    });
+  },
+);
+
+const clientsInstalled = existsSync(
+  join(__dirname, 'clients', 'node_modules', '@google', 'adk', 'package.json'),
+);
+const A2A_SPANS = new Set(['GetAgentCard', 'SendMessage', 'SendStreamingMessage']);
+
+describe(
+  'agent-framework (Python) with the Google ADK JS client (`RemoteA2AAgent`, @google/adk 2.0 on @a2a-js/sdk 0.3)',
+  {
+    skip:
+      skip ||
+      (clientsInstalled
+        ? false
+        : 'test/real-world/clients not installed: bash scripts/real-world.sh'),
+  },
+  () => {
+    let lib: typeof import('./clients/lib.js');
+    before(async () => {
+      lib = await import('./clients/lib.js');
+    });
+    beforeEach(async () => {
+      await harness().reset();
+    });
+    /** The instrumentation's spans only (ADK traces through the global provider too). */
+    const a2aDrift = () =>
+      harness()
+        .spans()
+        .filter((s) => A2A_SPANS.has(s.name) && s.attributes['a2a.drift.kind'] !== undefined)
+        .map((s) => [s.name, s.attributes['a2a.drift.kind']]);
+    const sendSpan = async () => {
+      await harness().waitForSpans(
+        (s) => s.some((x) => x.name === 'SendStreamingMessage' && x.ended),
+        5000,
+      );
+      await new Promise((r) => setTimeout(r, 50));
+      return only('SendStreamingMessage');
+    };
+
+    test('healthy: RemoteA2AAgent from the base URL (it reads the well-known card), skill in message.metadata → 0.3 message/stream, COMPLETED, zero drift', async () => {
+      const peer = await startAgentFrameworkPeer({ variant: 'healthy' });
+      try {
+        const events = await lib.runAdk(
+          lib.adkAgent(peer.baseUrl, 'summarize'),
+          `summarize: ${FOX}`,
+        );
+        assert.ok(
+          !events.some((e) => e.thrown || e.errorMessage),
+          `ADK run failed: ${JSON.stringify(events)}`,
+        );
+        assert.match(JSON.stringify(events), /Summary: The quick brown fox jumps over\./);
+        const send = await sendSpan();
+        assert.equal(send.attributes['a2a.skill.id'], 'summarize');
+        assert.equal(send.attributes['a2a.protocol.version'], '0.3', describeSpans());
+        assert.equal(send.attributes['a2a.task.state'], 'TASK_STATE_COMPLETED', describeSpans());
+        assert.deepEqual(a2aDrift(), [], describeSpans());
+      } finally {
+        await peer.stop();
+      }
+    });
+
+    test('variant A: RemoteA2AAgent holding the healthy card, skill translate → the framework’s "Requested function … not found" → unknown_skill', async () => {
+      const { peer, card } = await checks.redeployed(
+        () => startAgentFrameworkPeer({ variant: 'healthy' }),
+        (port) => startAgentFrameworkPeer({ variant: 'A', port }),
+      );
+      try {
+        harness().exporter.reset();
+        delete card.supportedInterfaces; // as the 0.3 client reads it
+        const events = await lib.runAdk(
+          new lib.RemoteA2AAgent({
+            name: 'remote',
+            agentCard: card as never,
+            beforeRequestCallbacks: [lib.putSkillId('translate') as never],
+          }),
+          'translate: hello',
+        );
+        assert.match(JSON.stringify(events), /Requested function/);
+        const send = await sendSpan();
+        assert.equal(send.attributes['a2a.skill.id'], 'translate');
+        assert.equal(send.attributes['a2a.drift.kind'], 'unknown_skill', describeSpans());
+      } finally {
+        await peer.stop();
+      }
     });
   },
 );
