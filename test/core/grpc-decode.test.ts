@@ -166,3 +166,49 @@ test('0.3 proto objects (a2a.v1.A2AService): status `update`, `content` parts, `
   // an object with `update` but no `state` is not a TaskStatus: left as it is
   assert.deepEqual(protoToJson({ update: { x: 1 } }), { update: { x: 1 } });
 });
+
+test('push webhooks registered over gRPC (1.0 and 0.3 shapes): path, authority, a secret digest; none without a config', () => {
+  const url = 'http://127.0.0.1:9999/hooks/a2a?x=1';
+  const cases: Array<[string, unknown]> = [
+    [
+      '/lf.a2a.v1.A2AService/SendMessage',
+      {
+        message: { messageId: 'm', content: [] },
+        configuration: { taskPushNotificationConfig: { url, token: 'tok' } },
+      },
+    ],
+    [
+      '/lf.a2a.v1.A2AService/CreateTaskPushNotificationConfig',
+      { tenant: '', id: '', taskId: 't1', url, token: 'tok' },
+    ],
+    [
+      '/a2a.v1.A2AService/SendMessage',
+      { request: { messageId: 'm' }, configuration: { pushNotification: { url, token: 'tok' } } },
+    ],
+    [
+      '/a2a.v1.A2AService/CreateTaskPushNotificationConfig',
+      {
+        parent: 'tasks/t1',
+        configId: 'c',
+        config: { name: '', pushNotificationConfig: { url, token: 'tok' } },
+      },
+    ],
+  ];
+  for (const [path, body] of cases) {
+    const req = decodeGrpcRequest(path, body)!;
+    assert.ok(req.pushWebhook, path);
+    assert.equal(req.pushWebhook.pathKey, '/hooks/a2a?x=1', path);
+    assert.equal(req.pushWebhook.authority, '127.0.0.1:9999', path);
+    assert.equal(req.pushWebhook.secrets.length, 1, path);
+    if (path.endsWith('Config')) assert.equal(req.taskId, 't1', path);
+  }
+  assert.equal(
+    decodeGrpcRequest('/lf.a2a.v1.A2AService/SendMessage', { message: {} })!.pushWebhook,
+    undefined,
+  );
+  assert.equal(
+    decodeGrpcRequest('/a2a.v1.A2AService/SendMessage', { configuration: { pushNotification: 7 } })!
+      .pushWebhook,
+    undefined,
+  );
+});

@@ -16,6 +16,7 @@ import {
   taskIdFromName,
 } from './common';
 import { decodeResponse, decodeStreamEvent } from './results';
+import { pushWebhookOf } from '../push';
 
 /** A2A gRPC services by full name → the protocol version each speaks. */
 export const A2A_GRPC_SERVICES: Readonly<Record<string, string>> = Object.freeze({
@@ -249,6 +250,16 @@ export function decodeGrpcRequest(
     }
     const tenant = nonEmptyStr(own(body, 'tenant'));
     if (tenant !== undefined) req.tenant = tenant;
+    // the webhook a SendMessage or CreateTaskPushNotificationConfig registers, as on the JSON
+    // bindings (0.3 SendMessageConfiguration names it `pushNotification`)
+    const conf = own(body, 'configuration');
+    const webhook = pushWebhookOf(
+      op,
+      isRecord(conf) && own(conf, 'pushNotification') !== undefined
+        ? { configuration: { pushNotificationConfig: own(conf, 'pushNotification') } }
+        : body,
+    );
+    if (webhook !== undefined) req.pushWebhook = webhook;
     return req;
   } catch {
     return undefined;
