@@ -16,6 +16,7 @@ import {
   taskIdFromName,
 } from './common';
 import { decodeResponse, decodeStreamEvent } from './results';
+import { pushWebhookOf } from '../push';
 
 /** A2A gRPC services by full name → the protocol version each speaks. */
 export const A2A_GRPC_SERVICES: Readonly<Record<string, string>> = Object.freeze({
@@ -145,7 +146,8 @@ const MAX_KEYS = 256;
 
 /**
  * A decoded protobuf object (ts-proto style) as its proto JSON: a oneof `{ $case, value }` becomes
- * the member it names (`content: {$case: 'text', value}` → `text`), enum numbers of `state` and
+ * the member it names (`content: {$case: 'text', value}` → `text`), the 0.3 TaskStatus's `update`
+ * its JSON name `message`, enum numbers of `state` and
  * `role` their names, empty strings dropped; `metadata` and `data` values (google.protobuf
  * Struct/Value, already plain) are kept as they are; bytes become an empty string (never read).
  * Bounded: MAX_DEPTH levels, MAX_ITEMS per list, MAX_KEYS per object; never throws.
@@ -191,7 +193,9 @@ function convert(v: unknown, depth: number): unknown {
       out[member] = member === 'data' ? inner : convert(inner, depth + 1);
       continue;
     }
-    out[k] = convert(x, depth + 1);
+    // 0.3 proto: TaskStatus's `update` is the status message (json_name "message")
+    const key = k === 'update' && 'state' in v ? 'message' : k;
+    out[key] = convert(x, depth + 1);
   }
   return out;
 }
@@ -246,6 +250,16 @@ export function decodeGrpcRequest(
     }
     const tenant = nonEmptyStr(own(body, 'tenant'));
     if (tenant !== undefined) req.tenant = tenant;
+    // the webhook a SendMessage or CreateTaskPushNotificationConfig registers, as on the JSON
+    // bindings (0.3 SendMessageConfiguration names it `pushNotification`)
+    const conf = own(body, 'configuration');
+    const webhook = pushWebhookOf(
+      op,
+      isRecord(conf) && own(conf, 'pushNotification') !== undefined
+        ? { configuration: { pushNotificationConfig: own(conf, 'pushNotification') } }
+        : body,
+    );
+    if (webhook !== undefined) req.pushWebhook = webhook;
     return req;
   } catch {
     return undefined;
