@@ -35,17 +35,13 @@ env:
 Prints one JSON line {"port":N} on stdout once uvicorn accepts connections; logs go to stderr.
 """
 
-import asyncio
-import json
 import os
 import re
-import socket
 import sys
 import warnings
 from collections.abc import AsyncIterable
 from typing import Any
 
-import uvicorn
 from starlette.applications import Starlette
 
 from a2a.server.request_handlers import DefaultRequestHandler
@@ -64,6 +60,9 @@ from agent_framework import (
     tool,
 )
 from agent_framework_a2a import A2AExecutor
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from live_peer import listening_socket, serve_asgi  # noqa: E402  (../live_peer.py)
 
 warnings.simplefilter('ignore')
 
@@ -155,9 +154,7 @@ def build_card(base: str, tools: list[Any]) -> AgentCard:
 
 
 def main() -> None:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(('127.0.0.1', int(os.environ.get('PORT', '0') or 0)))
+    sock = listening_socket()
     port = sock.getsockname()[1]
     tools = [summarize] if VARIANT == 'A' else [summarize, translate]
     client = ScriptedChatClient(
@@ -177,21 +174,7 @@ def main() -> None:
             *create_rest_routes(handler, enable_v0_3_compat=True, path_prefix='/a2a/rest'),
         ]
     )
-    server = uvicorn.Server(uvicorn.Config(app, log_level='warning'))
-
-    async def serve() -> None:
-        task = asyncio.create_task(server.serve(sockets=[sock]))
-        while not server.started:
-            if task.done():
-                task.result()
-                return
-            await asyncio.sleep(0.01)
-        sys.stdout.write(json.dumps({'port': port}) + '\n')
-        sys.stdout.flush()
-        await task
-
-    asyncio.run(serve())
-
+    serve_asgi(app, sock)
 
 if __name__ == '__main__':
     main()

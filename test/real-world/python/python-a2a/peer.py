@@ -28,13 +28,15 @@ import base64
 import json
 import logging
 import os
-import socket
 import sys
 
 from python_a2a import A2AServer, Message, MessageRole, TextContent, agent, skill
 from python_a2a.models.task import TaskState, TaskStatus
 from python_a2a.server.http import create_flask_app
 from werkzeug.serving import make_server
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from live_peer import announce, listening_socket  # noqa: E402  (../live_peer.py)
 
 VARIANT = os.environ.get('VARIANT', 'healthy')
 if VARIANT not in ('healthy', 'A', 'B'):
@@ -90,15 +92,11 @@ def main() -> None:
     logging.getLogger('werkzeug').setLevel(logging.WARNING)
     cls = {'healthy': DeskWithTranslate, 'A': Desk, 'B': DeskImage}[VARIANT]
     app_cls = agent(name='desk', description='Summarises and translates texts', version='1.0.0')(cls)
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(('127.0.0.1', int(os.environ.get('PORT', '0') or 0)))
-    sock.listen(128)
+    sock = listening_socket()
     port = sock.getsockname()[1]
     desk = app_cls(url=f'http://127.0.0.1:{port}')
     server = make_server('127.0.0.1', port, create_flask_app(desk), threaded=True, fd=sock.fileno())
-    sys.stdout.write(json.dumps({'port': port}) + '\n')
-    sys.stdout.flush()
+    announce(port)
     server.serve_forever()
 
 
