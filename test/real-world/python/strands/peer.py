@@ -21,20 +21,20 @@ env:
 Prints one JSON line {"port":N} on stdout once uvicorn accepts connections; logs go to stderr.
 """
 
-import asyncio
 import json
 import os
 import re
-import socket
 import sys
 import warnings
 from collections.abc import AsyncGenerator
 from typing import Any
 
-import uvicorn
 from strands import Agent, tool
 from strands.models import Model
 from strands.multiagent.a2a import A2AServer
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from live_peer import listening_socket, serve_asgi  # noqa: E402  (../live_peer.py)
 
 warnings.simplefilter('ignore')
 
@@ -134,9 +134,7 @@ def build_agent(_context_id: str) -> Agent:
 
 
 def main() -> None:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(('127.0.0.1', int(os.environ.get('PORT', '0') or 0)))
+    sock = listening_socket()
     port = sock.getsockname()[1]
     server_a2a = A2AServer(
         agent_factory=build_agent,
@@ -145,21 +143,7 @@ def main() -> None:
         version='1.0.0',
         enable_a2a_compliant_streaming=STREAMING == 'compliant',
     )
-    app = server_a2a.to_starlette_app()
-    server = uvicorn.Server(uvicorn.Config(app, log_level='warning'))
-
-    async def serve() -> None:
-        task = asyncio.create_task(server.serve(sockets=[sock]))
-        while not server.started:
-            if task.done():
-                task.result()
-                return
-            await asyncio.sleep(0.01)
-        sys.stdout.write(json.dumps({'port': port}) + '\n')
-        sys.stdout.flush()
-        await task
-
-    asyncio.run(serve())
+    serve_asgi(server_a2a.to_starlette_app(), sock)
 
 
 if __name__ == '__main__':
