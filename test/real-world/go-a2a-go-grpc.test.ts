@@ -30,7 +30,7 @@ import { setupOtel, type Harness } from '../helpers/otel';
 import { asTask, collect, messageText, sendRequest } from '../peers/sdk-client';
 import { skillFingerprint } from '../../src/index';
 import { buildGoPeer, startGoPeer, type GoPeer } from './go/a2a-go/peer-process.mjs';
-import { FOX, getCard, spanChecks, type Json } from './lib';
+import { FOX, getCard, messages, rpcRaw, spanChecks, type Json } from './lib';
 
 const built = buildGoPeer();
 const skip = built === true ? false : built;
@@ -44,6 +44,7 @@ after(async () => {
 });
 
 const { only, driftKinds, describeSpans, spansSettled } = spanChecks(() => h);
+const { v03Message } = messages('go-grpc-');
 
 type SdkClientModule = typeof import('@a2a-js/sdk/client');
 type SdkGrpcModule = typeof import('@a2a-js/sdk/client/grpc');
@@ -257,6 +258,54 @@ describe('a2a-go (Go SDK) over gRPC: healthy', { skip }, () => {
     assert.equal(await h.driftCount(), 0);
   });
 
+  test("a listed skill's own errors get the same verdict over gRPC as over JSON-RPC: ErrInvalidParams (gRPC INTERNAL + the text) → invalid_params, ErrUnsupportedContentType (gRPC INVALID_ARGUMENT + the text) → unsupported_mode", async () => {
+    card = (await getCard(peer.cardUrl)).card;
+    const t = await legacyGrpc(peer.grpcTarget!);
+    const failure = (p: Promise<unknown>) =>
+      p.then(
+        () => 'resolved',
+        (e: Error) => e.message,
+      );
+    assert.equal(
+      await failure(t.sendMessage(sendRequest('summarize', { text: 'summarize: max_words=-1' }))),
+      `gRPC error for sendMessage: 13 skill "summarize": 'max_words' must be a positive integer: invalid params`,
+    );
+    assert.equal(
+      await failure(t.sendMessage(sendRequest('summarize', { text: 'summarize: format=pdf' }))),
+      'gRPC error for sendMessage: 3 skill "summarize": cannot produce application/pdf: incompatible content types',
+    );
+    const invalid = await rpcRaw(peer.jsonRpcUrl, 'message/send', {
+      message: v03Message('summarize: max_words=-1', 'summarize'),
+    });
+    assert.equal(invalid.error.code, -32602);
+    const pdf = await rpcRaw(peer.jsonRpcUrl, 'message/send', {
+      message: v03Message('summarize: format=pdf', 'summarize'),
+    });
+    assert.equal(pdf.error.code, -32005);
+    assert.match(
+      pdf.error.data.error,
+      /cannot produce application\/pdf: incompatible content types$/,
+    );
+    await spansSettled(5);
+    const sends = h.spans('SendMessage');
+    assert.deepEqual(
+      sends.map((s) => [
+        s.attributes['a2a.binding'],
+        s.attributes['rpc.grpc.status_code'],
+        s.attributes['a2a.drift.kind'],
+      ]),
+      [
+        ['grpc', 13, 'invalid_params'],
+        ['grpc', 3, 'unsupported_mode'],
+        ['jsonrpc', undefined, 'invalid_params'],
+        ['jsonrpc', undefined, 'unsupported_mode'],
+      ],
+      describeSpans(),
+    );
+    for (const s of sends) assert.equal(s.status.code, SpanStatusCode.ERROR);
+    for (const s of sends.slice(0, 2)) checkGrpcSpan(s, peer, card);
+  });
+
   test('the app sees the same results with and without the instrumentation (send, stream, GetTask error)', async () => {
     card = (await getCard(peer.cardUrl)).card;
     const normalise = (v: unknown) =>
@@ -378,16 +427,18 @@ describe(
       await peer?.stop();
     });
 
-    for (const [unknownSkill, code, name, details] of [
-      ['error', 13, 'INTERNAL', 'unknown skill: translate: invalid params'],
+    for (const [unknownSkill, code, name, details, kind] of [
+      // invalid params on a skill the card lists: the contract's verdict, as over JSON-RPC
+      ['error', 13, 'INTERNAL', 'unknown skill: translate: invalid params', 'invalid_params'],
       [
         'unsupported',
         12,
         'UNIMPLEMENTED',
         'unknown skill: translate: this operation is not supported',
+        'unknown_skill',
       ],
     ] as const) {
-      test(`fmt.Errorf("unknown skill: translate: %w", ${unknownSkill === 'error' ? 'a2a.ErrInvalidParams' : 'a2a.ErrUnsupportedOperation'}) → ${name} (${code}) "${details}", no status details → unknown_skill from the status text (unary and stream)`, async () => {
+      test(`fmt.Errorf("unknown skill: translate: %w", ${unknownSkill === 'error' ? 'a2a.ErrInvalidParams' : 'a2a.ErrUnsupportedOperation'}) → ${name} (${code}) "${details}", no status details → ${kind} (unary and stream)`, async () => {
         ({ peer, card } = await cacheHealthyGrpcCardThenRedeploy('A', unknownSkill));
         h.exporter.reset();
         const client = await grpcClient({ card });
@@ -408,8 +459,8 @@ describe(
           checkGrpcSpan(s, peer, card);
           assert.equal(s.attributes['rpc.grpc.status_code'], code, describeSpans());
           assert.equal(s.status.code, SpanStatusCode.ERROR);
-          assert.match(s.status.message ?? '', new RegExp(`with error ${code} saying`));
-          assert.equal(s.attributes['a2a.drift.kind'], 'unknown_skill', describeSpans());
+          assert.match(s.status.message ?? '', new RegExp(`with (error )?${code}`));
+          assert.equal(s.attributes['a2a.drift.kind'], kind, describeSpans());
           assert.equal(s.attributes['a2a.drift.evidence'], 'protocol');
         }
       });

@@ -21,7 +21,9 @@
 // each as the SDK's template in a2asrv/agentexec.go writes it: status-update submitted (new task
 // only) → status-update working (agent message) → artifact-update → status-update completed
 // (final). A text containing `max_words=-1` makes the skill return a2a.ErrInvalidParams (wrapped)
-// before any event: the SDK answers JSON-RPC -32602 with the wrapped text in `data.error`.
+// before any event: the SDK answers JSON-RPC -32602 with the wrapped text in `data.error` (gRPC:
+// INTERNAL with the text); `format=pdf`, a2a.ErrUnsupportedContentType (wrapped): JSON-RPC -32005
+// (gRPC: INVALID_ARGUMENT with the text).
 //
 // env (or argv: [port]):
 //
@@ -139,6 +141,10 @@ func (e *docsExecutor) Execute(ctx context.Context, reqCtx *a2asrv.RequestContex
 	if strings.Contains(text, "max_words=-1") {
 		// the skill's own parameter check, the SDK's error type, before any event
 		return fmt.Errorf("skill %q: 'max_words' must be a positive integer: %w", skill, a2a.ErrInvalidParams)
+	}
+	if strings.Contains(text, "format=pdf") {
+		// an output the skill cannot produce, the SDK's error type, before any event
+		return fmt.Errorf("skill %q: cannot produce application/pdf: %w", skill, a2a.ErrUnsupportedContentType)
 	}
 	if reqCtx.StoredTask == nil {
 		if err := q.Write(ctx, a2a.NewStatusUpdateEvent(reqCtx, a2a.TaskStateSubmitted, nil)); err != nil {
