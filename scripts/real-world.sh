@@ -77,6 +77,10 @@ fi
 files=()
 for p in "${PACKAGES[@]}"; do [ -f "test/real-world/$p.test.ts" ] && [ -f "test/real-world/$p/package.json" ] && files+=("test/real-world/$p.test.ts"); done
 for p in "${PYTHON_IMPLS[@]}"; do [ -f "test/real-world/python-$p.test.ts" ] && [ -f "test/real-world/python/$p/.venv/.installed" ] && files+=("test/real-world/python-$p.test.ts"); done
-for p in "${GO_IMPLS[@]}"; do [ -f "test/real-world/go-$p.test.ts" ] && [ -f "test/real-world/go/$p/.bin/.installed" ] && files+=("test/real-world/go-$p.test.ts"); done
+# go-<impl>.test.ts and its companions go-<impl>-<part>.test.ts (go-a2a-go-grpc.test.ts: the gRPC binding)
+for p in "${GO_IMPLS[@]}"; do
+  [ -f "test/real-world/go/$p/.bin/.installed" ] || continue
+  for f in "test/real-world/go-$p.test.ts" test/real-world/go-"$p"-*.test.ts; do [ -f "$f" ] && files+=("$f"); done
+done
 cd "$ROOT"
 node --import tsx --test --test-concurrency=1 "${files[@]}"

@@ -212,3 +212,46 @@ test('push webhooks registered over gRPC (1.0 and 0.3 shapes): path, authority, 
     undefined,
   );
 });
+
+test("a2a-go's gRPC statuses: the error sentinel ending the details names the A2A error (its toGRPCError drops the code)", () => {
+  // ErrInvalidParams → INTERNAL, the wrapped text ending with the sentinel's
+  assert.deepEqual(
+    decodeGrpcStatus(
+      13,
+      `skill "summarize": 'max_words' must be a positive integer: invalid params`,
+    ).error?.reason,
+    'INVALID_PARAMS',
+  );
+  assert.equal(decodeGrpcStatus(13, 'invalid params').error?.reason, 'INVALID_PARAMS');
+  // ErrUnsupportedContentType → INVALID_ARGUMENT, like a malformed request
+  assert.equal(
+    decodeGrpcStatus(3, 'skill "s": cannot produce application/pdf: incompatible content types')
+      .error?.reason,
+    'CONTENT_TYPE_NOT_SUPPORTED',
+  );
+  // only the whole text or after ": ", case-sensitive; otherwise the status name
+  for (const [code, details, reason] of [
+    [13, 'the invalid params check failed', 'INTERNAL'],
+    [13, 'unknown skill: translate', 'INTERNAL'],
+    [13, 'x: Invalid Params', 'INTERNAL'],
+    [13, 'xinvalid params', 'INTERNAL'],
+    [3, 'bad request', 'INVALID_ARGUMENT'],
+    [2, undefined, 'UNKNOWN'],
+  ] as const)
+    assert.equal(decodeGrpcStatus(code, details).error?.reason, reason, details);
+  // a google.rpc.ErrorInfo in grpc-status-details-bin wins over the text
+  const errorInfo = Buffer.concat([Buffer.from([0x0a, 14]), Buffer.from('TASK_NOT_FOUND')]);
+  const any = Buffer.concat([
+    Buffer.from([0x0a, 40]),
+    Buffer.from('type.googleapis.com/google.rpc.ErrorInfo'),
+    Buffer.from([0x12, errorInfo.length]),
+    errorInfo,
+  ]);
+  const status = Buffer.concat([Buffer.from([0x1a, any.length]), any]);
+  assert.equal(decodeGrpcStatus(13, 'x: invalid params', status).error?.reason, 'TASK_NOT_FOUND');
+  // bounded: a huge text is not scanned
+  assert.equal(
+    decodeGrpcStatus(13, `${'x'.repeat(5000)}: invalid params`).error?.reason,
+    'INTERNAL',
+  );
+});

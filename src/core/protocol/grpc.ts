@@ -17,6 +17,7 @@ import {
 } from './common';
 import { decodeResponse, decodeStreamEvent } from './results';
 import { pushWebhookOf } from '../push';
+import { ERROR_SENTINELS } from '../dialects';
 
 /** A2A gRPC services by full name → the protocol version each speaks. */
 export const A2A_GRPC_SERVICES: Readonly<Record<string, string>> = Object.freeze({
@@ -278,8 +279,9 @@ export function decodeGrpcStreamMessage(message: unknown, req: DecodedRequest): 
 
 /**
  * A non-OK final status as an error result: the code, the status details (judge only), and the
- * reason of a `google.rpc.ErrorInfo` in the `grpc-status-details-bin` trailer when there is one
- * (else the status name).
+ * reason of a `google.rpc.ErrorInfo` in the `grpc-status-details-bin` trailer when there is one,
+ * else the reason a dialect's error sentinel ending the details names (a2a-go: INTERNAL
+ * "...: invalid params" is INVALID_PARAMS), else the status name.
  */
 export function decodeGrpcStatus(
   code: unknown,
@@ -292,9 +294,18 @@ export function decodeGrpcStatus(
   if (typeof details === 'string' && details !== '') error.message = details.slice(0, 4096);
   const reason =
     (statusDetailsBin !== undefined ? errorInfoReason(statusDetailsBin) : undefined) ??
+    sentinelReason(details) ??
     (c !== undefined ? GRPC_STATUS_NAMES[c] : undefined);
   if (reason !== undefined) error.reason = reason;
   return { kind: 'error', error, artifacts: [] };
+}
+
+/** The reason of the dialect error sentinel `text` is or ends with (after `": "`). */
+export function sentinelReason(text: unknown): string | undefined {
+  if (typeof text !== 'string' || text.length > 4096) return undefined;
+  for (const s of ERROR_SENTINELS)
+    if (text === s.text || text.endsWith(`: ${s.text}`)) return s.reason;
+  return undefined;
 }
 
 // --- a minimal protobuf reader for google.rpc.Status { details: [Any { ErrorInfo }] } ---------
