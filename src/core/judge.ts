@@ -9,8 +9,10 @@
  *   (StaleAgentCardError);
  * - a completed task or a Message whose status, answer, artifact or history text says the
  *   REQUESTED skill is missing (`Tool "x" not found`, ...) → unknown_skill;
- * - JSON-RPC -32005 → unsupported_mode; -32602, or INVALID_PARAMS / INVALID_ARGUMENT on
- *   HTTP+JSON, on a request whose skill the card lists → invalid_params; any other error
+ * - JSON-RPC -32005, or the reason CONTENT_TYPE_NOT_SUPPORTED (1.0 ErrorInfo; a2a-go's gRPC
+ *   sentinel text, dialects/a2a-go.ts) → unsupported_mode; -32602, or INVALID_PARAMS /
+ *   INVALID_ARGUMENT on HTTP+JSON and gRPC, on a request whose skill the card lists →
+ *   invalid_params; any other error
  *   code (-32603, HTTP 400/500) whose text names the requested skill as missing →
  *   unknown_skill;
  * - a request naming a skill the card in use does not list → skill_not_in_card;
@@ -260,13 +262,17 @@ function judgeExchange(
   // 1. Errors at the protocol layer.
   const err = result.error;
   if (err) {
-    if (err.code === -32005) {
+    if (err.code === -32005 || err.reason === 'CONTENT_TYPE_NOT_SUPPORTED') {
+      const what =
+        err.code === -32005
+          ? 'JSON-RPC -32005'
+          : `${err.code ?? 'an'} CONTENT_TYPE_NOT_SUPPORTED error`;
       return drifted(
         'unsupported_mode',
-        `peer refused ${skillLabel(ctx.skillId)} with JSON-RPC -32005 (content type not supported)${refetchAdvice(ctx)}`,
+        `peer refused ${skillLabel(ctx.skillId)} with ${what} (content type not supported)${refetchAdvice(ctx)}`,
         ctx,
         taskId,
-        { rpcCode: -32005 },
+        { rpcCode: err.code ?? -32005 },
       );
     }
     if (isInvalidParams(err) && ctx.skillId !== undefined) {

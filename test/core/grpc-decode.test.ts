@@ -101,3 +101,157 @@ test('statuses: code, details, the ErrorInfo reason from grpc-status-details-bin
   assert.deepEqual(r.error, { code: 5, message: 'task not found', reason: 'TASK_NOT_FOUND' });
   assert.equal(decodeGrpcStatus(3, '').error?.reason, 'INVALID_ARGUMENT');
 });
+
+test('0.3 proto objects (a2a.v1.A2AService): status `update`, `content` parts, `msg`, file parts with mimeType', () => {
+  const req = decodeGrpcRequest('/a2a.v1.A2AService/SendStreamingMessage', {
+    request: { messageId: 'm', role: 1, content: [{ part: { $case: 'text', value: 'hi' } }] },
+    metadata: { skillId: 'translate' },
+  })!;
+  assert.equal(req.protocolVersion, '0.3');
+  assert.equal(req.skillId, 'translate');
+  // the SDK's 0.3 server fails the task with a status message: TaskStatus.update (json "message")
+  const ev = decodeGrpcStreamMessage(
+    {
+      payload: {
+        $case: 'statusUpdate',
+        value: {
+          taskId: 't',
+          contextId: 'c',
+          status: {
+            state: 4,
+            update: { role: 2, content: [{ part: { $case: 'text', value: 'unknown skill: x' } }] },
+            timestamp: undefined,
+          },
+          final: true,
+        },
+      },
+    },
+    req,
+  );
+  assert.equal(ev.kind, 'status-update');
+  assert.equal(ev.state, 'TASK_STATE_FAILED');
+  assert.equal(ev.statusText, 'unknown skill: x');
+  // a file part: its mimeType is the media type (variant B over 0.3)
+  const art = decodeGrpcStreamMessage(
+    {
+      payload: {
+        $case: 'artifactUpdate',
+        value: {
+          taskId: 't',
+          artifact: {
+            artifactId: 'a',
+            parts: [
+              {
+                part: {
+                  $case: 'file',
+                  value: {
+                    file: { $case: 'fileWithBytes', value: new Uint8Array(3) },
+                    mimeType: 'image/png',
+                    name: '',
+                  },
+                },
+              },
+            ],
+          },
+        },
+      },
+    },
+    req,
+  );
+  assert.equal(art.kind, 'artifact-update');
+  assert.deepEqual(
+    art.artifacts.flatMap((a) => a.parts.map((p) => p.mediaType)),
+    ['image/png'],
+  );
+  // an object with `update` but no `state` is not a TaskStatus: left as it is
+  assert.deepEqual(protoToJson({ update: { x: 1 } }), { update: { x: 1 } });
+});
+
+test('push webhooks registered over gRPC (1.0 and 0.3 shapes): path, authority, a secret digest; none without a config', () => {
+  const url = 'http://127.0.0.1:9999/hooks/a2a?x=1';
+  const cases: Array<[string, unknown]> = [
+    [
+      '/lf.a2a.v1.A2AService/SendMessage',
+      {
+        message: { messageId: 'm', content: [] },
+        configuration: { taskPushNotificationConfig: { url, token: 'tok' } },
+      },
+    ],
+    [
+      '/lf.a2a.v1.A2AService/CreateTaskPushNotificationConfig',
+      { tenant: '', id: '', taskId: 't1', url, token: 'tok' },
+    ],
+    [
+      '/a2a.v1.A2AService/SendMessage',
+      { request: { messageId: 'm' }, configuration: { pushNotification: { url, token: 'tok' } } },
+    ],
+    [
+      '/a2a.v1.A2AService/CreateTaskPushNotificationConfig',
+      {
+        parent: 'tasks/t1',
+        configId: 'c',
+        config: { name: '', pushNotificationConfig: { url, token: 'tok' } },
+      },
+    ],
+  ];
+  for (const [path, body] of cases) {
+    const req = decodeGrpcRequest(path, body)!;
+    assert.ok(req.pushWebhook, path);
+    assert.equal(req.pushWebhook.pathKey, '/hooks/a2a?x=1', path);
+    assert.equal(req.pushWebhook.authority, '127.0.0.1:9999', path);
+    assert.equal(req.pushWebhook.secrets.length, 1, path);
+    if (path.endsWith('Config')) assert.equal(req.taskId, 't1', path);
+  }
+  assert.equal(
+    decodeGrpcRequest('/lf.a2a.v1.A2AService/SendMessage', { message: {} })!.pushWebhook,
+    undefined,
+  );
+  assert.equal(
+    decodeGrpcRequest('/a2a.v1.A2AService/SendMessage', { configuration: { pushNotification: 7 } })!
+      .pushWebhook,
+    undefined,
+  );
+});
+
+test("a2a-go's gRPC statuses: the error sentinel ending the details names the A2A error (its toGRPCError drops the code)", () => {
+  // ErrInvalidParams → INTERNAL, the wrapped text ending with the sentinel's
+  assert.deepEqual(
+    decodeGrpcStatus(
+      13,
+      `skill "summarize": 'max_words' must be a positive integer: invalid params`,
+    ).error?.reason,
+    'INVALID_PARAMS',
+  );
+  assert.equal(decodeGrpcStatus(13, 'invalid params').error?.reason, 'INVALID_PARAMS');
+  // ErrUnsupportedContentType → INVALID_ARGUMENT, like a malformed request
+  assert.equal(
+    decodeGrpcStatus(3, 'skill "s": cannot produce application/pdf: incompatible content types')
+      .error?.reason,
+    'CONTENT_TYPE_NOT_SUPPORTED',
+  );
+  // only the whole text or after ": ", case-sensitive; otherwise the status name
+  for (const [code, details, reason] of [
+    [13, 'the invalid params check failed', 'INTERNAL'],
+    [13, 'unknown skill: translate', 'INTERNAL'],
+    [13, 'x: Invalid Params', 'INTERNAL'],
+    [13, 'xinvalid params', 'INTERNAL'],
+    [3, 'bad request', 'INVALID_ARGUMENT'],
+    [2, undefined, 'UNKNOWN'],
+  ] as const)
+    assert.equal(decodeGrpcStatus(code, details).error?.reason, reason, details);
+  // a google.rpc.ErrorInfo in grpc-status-details-bin wins over the text
+  const errorInfo = Buffer.concat([Buffer.from([0x0a, 14]), Buffer.from('TASK_NOT_FOUND')]);
+  const any = Buffer.concat([
+    Buffer.from([0x0a, 40]),
+    Buffer.from('type.googleapis.com/google.rpc.ErrorInfo'),
+    Buffer.from([0x12, errorInfo.length]),
+    errorInfo,
+  ]);
+  const status = Buffer.concat([Buffer.from([0x1a, any.length]), any]);
+  assert.equal(decodeGrpcStatus(13, 'x: invalid params', status).error?.reason, 'TASK_NOT_FOUND');
+  // bounded: a huge text is not scanned
+  assert.equal(
+    decodeGrpcStatus(13, `${'x'.repeat(5000)}: invalid params`).error?.reason,
+    'INTERNAL',
+  );
+});

@@ -9,6 +9,7 @@ import {
 } from '../../src/core/judge';
 import { ArtifactSchemaDriftError, StaleAgentCardError } from '../../src/core/errors';
 import type { DecodedRequest, DecodedResult } from '../../src/core/model';
+import { decodeGrpcStatus } from '../../src/core/protocol/grpc';
 
 const opts: JudgeOptions = {
   unknownSkillPatterns: compilePatterns(['unknown skill']),
@@ -286,4 +287,62 @@ test('card_changed carries both fingerprints and says what to do', () => {
   assert.equal(e.error.name, 'StaleAgentCardError');
   assert.match(e.error.message, /66eb6a79ac58… → ab1043b54dcd…/);
   assert.match(e.error.message, /re-fetch/);
+});
+
+test('gRPC statuses as their JSON-RPC twins: reason INVALID_PARAMS (a2a-go INTERNAL + sentinel) → invalid_params, CONTENT_TYPE_NOT_SUPPORTED → unsupported_mode, a plain INTERNAL → no verdict', () => {
+  const grpcSend: DecodedRequest = { ...send, binding: 'grpc', wireMethod: 'SendMessage' };
+  const invalid = judge(
+    grpcSend,
+    known,
+    decodeGrpcStatus(
+      13,
+      `skill "summarize-v2": 'max_words' must be a positive integer: invalid params`,
+    ),
+    opts,
+  );
+  assert.equal(invalid.drift?.kind, 'invalid_params');
+  assert.equal(invalid.drift?.rpcCode, 13);
+  assert.match(
+    invalid.drift!.error.message,
+    /with 13 INVALID_PARAMS error although the cached card lists/,
+  );
+  assert.doesNotMatch(invalid.drift!.error.message, /max_words/);
+  const content = judge(
+    grpcSend,
+    known,
+    decodeGrpcStatus(
+      3,
+      'skill "summarize-v2": cannot produce application/pdf: incompatible content types',
+    ),
+    opts,
+  );
+  assert.equal(content.drift?.kind, 'unsupported_mode');
+  assert.equal(content.drift?.rpcCode, 3);
+  assert.match(content.drift!.error.message, /with 3 CONTENT_TYPE_NOT_SUPPORTED error/);
+  // the 1.0 ErrorInfo reason on the JSON bindings too
+  assert.equal(
+    judge(
+      send,
+      known,
+      result({ kind: 'error', error: { reason: 'CONTENT_TYPE_NOT_SUPPORTED' } }),
+      opts,
+    ).drift?.kind,
+    'unsupported_mode',
+  );
+  // INTERNAL without a sentinel: generic, judged only when its text names the skill as missing
+  assert.equal(judge(grpcSend, known, decodeGrpcStatus(13, 'boom'), opts).drift, undefined);
+  assert.equal(
+    judge(grpcSend, known, decodeGrpcStatus(13, 'unknown skill: summarize-v2'), opts).drift?.kind,
+    'unknown_skill',
+  );
+  // invalid params without a skill id: an ordinary error
+  assert.equal(
+    judge(
+      { ...grpcSend, skillId: undefined },
+      { ...known, skillId: undefined },
+      decodeGrpcStatus(13, 'invalid params'),
+      opts,
+    ).drift,
+    undefined,
+  );
 });

@@ -6,7 +6,7 @@
  * default request handler (`a2asrv.NewHandler`) and a deterministic AgentExecutor (no model).
  * The client side runs here, in-process with the instrumentation: the `@a2a-js/sdk` 1.3 client in
  * its 0.3 mode (legacyCompat; the card is a 0.3 card) and raw `fetch` with JSON-RPC 0.3 bodies.
- * v0.3.3 serves no HTTP+JSON (REST); its gRPC handler is not served here.
+ * v0.3.3 serves no HTTP+JSON (REST); its gRPC handler (GRPC=1) is tested in go-a2a-go-grpc.test.ts.
  *
  * The wire (see test/fixtures/a2a-go-live/README.md): card at `/.well-known/agent-card.json`,
  * `protocolVersion "0.3.0"`, `version "1.0.0"` in every variant, a skill without tags served as

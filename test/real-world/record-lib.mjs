@@ -157,3 +157,30 @@ export function createRecorder({ out, keep = [], dropResponseHeaders = [], messa
     },
   };
 }
+
+/**
+ * The recorder of a live peer's fixtures, test/fixtures/<fixture>/ (README.md kept, `date`
+ * dropped, message ids `rec-N`), with `withPeer(opts, fn)`: starts `start({...opts, port})` on
+ * the port of the first peer (a redeploy on the SAME port), runs `fn(peer)`, stops the peer.
+ * @param {string} fixture
+ * @param {(opts: object) => Promise<{ port: number, stop(): Promise<void> }>} start
+ */
+export function livePeerRecorder(fixture, start) {
+  const rec = createRecorder({
+    out: path.resolve(path.dirname(new URL(import.meta.url).pathname), '../fixtures', fixture),
+    keep: ['README.md'],
+    dropResponseHeaders: ['date'],
+    messageIdPrefix: 'rec-',
+  });
+  let port;
+  async function withPeer(opts, fn) {
+    const peer = await start({ ...opts, port });
+    port = peer.port;
+    try {
+      await fn(peer);
+    } finally {
+      await peer.stop();
+    }
+  }
+  return { ...rec, withPeer };
+}

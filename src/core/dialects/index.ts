@@ -3,16 +3,29 @@
  * To add an implementation: one file beside this one, listed here, plus its fixtures under
  * test/fixtures/<implementation>/.
  */
+import { a2aGo } from './a2a-go';
 import { googleAdk } from './google-adk';
 import { mastra } from './mastra';
 import { microsoftAgentFramework } from './microsoft-agent-framework';
 import { pydanticAi } from './pydantic-ai';
 import { spec } from './spec';
-import type { Dialect, IntermediateMarker, MissingSkillPhrase, SkillIdConvention } from './types';
+import type {
+  Dialect,
+  ErrorSentinel,
+  IntermediateMarker,
+  MissingSkillPhrase,
+  SkillIdConvention,
+} from './types';
 import { vercelAi } from './vercel-ai';
 import { voltagent } from './voltagent';
 
-export type { Dialect, IntermediateMarker, MissingSkillPhrase, SkillIdConvention } from './types';
+export type {
+  Dialect,
+  ErrorSentinel,
+  IntermediateMarker,
+  MissingSkillPhrase,
+  SkillIdConvention,
+} from './types';
 
 /**
  * Framework dialects first: their phrasings are more specific (and their labels say more) than the
@@ -25,6 +38,7 @@ export const DIALECTS: readonly Dialect[] = [
   voltagent,
   microsoftAgentFramework,
   pydanticAi,
+  a2aGo,
   spec,
 ];
 
@@ -47,4 +61,9 @@ export const INTERMEDIATE_MARKERS: readonly IntermediateMarker[] = DIALECTS.flat
 /** How implementations derive skill ids from tool names. */
 export const SKILL_ID_CONVENTIONS: readonly SkillIdConvention[] = DIALECTS.flatMap((d) =>
   d.skillIdFromTool ? [d.skillIdFromTool] : [],
+);
+
+/** Error texts that name an A2A error where the binding's status code does not. */
+export const ERROR_SENTINELS: readonly ErrorSentinel[] = DIALECTS.flatMap(
+  (d) => d.errorSentinels ?? [],
 );

@@ -42,6 +42,16 @@ export interface SkillIdConvention {
   agentPrefix: { separator: string };
 }
 
+/**
+ * The text an implementation's error ends with when a binding carries only that text: the A2A
+ * error it is, as the 1.0 `ErrorInfo` reason (`INVALID_PARAMS`, `CONTENT_TYPE_NOT_SUPPORTED`).
+ * Matched case-sensitively, as the whole text or after `": "` (Go's `fmt.Errorf("...: %w", err)`).
+ */
+export interface ErrorSentinel {
+  text: string;
+  reason: string;
+}
+
 export interface Dialect {
   /** The implementation, e.g. `mastra`. */
   name: string;
@@ -52,4 +62,6 @@ export interface Dialect {
   skillIdFromTool?: SkillIdConvention;
   /** Characters written before the JSON of every SSE `data:` (dropped before parsing). */
   sseDataPrefix?: string;
+  /** Its error texts that name an A2A error where the status code does not (gRPC details). */
+  errorSentinels?: readonly ErrorSentinel[];
 }

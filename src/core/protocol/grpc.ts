@@ -16,6 +16,8 @@ import {
   taskIdFromName,
 } from './common';
 import { decodeResponse, decodeStreamEvent } from './results';
+import { pushWebhookOf } from '../push';
+import { ERROR_SENTINELS } from '../dialects';
 
 /** A2A gRPC services by full name → the protocol version each speaks. */
 export const A2A_GRPC_SERVICES: Readonly<Record<string, string>> = Object.freeze({
@@ -145,7 +147,8 @@ const MAX_KEYS = 256;
 
 /**
  * A decoded protobuf object (ts-proto style) as its proto JSON: a oneof `{ $case, value }` becomes
- * the member it names (`content: {$case: 'text', value}` → `text`), enum numbers of `state` and
+ * the member it names (`content: {$case: 'text', value}` → `text`), the 0.3 TaskStatus's `update`
+ * its JSON name `message`, enum numbers of `state` and
  * `role` their names, empty strings dropped; `metadata` and `data` values (google.protobuf
  * Struct/Value, already plain) are kept as they are; bytes become an empty string (never read).
  * Bounded: MAX_DEPTH levels, MAX_ITEMS per list, MAX_KEYS per object; never throws.
@@ -191,7 +194,9 @@ function convert(v: unknown, depth: number): unknown {
       out[member] = member === 'data' ? inner : convert(inner, depth + 1);
       continue;
     }
-    out[k] = convert(x, depth + 1);
+    // 0.3 proto: TaskStatus's `update` is the status message (json_name "message")
+    const key = k === 'update' && 'state' in v ? 'message' : k;
+    out[key] = convert(x, depth + 1);
   }
   return out;
 }
@@ -246,6 +251,16 @@ export function decodeGrpcRequest(
     }
     const tenant = nonEmptyStr(own(body, 'tenant'));
     if (tenant !== undefined) req.tenant = tenant;
+    // the webhook a SendMessage or CreateTaskPushNotificationConfig registers, as on the JSON
+    // bindings (0.3 SendMessageConfiguration names it `pushNotification`)
+    const conf = own(body, 'configuration');
+    const webhook = pushWebhookOf(
+      op,
+      isRecord(conf) && own(conf, 'pushNotification') !== undefined
+        ? { configuration: { pushNotificationConfig: own(conf, 'pushNotification') } }
+        : body,
+    );
+    if (webhook !== undefined) req.pushWebhook = webhook;
     return req;
   } catch {
     return undefined;
@@ -264,8 +279,9 @@ export function decodeGrpcStreamMessage(message: unknown, req: DecodedRequest): 
 
 /**
  * A non-OK final status as an error result: the code, the status details (judge only), and the
- * reason of a `google.rpc.ErrorInfo` in the `grpc-status-details-bin` trailer when there is one
- * (else the status name).
+ * reason of a `google.rpc.ErrorInfo` in the `grpc-status-details-bin` trailer when there is one,
+ * else the reason a dialect's error sentinel ending the details names (a2a-go: INTERNAL
+ * "...: invalid params" is INVALID_PARAMS), else the status name.
  */
 export function decodeGrpcStatus(
   code: unknown,
@@ -278,9 +294,18 @@ export function decodeGrpcStatus(
   if (typeof details === 'string' && details !== '') error.message = details.slice(0, 4096);
   const reason =
     (statusDetailsBin !== undefined ? errorInfoReason(statusDetailsBin) : undefined) ??
+    sentinelReason(details) ??
     (c !== undefined ? GRPC_STATUS_NAMES[c] : undefined);
   if (reason !== undefined) error.reason = reason;
   return { kind: 'error', error, artifacts: [] };
+}
+
+/** The reason of the dialect error sentinel `text` is or ends with (after `": "`). */
+export function sentinelReason(text: unknown): string | undefined {
+  if (typeof text !== 'string' || text.length > 4096) return undefined;
+  for (const s of ERROR_SENTINELS)
+    if (text === s.text || text.endsWith(`: ${s.text}`)) return s.reason;
+  return undefined;
 }
 
 // --- a minimal protobuf reader for google.rpc.Status { details: [Any { ErrorInfo }] } ---------

@@ -6,8 +6,10 @@
 //	GET  /.well-known/agent-card.json  a2asrv.NewStaticAgentCardHandler (a2asrv.WellKnownAgentCardPath)
 //	POST /invoke                       a2asrv.NewJSONRPCHandler: message/send, message/stream, tasks/get ...
 //
-// behind a2asrv.NewHandler (the SDK's default request handler, in-memory task store). v0.3.3 has
-// no HTTP+JSON (REST) server; its gRPC handler (a2agrpc) is not served here.
+// and, with GRPC=1, the SDK's gRPC handler (a2agrpc.NewHandler(...).RegisterWith on a
+// grpc.Server: the 0.3 service a2a.v1.A2AService) on 127.0.0.1:GRPC_PORT,
+// both behind one a2asrv.NewHandler (the SDK's default request handler, in-memory task store).
+// v0.3.3 has no HTTP+JSON (REST) server.
 //
 // The executor is deterministic (no model). The SDK hands it the message's metadata as
 // RequestContext.Metadata (the params' own `metadata` does not reach the executor in v0.3.3), so
@@ -19,7 +21,9 @@
 // each as the SDK's template in a2asrv/agentexec.go writes it: status-update submitted (new task
 // only) → status-update working (agent message) → artifact-update → status-update completed
 // (final). A text containing `max_words=-1` makes the skill return a2a.ErrInvalidParams (wrapped)
-// before any event: the SDK answers JSON-RPC -32602 with the wrapped text in `data.error`.
+// before any event: the SDK answers JSON-RPC -32602 with the wrapped text in `data.error` (gRPC:
+// INTERNAL with the text); `format=pdf`, a2a.ErrUnsupportedContentType (wrapped): JSON-RPC -32005
+// (gRPC: INVALID_ARGUMENT with the text).
 //
 // env (or argv: [port]):
 //
@@ -38,6 +42,12 @@
 //	  B        the card is identical to healthy, but summarize now returns a file part
 //	           (bytes, mimeType image/png)
 //	NIL_TAGS  1: translate's Tags left nil, served as `"tags": null` (encoding/json's nil slice)
+//	GRPC      1: also serve gRPC on GRPC_PORT (0 or unset: a free one); the card then prefers it
+//	          as a 0.3 card says so: url "127.0.0.1:<grpc port>", preferredTransport "GRPC",
+//	          additionalInterfaces [GRPC that target, JSONRPC /invoke]. Over gRPC the SDK maps an
+//	          executor's error with toGRPCError: ErrInvalidParams (not in its table) → INTERNAL,
+//	          ErrUnsupportedOperation → UNIMPLEMENTED, ErrTaskNotFound → NOT_FOUND, the error's
+//	          text as the status details, no grpc-status-details-bin.
 //
 // Prints one JSON line {"port":N} on stdout once the listener is bound; logs go to stderr.
 package main
@@ -53,8 +63,10 @@ import (
 	"strings"
 
 	"github.com/a2aproject/a2a-go/a2a"
+	"github.com/a2aproject/a2a-go/a2agrpc"
 	"github.com/a2aproject/a2a-go/a2asrv"
 	"github.com/a2aproject/a2a-go/a2asrv/eventqueue"
+	"google.golang.org/grpc"
 )
 
 // A valid 1x1 PNG (variant B's summarize).
@@ -130,6 +142,10 @@ func (e *docsExecutor) Execute(ctx context.Context, reqCtx *a2asrv.RequestContex
 		// the skill's own parameter check, the SDK's error type, before any event
 		return fmt.Errorf("skill %q: 'max_words' must be a positive integer: %w", skill, a2a.ErrInvalidParams)
 	}
+	if strings.Contains(text, "format=pdf") {
+		// an output the skill cannot produce, the SDK's error type, before any event
+		return fmt.Errorf("skill %q: cannot produce application/pdf: %w", skill, a2a.ErrUnsupportedContentType)
+	}
 	if reqCtx.StoredTask == nil {
 		if err := q.Write(ctx, a2a.NewStatusUpdateEvent(reqCtx, a2a.TaskStateSubmitted, nil)); err != nil {
 			return fmt.Errorf("failed to write state submitted: %w", err)
@@ -174,7 +190,7 @@ func (e *docsExecutor) Cancel(ctx context.Context, reqCtx *a2asrv.RequestContext
 	return a2a.ErrTaskNotCancelable
 }
 
-func buildCard(port int, served []string, nilTags bool) *a2a.AgentCard {
+func buildCard(port int, grpcPort int, served []string, nilTags bool) *a2a.AgentCard {
 	// NIL_TAGS=1: a Go agent that leaves a slice nil serves `"tags": null`
 	translateTags := []string{"docs"}
 	if nilTags {
@@ -204,21 +220,27 @@ func buildCard(port int, served []string, nilTags bool) *a2a.AgentCard {
 		list = append(list, skills[s])
 	}
 	url := fmt.Sprintf("http://127.0.0.1:%d/invoke", port)
+	primary, preferred := url, a2a.TransportProtocolJSONRPC
+	interfaces := []a2a.AgentInterface{{URL: url, Transport: a2a.TransportProtocolJSONRPC}}
+	if grpcPort != 0 {
+		// gRPC first: the 0.3 card's main url and preferred transport, listed again among the
+		// additional interfaces (as the 0.3 spec asks: the main one is repeated there)
+		primary, preferred = fmt.Sprintf("127.0.0.1:%d", grpcPort), a2a.TransportProtocolGRPC
+		interfaces = append([]a2a.AgentInterface{{URL: primary, Transport: a2a.TransportProtocolGRPC}}, interfaces...)
+	}
 	return &a2a.AgentCard{
-		Name:               "Docs Agent",
-		Description:        "Summarises and translates texts.",
-		URL:                url,
-		PreferredTransport: a2a.TransportProtocolJSONRPC,
-		AdditionalInterfaces: []a2a.AgentInterface{
-			{URL: url, Transport: a2a.TransportProtocolJSONRPC},
-		},
-		ProtocolVersion:    "0.3.0",
-		Provider:           &a2a.AgentProvider{Org: "A2A Samples", URL: "https://example.com"},
-		Version:            "1.0.0",
-		Capabilities:       a2a.AgentCapabilities{Streaming: true},
-		DefaultInputModes:  []string{"text/plain"},
-		DefaultOutputModes: []string{"text/plain"},
-		Skills:             list,
+		Name:                 "Docs Agent",
+		Description:          "Summarises and translates texts.",
+		URL:                  primary,
+		PreferredTransport:   preferred,
+		AdditionalInterfaces: interfaces,
+		ProtocolVersion:      "0.3.0",
+		Provider:             &a2a.AgentProvider{Org: "A2A Samples", URL: "https://example.com"},
+		Version:              "1.0.0",
+		Capabilities:         a2a.AgentCapabilities{Streaming: true},
+		DefaultInputModes:    []string{"text/plain"},
+		DefaultOutputModes:   []string{"text/plain"},
+		Skills:               list,
 	}
 }
 
@@ -256,9 +278,28 @@ func main() {
 		exec.served[s] = true
 	}
 	requestHandler := a2asrv.NewHandler(exec)
+	grpcBound := 0
+	if os.Getenv("GRPC") == "1" {
+		grpcPort := os.Getenv("GRPC_PORT")
+		if grpcPort == "" {
+			grpcPort = "0"
+		}
+		grpcListener, err := net.Listen("tcp", "127.0.0.1:"+grpcPort)
+		if err != nil {
+			log.Fatalf("failed to bind gRPC: %v", err)
+		}
+		grpcBound = grpcListener.Addr().(*net.TCPAddr).Port
+		server := grpc.NewServer()
+		a2agrpc.NewHandler(requestHandler).RegisterWith(server)
+		go func() {
+			if err := server.Serve(grpcListener); err != nil {
+				log.Printf("gRPC server stopped: %v", err)
+			}
+		}()
+	}
 	mux := http.NewServeMux()
 	mux.Handle("/invoke", a2asrv.NewJSONRPCHandler(requestHandler))
-	mux.Handle(a2asrv.WellKnownAgentCardPath, a2asrv.NewStaticAgentCardHandler(buildCard(bound, served, os.Getenv("NIL_TAGS") == "1")))
+	mux.Handle(a2asrv.WellKnownAgentCardPath, a2asrv.NewStaticAgentCardHandler(buildCard(bound, grpcBound, served, os.Getenv("NIL_TAGS") == "1")))
 	fmt.Printf("{\"port\":%d}\n", bound)
 	if err := http.Serve(listener, mux); err != nil {
 		log.Printf("server stopped: %v", err)

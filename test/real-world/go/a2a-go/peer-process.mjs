@@ -9,6 +9,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startChildPeer } from '../../child-peer.mjs';
@@ -35,11 +36,24 @@ export function buildGoPeer() {
   return fs.existsSync(PEER_BIN) ? true : `${PEER_BIN} missing after the build`;
 }
 
+/** A port free on 127.0.0.1 now (the OS's choice). */
+async function freePort() {
+  const srv = net.createServer();
+  await new Promise((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  const { port } = /** @type {import('node:net').AddressInfo} */ (srv.address());
+  await new Promise((resolve) => srv.close(resolve));
+  return port;
+}
+
 /**
- * @param {{ variant?: 'healthy'|'A'|'B', port?: number, unknownSkill?: 'status'|'error'|'unsupported'|'plain', nilTags?: boolean }} [opts]
+ * `grpc: true`: GRPC=1, the SDK's gRPC handler (a2a.v1.A2AService, 0.3) on `grpcPort`, a free
+ * port chosen here when none is given (so a redeploy can keep it as the card names it); the card
+ * then prefers GRPC.
+ * @param {{ variant?: 'healthy'|'A'|'B', port?: number, unknownSkill?: 'status'|'error'|'unsupported'|'plain', nilTags?: boolean, grpc?: boolean, grpcPort?: number }} [opts]
  */
 export async function startGoPeer(opts = {}) {
   const variant = opts.variant ?? 'healthy';
+  const grpcPort = opts.grpc ? (opts.grpcPort ?? (await freePort())) : undefined;
   const peer = await startChildPeer({
     name: 'a2a-go',
     script: String(opts.port ?? 0),
@@ -49,6 +63,7 @@ export async function startGoPeer(opts = {}) {
       VARIANT: variant,
       UNKNOWN_SKILL: opts.unknownSkill ?? 'status',
       NIL_TAGS: opts.nilTags ? '1' : '',
+      ...(grpcPort === undefined ? {} : { GRPC: '1', GRPC_PORT: String(grpcPort) }),
     },
   });
   return {
@@ -57,5 +72,7 @@ export async function startGoPeer(opts = {}) {
     baseUrl: peer.origin,
     cardUrl: `${peer.origin}/.well-known/agent-card.json`,
     jsonRpcUrl: `${peer.origin}/invoke`,
+    grpcPort,
+    grpcTarget: grpcPort === undefined ? undefined : `127.0.0.1:${grpcPort}`,
   };
 }

@@ -6,7 +6,10 @@ The SDK's own Starlette routes on uvicorn, 127.0.0.1 only:
   POST /a2a/jsonrpc                   JSON-RPC, 1.0 methods AND the 0.3 compatibility layer
                                       (`message/send` ...; enable_v0_3_compat=True)
   POST /a2a/rest/message:send ...     HTTP+JSON 1.0; its 0.3 routes /a2a/rest/v1/... as well
-behind the SDK's DefaultRequestHandler (V2) with an in-memory task store.
+behind the SDK's DefaultRequestHandler (V2) with an in-memory task store. With GRPC=1, the same
+handler also over gRPC (the SDK's `grpc` extra, grpcio's asyncio server, 127.0.0.1 only): the 1.0
+service `lf.a2a.v1.A2AService` (GrpcHandler) and the 0.3 service `a2a.v1.A2AService`
+(CompatGrpcHandler) on one port, listed FIRST in the card (GRPC 1.0, GRPC 0.3, then the others).
 
 The executor is deterministic (no model): it reads the skill id from the request metadata
 (`params.metadata.skillId`), else the message metadata, else a data part `{"skill": ...}`, and
@@ -19,6 +22,7 @@ event (the SDK's invalid-params wire: JSON-RPC -32602, HTTP+JSON 400 / SSE `even
 
 env:
   PORT     port on 127.0.0.1 (0 or unset: a free one)
+  GRPC     1: serve gRPC too (GRPC_PORT: its port, 0 or unset: a free one; the card names it)
   VARIANT  healthy | A | B
     healthy  skills summarize, translate
     A        translate removed from the card (version still 1.0.0); the executor answers a
@@ -96,9 +100,17 @@ SKILLS = {
 SERVED = ['summarize'] if VARIANT == 'A' else ['summarize', 'translate']
 
 
-def build_card(port: int) -> AgentCard:
+def build_card(port: int, grpc_port: int | None = None) -> AgentCard:
     base = f'http://127.0.0.1:{port}/a2a'
-    interfaces = [
+    grpc_interfaces = (
+        []
+        if grpc_port is None
+        else [
+            AgentInterface(url=f'127.0.0.1:{grpc_port}', protocol_binding='GRPC', protocol_version=v)
+            for v in ('1.0', '0.3')
+        ]
+    )
+    interfaces = grpc_interfaces + [
         AgentInterface(url=f'{base}/jsonrpc', protocol_binding='JSONRPC', protocol_version='1.0'),
         AgentInterface(url=f'{base}/jsonrpc', protocol_binding='JSONRPC', protocol_version='0.3'),
         AgentInterface(url=f'{base}/rest', protocol_binding='HTTP+JSON', protocol_version='1.0'),
@@ -184,10 +196,32 @@ def main() -> None:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(('127.0.0.1', int(os.environ.get('PORT', '0') or 0)))
     port = sock.getsockname()[1]
-    card = build_card(port)
+    asyncio.run(serve(sock, port))
+
+
+async def serve(sock: socket.socket, port: int) -> None:
+    grpc_server = None
+    grpc_port = None
+    if os.environ.get('GRPC') == '1':
+        import grpc  # the `grpc` extra; grpc.aio's server belongs to this running loop
+
+        grpc_server = grpc.aio.server()
+        grpc_port = grpc_server.add_insecure_port(
+            f"127.0.0.1:{int(os.environ.get('GRPC_PORT', '0') or 0)}"
+        )
+    card = build_card(port, grpc_port)
     handler = DefaultRequestHandler(
         agent_executor=DocsExecutor(), task_store=InMemoryTaskStore(), agent_card=card
     )
+    if grpc_server is not None:
+        from a2a.compat.v0_3 import a2a_v0_3_pb2_grpc
+        from a2a.compat.v0_3.grpc_handler import CompatGrpcHandler
+        from a2a.server.request_handlers.grpc_handler import GrpcHandler
+        from a2a.types import a2a_pb2_grpc
+
+        a2a_pb2_grpc.add_A2AServiceServicer_to_server(GrpcHandler(handler), grpc_server)
+        a2a_v0_3_pb2_grpc.add_A2AServiceServicer_to_server(CompatGrpcHandler(handler), grpc_server)
+        await grpc_server.start()
     routes = [
         *create_agent_card_routes(card),
         *create_jsonrpc_routes(handler, '/a2a/jsonrpc', enable_v0_3_compat=True),
@@ -196,19 +230,15 @@ def main() -> None:
     app = Starlette(routes=routes)
     config = uvicorn.Config(app, log_level='warning', lifespan='off')
     server = uvicorn.Server(config)
-
-    async def serve() -> None:
-        task = asyncio.create_task(server.serve(sockets=[sock]))
-        while not server.started:
-            if task.done():
-                task.result()
-                return
-            await asyncio.sleep(0.01)
-        sys.stdout.write(json.dumps({'port': port}) + '\n')
-        sys.stdout.flush()
-        await task
-
-    asyncio.run(serve())
+    task = asyncio.create_task(server.serve(sockets=[sock]))
+    while not server.started:
+        if task.done():
+            task.result()
+            return
+        await asyncio.sleep(0.01)
+    sys.stdout.write(json.dumps({'port': port}) + '\n')
+    sys.stdout.flush()
+    await task
 
 
 if __name__ == '__main__':

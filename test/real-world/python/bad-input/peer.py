@@ -33,7 +33,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from peer_serve import bind_socket, serve  # noqa: E402  (../peer_serve.py)
+from live_peer import listening_socket, serve_asgi  # noqa: E402  (../live_peer.py)
 
 PORT = 0
 
@@ -176,7 +176,8 @@ async def rpc(request: Request) -> Response:
 
 def main() -> None:
     global PORT
-    sock, PORT = bind_socket()
+    sock = listening_socket()
+    PORT = sock.getsockname()[1]
     app = Starlette(
         debug=True,
         routes=[
@@ -184,7 +185,7 @@ def main() -> None:
             Route('/{base}/', rpc, methods=['POST']),
         ],
     )
-    serve(app, sock, PORT, log_level='critical')
+    serve_asgi(app, sock)
 
 if __name__ == '__main__':
     main()

@@ -45,7 +45,7 @@ from pydantic_ai.messages import (
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from peer_serve import bind_socket, serve  # noqa: E402  (../peer_serve.py)
+from live_peer import listening_socket, serve_asgi  # noqa: E402  (../live_peer.py)
 
 VARIANT = os.environ.get('VARIANT', 'healthy')
 if VARIANT not in ('healthy', 'A', 'B'):
@@ -126,7 +126,8 @@ def build_agent() -> Agent:
 
 
 def main() -> None:
-    sock, port = bind_socket()
+    sock = listening_socket()
+    port = sock.getsockname()[1]
     served = ['summarize'] if VARIANT == 'A' else ['summarize', 'translate']
     app = agent_to_a2a(
         build_agent(),
@@ -136,7 +137,7 @@ def main() -> None:
         description='Summarises and translates texts',
         skills=[SKILLS[s] for s in served],
     )
-    serve(app, sock, port)
+    serve_asgi(app, sock)
 
 if __name__ == '__main__':
     main()

@@ -38,7 +38,7 @@ from google.adk.models.llm_response import LlmResponse
 from google.genai import types
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from peer_serve import bind_socket, serve  # noqa: E402  (../peer_serve.py)
+from live_peer import listening_socket, serve_asgi  # noqa: E402  (../live_peer.py)
 
 VARIANT = os.environ.get('VARIANT', 'healthy')
 if VARIANT not in ('healthy', 'A', 'B'):
@@ -122,7 +122,8 @@ def translate(text: str) -> dict:
 
 
 def main() -> None:
-    sock, port = bind_socket()
+    sock = listening_socket()
+    port = sock.getsockname()[1]
     agent = LlmAgent(
         name='desk',
         description='Summarises and translates texts',
@@ -130,7 +131,7 @@ def main() -> None:
         model=ScriptedLlm(),
         tools=[summarize] if VARIANT == 'A' else [summarize, translate],
     )
-    serve(to_a2a(agent, host='127.0.0.1', port=port), sock, port)
+    serve_asgi(to_a2a(agent, host='127.0.0.1', port=port), sock)
 
 if __name__ == '__main__':
     main()

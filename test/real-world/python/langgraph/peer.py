@@ -22,6 +22,7 @@ import atexit
 import json
 import os
 import shutil
+import signal
 import sys
 import tempfile
 
@@ -31,11 +32,12 @@ if VARIANT not in ('healthy', 'A', 'B'):
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-from peer_serve import bind_socket, serve  # noqa: E402  (../peer_serve.py)
+from live_peer import listening_socket, serve_asgi  # noqa: E402  (../live_peer.py)
 
 
 def main() -> None:
-    sock, port = bind_socket()
+    sock = listening_socket()
+    port = sock.getsockname()[1]
     graphs = {'desk': os.path.join(HERE, 'graphs.py:desk')}
     if VARIANT != 'A':
         graphs['studio'] = os.path.join(HERE, 'graphs.py:studio')
@@ -65,8 +67,10 @@ def main() -> None:
         LANGSMITH_API_KEY='',
         LANGCHAIN_API_KEY='',
     )
-    # SIGTERM (the test's stop()): out through uvicorn's shutdown, so atexit removes `work`
-    serve('langgraph_api.server:app', sock, port, clean_exit=True, access_log=False)
+    # SIGTERM (the test's stop()): uvicorn shuts down, then re-raises the signal it caught;
+    # this handler takes it, so the process ends normally and atexit removes `work`
+    signal.signal(signal.SIGTERM, lambda *_: None)
+    serve_asgi('langgraph_api.server:app', sock)
 
 if __name__ == '__main__':
     main()

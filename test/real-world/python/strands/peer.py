@@ -34,7 +34,7 @@ from strands.models import Model
 from strands.multiagent.a2a import A2AServer
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from peer_serve import bind_socket, serve  # noqa: E402  (../peer_serve.py)
+from live_peer import listening_socket, serve_asgi  # noqa: E402  (../live_peer.py)
 
 warnings.simplefilter('ignore')
 
@@ -134,7 +134,8 @@ def build_agent(_context_id: str) -> Agent:
 
 
 def main() -> None:
-    sock, port = bind_socket()
+    sock = listening_socket()
+    port = sock.getsockname()[1]
     server_a2a = A2AServer(
         agent_factory=build_agent,
         host='127.0.0.1',
@@ -142,7 +143,8 @@ def main() -> None:
         version='1.0.0',
         enable_a2a_compliant_streaming=STREAMING == 'compliant',
     )
-    serve(server_a2a.to_starlette_app(), sock, port)
+    serve_asgi(server_a2a.to_starlette_app(), sock)
+
 
 if __name__ == '__main__':
     main()
