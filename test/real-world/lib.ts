@@ -16,7 +16,6 @@ import {
   type Client,
 } from '@a2a-js/sdk/client';
 import { drifted, type Harness } from '../helpers/otel';
-import { skillFingerprint } from '../../src/index';
 
 export type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -143,18 +142,6 @@ export function spanChecks(h: () => Harness, settleTimeoutMs = 5000) {
       await new Promise((r) => setTimeout(r, 50)); // late span ends (stream settle, body reads)
       return spans;
     },
-    /**
-     * Re-fetches the card at `cardUrl` after a redeploy that kept it: the fingerprint of the
-     * card `held`, and no verdict (no card_changed) on the GetAgentCard span.
-     */
-    async refetchedUnchanged(cardUrl: string, held: Json): Promise<void> {
-      const { card } = await getCard(cardUrl);
-      assert.equal(skillFingerprint(card as never), skillFingerprint(held as never));
-      await h().waitForSpans((s) => s.some((x) => x.name === 'GetAgentCard'), settleTimeoutMs);
-      const gets = h().spans('GetAgentCard');
-      assert.equal(gets.length, 1, describeSpans());
-      assert.equal(gets[0].attributes['a2a.drift.kind'], undefined, describeSpans());
-    },
   };
 }
 
@@ -178,45 +165,4 @@ export async function sameWithAndWithout<T>(
     h.instrumentation.enable();
   }
   return { on, off };
-}
-
-/**
- * A redeploy under the same card: starts the healthy peer, lets `hold` fetch what the app keeps
- * from it (its card, spans settled, `h` reset first), stops it, and starts the variant on the
- * same port. The variant peer and what was held.
- */
-export async function redeployed<P extends { port: number; stop(): Promise<void> }, Q, T>(
-  h: Harness,
-  startHealthy: () => Promise<P>,
-  hold: (healthy: P) => Promise<T>,
-  startVariant: (port: number) => Promise<Q>,
-): Promise<{ peer: Q; held: T }> {
-  const healthy = await startHealthy();
-  let held: T;
-  try {
-    await h.reset();
-    held = await hold(healthy);
-  } finally {
-    await healthy.stop();
-  }
-  return { peer: await startVariant(healthy.port), held };
-}
-
-/** redeployed() holding the healthy peer's card (fetched from `cardUrlOf(healthy)`, span ended). */
-export function redeployedHoldingCard<P extends { port: number; stop(): Promise<void> }, Q>(
-  h: Harness,
-  startHealthy: () => Promise<P>,
-  cardUrlOf: (healthy: P) => string,
-  startVariant: (port: number) => Promise<Q>,
-): Promise<{ peer: Q; held: Json }> {
-  return redeployed(
-    h,
-    startHealthy,
-    async (healthy) => {
-      const { card } = await getCard(cardUrlOf(healthy));
-      await h.waitForSpans((s) => s.some((x) => x.name === 'GetAgentCard'), 5000);
-      return card;
-    },
-    startVariant,
-  );
 }

@@ -32,16 +32,8 @@ import {
   venvInstalled,
   type FastA2APeer,
 } from './python/fasta2a/peer-process.mjs';
-import {
-  FOX,
-  getCard,
-  messages,
-  redeployedHoldingCard,
-  rpcRaw,
-  sdkClient,
-  spanChecks,
-  type Json,
-} from './lib';
+import { FOX, getCard, messages, rpcRaw, sdkClient, spanChecks, type Json } from './lib';
+import { liveChecks } from './live-checks';
 
 const UNKNOWN_TOOL = "Unknown tool name: 'translate'. Available tools: 'summarize'";
 const skip = venvInstalled()
@@ -77,7 +69,8 @@ async function pollRaw(url: string, id: string): Promise<Json> {
   throw new Error(`task ${id} did not finish`);
 }
 
-const { only, driftKinds, describeSpans, spansSettled, refetchedUnchanged } = spanChecks(() => h);
+const { only, driftKinds, describeSpans, spansSettled } = spanChecks(() => h);
+const checks = liveChecks(() => h);
 function artifactText(t: Task): string {
   const p = t.artifacts[t.artifacts.length - 1]?.parts[0];
   return p?.content?.$case === 'text' ? p.content.value : '';
@@ -248,30 +241,20 @@ describe(
   'fasta2a (Python) variant B (same tools and card; the agent now answers with structured output)',
   { skip },
   () => {
-    let peer: FastA2APeer;
-    let healthyCard: Json;
-    before(async () => {
-      ({ peer, held: healthyCard } = await redeployedHoldingCard(
-        h,
+    const v = checks.onRedeployed(() =>
+      checks.redeployed(
         () => startFastA2APeer({ variant: 'healthy' }),
-        (healthy) => healthy.cardUrl,
         (port) => startFastA2APeer({ variant: 'B', port }),
-      ));
-    });
-    after(async () => {
-      await peer?.stop();
-    });
-    beforeEach(() => {
-      h.exporter.reset();
-    });
+      ),
+    );
 
     test('raw 0.3 message/send + polling: the artifact is a data part where the skill says text/plain → output_mode_mismatch', async () => {
       const r = await rpcRaw(
-        peer.rpcUrl,
+        v.peer().rpcUrl,
         'message/send',
         v03Params(`summarize: ${FOX}`, 'summarize'),
       );
-      const done = await pollRaw(peer.rpcUrl, r.result.task.id);
+      const done = await pollRaw(v.peer().rpcUrl, r.result.task.id);
       assert.equal(done.status.state, 'completed');
       const part = done.artifacts[0].parts[0];
       // a 1.0-shaped data part (no `kind`), as fasta2a answers 0.3 calls
@@ -290,7 +273,7 @@ describe(
     });
 
     test('SDK client stream holding the healthy card, skill summarize → output_mode_mismatch', async () => {
-      const client = await sdkClient({ card: healthyCard });
+      const client = await sdkClient({ card: v.card() });
       const events = await collect(
         client.sendMessageStream(sendRequest('summarize', { text: `summarize: ${FOX}` })),
       );
@@ -301,8 +284,6 @@ describe(
       assert.equal(st.attributes['a2a.drift.actual_media_type'], 'application/json');
     });
 
-    test('re-fetching the card: unchanged, no card_changed', async () => {
-      await refetchedUnchanged(peer.cardUrl, healthyCard);
-    });
+    checks.cardRefetchTest(v);
   },
 );

@@ -32,16 +32,8 @@ import {
   venvInstalled,
   type PythonAdkPeer,
 } from './python/google-adk/peer-process.mjs';
-import {
-  FOX,
-  getCard,
-  messages,
-  redeployedHoldingCard,
-  rpc,
-  sdkClient,
-  spanChecks,
-  type Json,
-} from './lib';
+import { FOX, getCard, messages, rpc, sdkClient, spanChecks, type Json } from './lib';
+import { liveChecks } from './live-checks';
 
 const NO_TOOL =
   'Invoking `translate()` failed as no tool with that name is available. The tools you can call are: summarize. You could retry, but it is IMPORTANT that you only call a tool from that list.';
@@ -59,7 +51,8 @@ after(async () => {
 
 const V10 = { 'A2A-Version': '1.0' };
 const { v03Params, v10Params } = messages('py-adk-');
-const { only, driftKinds, describeSpans, spansSettled, refetchedUnchanged } = spanChecks(() => h);
+const { only, driftKinds, describeSpans, spansSettled } = spanChecks(() => h);
+const checks = liveChecks(() => h);
 
 describe('Google ADK (Python) healthy peer (to_a2a, desk: summarize + translate)', { skip }, () => {
   let peer: PythonAdkPeer;
@@ -257,26 +250,16 @@ describe(
   'Google ADK (Python) variant B (same tools and card; the model answers with an image)',
   { skip },
   () => {
-    let peer: PythonAdkPeer;
-    let healthyCard: Json;
-    before(async () => {
-      ({ peer, held: healthyCard } = await redeployedHoldingCard(
-        h,
+    const v = checks.onRedeployed(() =>
+      checks.redeployed(
         () => startPythonAdkPeer({ variant: 'healthy' }),
-        (healthy) => healthy.cardUrl,
         (port) => startPythonAdkPeer({ variant: 'B', port }),
-      ));
-    });
-    after(async () => {
-      await peer?.stop();
-    });
-    beforeEach(() => {
-      h.exporter.reset();
-    });
+      ),
+    );
 
     test("raw 1.0 SendMessage desk-summarize: the artifact is a file part image/png (ADK's inline_data) where the card says text/plain → output_mode_mismatch", async () => {
       const t = await rpc(
-        peer.rpcUrl,
+        v.peer().rpcUrl,
         'SendMessage',
         v10Params(`summarize: ${FOX}`, 'desk-summarize'),
         V10,
@@ -296,7 +279,7 @@ describe(
     });
 
     test('SDK client stream holding the healthy card, desk-summarize → output_mode_mismatch', async () => {
-      const client = await sdkClient({ card: healthyCard });
+      const client = await sdkClient({ card: v.card() });
       const events = await collect(
         client.sendMessageStream(sendRequest('desk-summarize', { text: `summarize: ${FOX}` })),
       );
@@ -307,8 +290,6 @@ describe(
       assert.equal(st.attributes['a2a.drift.actual_media_type'], 'image/png');
     });
 
-    test('re-fetching the card: unchanged (same tools), no card_changed', async () => {
-      await refetchedUnchanged(peer.cardUrl, healthyCard);
-    });
+    checks.cardRefetchTest(v);
   },
 );

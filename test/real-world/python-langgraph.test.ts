@@ -34,19 +34,8 @@ import {
   type LangGraphAssistant,
   type LangGraphPeer,
 } from './python/langgraph/peer-process.mjs';
-import {
-  FOX,
-  getCard,
-  messages,
-  rpc,
-  redeployed,
-  redeployedHoldingCard,
-  rpcRaw,
-  sameWithAndWithout,
-  sdkClient,
-  spanChecks,
-  type Json,
-} from './lib';
+import { FOX, getCard, messages, rpc, rpcRaw, sdkClient, spanChecks, type Json } from './lib';
+import { liveChecks } from './live-checks';
 
 const skip = venvInstalled()
   ? false
@@ -61,7 +50,8 @@ after(async () => {
 });
 
 const { v03Params, v10Params } = messages('py-lg-');
-const { only, driftKinds, describeSpans, spansSettled, refetchedUnchanged } = spanChecks(() => h);
+const { only, driftKinds, describeSpans, spansSettled } = spanChecks(() => h);
+const checks = liveChecks(() => h);
 const skillOf = (a: LangGraphAssistant) => `${a.assistantId}-main`;
 const client = (a: LangGraphAssistant) => sdkClient({ baseUrl: a.cardUrl, path: '' });
 
@@ -189,26 +179,17 @@ describe('LangGraph server (Python) healthy: graphs desk and studio', { skip }, 
 
   test('the app sees the same bytes with and without the instrumentation (card, send, stream, error, 400)', async () => {
     const desk = peer.assistants.desk;
-    const normalise = (t: string) =>
-      t
-        .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, 'UUID')
-        .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+(?:Z|\+00:00)/g, 'TS');
-    const run = async (): Promise<string[]> => {
-      const out: string[] = [];
-      const go = async (url: string, init?: RequestInit) => {
-        const res = await fetch(url, init);
-        out.push(`${res.status} ${res.headers.get('content-type')} ${normalise(await res.text())}`);
-      };
-      const post = (method: string, params: Json, accept = 'application/json') => ({
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params }),
-      });
+    const post = (method: string, params: Json, accept = 'application/json') => ({
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params }),
+    });
+    const on = await checks.sameBytesWithAndWithout(async (tag, go) => {
       const msg = {
         message: {
           kind: 'message',
           role: 'user',
-          messageId: 'probe-1',
+          messageId: `${tag}-1`,
           parts: [{ kind: 'text', text: `summarize: ${FOX}` }],
           metadata: { skillId: skillOf(desk) },
         },
@@ -216,12 +197,9 @@ describe('LangGraph server (Python) healthy: graphs desk and studio', { skip }, 
       await go(desk.cardUrl);
       await go(desk.rpcUrl, post('message/send', msg));
       await go(desk.rpcUrl, post('message/stream', msg, 'text/event-stream'));
-      await go(desk.rpcUrl, post('tasks/get', { id: 'none' }));
+      await go(desk.rpcUrl, post('tasks/get', { id: `${tag}-none` }));
       await go(`${peer.origin}/.well-known/agent-card.json`);
-      return out;
-    };
-    const { on, off } = await sameWithAndWithout(h, run);
-    assert.deepEqual(on, off);
+    });
     assert.match(on[2], /^200 text\/event-stream event: message\r\ndata: /);
     assert.match(on[3], /-32001/);
     assert.match(on[4], /^400 /);
@@ -233,33 +211,21 @@ describe(
   'LangGraph server (Python) variant A: the redeploy removed the graph studio (same version 0.16.7)',
   { skip },
   () => {
-    let peer: LangGraphPeer;
-    let studio: LangGraphAssistant;
-    let studioCard: Json;
-    before(async () => {
-      ({
-        peer,
-        held: { studio, studioCard },
-      } = await redeployed(
-        h,
-        () => startLangGraphPeer({ variant: 'healthy' }),
-        async (healthy) => {
-          const { card } = await getCard(healthy.assistants.studio.cardUrl);
-          await spansSettled(1);
-          return { studio: healthy.assistants.studio, studioCard: card };
-        },
+    let studio!: LangGraphAssistant;
+    // the app holds studio's card (the peer's cardUrl made the assistant's for the redeploy)
+    const v = checks.onRedeployed(() =>
+      checks.redeployed(
+        () =>
+          startLangGraphPeer({ variant: 'healthy' }).then((p) => {
+            studio = p.assistants.studio;
+            return { ...p, cardUrl: studio.cardUrl };
+          }),
         (port) => startLangGraphPeer({ variant: 'A', port }),
-      ));
-    });
-    after(async () => {
-      await peer?.stop();
-    });
-    beforeEach(() => {
-      h.exporter.reset();
-    });
+      ),
+    );
 
     test('the wire: the assistant is gone with its graph: -32602 "Assistant \'<id>\' not found", its card URL answers 400', async () => {
-      assert.deepEqual(Object.keys(peer.assistants), ['desk']);
+      assert.deepEqual(Object.keys(v.peer().assistants), ['desk']);
       const r = await rpcRaw(studio.rpcUrl, 'message/send', v03Params('hello', skillOf(studio)));
       assert.deepEqual(r.error, {
         code: -32602,
@@ -280,7 +246,7 @@ describe(
     });
 
     test('@a2a-js/sdk client holding the healthy card of studio → invalid_params (the card lists the skill the peer rejects)', async () => {
-      const c = await sdkClient({ card: studioCard });
+      const c = await sdkClient({ card: v.card() });
       await assert.rejects(
         c.sendMessage(sendRequest(skillOf(studio), { text: 'hello' })),
         new RegExp(`RequestMalformedError: Assistant '${studio.assistantId}' not found`),
@@ -294,7 +260,7 @@ describe(
     });
 
     test('desk, still deployed, is unaffected: zero drift', async () => {
-      const desk = peer.assistants.desk;
+      const desk = v.peer().assistants.desk;
       await getCard(desk.cardUrl);
       const t = await rpc(
         desk.rpcUrl,
@@ -312,25 +278,17 @@ describe(
   'LangGraph server (Python) variant B: desk answers with an image (card unchanged)',
   { skip },
   () => {
-    let peer: LangGraphPeer;
-    let deskCard: Json;
-    before(async () => {
-      ({ peer, held: deskCard } = await redeployedHoldingCard(
-        h,
-        () => startLangGraphPeer({ variant: 'healthy' }),
-        (healthy) => healthy.assistants.desk.cardUrl,
-        (port) => startLangGraphPeer({ variant: 'B', port }),
-      ));
-    });
-    after(async () => {
-      await peer?.stop();
-    });
-    beforeEach(() => {
-      h.exporter.reset();
-    });
+    // desk's card URL as the peer's (the one the app holds and re-fetches)
+    const asDesk = (p: LangGraphPeer) => ({ ...p, cardUrl: p.assistants.desk.cardUrl });
+    const v = checks.onRedeployed(() =>
+      checks.redeployed(
+        () => startLangGraphPeer({ variant: 'healthy' }).then(asDesk),
+        (port) => startLangGraphPeer({ variant: 'B', port }).then(asDesk),
+      ),
+    );
 
     test('raw 0.3 message/send: the artifact is a file part image/png where the card says JSON / text → output_mode_mismatch', async () => {
-      const desk = peer.assistants.desk;
+      const desk = v.peer().assistants.desk;
       const events: DriftEvent[] = [];
       const off = onAgentCardDrift((e) => void events.push(e));
       let t: Json;
@@ -361,8 +319,8 @@ describe(
     });
 
     test('@a2a-js/sdk client (1.0) stream holding the card → output_mode_mismatch', async () => {
-      const desk = peer.assistants.desk;
-      const c = await sdkClient({ card: deskCard });
+      const desk = v.peer().assistants.desk;
+      const c = await sdkClient({ card: v.card() });
       const events = await collect(c.sendMessageStream(sendRequest(skillOf(desk), { text: 'x' })));
       assert.ok(events.length >= 3);
       await spansSettled(1);
@@ -372,8 +330,6 @@ describe(
       assert.equal(st.attributes['a2a.drift.actual_media_type'], 'image/png');
     });
 
-    test('re-fetching the card: the same card (the modes are fixed by langgraph-api), no card_changed', async () => {
-      await refetchedUnchanged(peer.assistants.desk.cardUrl, deskCard);
-    });
+    checks.cardRefetchTest(v);
   },
 );
