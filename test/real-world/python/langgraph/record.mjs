@@ -11,33 +11,25 @@
  * and <name>.meta.json (request, status, headers without `date`); index.json: the versions in the
  * venv and the exchanges. `card.json` is desk's card, `studio.card.json` studio's.
  */
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   FOX,
   V03,
   V10,
-  createRecorder,
+  livePeerRecorder,
   post,
   pythonPackageVersions,
   sse,
 } from '../../record-lib.mjs';
 import { VENV_PYTHON, startLangGraphPeer } from './peer-process.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const rec = createRecorder({
-  out: path.resolve(here, '../../../fixtures/langgraph-live'),
-  keep: ['README.md'],
-  dropResponseHeaders: ['date'],
-  messageIdPrefix: 'rec-',
-});
-const { exchange, rpc, m10, m03 } = rec;
-
-let peer = await startLangGraphPeer({ variant: 'healthy' });
-const port = peer.port;
-const { desk, studio } = peer.assistants;
+const rec = livePeerRecorder('langgraph-live', startLangGraphPeer);
+const { exchange, rpc, m10, m03, withPeer } = rec;
 const skill = (a) => `${a.assistantId}-main`;
-try {
+let desk;
+let studio;
+
+await withPeer({ variant: 'healthy' }, async (peer) => {
+  ({ desk, studio } = peer.assistants);
   await exchange(
     'card',
     "GET /.well-known/agent-card.json?assistant_id=<desk>: a 1.0 card (+ url), version = langgraph-api's, one skill <id>-main, modes application/json + text/plain",
@@ -79,12 +71,9 @@ try {
     desk.rpcUrl,
     post(V03, rpc('tasks/get', { id: 'no-such-task' })),
   );
-} finally {
-  await peer.stop();
-}
+});
 
-peer = await startLangGraphPeer({ variant: 'A', port });
-try {
+await withPeer({ variant: 'A' }, async () => {
   await exchange(
     'variant-a.studio.card',
     "studio's card URL after the A redeploy (graph removed): 400 -32602 \"Assistant '<id>' not found\"",
@@ -102,12 +91,9 @@ try {
     studio.rpcUrl,
     post(sse(V10), rpc('SendStreamingMessage', m10('hello', skill(studio)))),
   );
-} finally {
-  await peer.stop();
-}
+});
 
-peer = await startLangGraphPeer({ variant: 'B', port });
-try {
+await withPeer({ variant: 'B' }, async () => {
   await exchange('variant-b.card', "desk's card after the B redeploy: unchanged", desk.cardUrl);
   await exchange(
     'variant-b.jsonrpc-v0.3.message-send.desk',
@@ -121,9 +107,7 @@ try {
     desk.rpcUrl,
     post(sse(V10), rpc('SendStreamingMessage', m10(`summarize: ${FOX}`, skill(desk)))),
   );
-} finally {
-  await peer.stop();
-}
+});
 
 const versions = pythonPackageVersions(VENV_PYTHON, [
   'langgraph-api',
