@@ -22,7 +22,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
 PACKAGES=(clients voltagent mastra adk)
-PYTHON_IMPLS=(a2a-sdk google-adk fasta2a strands agent-framework python-a2a)
+PYTHON_IMPLS=(a2a-sdk google-adk fasta2a strands agent-framework python-a2a langgraph)
 PYTHON="${REAL_WORLD_PYTHON:-python3}"
 # Go peers (issue 29): test/real-world/go/<impl>/, built by scripts/real-world-go.sh
 GO_IMPLS=(a2a-go)
@@ -50,14 +50,17 @@ install_python() {
   # cached by lock hash (issue 29): the venv lives in $CACHE/python-<impl>-<hash of the lock and
   # the interpreter>, .venv links to it; a second run, or another checkout, reuses it
   local hash venv
-  hash=$( (cat "$dir/requirements.lock"; "$PYTHON" -c 'import sys; print(sys.version)') | sha256sum | cut -c1-16)
+  hash=$( (cat "$dir/requirements.lock"; if [ -f "$dir/pip-args" ]; then cat "$dir/pip-args"; fi; "$PYTHON" -c 'import sys; print(sys.version)') | sha256sum | cut -c1-16)
   venv="$CACHE/python-$name-$hash"
   if [ ! -f "$venv/.installed" ]; then
     local start; start=$(date +%s)
     rm -rf "$venv"
     "$PYTHON" -m venv "$venv"
+    # <impl>/pip-args: extra pip options of that impl, one line (e.g. the one sdist it allows)
+    local extra=()
+    [ -f "$dir/pip-args" ] && read -ra extra < "$dir/pip-args"
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-input \
-      --require-hashes --no-deps --only-binary=:all: -r "$dir/requirements.lock"
+      --require-hashes --no-deps --only-binary=:all: "${extra[@]}" -r "$dir/requirements.lock"
     touch "$venv/.installed"
     echo "[real-world] installed python/$name in $(( $(date +%s) - start )) s ($(du -sh "$venv" | cut -f1), $venv)"
   fi
@@ -77,6 +80,8 @@ fi
 files=()
 for p in "${PACKAGES[@]}"; do [ -f "test/real-world/$p.test.ts" ] && [ -f "test/real-world/$p/package.json" ] && files+=("test/real-world/$p.test.ts"); done
 for p in "${PYTHON_IMPLS[@]}"; do [ -f "test/real-world/python-$p.test.ts" ] && [ -f "test/real-world/python/$p/.venv/.installed" ] && files+=("test/real-world/python-$p.test.ts"); done
+# bad input from a live Python server (issue 29): a Starlette app run with the FastA2A venv
+[ -f test/real-world/python/fasta2a/.venv/.installed ] && files+=(test/real-world/python-bad-input.test.ts)
 # go-<impl>.test.ts and its companions go-<impl>-<part>.test.ts (go-a2a-go-grpc.test.ts: the gRPC binding)
 for p in "${GO_IMPLS[@]}"; do
   [ -f "test/real-world/go/$p/.bin/.installed" ] || continue

@@ -189,6 +189,8 @@ export class BodyReader {
   private pending: string[] | undefined;
   private pendingChars = 0;
   private pendingParse: ReturnType<typeof setImmediate> | undefined;
+  /** end(false) on a compressed stream: the inflater's 'end' finishes a stream cut short. */
+  private cutShort = false;
 
   constructor(
     private readonly mode: BodyMode,
@@ -234,7 +236,7 @@ export class BodyReader {
             // 'error').
             if (this.ended) sink.onEnd();
           });
-          d.on('end', () => this.finishSse());
+          d.on('end', () => this.finishSse(!this.cutShort));
         }
       }
     }
@@ -275,12 +277,13 @@ export class BodyReader {
     if (this.mode === 'sse') {
       if (this.decompressor) {
         // Flush what remains; 'end' then finishes the parser. Errors are reported by the listener.
+        this.cutShort = !complete;
         try {
           this.decompressor.end();
         } catch {
-          this.finishSse();
+          this.finishSse(complete);
         }
-      } else this.finishSse();
+      } else this.finishSse(complete);
       return;
     }
     this.finishJson(complete);
@@ -381,7 +384,13 @@ export class BodyReader {
     }
   }
 
-  private finishSse(): void {
+  /**
+   * The stream is over: parse what remains, then say what was not judged: an event the stream
+   * ended inside (a server that closed, or dropped, the connection inside a `data:` line; per
+   * the SSE spec that event is discarded), a stream cut short (`complete` false) between events,
+   * events over the cap.
+   */
+  private finishSse(complete = true): void {
     this.parseDeferred();
     if (this.sse && this.decoder) {
       try {
@@ -389,6 +398,11 @@ export class BodyReader {
         if (this.atStart && tail.charCodeAt(0) === 0xfeff) tail = tail.slice(1);
         if (tail.length > 0) this.emitEvents(this.sse.push(tail));
         this.emitEvents(this.sse.end());
+        if (this.sse.truncated)
+          this.sink.onProblem(
+            `stream ended inside an event (${this.sse.discardedTrailingChars} characters): that event not judged`,
+          );
+        else if (!complete) this.sink.onProblem('stream cut short: what followed not judged');
         if (this.sse.oversizedEvents > 0)
           this.sink.onProblem(
             `${this.sse.oversizedEvents} stream event(s) over ${this.maxBytes} bytes not inspected`,

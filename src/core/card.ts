@@ -72,6 +72,35 @@ export function isAgentCard(json: unknown): boolean {
   }
 }
 
+/**
+ * Why a parsed JSON value is not an Agent Card (`isAgentCard` false), in words naming the
+ * fields: `skills is null` (a Python server's `None`), `no name`, ... Never throws.
+ */
+export function notACardReason(json: unknown): string {
+  try {
+    if (!isRecord(json)) return 'not a JSON object';
+    const why: string[] = [];
+    const said = (key: string, v: unknown, what: string): void => {
+      why.push(
+        v === undefined ? `no ${key}` : v === null ? `${key} is null` : `${key} is not ${what}`,
+      );
+    };
+    const name = own(json, 'name');
+    if (nonEmptyStr(name) === undefined) said('name', name, 'a non-empty string');
+    const skills = own(json, 'skills');
+    if (arr(skills) === undefined) said('skills', skills, 'an array');
+    if (
+      nonEmptyStr(own(json, 'url')) === undefined &&
+      arr(ownEither(json, 'supportedInterfaces', 'supported_interfaces')) === undefined &&
+      nonEmptyStr(ownEither(json, 'protocolVersion', 'protocol_version')) === undefined
+    )
+      why.push('no url, supportedInterfaces or protocolVersion');
+    return why.length > 0 ? why.join('; ') : 'an Agent Card';
+  } catch {
+    return 'unreadable';
+  }
+}
+
 /** Decodes an Agent Card of any version (the parsed JSON). Never throws. */
 export function decodeCard(json: unknown): DecodedCard {
   try {

@@ -25,6 +25,7 @@ import { fingerprintPrefix } from './fingerprint';
 import { partMatchesModes } from './media-type';
 import { MAX_EVIDENCE_TEXT, missingSkillLabel } from './evidence';
 import { isRecord, own } from './json-path';
+import { withoutQuery } from './url';
 import type {
   DecodedPart,
   DecodedResult,
@@ -105,7 +106,7 @@ function refetchAdvice(ctx: NegotiationContext): string {
   const fp = ctx.fingerprint
     ? ` (cached fingerprint ${fingerprintPrefix(ctx.fingerprint)}…, version ${JSON.stringify(short(ctx.cardVersion ?? ''))})`
     : '';
-  const where = ctx.cardUrl ? ` from ${short(ctx.cardUrl)}` : '';
+  const where = ctx.cardUrl ? ` from ${short(withoutQuery(ctx.cardUrl))}` : '';
   return `${fp}: re-fetch the Agent Card${where} before retrying`;
 }
 
@@ -448,7 +449,7 @@ export function judgeCardChange(
   fingerprint: string,
 ): DriftEvent {
   const message =
-    `Agent Card at ${short(cardUrl)} changed its skills or capabilities (fingerprint ${fingerprintPrefix(previousFingerprint)}… → ${fingerprintPrefix(fingerprint)}…) ` +
+    `Agent Card at ${short(withoutQuery(cardUrl))} changed its skills or capabilities (fingerprint ${fingerprintPrefix(previousFingerprint)}… → ${fingerprintPrefix(fingerprint)}…) ` +
     `without a version change (version ${JSON.stringify(short(version ?? ''))}): clients holding the earlier card must re-fetch it`;
   return {
     kind: 'card_changed',

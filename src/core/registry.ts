@@ -9,7 +9,7 @@
  */
 import { intAtLeast } from './json-path';
 import type { DecodedCard, NegotiationContext, SkillInfo } from './model';
-import { normaliseUrl, originOfNormalised, pathEnd, urlFacts } from './url';
+import { normaliseUrl, originOfNormalised, pathEnd, urlFacts, withoutQuery } from './url';
 import { grpcTargetUrl, isGrpcBinding } from './protocol/grpc';
 
 export interface CardEntry {
@@ -96,6 +96,8 @@ interface Indexed {
 
 /** Cards sharing an origin looked at, newest first, when no endpoint matches. */
 const MAX_ORIGIN_CANDIDATES = 64;
+/** heldAt: at most this many of an origin's cards are looked at (newest first). */
+const MAX_SCAN_AT_ORIGIN = 256;
 
 /**
  * `{agentId}` of a per-agent card URL: `…/.well-known/{agentId}/agent-card.json` (or
@@ -236,6 +238,13 @@ class LinkedMap<K, V> {
 
   newestKey(): K | undefined {
     return this.newest?.k;
+  }
+
+  /** Up to `max` keys, newest first. */
+  keysNewestFirst(max: number): K[] {
+    const out: K[] = [];
+    for (let n = this.newest; n !== undefined && out.length < max; n = n.older) out.push(n.k);
+    return out;
   }
 
   /** The key just older than `k` (undefined at the oldest end or when `k` is absent). */
@@ -387,6 +396,34 @@ export class CardRegistry {
       if (prev.version !== undefined) update.previousVersion = prev.version;
     }
     return update;
+  }
+
+  /**
+   * The cards held for a card URL as telemetry names it (without a query, as a fleet alert's
+   * `a2a_agent_card_url` label does): the card held under that URL itself, else those held
+   * under it with a query (the LangGraph server's `?assistant_id=…`: one URL in telemetry,
+   * one card per assistant here), newest first, at most `max`. Never throws.
+   */
+  heldAt(cardUrl: string, max = 16): CardEntry[] {
+    try {
+      const exact = this.get(cardUrl);
+      if (exact) return [exact];
+      const n = normaliseUrl(cardUrl);
+      const origin = n === undefined ? undefined : originOfNormalised(n);
+      const keys = origin === undefined ? undefined : this.byOrigin.get(origin);
+      if (n === undefined || keys === undefined) return [];
+      const out: CardEntry[] = [];
+      for (const key of keys.keysNewestFirst(MAX_SCAN_AT_ORIGIN)) {
+        const e = this.cards.get(key);
+        if (e === undefined || e.cardUrl.indexOf('?') < 0) continue;
+        if (normaliseUrl(withoutQuery(e.cardUrl)) !== n) continue;
+        out.push(e);
+        if (out.length >= max) break;
+      }
+      return out;
+    } catch {
+      return [];
+    }
   }
 
   /** The card held for this card URL (marks it recently used). */

@@ -59,6 +59,12 @@ export interface UrlFacts {
   /** Host name without IPv6 brackets; undefined when the URL could not be parsed. */
   readonly host: string | undefined;
   readonly port: number | undefined;
+  /**
+   * Which card a card fetch of this URL got: `key` plus the query (`?assistant_id=…`: the
+   * LangGraph server serves every assistant's card at one path, told apart by the query).
+   * Never reported as is: telemetry gets `withoutQuery` of it.
+   */
+  readonly cardKey: string;
 }
 
 const FACTS_CACHE_MAX = 512;
@@ -71,12 +77,14 @@ function computeFacts(raw: string): UrlFacts {
     u = undefined;
   }
   const n = u ? normaliseUrl(u) : undefined;
-  if (!u || n === undefined)
-    return { key: raw.split('?')[0], parsed: false, host: undefined, port: undefined };
+  if (!u || n === undefined) {
+    const key = raw.split('?')[0];
+    return { key, parsed: false, host: undefined, port: undefined, cardKey: key };
+  }
   const host =
     u.hostname.startsWith('[') && u.hostname.endsWith(']') ? u.hostname.slice(1, -1) : u.hostname;
   const port = u.port ? Number(u.port) : u.protocol === 'https:' ? 443 : 80;
-  return { key: n, parsed: true, host, port };
+  return { key: n, parsed: true, host, port, cardKey: u.search.length > 1 ? n + u.search : n };
 }
 
 const memoFacts = boundedMemo(computeFacts, FACTS_CACHE_MAX, 2048);
@@ -89,4 +97,18 @@ export function urlFacts(raw: string): UrlFacts {
   return typeof raw === 'string' ? memoFacts(raw) : NOT_A_URL; // not converted: a hostile toString could throw
 }
 
-const NOT_A_URL: UrlFacts = { key: '', parsed: false, host: undefined, port: undefined };
+const NOT_A_URL: UrlFacts = {
+  key: '',
+  parsed: false,
+  host: undefined,
+  port: undefined,
+  cardKey: '',
+};
+
+/**
+ * A card URL as telemetry may carry it: without its query or fragment (a card held under
+ * `UrlFacts.cardKey` keeps its query for the registry and re-fetches only). Never throws.
+ */
+export function withoutQuery(url: string): string {
+  return typeof url === 'string' ? url.slice(0, pathEnd(url)) : '';
+}

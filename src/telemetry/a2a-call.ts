@@ -333,7 +333,7 @@ export class A2ACall {
     const sniffed = this.target.type === 'card' && this.target.sniffed === true;
     const r = cardResponse(
       value,
-      this.url.key,
+      this.url.cardKey,
       this.statusCode,
       this.cardFreshness,
       sniffed,

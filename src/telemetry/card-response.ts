@@ -6,7 +6,7 @@
  */
 import type { Attributes } from '@opentelemetry/api';
 import { logger } from '../diag-logger';
-import { decodeCard, isAgentCard } from '../core/card';
+import { decodeCard, isAgentCard, notACardReason } from '../core/card';
 import { skillFingerprintBounded } from '../core/fingerprint';
 import { judgeCardChange, type DriftEvent } from '../core/judge';
 import { cardProtocolVersion } from '../core/protocol/versions';
@@ -40,7 +40,7 @@ export function cardResponse(
   const card = decodeCard(value);
   if (!isAgentCard(value)) {
     return {
-      unjudged: `not an Agent Card (${cap(card.problem ?? 'no name, skills and url / supportedInterfaces / protocolVersion')})`,
+      unjudged: `not an Agent Card (${cap(card.problem ?? notACardReason(value))})`,
     };
   }
   const fp = skillFingerprintBounded(value);

@@ -95,12 +95,19 @@ function actOnAlerts(alerts: readonly FleetAlert[], now = Date.now()): number {
     }
     for (const alert of alerts) {
       if (!seen.firstTime(alert.key, now)) continue; // re-sent or polled again
-      const held = state.cards.get(alert.cardUrl);
+      // the card held under the alert's URL, or those under it with a query (LangGraph: one
+      // card per `?assistant_id=`, one URL in telemetry: each of them is implicated)
+      const helds = state.cards.heldAt(alert.cardUrl);
       // A card fetched after the alert started is newer than the evidence: not implicated.
-      if (held && alert.startsAt !== undefined && held.fetchedAt > alert.startsAt) continue;
+      const implicated =
+        alert.startsAt === undefined
+          ? helds
+          : helds.filter((e) => e.fetchedAt <= (alert.startsAt as number));
+      if (helds.length > 0 && implicated.length === 0) continue;
+      const held = implicated[0];
       if (!claimFleetEviction(alert.cardUrl, held?.fingerprint, debounceMs, now)) continue;
       evicted++;
-      if (held && !held.suspect) state.cards.markSuspect(alert.cardUrl, 'fleet');
+      for (const e of implicated) if (!e.suspect) state.cards.markSuspect(e.cardUrl, 'fleet');
       let extra;
       try {
         extra = listener?.onDrift();
@@ -108,13 +115,14 @@ function actOnAlerts(alerts: readonly FleetAlert[], now = Date.now()): number {
         extra = undefined;
       }
       deliverFleetDrift(fleetDriftEvent(alert), extra);
-      if (held && listener) {
-        try {
-          listener.refetch(held.cardUrl, held.fingerprint);
-        } catch (err) {
-          logger.debug(`fleet re-fetch failed`, err);
+      if (listener)
+        for (const e of implicated) {
+          try {
+            listener.refetch(e.cardUrl, e.fingerprint);
+          } catch (err) {
+            logger.debug(`fleet re-fetch failed`, err);
+          }
         }
-      }
     }
   } catch (err) {
     logger.debug(`acting on fleet alerts failed`, err);

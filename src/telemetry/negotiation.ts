@@ -13,7 +13,7 @@ import { endpointScope } from '../core/protocol/common';
 import { skillAliases, skillNamedInMessage } from '../core/skill-names';
 import { versionForFamily, type VersionFamily } from '../core/protocol/versions';
 import type { CardEntry } from '../core/registry';
-import type { UrlFacts } from '../core/url';
+import { withoutQuery, type UrlFacts } from '../core/url';
 import * as sc from '../semconv';
 import { sharedState } from './shared-state';
 import { cap, cardAttributes } from './span-attributes';
@@ -45,7 +45,7 @@ export function negotiationAtStart(
         if (n.skillIdSource) attrs[sc.ATTR_A2A_SKILL_ID_SOURCE] = n.skillIdSource;
       }
       if (ctx.fingerprint) attrs[sc.ATTR_A2A_AGENT_CARD_FINGERPRINT] = ctx.fingerprint;
-      if (ctx.cardUrl) attrs[sc.ATTR_A2A_AGENT_CARD_URL] = ctx.cardUrl;
+      if (ctx.cardUrl) attrs[sc.ATTR_A2A_AGENT_CARD_URL] = withoutQuery(ctx.cardUrl);
       if (ctx.agentName !== undefined) attrs[sc.ATTR_GEN_AI_AGENT_NAME] = cap(ctx.agentName);
       if (ctx.cardVersion !== undefined) attrs[sc.ATTR_GEN_AI_AGENT_VERSION] = cap(ctx.cardVersion);
       attrs[sc.ATTR_A2A_LIFECYCLE_NEGOTIATION_KNOWN] = true;

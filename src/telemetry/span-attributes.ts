@@ -8,7 +8,7 @@ import type { Attributes } from '@opentelemetry/api';
 import { normaliseUrl } from '../core/card';
 import type { DriftEvent } from '../core/judge';
 import type { CardEntry } from '../core/registry';
-import type { UrlFacts } from '../core/url';
+import { withoutQuery, type UrlFacts } from '../core/url';
 import * as sc from '../semconv';
 
 /** The longest string attribute value (longer ones are cut). */
@@ -78,7 +78,7 @@ export function cardAttributes(entry: CardEntry): Readonly<Attributes> {
   if (known) return known;
   const attrs: Attributes = {
     [sc.ATTR_A2A_AGENT_CARD_FINGERPRINT]: entry.fingerprint,
-    [sc.ATTR_A2A_AGENT_CARD_URL]: entry.cardUrl,
+    [sc.ATTR_A2A_AGENT_CARD_URL]: withoutQuery(entry.cardUrl),
   };
   if (entry.card.name !== undefined) attrs[sc.ATTR_GEN_AI_AGENT_NAME] = cap(entry.card.name);
   if (entry.card.version !== undefined)
@@ -133,7 +133,8 @@ export function driftMetricAttributes(
   const attrs: Attributes = { [sc.ATTR_A2A_DRIFT_KIND]: event.kind };
   if (event.skillId !== undefined) attrs[sc.ATTR_A2A_SKILL_ID] = cap(event.skillId);
   if (event.agentName !== undefined) attrs[sc.ATTR_GEN_AI_AGENT_NAME] = cap(event.agentName);
-  if (event.cardUrl !== undefined) attrs[sc.ATTR_A2A_AGENT_CARD_URL] = cap(event.cardUrl);
+  if (event.cardUrl !== undefined)
+    attrs[sc.ATTR_A2A_AGENT_CARD_URL] = cap(withoutQuery(event.cardUrl));
   if (peer.host !== undefined) {
     attrs[sc.ATTR_SERVER_ADDRESS] = peer.host;
     attrs[sc.ATTR_SERVER_PORT] = peer.port;

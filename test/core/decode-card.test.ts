@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeCard, normaliseUrl, MAX_SKILLS } from '../../src/core/card';
+import { decodeCard, normaliseUrl, notACardReason, MAX_SKILLS } from '../../src/core/card';
 import type { DecodedCard } from '../../src/core/model';
 
 test('0.1 card (/.well-known/agent.json era): url only, defaults inherited by skills without modes', () => {
@@ -364,4 +364,33 @@ test('normaliseUrl', () => {
     normaliseUrl('https://agent.example/a2a/'),
     normaliseUrl('HTTPS://AGENT.EXAMPLE:443/a2a?tenant=x'),
   );
+});
+
+test("notACardReason names the fields: a Python server's None is `is null`", () => {
+  assert.equal(
+    notACardReason({ name: 'x', url: 'http://a/', protocolVersion: '0.3.0', skills: null }),
+    'skills is null',
+  );
+  assert.equal(notACardReason({ url: 'http://a/', skills: [] }), 'no name');
+  assert.equal(
+    notACardReason({ name: '', skills: 'summarize' }),
+    'name is not a non-empty string; skills is not an array; no url, supportedInterfaces or protocolVersion',
+  );
+  assert.equal(notACardReason('<html>'), 'not a JSON object');
+  assert.equal(notACardReason({ name: 'x', url: 'http://a/', skills: [] }), 'an Agent Card');
+  const hostile = new Proxy(
+    {},
+    {
+      get: () => {
+        throw new Error('boom');
+      },
+      ownKeys: () => {
+        throw new Error('boom');
+      },
+      getOwnPropertyDescriptor: () => {
+        throw new Error('boom');
+      },
+    },
+  );
+  assert.equal(typeof notACardReason(hostile), 'string');
 });

@@ -2,9 +2,10 @@
  * Replays one exchange recorded from a live server (test/fixtures/<impl>/<name>.meta.json + its
  * body file, written by test/real-world/record-lib.mjs) through the core decoders and the judge,
  * against the card the healthy server served: the drift kinds it gets. Used by
- * test/core/go-live-fixtures.test.ts (test/core/python-live-fixtures.test.ts has its own copy).
+ * test/core/go-live-fixtures.test.ts and test/core/python-live-fixtures.test.ts.
  * A `.txt` body (a server that answered JSON as text/plain) is parsed as JSON, as the
- * instrumentation does (core/body-reader `bodyModeOf`).
+ * instrumentation does (core/body-reader `bodyModeOf`); a body that is not JSON (a 404 page) is
+ * decoded as the string it is.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -45,6 +46,7 @@ export function replayVerdicts(dir: string, card: DecodedCard, ex: RecordedExcha
   const skillId = (body?.params?.metadata?.skillId ??
     body?.metadata?.skillId ??
     body?.params?.message?.metadata?.skillId) as string | undefined;
+  // (GetTask and a request rejected before any skill: judged without a skill id)
   const skill = card.skills.find((s) => s.id === skillId);
   const ctx = {
     skillId,
@@ -54,6 +56,7 @@ export function replayVerdicts(dir: string, card: DecodedCard, ex: RecordedExcha
     cardVersion: card.version,
     skillInCard: skillId === undefined ? undefined : skill !== undefined,
     outputModes: skill?.outputModes,
+    // what negotiation adds: the skill's other names in the card (ADK: the tool)
     skillAliases:
       skillId === undefined
         ? undefined
@@ -66,11 +69,11 @@ export function replayVerdicts(dir: string, card: DecodedCard, ex: RecordedExcha
     const events = [...parser.push(text), ...parser.end()];
     for (const e of events) results.push(decodeStreamEvent(JSON.parse(e.data), req, e.event));
   } else {
-    let doc: unknown;
+    let doc: unknown = text;
     try {
       doc = JSON.parse(text);
     } catch {
-      return []; // a text body (net/http's 404 page): nothing to judge
+      // not JSON (net/http's 404 page, an HTML error): decoded as the string it is
     }
     results.push(decodeResponse(doc, req, ex.status));
   }

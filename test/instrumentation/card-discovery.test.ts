@@ -78,6 +78,11 @@ before(async () => {
         });
         return res.end(JSON.stringify(card('fresh', `${base}/fresh`, ['summarize'])));
       }
+      // LangGraph-server-like: every assistant's card at one path, told apart by the query
+      if (url.startsWith('/.well-known/agent-card.json?assistant_id=')) {
+        const id = url.split('=')[1];
+        return json(200, card(`lg-${id}`, `${base}/a2a/${id}`, [`${id}-main`]));
+      }
       if (url === '/other/agent/card') return json(200, { skills: ['not', 'a', 'card'], total: 3 });
       // a card at an odd path claiming another agent's endpoint (the translator's)
       if (url === '/hostile/agent/card')
@@ -318,4 +323,21 @@ test('card freshness: Cache-Control max-age, ETag and Last-Modified on the GetAg
   const entry = sharedState().cards.get(`${base}/fresh/.well-known/agent-card.json`);
   assert.equal(entry?.etag, '"v7"');
   assert.equal(entry?.lastModified, 'Wed, 02 Dec 2026 10:00:00 GMT');
+});
+
+test('cards at one path told apart by the query (LangGraph: ?assistant_id=): two cards, no card_changed, the query kept out of telemetry', async () => {
+  for (const id of ['a', 'b', 'a'])
+    await (await fetch(`${base}/.well-known/agent-card.json?assistant_id=${id}`)).text();
+  const spans = await h.waitForSpans((s) => s.length >= 3);
+  assert.deepEqual(drifted(spans), [], 'the second assistant is another card, not a changed one');
+  const fps = spans.map((s) => s.attributes['a2a.agent_card.fingerprint']);
+  assert.notEqual(fps[0], fps[1]);
+  assert.equal(fps[2], fps[0]);
+  for (const s of spans)
+    assert.equal(s.attributes['a2a.agent_card.url'], `${base}/.well-known/agent-card.json`);
+  assert.doesNotMatch(JSON.stringify(spans.map((s) => s.attributes)), /assistant_id/);
+  assert.equal(
+    sharedState().cards.get(`${base}/.well-known/agent-card.json?assistant_id=b`)?.card.name,
+    'lg-b',
+  );
 });

@@ -87,11 +87,12 @@ export function messages(prefix: string) {
 }
 
 /**
- * The @a2a-js/sdk 1.3 client, from the card URL (`baseUrl`, 1.0 mode) or from a card the app
+ * The @a2a-js/sdk 1.3 client, from the card URL (`baseUrl`, and `path`, default
+ * `/.well-known/agent-card.json` at the origin; `''` when `baseUrl` is the card's URL) or from a card the app
  * holds. `rest` adds the HTTP+JSON transport; `legacy` builds it in its 0.3 mode (legacyCompat).
  */
 export async function sdkClient(
-  from: { baseUrl: string } | { card: Json },
+  from: { baseUrl: string; path?: string } | { card: Json },
   opts: { transport?: 'JSONRPC' | 'HTTP+JSON'; rest?: boolean; legacy?: boolean } = {},
 ): Promise<Client> {
   const legacy = opts.legacy ? [{ legacyCompat: { enabled: true } }] : [];
@@ -106,7 +107,7 @@ export async function sdkClient(
     }),
   );
   return 'baseUrl' in from
-    ? factory.createFromUrl(from.baseUrl)
+    ? factory.createFromUrl(from.baseUrl, from.path)
     : factory.createFromAgentCard(structuredClone(from.card) as unknown as AgentCard);
 }
 
@@ -142,4 +143,26 @@ export function spanChecks(h: () => Harness, settleTimeoutMs = 5000) {
       return spans;
     },
   };
+}
+
+/**
+ * Runs what the app does twice, with the instrumentation enabled and then disabled (enabled
+ * again afterwards, whatever happens): what each run returned, for the caller to compare.
+ * The enabled run must have made spans (else the comparison proves nothing).
+ */
+export async function sameWithAndWithout<T>(
+  h: Harness,
+  run: (pass: 'on' | 'off') => Promise<T>,
+): Promise<{ on: T; off: T }> {
+  const on = await run('on');
+  const spansOn = h.spans().length;
+  assert.ok(spansOn > 0, 'the instrumented run made spans');
+  h.instrumentation.disable();
+  let off: T;
+  try {
+    off = await run('off');
+  } finally {
+    h.instrumentation.enable();
+  }
+  return { on, off };
 }

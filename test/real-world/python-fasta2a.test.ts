@@ -33,6 +33,7 @@ import {
   type FastA2APeer,
 } from './python/fasta2a/peer-process.mjs';
 import { FOX, getCard, messages, rpcRaw, sdkClient, spanChecks, type Json } from './lib';
+import { liveChecks } from './live-checks';
 
 const UNKNOWN_TOOL = "Unknown tool name: 'translate'. Available tools: 'summarize'";
 const skip = venvInstalled()
@@ -69,6 +70,7 @@ async function pollRaw(url: string, id: string): Promise<Json> {
 }
 
 const { only, driftKinds, describeSpans, spansSettled } = spanChecks(() => h);
+const checks = liveChecks(() => h);
 function artifactText(t: Task): string {
   const p = t.artifacts[t.artifacts.length - 1]?.parts[0];
   return p?.content?.$case === 'text' ? p.content.value : '';
@@ -232,5 +234,56 @@ describe(
       assert.equal(get.attributes['a2a.drift.kind'], 'card_changed', describeSpans());
       assert.equal(pythonSeedFingerprint(raw), skillFingerprint(card as never));
     });
+  },
+);
+
+describe(
+  'fasta2a (Python) variant B (same tools and card; the agent now answers with structured output)',
+  { skip },
+  () => {
+    const v = checks.onRedeployed(() =>
+      checks.redeployed(
+        () => startFastA2APeer({ variant: 'healthy' }),
+        (port) => startFastA2APeer({ variant: 'B', port }),
+      ),
+    );
+
+    test('raw 0.3 message/send + polling: the artifact is a data part where the skill says text/plain → output_mode_mismatch', async () => {
+      const r = await rpcRaw(
+        v.peer().rpcUrl,
+        'message/send',
+        v03Params(`summarize: ${FOX}`, 'summarize'),
+      );
+      const done = await pollRaw(v.peer().rpcUrl, r.result.task.id);
+      assert.equal(done.status.state, 'completed');
+      const part = done.artifacts[0].parts[0];
+      // a 1.0-shaped data part (no `kind`), as fasta2a answers 0.3 calls
+      assert.equal(part.text, undefined, JSON.stringify(part));
+      assert.deepEqual(part.data, {
+        result: { summary: 'Summary: The quick brown fox jumps over.' },
+      });
+      await spansSettled(2);
+      const kinds = driftKinds();
+      assert.ok(kinds.length >= 1, describeSpans());
+      for (const [, kind] of kinds) assert.equal(kind, 'output_mode_mismatch', describeSpans());
+      const get = h.spans('GetTask').find((s) => s.attributes['a2a.drift.kind'] !== undefined);
+      assert.ok(get, describeSpans());
+      assert.deepEqual(get.attributes['a2a.drift.expected_output_modes'], ['text/plain']);
+      assert.equal(get.attributes['a2a.drift.actual_media_type'], 'application/json');
+    });
+
+    test('SDK client stream holding the healthy card, skill summarize → output_mode_mismatch', async () => {
+      const client = await sdkClient({ card: v.card() });
+      const events = await collect(
+        client.sendMessageStream(sendRequest('summarize', { text: `summarize: ${FOX}` })),
+      );
+      assert.ok(events.length >= 3);
+      await spansSettled(1);
+      const st = only('SendStreamingMessage');
+      assert.equal(st.attributes['a2a.drift.kind'], 'output_mode_mismatch', describeSpans());
+      assert.equal(st.attributes['a2a.drift.actual_media_type'], 'application/json');
+    });
+
+    checks.cardRefetchTest(v);
   },
 );

@@ -33,6 +33,7 @@ import {
   type PythonAdkPeer,
 } from './python/google-adk/peer-process.mjs';
 import { FOX, getCard, messages, rpc, sdkClient, spanChecks, type Json } from './lib';
+import { liveChecks } from './live-checks';
 
 const NO_TOOL =
   'Invoking `translate()` failed as no tool with that name is available. The tools you can call are: summarize. You could retry, but it is IMPORTANT that you only call a tool from that list.';
@@ -51,6 +52,7 @@ after(async () => {
 const V10 = { 'A2A-Version': '1.0' };
 const { v03Params, v10Params } = messages('py-adk-');
 const { only, driftKinds, describeSpans, spansSettled } = spanChecks(() => h);
+const checks = liveChecks(() => h);
 
 describe('Google ADK (Python) healthy peer (to_a2a, desk: summarize + translate)', { skip }, () => {
   let peer: PythonAdkPeer;
@@ -241,5 +243,53 @@ describe(
       assert.equal(get.attributes['a2a.drift.kind'], 'card_changed', describeSpans());
       assert.equal(pythonSeedFingerprint(raw), skillFingerprint(card as never));
     });
+  },
+);
+
+describe(
+  'Google ADK (Python) variant B (same tools and card; the model answers with an image)',
+  { skip },
+  () => {
+    const v = checks.onRedeployed(() =>
+      checks.redeployed(
+        () => startPythonAdkPeer({ variant: 'healthy' }),
+        (port) => startPythonAdkPeer({ variant: 'B', port }),
+      ),
+    );
+
+    test("raw 1.0 SendMessage desk-summarize: the artifact is a file part image/png (ADK's inline_data) where the card says text/plain → output_mode_mismatch", async () => {
+      const t = await rpc(
+        v.peer().rpcUrl,
+        'SendMessage',
+        v10Params(`summarize: ${FOX}`, 'desk-summarize'),
+        V10,
+      );
+      assert.equal(t.task.status.state, 'TASK_STATE_COMPLETED');
+      const parts = t.task.artifacts.flatMap((a: Json) => a.parts);
+      assert.ok(
+        parts.some((p: Json) => p.mediaType === 'image/png' && typeof p.raw === 'string'),
+        JSON.stringify(parts),
+      );
+      await spansSettled(1);
+      const send = only('SendMessage');
+      assert.equal(send.attributes['a2a.drift.kind'], 'output_mode_mismatch', describeSpans());
+      assert.equal(send.attributes['a2a.drift.evidence'], 'protocol');
+      assert.deepEqual(send.attributes['a2a.drift.expected_output_modes'], ['text/plain']);
+      assert.equal(send.attributes['a2a.drift.actual_media_type'], 'image/png');
+    });
+
+    test('SDK client stream holding the healthy card, desk-summarize → output_mode_mismatch', async () => {
+      const client = await sdkClient({ card: v.card() });
+      const events = await collect(
+        client.sendMessageStream(sendRequest('desk-summarize', { text: `summarize: ${FOX}` })),
+      );
+      assert.ok(events.length >= 3);
+      await spansSettled(1);
+      const st = only('SendStreamingMessage');
+      assert.equal(st.attributes['a2a.drift.kind'], 'output_mode_mismatch', describeSpans());
+      assert.equal(st.attributes['a2a.drift.actual_media_type'], 'image/png');
+    });
+
+    checks.cardRefetchTest(v);
   },
 );

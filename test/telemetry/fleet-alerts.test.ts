@@ -341,6 +341,24 @@ test('the alert memory is bounded', async () => {
   assert.equal(size, 10_000);
 });
 
+test("cards held under the alert's URL with a query (LangGraph: ?assistant_id=) are each implicated: suspect", async () => {
+  for (const id of ['a', 'b'])
+    await fetch(`${peer.cardUrl}?assistant_id=${id}`).then((r) => r.text());
+  await h.waitForSpans((s) => s.filter((x) => x.name === 'GetAgentCard').length === 2);
+  assert.equal(sharedState().cards.get(peer.cardUrl), undefined, 'nothing held without the query');
+  const r = await post(
+    notification([alert({ startsAt: new Date(Date.now() + 1000).toISOString() })]),
+  );
+  assert.deepEqual(r.json, { accepted: 1, ignored: 0 });
+  await until(() => events.length === 1);
+  assert.equal(events[0].cardUrl, peer.cardUrl);
+  for (const id of ['a', 'b']) {
+    const entry = sharedState().cards.get(`${peer.cardUrl}?assistant_id=${id}`);
+    assert.equal(entry?.suspect, true, id);
+    assert.equal(entry?.suspectSource, 'fleet', id);
+  }
+});
+
 test('a card fetched after the alert started is not implicated (newer than the evidence)', async () => {
   const startsAt = new Date(Date.now() - 60_000).toISOString();
   await holdCard();

@@ -12,22 +12,25 @@ echoes the text.
 
 env:
   PORT     port on 127.0.0.1 (0 or unset: a free one)
-  VARIANT  healthy | A
+  VARIANT  healthy | A | B
     healthy  tools and card skills summarize, translate (outputModes ["text/plain"])
+    B        the same tools and card, but the agent's output is structured (`output_type` a
+             pydantic model, the model calls pydantic-ai's output tool): fasta2a turns any output
+             that is not a str into a DATA part (`{"result": …}` with its JSON schema), where the
+             skill says text/plain. A file cannot be expressed: fasta2a's bridge converts only
+             text / thinking model parts and str-or-data outputs (`_convert_result_to_part`)
     A        translate removed from the agent and the card (version still 1.0.0); the model
              still calls it
 Prints one JSON line {"port":N} on stdout once uvicorn accepts connections; logs go to stderr.
 """
 
-import asyncio
 import json
 import os
 import re
-import socket
 import sys
 
-import uvicorn
 from fasta2a.pydantic_ai import agent_to_a2a
+from pydantic import BaseModel
 from pydantic_ai import Agent
 from pydantic_ai.messages import (
     ModelMessage,
@@ -41,9 +44,12 @@ from pydantic_ai.messages import (
 )
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from live_peer import listening_socket, serve_asgi  # noqa: E402  (../live_peer.py)
+
 VARIANT = os.environ.get('VARIANT', 'healthy')
-if VARIANT not in ('healthy', 'A'):
-    raise SystemExit(f'VARIANT must be healthy|A, not {VARIANT}')
+if VARIANT not in ('healthy', 'A', 'B'):
+    raise SystemExit(f'VARIANT must be healthy|A|B, not {VARIANT}')
 
 TRAINED_TOOLS = ['summarize', 'translate']
 
@@ -53,6 +59,11 @@ def scripted(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
     assert isinstance(last, ModelRequest)
     for part in last.parts:
         if isinstance(part, ToolReturnPart):
+            if info.output_tools:  # VARIANT B: the answer goes through the output tool
+                out = info.output_tools[0].name
+                return ModelResponse(
+                    parts=[ToolCallPart(tool_name=out, args={'summary': str(part.content)})]
+                )
             return ModelResponse(parts=[TextPart(str(part.content))])
         if isinstance(part, RetryPromptPart):
             content = part.content if isinstance(part.content, str) else json.dumps(part.content)
@@ -89,8 +100,15 @@ SKILLS = {
 }
 
 
+class Summary(BaseModel):
+    summary: str
+
+
 def build_agent() -> Agent:
-    agent = Agent(FunctionModel(scripted), name='desk', retries=1)
+    if VARIANT == 'B':
+        agent = Agent(FunctionModel(scripted), name='desk', retries=1, output_type=Summary)
+    else:
+        agent = Agent(FunctionModel(scripted), name='desk', retries=1)
 
     @agent.tool_plain
     def summarize(text: str) -> str:
@@ -108,9 +126,7 @@ def build_agent() -> Agent:
 
 
 def main() -> None:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(('127.0.0.1', int(os.environ.get('PORT', '0') or 0)))
+    sock = listening_socket()
     port = sock.getsockname()[1]
     served = ['summarize'] if VARIANT == 'A' else ['summarize', 'translate']
     app = agent_to_a2a(
@@ -121,21 +137,7 @@ def main() -> None:
         description='Summarises and translates texts',
         skills=[SKILLS[s] for s in served],
     )
-    server = uvicorn.Server(uvicorn.Config(app, log_level='warning'))
-
-    async def serve() -> None:
-        task = asyncio.create_task(server.serve(sockets=[sock]))
-        while not server.started:
-            if task.done():
-                task.result()
-                return
-            await asyncio.sleep(0.01)
-        sys.stdout.write(json.dumps({'port': port}) + '\n')
-        sys.stdout.flush()
-        await task
-
-    asyncio.run(serve())
-
+    serve_asgi(app, sock)
 
 if __name__ == '__main__':
     main()

@@ -5,7 +5,7 @@
  *   REAL_WORLD_INSTALL_ONLY=1 bash scripts/real-world.sh   # the venv
  *   node test/real-world/python/fasta2a/record.mjs
  *
- * healthy, then variant A on the SAME port; plain `fetch`, no instrumentation. Per exchange:
+ * healthy, then variant A, then variant B on the SAME port; plain `fetch`, no instrumentation. Per exchange:
  * <name>.json | <name>.sse (the body, byte for byte) and <name>.meta.json (request, status,
  * headers without `date`); index.json: the versions in the venv and the exchanges.
  */
@@ -110,6 +110,23 @@ try {
     'variant A, 1.0 SendStreamingMessage skill translate: COMPLETED with the same text',
     peer.rpcUrl,
     post(sse(V10), rpc('SendStreamingMessage', m10('translate: hello', 'translate'))),
+  );
+} finally {
+  await peer.stop();
+}
+
+peer = await startFastA2APeer({ variant: 'B', port });
+try {
+  await exchange(
+    'variant-b.card',
+    'card after the B redeploy: unchanged (the same skills, summarize text/plain)',
+    peer.cardUrl,
+  );
+  await exchange(
+    'variant-b.jsonrpc.send-streaming-message.summarize',
+    'variant B (the agent now has a structured output_type), 1.0 SendStreamingMessage skill summarize: the artifact is a DATA part {"result": {"summary": …}} with its json_schema, where the skill says text/plain',
+    peer.rpcUrl,
+    post(sse(V10), rpc('SendStreamingMessage', m10(`summarize: ${FOX}`, 'summarize'))),
   );
 } finally {
   await peer.stop();

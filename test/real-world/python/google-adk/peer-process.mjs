@@ -7,7 +7,7 @@ import { pythonPeerFiles, startPythonPeer } from '../python-peer.mjs';
 
 export const { PEER_SCRIPT, VENV_PYTHON, venvInstalled } = pythonPeerFiles('google-adk');
 
-/** @param {{ variant?: 'healthy'|'A', port?: number }} [opts] */
+/** @param {{ variant?: 'healthy'|'A'|'B', port?: number }} [opts] */
 export async function startPythonAdkPeer(opts = {}) {
   const peer = await startPythonPeer('google-adk', {
     name: 'Google ADK (Python)',

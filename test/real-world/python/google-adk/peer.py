@@ -11,8 +11,11 @@ echoes the text. When it is called again after a call that got no response it ap
 
 env:
   PORT     port on 127.0.0.1 (0 or unset: a free one)
-  VARIANT  healthy | A
+  VARIANT  healthy | A | B
     healthy  tools summarize, translate
+    B        the same tools and card; after a tool's response the model answers with an image
+             (an inline_data Part, image/png), which ADK's part converter turns into a file part
+             of the artifact: the card still says text/plain (its defaultOutputModes)
     A        translate removed (the card loses its skill; ADK's card version is unchanged);
              the model still calls it. ADK 2.13 does NOT fail the task: it answers the call with
              a function_response {"error": "Invoking `translate()` failed as no tool with that
@@ -21,15 +24,12 @@ env:
 Prints one JSON line {"port":N} on stdout once uvicorn accepts connections; logs go to stderr.
 """
 
-import asyncio
 import json
 import os
 import re
-import socket
 import sys
 from typing import AsyncGenerator
 
-import uvicorn
 from google.adk.a2a.utils.agent_to_a2a import to_a2a
 from google.adk.agents import LlmAgent
 from google.adk.models.base_llm import BaseLlm
@@ -37,9 +37,19 @@ from google.adk.models.llm_request import LlmRequest
 from google.adk.models.llm_response import LlmResponse
 from google.genai import types
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from live_peer import listening_socket, serve_asgi  # noqa: E402  (../live_peer.py)
+
 VARIANT = os.environ.get('VARIANT', 'healthy')
-if VARIANT not in ('healthy', 'A'):
-    raise SystemExit(f'VARIANT must be healthy|A, not {VARIANT}')
+if VARIANT not in ('healthy', 'A', 'B'):
+    raise SystemExit(f'VARIANT must be healthy|A|B, not {VARIANT}')
+
+# a 1×1 PNG
+PNG = bytes.fromhex(
+    '89504e470d0a1a0a0000000d4948445200000001000000010806000000'
+    '1f15c4890000000d49444154789c6364f8cf50000003860180'
+    '5a347d6b0000000049454e44ae426082'
+)
 
 TRAINED_TOOLS = ['summarize', 'translate']
 
@@ -66,6 +76,10 @@ class ScriptedLlm(BaseLlm):
                 text = out['result']
             else:
                 text = json.dumps(out)
+            if VARIANT == 'B' and 'error' not in out:
+                image = types.Part(inline_data=types.Blob(mime_type='image/png', data=PNG))
+                yield LlmResponse(content=types.Content(role='model', parts=[image]))
+                return
             yield LlmResponse(content=types.Content(role='model', parts=[types.Part(text=text)]))
             return
         if last is not None and last.role == 'user':
@@ -108,9 +122,7 @@ def translate(text: str) -> dict:
 
 
 def main() -> None:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(('127.0.0.1', int(os.environ.get('PORT', '0') or 0)))
+    sock = listening_socket()
     port = sock.getsockname()[1]
     agent = LlmAgent(
         name='desk',
@@ -119,22 +131,7 @@ def main() -> None:
         model=ScriptedLlm(),
         tools=[summarize] if VARIANT == 'A' else [summarize, translate],
     )
-    app = to_a2a(agent, host='127.0.0.1', port=port)
-    server = uvicorn.Server(uvicorn.Config(app, log_level='warning'))
-
-    async def serve() -> None:
-        task = asyncio.create_task(server.serve(sockets=[sock]))
-        while not server.started:
-            if task.done():
-                task.result()
-                return
-            await asyncio.sleep(0.01)
-        sys.stdout.write(json.dumps({'port': port}) + '\n')
-        sys.stdout.flush()
-        await task
-
-    asyncio.run(serve())
-
+    serve_asgi(to_a2a(agent, host='127.0.0.1', port=port), sock)
 
 if __name__ == '__main__':
     main()

@@ -5,7 +5,7 @@
  *   REAL_WORLD_INSTALL_ONLY=1 bash scripts/real-world.sh   # the venv
  *   node test/real-world/python/google-adk/record.mjs
  *
- * healthy, then variant A on the SAME port; plain `fetch`, no instrumentation. Per exchange:
+ * healthy, then variant A, then variant B on the SAME port; plain `fetch`, no instrumentation. Per exchange:
  * <name>.json | <name>.sse (the body, byte for byte) and <name>.meta.json (request, status,
  * headers without `date`); index.json: the versions in the venv and the exchanges.
  */
@@ -93,6 +93,24 @@ try {
     'variant A, 0.3 message/send skill desk-translate',
     peer.rpcUrl,
     post(V03, rpc('message/send', m03('translate: hello', 'desk-translate'))),
+  );
+} finally {
+  await peer.stop();
+}
+
+peer = await startPythonAdkPeer({ variant: 'B', port });
+try {
+  await exchange(
+    'variant-b.jsonrpc.send-message.summarize',
+    'variant B (same tools and card; the model answers with an image), SendMessage skill desk-summarize: the artifact holds a file part (raw bytes, mediaType image/png) where the card says text/plain',
+    peer.rpcUrl,
+    post(V10, rpc('SendMessage', m10(`summarize: ${FOX}`, 'desk-summarize'))),
+  );
+  await exchange(
+    'variant-b.jsonrpc.send-streaming-message.summarize',
+    'variant B, SendStreamingMessage skill desk-summarize',
+    peer.rpcUrl,
+    post(sse(V10), rpc('SendStreamingMessage', m10(`summarize: ${FOX}`, 'desk-summarize'))),
   );
 } finally {
   await peer.stop();
