@@ -31,6 +31,10 @@ import { asTask, collect, messageText, sendRequest } from '../peers/sdk-client';
 import { skillFingerprint } from '../../src/index';
 import { buildGoPeer, startGoPeer, type GoPeer } from './go/a2a-go/peer-process.mjs';
 import { FOX, getCard, messages, rpcRaw, spanChecks, type Json } from './lib';
+import { checkGrpcSpanAttributes, grpcClient, grpcClients, legacyGrpc } from './grpc-clients';
+
+/** The SDK's Client in its 0.3 mode: the legacy resolver fetches and normalises the 0.3 card. */
+const LEGACY = { legacyCompat: true };
 
 const built = buildGoPeer();
 const skip = built === true ? false : built;
@@ -46,65 +50,23 @@ after(async () => {
 const { only, driftKinds, describeSpans, spansSettled } = spanChecks(() => h);
 const { v03Message } = messages('go-grpc-');
 
-type SdkClientModule = typeof import('@a2a-js/sdk/client');
-type SdkGrpcModule = typeof import('@a2a-js/sdk/client/grpc');
-type SdkLegacyGrpcModule = typeof import('@a2a-js/sdk/compat/v0_3/client/grpc');
-interface GrpcClients {
-  sdk: SdkClientModule;
-  grpc: SdkGrpcModule;
-  legacy: SdkLegacyGrpcModule;
-}
-let grpcClientsLoaded: Promise<GrpcClients> | undefined;
-function grpcClients(): Promise<GrpcClients> {
-  return (grpcClientsLoaded ??= (async () => ({
-    sdk: await import('@a2a-js/sdk/client'),
-    grpc: await import('@a2a-js/sdk/client/grpc'),
-    legacy: await import('@a2a-js/sdk/compat/v0_3/client/grpc'),
-  }))());
-}
-
-/**
- * The SDK's Client in its 0.3 mode with gRPC and JSON-RPC transports, from the card URL (the
- * legacy resolver fetches and normalises the 0.3 card) or from the 0.3 card the app holds.
- */
-async function grpcClient(from: { baseUrl: string } | { card: Json }) {
-  const m = await grpcClients();
-  const legacy = { legacyCompat: { enabled: true } };
-  const factory = new m.sdk.ClientFactory(
-    m.sdk.ClientFactoryOptions.createFrom(m.sdk.ClientFactoryOptions.default, {
-      transports: [
-        new m.grpc.GrpcTransportFactory(legacy),
-        new m.sdk.JsonRpcTransportFactory(legacy),
-      ],
-      cardResolver: new m.sdk.DefaultAgentCardResolver(legacy),
-    }),
-  );
-  return 'baseUrl' in from
-    ? factory.createFromUrl(from.baseUrl)
-    : factory.createFromAgentCard(structuredClone(from.card) as never);
-}
-
-/** The SDK's 0.3 gRPC transport (`a2a.v1.A2AService`) on a target. */
-async function legacyGrpc(target: string) {
-  const m = await grpcClients();
-  return new m.legacy.LegacyGrpcTransport({ endpoint: target });
-}
-
 type SpanLike = ReturnType<typeof only>;
 
-/** A gRPC span's RPC attributes and negotiated card. */
+/** A gRPC span's RPC attributes and negotiated card (0.3: `TaskSubscription` is SubscribeToTask). */
 function checkGrpcSpan(s: SpanLike, peer: GoPeer, card: Json): void {
-  const a = s.attributes;
-  assert.equal(a['a2a.binding'], 'grpc', describeSpans());
-  assert.equal(a['rpc.system'], 'grpc');
-  assert.equal(a['rpc.service'], 'a2a.v1.A2AService');
-  assert.equal(a['rpc.method'], s.name === 'SubscribeToTask' ? 'TaskSubscription' : s.name);
-  assert.equal(a['a2a.protocol.version'], '0.3', describeSpans());
-  assert.equal(a['server.address'], '127.0.0.1');
-  assert.equal(a['server.port'], peer.grpcPort);
-  assert.equal(a['gen_ai.agent.name'], 'Docs Agent');
-  assert.equal(a['a2a.agent_card.fingerprint'], skillFingerprint(card as never));
-  assert.equal(a['a2a.agent_card.url'], peer.cardUrl);
+  checkGrpcSpanAttributes(
+    s,
+    {
+      service: 'a2a.v1.A2AService',
+      version: '0.3',
+      port: peer.grpcPort,
+      cardUrl: peer.cardUrl,
+      card,
+      agentName: 'Docs Agent',
+      methodOf: { SubscribeToTask: 'TaskSubscription' },
+    },
+    describeSpans,
+  );
 }
 
 /** The healthy card (with its GRPC interface first), then the variant on the SAME ports. */
@@ -164,7 +126,7 @@ describe('a2a-go (Go SDK) over gRPC: healthy', { skip }, () => {
     );
     await h.reset();
 
-    const client = await grpcClient({ baseUrl: peer.baseUrl });
+    const client = await grpcClient({ baseUrl: peer.baseUrl }, LEGACY);
     const task = asTask(
       await client.sendMessage(sendRequest('summarize', { text: `summarize: ${FOX}` })),
     );
@@ -229,7 +191,7 @@ describe('a2a-go (Go SDK) over gRPC: healthy', { skip }, () => {
 
   test('NOT_FOUND (5): GetTask of an unknown task, TaskSubscription to a finished task (its execution is gone): error spans, no verdict', async () => {
     card = (await getCard(peer.cardUrl)).card;
-    const client = await grpcClient({ card });
+    const client = await grpcClient({ card }, LEGACY);
     const err = await client
       .getTask({ tenant: '', id: 'no-such-task', historyLength: undefined })
       .then(
@@ -362,7 +324,7 @@ describe(
     });
 
     test('ClientFactory (GRPC) send + stream of translate → FAILED "unknown skill: translate" (the server\'s words) → unknown_skill', async () => {
-      const client = await grpcClient({ card });
+      const client = await grpcClient({ card }, LEGACY);
       const task = asTask(
         await client.sendMessage(sendRequest('translate', { text: 'translate: hello' })),
       );
@@ -408,7 +370,7 @@ describe(
     });
 
     test('the skill still on the card (summarize) over gRPC: zero drift', async () => {
-      const client = await grpcClient({ card });
+      const client = await grpcClient({ card }, LEGACY);
       const task = asTask(await client.sendMessage(sendRequest('summarize', { text: FOX })));
       assert.equal(task.status?.state, TaskState.TASK_STATE_COMPLETED);
       await spansSettled(1);
@@ -441,7 +403,7 @@ describe(
       test(`fmt.Errorf("unknown skill: translate: %w", ${unknownSkill === 'error' ? 'a2a.ErrInvalidParams' : 'a2a.ErrUnsupportedOperation'}) → ${name} (${code}) "${details}", no status details → ${kind} (unary and stream)`, async () => {
         ({ peer, card } = await cacheHealthyGrpcCardThenRedeploy('A', unknownSkill));
         h.exporter.reset();
-        const client = await grpcClient({ card });
+        const client = await grpcClient({ card }, LEGACY);
         const err = await client
           .sendMessage(sendRequest('translate', { text: 'translate: hello' }))
           .then(
@@ -512,7 +474,7 @@ describe(
     });
 
     test('ClientFactory (GRPC) send + stream summarize → file part image/png → output_mode_mismatch', async () => {
-      const client = await grpcClient({ card });
+      const client = await grpcClient({ card }, LEGACY);
       const task = asTask(await client.sendMessage(sendRequest('summarize', { text: FOX })));
       assert.equal(task.status?.state, TaskState.TASK_STATE_COMPLETED);
       const part = task.artifacts[0].parts[0];

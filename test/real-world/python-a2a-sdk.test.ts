@@ -31,6 +31,7 @@ import {
   venvInstalled,
   type PythonSdkPeer,
 } from './python/a2a-sdk/peer-process.mjs';
+import { checkGrpcSpanAttributes, grpcClient, grpcClients, legacyGrpc } from './grpc-clients';
 import {
   FOX,
   getCard,
@@ -553,42 +554,6 @@ describe(
  * are loaded here, after the instrumentation is enabled (the SDK makes its gRPC client classes
  * as its gRPC module loads, from the app's @grpc/grpc-js).
  */
-type SdkClientModule = typeof import('@a2a-js/sdk/client');
-type SdkGrpcModule = typeof import('@a2a-js/sdk/client/grpc');
-type SdkLegacyGrpcModule = typeof import('@a2a-js/sdk/compat/v0_3/client/grpc');
-interface GrpcClients {
-  sdk: SdkClientModule;
-  grpc: SdkGrpcModule;
-  legacy: SdkLegacyGrpcModule;
-}
-let grpcClientsLoaded: Promise<GrpcClients> | undefined;
-function grpcClients(): Promise<GrpcClients> {
-  return (grpcClientsLoaded ??= (async () => ({
-    sdk: await import('@a2a-js/sdk/client'),
-    grpc: await import('@a2a-js/sdk/client/grpc'),
-    legacy: await import('@a2a-js/sdk/compat/v0_3/client/grpc'),
-  }))());
-}
-
-/** The SDK's Client over gRPC 1.0: from the card URL (createFromUrl) or from a card held. */
-async function grpcClient(from: { baseUrl: string } | { card: Json }) {
-  const m = await grpcClients();
-  const factory = new m.sdk.ClientFactory(
-    m.sdk.ClientFactoryOptions.createFrom(m.sdk.ClientFactoryOptions.default, {
-      transports: [new m.grpc.GrpcTransportFactory(), new m.sdk.JsonRpcTransportFactory()],
-    }),
-  );
-  return 'baseUrl' in from
-    ? factory.createFromUrl(from.baseUrl)
-    : factory.createFromAgentCard(structuredClone(from.card) as never);
-}
-
-/** The SDK's 0.3 gRPC client (`a2a.v1.A2AService`) on a target. */
-async function legacyGrpc(target: string) {
-  const m = await grpcClients();
-  return new m.legacy.LegacyGrpcTransport({ endpoint: target });
-}
-
 /** A gRPC span's RPC attributes and negotiated card. */
 function checkGrpcSpan(
   s: ReadableSpanLike,
@@ -596,17 +561,18 @@ function checkGrpcSpan(
   card: Json,
   version: '1.0' | '0.3',
 ): void {
-  const a = s.attributes;
-  assert.equal(a['a2a.binding'], 'grpc', describeSpans());
-  assert.equal(a['rpc.system'], 'grpc');
-  assert.equal(a['rpc.service'], version === '1.0' ? 'lf.a2a.v1.A2AService' : 'a2a.v1.A2AService');
-  assert.equal(a['rpc.method'], s.name);
-  assert.equal(a['a2a.protocol.version'], version);
-  assert.equal(a['server.address'], '127.0.0.1');
-  assert.equal(a['server.port'], peer.grpcPort);
-  assert.equal(a['gen_ai.agent.name'], 'Docs Agent');
-  assert.equal(a['a2a.agent_card.fingerprint'], skillFingerprint(card as never));
-  assert.equal(a['a2a.agent_card.url'], peer.cardUrl);
+  checkGrpcSpanAttributes(
+    s,
+    {
+      service: version === '1.0' ? 'lf.a2a.v1.A2AService' : 'a2a.v1.A2AService',
+      version,
+      port: peer.grpcPort,
+      cardUrl: peer.cardUrl,
+      card,
+      agentName: 'Docs Agent',
+    },
+    describeSpans,
+  );
 }
 type ReadableSpanLike = ReturnType<typeof only>;
 
