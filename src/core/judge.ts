@@ -206,6 +206,16 @@ function isInvalidParams(err: RpcError): boolean {
 }
 
 /**
+ * An error as a drift message names it: `JSON-RPC <jsonRpcCode>` when it is that code, else its
+ * code (gRPC status, HTTP status) and reason: `3 CONTENT_TYPE_NOT_SUPPORTED error`.
+ */
+function errorName(err: RpcError, jsonRpcCode: number, reasonWords: string): string {
+  return err.code === jsonRpcCode
+    ? `JSON-RPC ${jsonRpcCode}`
+    : `${err.code ?? 'an'} ${err.reason ?? reasonWords} error`;
+}
+
+/**
  * True when a part of the request's message is outside the skill's input modes in the card in use
  * (MIME rules, lax text).
  */
@@ -263,13 +273,9 @@ function judgeExchange(
   const err = result.error;
   if (err) {
     if (err.code === -32005 || err.reason === 'CONTENT_TYPE_NOT_SUPPORTED') {
-      const what =
-        err.code === -32005
-          ? 'JSON-RPC -32005'
-          : `${err.code ?? 'an'} CONTENT_TYPE_NOT_SUPPORTED error`;
       return drifted(
         'unsupported_mode',
-        `peer refused ${skillLabel(ctx.skillId)} with ${what} (content type not supported)${refetchAdvice(ctx)}`,
+        `peer refused ${skillLabel(ctx.skillId)} with ${errorName(err, -32005, 'CONTENT_TYPE_NOT_SUPPORTED')} (content type not supported)${refetchAdvice(ctx)}`,
         ctx,
         taskId,
         { rpcCode: err.code ?? -32005 },
@@ -277,10 +283,7 @@ function judgeExchange(
     }
     if (isInvalidParams(err) && ctx.skillId !== undefined) {
       const code = err.code ?? -32602;
-      const what =
-        err.code === -32602
-          ? 'JSON-RPC -32602'
-          : `${err.code ?? 'an'} ${err.reason ?? 'invalid params'} error`;
+      const what = errorName(err, -32602, 'invalid params');
       if (!ctx.cardKnown)
         return {
           unjudged: 'invalid params on a skill id, but no Agent Card known for this endpoint',
