@@ -3,7 +3,7 @@
  * (CommonJS and ESM entries, or two installed copies): the Agent Card and negotiation
  * registries and the drift callbacks. Kept on globalThis under a registered symbol.
  */
-import { SeenAlerts } from '../core/alerts';
+import { SeenAlerts } from '../core/seen-alerts';
 import { CardRegistry, NegotiationRegistry } from '../core/registry';
 import type { PushRegistry } from '../core/push';
 import type { DriftEvent } from '../core/judge';
@@ -11,7 +11,7 @@ import type { DriftEvent } from '../core/judge';
 export type DriftCallback = (event: DriftEvent) => void | Promise<void>;
 
 /**
- * How fleet alerts (telemetry/fleet-alerts.ts) reach the instrumentation: installed by the
+ * How fleet alerts (fleet/receivers.ts) reach the instrumentation: installed by the
  * enabled A2AInstrumentation, which owns the debounce window, the config's onDrift and the
  * card re-fetch. Absent, fleet alerts use the default window and re-fetch nothing.
  */

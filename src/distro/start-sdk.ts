@@ -11,7 +11,7 @@
  * the default, | http/json | grpc), OTEL_SDK_DISABLED, OTEL_LOG_LEVEL, and
  * OTEL_INSTRUMENTATION_A2A_* for this package's options; OTEL_INSTRUMENTATION_A2A_WEBHOOK_PORT
  * (_HOST, _TOKEN) and OTEL_INSTRUMENTATION_A2A_ALERTMANAGER_URL (_POLL_MS) receive fleet alerts
- * (telemetry/fleet-alerts.ts).
+ * (fleet/receivers.ts).
  *
  * One SDK per process: nothing starts in a worker thread (a loader's hooks thread included),
  * and when another SDK has already registered a global TracerProvider (e.g.
@@ -21,7 +21,7 @@
  *
  * Telemetry is flushed on normal exit, SIGTERM and SIGINT without changing the application's
  * exit code, its output or its own signal handling, and never keeps the process alive beyond
- * that flush (3 s at most), whatever state the collector is in (telemetry/detached-export.ts).
+ * that flush (3 s at most), whatever state the collector is in (distro/detached-export.ts).
  * Nothing here ever throws into the application.
  */
 import { isMainThread } from 'node:worker_threads';
@@ -40,22 +40,22 @@ import { defaultResource, detectResources, envDetector } from '@opentelemetry/re
 import { MeterProvider, type IMetricReader } from '@opentelemetry/sdk-metrics';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace';
-import { configFromEnv } from './config';
-import { logger } from './diag-logger';
-import { PACKAGE_NAME } from './version';
-import { A2AInstrumentation } from './instrumentation';
-import { abortExports } from './telemetry/detached-export';
+import { configFromEnv } from '../config';
+import { logger } from '../diag-logger';
+import { PACKAGE_NAME } from '../version';
+import { A2AInstrumentation } from '../instrumentation';
+import { abortExports } from './detached-export';
 import {
   metricReadersFromEnv,
   spanProcessorsFromEnv,
   type FromEnv,
-} from './telemetry/exporters-from-env';
+} from './exporters-from-env';
 import {
   fleetConfigFromEnv,
   startFleetReceivers,
   type FleetEnvConfig,
   type FleetReceivers,
-} from './telemetry/fleet-alerts';
+} from '../fleet/receivers';
 
 const STARTED = Symbol.for('opentelemetry-instrumentation-a2a.register');
 /**

@@ -29,16 +29,16 @@ import {
   fleetDriftEvent,
   parseApiAlerts,
   parseWebhookPayload,
-  SeenAlerts,
   type AlertParse,
   type FleetAlert,
-} from '../core/alerts';
+} from './alerts';
+import { SeenAlerts } from '../core/seen-alerts';
 import { OPTIONS } from '../options';
 import { pathEnd } from '../core/url';
 import { logger } from '../diag-logger';
-import { runAsOwnRequest } from './own-requests';
-import { claimFleetEviction, deliverFleetDrift } from './drift-events';
-import { sharedState } from './shared-state';
+import { runAsOwnRequest } from '../telemetry/own-requests';
+import { claimFleetEviction, deliverFleetDrift } from '../telemetry/drift-events';
+import { sharedState } from '../telemetry/shared-state';
 
 /** The listener's one path. */
 const WEBHOOK_PATH = '/a2a/alerts';
@@ -545,7 +545,7 @@ export function startAlertWebhookListener(
 // Poll
 // ---------------------------------------------------------------------------------------
 
-/** Resources that keep the process alive only for a poll still connecting (see register.ts). */
+/** Resources that keep the process alive only for a poll still connecting (see distro/start-sdk.ts). */
 const IDLE_RESOURCES = new Set(['ConnectWrap', 'GetAddrInfoReqWrap', 'PipeWrap', 'TTYWrap']);
 
 function onlyConnectsLeft(): boolean {

@@ -4,7 +4,7 @@
  * that calls the onAgentCardDrift callbacks with `source: 'fleet'`, once per alert, debounced
  * per card URL together with local evidence, marks the card suspect and re-fetches it.
  *
- *   npm run build && node --import tsx --test --test-concurrency=1 test/telemetry/fleet-alerts.test.ts
+ *   npm run build && node --import tsx --test --test-concurrency=1 test/fleet/receivers.test.ts
  */
 import { after, before, beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -20,8 +20,8 @@ import {
   startAlertmanagerPoller,
   startAlertWebhookListener,
   type AlertWebhookListener,
-} from '../../src/telemetry/fleet-alerts';
-import { parseApiAlerts, parseWebhookPayload } from '../../src/core/alerts';
+} from '../../src/fleet/receivers';
+import { parseApiAlerts, parseWebhookPayload } from '../../src/fleet/alerts';
 import { startRawV01Peer, V01_TRANSLATE_SKILL, type RawV01Peer } from '../peers/raw-v01-peer';
 
 const TOKEN = 'test-token-0123456789';

@@ -1,16 +1,17 @@
 /**
  * Fleet alerts: Alertmanager's webhook notifications (version "4") and its API v2 alert
  * list, read into the few facts an instance needs to evict a card another instance
- * found stale, plus the bounded memory that makes one alert evict once.
+ * found stale (the memory that makes one alert evict once is core/seen-alerts.ts: the
+ * instrumentation's shared state holds it).
  *
  * Pure: no I/O, no timers, no OpenTelemetry; every function is total (odd input is
  * ignored and counted, never thrown on).
  */
-import { DRIFT_KINDS, type DriftKind } from './drift-kinds';
-import { ArtifactSchemaDriftError, StaleAgentCardError } from './errors';
-import { isRecord } from './json-path';
-import type { DriftEvent } from './judge';
-import { normaliseUrl } from './url';
+import { DRIFT_KINDS, type DriftKind } from '../core/drift-kinds';
+import { ArtifactSchemaDriftError, StaleAgentCardError } from '../core/errors';
+import { isRecord } from '../core/json-path';
+import type { DriftEvent } from '../core/judge';
+import { normaliseUrl } from '../core/url';
 
 /** The labels the counter rules keep (examples/observability/alerts.yaml). */
 const LABEL_CARD_URL = 'a2a_agent_card_url';
@@ -199,35 +200,4 @@ export function fleetDriftEvent(alert: FleetAlert): DriftEvent {
   if (alert.skillId !== undefined) event.skillId = alert.skillId;
   if (alert.agentName !== undefined) event.agentName = alert.agentName;
   return event;
-}
-
-/**
- * The alerts already acted on (fingerprint + startsAt), so that one alert evicts once
- * however often Alertmanager re-sends it or a poll sees it. Bounded: past `max` entries
- * the oldest are forgotten.
- */
-export class SeenAlerts {
-  private readonly seen = new Map<string, number>();
-
-  constructor(private readonly max = 10_000) {}
-
-  /** True the first time `key` is offered (and remembers it). */
-  firstTime(key: string, now: number): boolean {
-    if (this.seen.has(key)) return false;
-    this.seen.set(key, now);
-    while (this.seen.size > this.max) {
-      const oldest = this.seen.keys().next().value;
-      if (oldest === undefined) break;
-      this.seen.delete(oldest);
-    }
-    return true;
-  }
-
-  get size(): number {
-    return this.seen.size;
-  }
-
-  clear(): void {
-    this.seen.clear();
-  }
 }

@@ -6,7 +6,7 @@
  */
 import { afterEach, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { batchOptions, spanProcessorsFromEnv } from '../../src/telemetry/exporters-from-env';
+import { batchOptions, spanProcessorsFromEnv } from '../../src/distro/exporters-from-env';
 
 const NAMES = [
   'OTEL_BSP_SCHEDULE_DELAY',
