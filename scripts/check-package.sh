@@ -2,7 +2,8 @@
 # The package as npm would publish it (issue 13): `npm pack` from the working tree (the
 # `prepack` script builds dist/, so a fresh clone without dist/ packs a complete package),
 # then checks
-#   1. the tarball's file list: the CommonJS and ESM entries, their declaration files,
+#   1. the tarball's file list: the CommonJS and ESM entries, their declaration files, the
+#      distro and fleet modules the register entry loads,
 #      LICENSE, README.md, CHANGELOG.md, and no sources, tests or benchmarks;
 #   2. @arethetypeswrong/cli on the tarball: node10, node16 (from CJS), node16 (from ESM) and
 #      bundler resolution of `opentelemetry-instrumentation-a2a` and `.../register`;
@@ -35,6 +36,7 @@ tar -tzf "$TARBALL" | sed 's#^package/##' | sort >"$TMP/files.txt"
 echo "$(wc -l <"$TMP/files.txt") files in the tarball"
 for f in package.json LICENSE README.md CHANGELOG.md \
   dist/cjs/index.js dist/cjs/index.d.ts dist/cjs/register.js dist/cjs/register.d.ts dist/cjs/package.json \
+  dist/cjs/distro/start-sdk.js dist/cjs/fleet/receivers.js \
   dist/esm/index.mjs dist/esm/index.d.mts dist/esm/register.mjs dist/esm/register.d.mts; do
   if grep -qxF "$f" "$TMP/files.txt"; then pass "file $f"; else fail "file $f missing from the tarball"; fi
 done

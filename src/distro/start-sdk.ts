@@ -1,5 +1,5 @@
 /**
- * The `--require` / `--import` entry:
+ * What the `--require` / `--import` entry (src/register.ts) runs when loaded:
  *
  *   node --require opentelemetry-instrumentation-a2a/register app.js
  *   node --import  opentelemetry-instrumentation-a2a/register app.mjs
@@ -45,11 +45,7 @@ import { logger } from '../diag-logger';
 import { PACKAGE_NAME } from '../version';
 import { A2AInstrumentation } from '../instrumentation';
 import { abortExports } from './detached-export';
-import {
-  metricReadersFromEnv,
-  spanProcessorsFromEnv,
-  type FromEnv,
-} from './exporters-from-env';
+import { metricReadersFromEnv, spanProcessorsFromEnv, type FromEnv } from './exporters-from-env';
 import {
   fleetConfigFromEnv,
   startFleetReceivers,
