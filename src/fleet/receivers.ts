@@ -274,131 +274,187 @@ export function createAlertWebhookHandler(options: AlertWebhookOptions = {}): Al
 /** Headers a proxy adds: a request carrying one did not start on this host. */
 const FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-real-ip'] as const;
 
+/** The handler's settings, read once when it is made. */
+interface WebhookSettings {
+  /** sha256 of the bearer token. */
+  token?: Buffer;
+  /** No token: answer loopback clients not behind a proxy (unsafeAllowLoopbackWithoutToken). */
+  loopbackWithoutToken: boolean;
+  /** The one path answered, or any. */
+  path?: string;
+}
+
+/** An answer: its status, JSON body and extra headers. */
+interface Reply {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+/** A step that either gives the payload's value or ends in a reply. */
+type BodyStep = { value: unknown } | { refused: Reply };
+
+const TOO_LARGE = { error: `payload larger than ${MAX_ALERT_BODY_BYTES} bytes` };
+
 function makeWebhookHandler(options: AlertWebhookOptions, internal: boolean): AlertWebhookHandler {
-  let token: Buffer | undefined;
-  let path: string | undefined;
-  let loopbackWithoutToken = false;
-  const raw: unknown = (options as AlertWebhookOptions | null | undefined)?.token;
-  if (typeof raw === 'string' && raw.length > 0) token = sha256(raw);
-  else if (
-    (options as AlertWebhookOptions | null | undefined)?.unsafeAllowLoopbackWithoutToken === true
-  ) {
-    loopbackWithoutToken = true;
-    if (!internal)
-      warnOnce(
-        'unsafe-loopback',
-        `createAlertWebhookHandler: no token, unsafeAllowLoopbackWithoutToken set: any local process (a reverse proxy or a sidecar on this host included) can post alerts; set a token`,
-      );
-  } else
-    throw new TypeError(
-      `createAlertWebhookHandler needs a token (a non-empty string; got ${raw === undefined ? 'none' : raw === '' ? 'an empty string' : typeof raw}): ` +
-        `the bearer token Alertmanager sends (http_config.authorization). Without one, any client ` +
-        `could post alerts, through a reverse proxy on this host too. ` +
-        `{ unsafeAllowLoopbackWithoutToken: true } answers loopback clients without a token (unsafe, see the README)`,
-    );
-  try {
-    if (typeof options?.path === 'string' && options.path.length > 0) path = options.path;
-  } catch {
-    // an odd path option: any path
-  }
-
-  const authorised = (req: IncomingMessage): boolean => {
-    if (!token) {
-      if (!loopbackWithoutToken || !isLoopbackAddress(req.socket?.remoteAddress)) return false;
-      return FORWARDING_HEADERS.every((h) => req.headers[h] === undefined);
-    }
-    const header = req.headers.authorization;
-    if (typeof header !== 'string') return false;
-    const m = /^bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
-    if (!m) return false;
-    return timingSafeEqual(sha256(m[1]), token);
+  const settings: WebhookSettings = {
+    ...tokenSetting(options, internal),
+    path: pathSetting(options),
   };
-
-  const handle = (req: IncomingMessage, res: ServerResponse): void => {
-    // Every answer waits for the end of the request body (read and discarded).
-    const reply = (status: number, body: unknown, headers?: Record<string, string>): void =>
-      readBody(req, 0, (_b, tooLarge) => answer(res, status, body, headers, tooLarge));
-    if (path !== undefined && pathOf(req.url) !== path) {
-      reply(404, { error: `not found: POST ${path}` });
-      return;
-    }
-    if ((req.method ?? '').toUpperCase() !== 'POST') {
-      reply(405, { error: 'method not allowed: POST only' }, { allow: 'POST' });
-      return;
-    }
-    if (!authorised(req)) {
-      reply(
-        401,
-        {
-          error: token
-            ? 'missing or wrong bearer token'
-            : 'no token configured: only loopback clients not behind a proxy are answered',
-        },
-        { 'www-authenticate': 'Bearer' },
-      );
-      return;
-    }
-    const parsedBefore = (req as IncomingMessage & { body?: unknown }).body;
-    if (parsedBefore !== undefined && req.readableEnded) {
-      // Mounted behind a body parser (express.json(), express.raw(), express.text()).
-      let value: unknown = parsedBefore;
-      if (Buffer.isBuffer(parsedBefore) || typeof parsedBefore === 'string') {
-        const text = parsedBefore.toString();
-        if (Buffer.byteLength(text) > MAX_ALERT_BODY_BYTES) {
-          answer(res, 413, { error: `payload larger than ${MAX_ALERT_BODY_BYTES} bytes` });
-          return;
-        }
-        try {
-          value = JSON.parse(text);
-        } catch {
-          answer(res, 400, { error: 'the body is not JSON' });
-          return;
-        }
-      }
-      respond(res, value);
-      return;
-    }
-    readBody(req, MAX_ALERT_BODY_BYTES, (body, tooLarge) => {
-      if (body === undefined) {
-        answer(
-          res,
-          413,
-          { error: `payload larger than ${MAX_ALERT_BODY_BYTES} bytes` },
-          {},
-          tooLarge,
-        );
-        if (tooLarge) res.once('finish', () => req.destroy());
-        return;
-      }
-      let value: unknown;
-      try {
-        value = JSON.parse(body.toString('utf8'));
-      } catch {
-        answer(res, 400, { error: 'the body is not JSON' });
-        return;
-      }
-      respond(res, value);
-    });
-  };
-
-  const respond = (res: ServerResponse, value: unknown): void => {
-    const parsed = parseWebhookPayload(value);
-    if (!parsed.ok) {
-      answer(res, 400, { error: parsed.error });
-      return;
-    }
-    const outcome = act(parsed);
-    answer(res, 200, { accepted: outcome.accepted, ignored: outcome.ignored });
-  };
-
   return function a2aAlertWebhook(req: IncomingMessage, res: ServerResponse): void {
     try {
-      handle(req, res);
+      handleAlertRequest(settings, req, res);
     } catch (err) {
       logger.debug(`fleet webhook failed`, err);
       answer(res, 500, { error: 'internal error' });
     }
   };
+}
+
+/**
+ * The token (hashed), or leave to answer loopback clients without one; a TypeError when
+ * there is neither (see createAlertWebhookHandler).
+ */
+function tokenSetting(
+  options: AlertWebhookOptions,
+  internal: boolean,
+): Pick<WebhookSettings, 'token' | 'loopbackWithoutToken'> {
+  const raw: unknown = (options as AlertWebhookOptions | null | undefined)?.token;
+  if (typeof raw === 'string' && raw.length > 0)
+    return { token: sha256(raw), loopbackWithoutToken: false };
+  if (
+    (options as AlertWebhookOptions | null | undefined)?.unsafeAllowLoopbackWithoutToken === true
+  ) {
+    if (!internal)
+      warnOnce(
+        'unsafe-loopback',
+        `createAlertWebhookHandler: no token, unsafeAllowLoopbackWithoutToken set: any local process (a reverse proxy or a sidecar on this host included) can post alerts; set a token`,
+      );
+    return { loopbackWithoutToken: true };
+  }
+  throw new TypeError(
+    `createAlertWebhookHandler needs a token (a non-empty string; got ${raw === undefined ? 'none' : raw === '' ? 'an empty string' : typeof raw}): ` +
+      `the bearer token Alertmanager sends (http_config.authorization). Without one, any client ` +
+      `could post alerts, through a reverse proxy on this host too. ` +
+      `{ unsafeAllowLoopbackWithoutToken: true } answers loopback clients without a token (unsafe, see the README)`,
+  );
+}
+
+/** The `path` option when it is a non-empty string; otherwise any path. */
+function pathSetting(options: AlertWebhookOptions): string | undefined {
+  try {
+    if (typeof options?.path === 'string' && options.path.length > 0) return options.path;
+  } catch {
+    // an odd path option: any path
+  }
+  return undefined;
+}
+
+/**
+ * One request, step by step: the path, the method and the credentials; the body (read with
+ * its cap, or as a body parser left it); JSON; the alerts acted on; the reply.
+ */
+function handleAlertRequest(
+  settings: WebhookSettings,
+  req: IncomingMessage,
+  res: ServerResponse,
+): void {
+  const refused = refusal(settings, req);
+  if (refused) {
+    replyAfterBody(req, res, refused);
+    return;
+  }
+  const parsedBefore = (req as IncomingMessage & { body?: unknown }).body;
+  if (parsedBefore !== undefined && req.readableEnded) {
+    // Mounted behind a body parser (express.json(), express.raw(), express.text()).
+    replyTo(res, valueOfParsedBody(parsedBefore));
+    return;
+  }
+  readBody(req, MAX_ALERT_BODY_BYTES, (body, tooLarge) => {
+    if (body === undefined) {
+      answer(res, 413, TOO_LARGE, {}, tooLarge);
+      if (tooLarge) res.once('finish', () => req.destroy());
+      return;
+    }
+    replyTo(res, parseJson(body.toString('utf8')));
+  });
+}
+
+/** Step 1: the reply refusing a request to another path, not a POST, or not authorised. */
+function refusal(settings: WebhookSettings, req: IncomingMessage): Reply | undefined {
+  if (settings.path !== undefined && pathOf(req.url) !== settings.path)
+    return { status: 404, body: { error: `not found: POST ${settings.path}` } };
+  if ((req.method ?? '').toUpperCase() !== 'POST')
+    return {
+      status: 405,
+      body: { error: 'method not allowed: POST only' },
+      headers: { allow: 'POST' },
+    };
+  if (!authorised(settings, req))
+    return {
+      status: 401,
+      body: {
+        error: settings.token
+          ? 'missing or wrong bearer token'
+          : 'no token configured: only loopback clients not behind a proxy are answered',
+      },
+      headers: { 'www-authenticate': 'Bearer' },
+    };
+  return undefined;
+}
+
+/** The bearer token, compared in constant time; or, without one, a loopback client. */
+function authorised(settings: WebhookSettings, req: IncomingMessage): boolean {
+  if (!settings.token) {
+    if (!settings.loopbackWithoutToken || !isLoopbackAddress(req.socket?.remoteAddress))
+      return false;
+    return FORWARDING_HEADERS.every((h) => req.headers[h] === undefined);
+  }
+  const header = req.headers.authorization;
+  if (typeof header !== 'string') return false;
+  const m = /^bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
+  if (!m) return false;
+  return timingSafeEqual(sha256(m[1]), settings.token);
+}
+
+/** Every refusal waits for the end of the request body (read and discarded). */
+function replyAfterBody(req: IncomingMessage, res: ServerResponse, reply: Reply): void {
+  readBody(req, 0, (_b, tooLarge) =>
+    answer(res, reply.status, reply.body, reply.headers, tooLarge),
+  );
+}
+
+/** Step 2, behind a body parser: its value as is, or its text (capped) parsed. */
+function valueOfParsedBody(parsed: unknown): BodyStep {
+  if (!Buffer.isBuffer(parsed) && typeof parsed !== 'string') return { value: parsed };
+  const text = parsed.toString();
+  if (Buffer.byteLength(text) > MAX_ALERT_BODY_BYTES)
+    return { refused: { status: 413, body: TOO_LARGE } };
+  return parseJson(text);
+}
+
+/** Step 3: the body as JSON. */
+function parseJson(text: string): BodyStep {
+  try {
+    return { value: JSON.parse(text) };
+  } catch {
+    return { refused: { status: 400, body: { error: 'the body is not JSON' } } };
+  }
+}
+
+/** Steps 4 and 5: the alerts of a version 4 payload acted on, and the reply. */
+function replyTo(res: ServerResponse, step: BodyStep): void {
+  if ('refused' in step) {
+    answer(res, step.refused.status, step.refused.body);
+    return;
+  }
+  const parsed = parseWebhookPayload(step.value);
+  if (!parsed.ok) {
+    answer(res, 400, { error: parsed.error });
+    return;
+  }
+  const outcome = act(parsed);
+  answer(res, 200, { accepted: outcome.accepted, ignored: outcome.ignored });
 }
 
 export interface AlertWebhookListener {
