@@ -6,6 +6,6 @@ export { StaleAgentCardError, ArtifactSchemaDriftError } from './core/errors';
 export type { DriftEvent } from './core/judge';
 export type { DriftKind } from './core/drift-kinds';
 export { onAgentCardDrift } from './telemetry/drift-events';
-export { createAlertWebhookHandler } from './fleet/receivers';
-export type { AlertWebhookOptions, AlertWebhookHandler } from './fleet/receivers';
+export { createAlertWebhookHandler } from './fleet/webhook';
+export type { AlertWebhookOptions, AlertWebhookHandler } from './fleet/webhook';
 export { withSkill } from './telemetry/skill-context';

@@ -240,7 +240,7 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
   }
 
   /**
-   * How fleet alerts (fleet/receivers.ts) reach this instance: its debounce window,
+   * How fleet alerts (src/fleet/) reach this instance: its debounce window,
    * its onDrift and, with refetchCardOnDrift, the card re-fetch. The first enabled instance
    * keeps it until it is disabled.
    */

@@ -1,7 +1,7 @@
 /**
  * Fleet alerts already acted on: a bounded memory kept in the process-wide shared state
  * (telemetry/shared-state.ts), so that every copy of the package loaded in the process acts
- * on one alert once. The fleet receiver (fleet/receivers.ts) fills it.
+ * on one alert once. The fleet receiver (fleet/act.ts) fills it.
  *
  * Pure: no I/O, no timers, no OpenTelemetry.
  */

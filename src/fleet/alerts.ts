@@ -21,6 +21,8 @@ const LABEL_AGENT_NAME = 'gen_ai_agent_name';
 
 /** Alerts read from one payload; past this they are counted as ignored. */
 const MAX_ALERTS_PER_PAYLOAD = 10_000;
+/** Request bodies (webhook) and responses (poll) larger than this are refused. */
+export const MAX_ALERT_BODY_BYTES = 1024 * 1024;
 const MAX_URL_LENGTH = 2048;
 const MAX_LABEL_LENGTH = 256;
 const MAX_KEY_PART = 512;

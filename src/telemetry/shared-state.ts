@@ -11,7 +11,7 @@ import type { DriftEvent } from '../core/judge';
 export type DriftCallback = (event: DriftEvent) => void | Promise<void>;
 
 /**
- * How fleet alerts (fleet/receivers.ts) reach the instrumentation: installed by the
+ * How fleet alerts (src/fleet/) reach the instrumentation: installed by the
  * enabled A2AInstrumentation, which owns the debounce window, the config's onDrift and the
  * card re-fetch. Absent, fleet alerts use the default window and re-fetch nothing.
  */

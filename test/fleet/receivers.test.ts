@@ -15,12 +15,9 @@ import express from 'express';
 import { drifted, setupOtel, type Harness } from '../helpers/otel';
 import { createAlertWebhookHandler, onAgentCardDrift, type DriftEvent } from '../../src/index';
 import { sharedState } from '../../src/telemetry/shared-state';
-import {
-  fleetConfigFromEnv,
-  startAlertmanagerPoller,
-  startAlertWebhookListener,
-  type AlertWebhookListener,
-} from '../../src/fleet/receivers';
+import { fleetConfigFromEnv } from '../../src/fleet/receivers';
+import { startAlertmanagerPoller } from '../../src/fleet/poller';
+import { startAlertWebhookListener, type AlertWebhookListener } from '../../src/fleet/listener';
 import { parseApiAlerts, parseWebhookPayload } from '../../src/fleet/alerts';
 import { startRawV01Peer, V01_TRANSLATE_SKILL, type RawV01Peer } from '../peers/raw-v01-peer';
 

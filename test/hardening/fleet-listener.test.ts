@@ -28,7 +28,7 @@ import path from 'node:path';
 import { cleanEnv } from '../helpers/clean-env';
 import http from 'node:http';
 import { createAlertWebhookHandler, onAgentCardDrift, type DriftEvent } from '../../src/index';
-import { listenPort, startAlertWebhookListener } from '../../src/fleet/receivers';
+import { listenPort, startAlertWebhookListener } from '../../src/fleet/listener';
 import { sharedState } from '../../src/telemetry/shared-state';
 
 const REPO = path.resolve(__dirname, '..', '..');
