@@ -2,8 +2,12 @@
  * Every span, attribute, event and metric name this package emits, in one place.
  * Names marked semconv follow OpenTelemetry's GenAI semantic conventions for A2A
  * (development status); they are copied here rather than imported from the
- * incubating entry at run time. The others are this package's own public contract
- * (see ../shared/spec/telemetry-contract.md): they change only with a major version.
+ * incubating entry at run time. The others are this package's own public contract (the spans
+ * and attributes the documentation lists): they change only with a major version.
+ *
+ * Only this file spells them, and only telemetry/span-attributes.ts (the attribute builder) uses
+ * the attribute and event names (test/telemetry/attribute-names.test.ts checks both): a new
+ * attribute is a name here, its value in the builder, and a line in the documentation.
  */
 
 export const SPAN_GET_AGENT_CARD = 'GetAgentCard';

@@ -6,12 +6,9 @@
  */
 import {
   SpanKind,
-  SpanStatusCode,
   trace,
-  type Attributes,
   type Context,
   type Counter,
-  type Link,
   type Span,
   type Tracer,
 } from '@opentelemetry/api';
@@ -23,7 +20,6 @@ import { confirmSuspicion } from '../core/confirm';
 import { judge, type DriftEvent, type NegotiationContext } from '../core/judge';
 import type { DecodedRequest, DecodedResult } from '../core/model';
 import { decodeResponse, decodeStreamEvent, jsonRpcExtendedCard } from '../core/protocol/results';
-import { normaliseVersion } from '../core/protocol/versions';
 import type { CardEntry } from '../core/registry';
 import type { A2AInstrumentationConfig, ResolvedConfig } from '../config';
 import type { WireObserver } from '../hooks/types';
@@ -33,13 +29,25 @@ import { cardResponse } from './card-response';
 import { dispatchDrift } from './drift-events';
 import { negotiationAtStart, rememberNegotiation, taskScope, versionFromCard } from './negotiation';
 import {
+  callEndAttributes,
   cap,
-  cardChangedEventAttributes,
-  driftAttributes,
+  cardFetchStartAttributes,
   driftMetricAttributes,
+  driftUpdate,
   freshness,
-  safeMessage,
+  grpcStatusAttributes,
+  httpErrorUpdate,
+  operationStartAttributes,
+  pushPayloadAttributes,
+  refetchAttributes,
+  responseHeadersAttributes,
+  resultUpdate,
+  thrownErrorUpdate,
+  unconfirmedAttributes,
+  unjudgedAttributes,
   type Freshness,
+  type ResultSeen,
+  type SpanUpdate,
 } from './span-attributes';
 import { sharedState } from './shared-state';
 import { pushRegistry, registerPushWebhook } from './push-registrations';
@@ -122,12 +130,10 @@ export class A2ACall {
   /** The end of the streamed answer so far (judge only, never exported). */
   private streamTail: string | undefined;
   private ctx: NegotiationContext;
-  private taskId: string | undefined;
   private negotiatedTaskId: string | undefined;
   private readonly url: UrlFacts;
-  /** The conversation id and task state last set on the span. */
-  private contextIdSet: string | undefined;
-  private stateSet: string | undefined;
+  /** What the span already says of the results (task id, conversation id, state, version). */
+  private readonly seen: ResultSeen = { drifted: false };
   /** GetAgentCard, TaskPushNotification or the operation: the span's name and the hooks' `operation`. */
   private readonly spanName: string;
   /** The push webhook this call registers, until its task id is known (SendMessage). */
@@ -152,40 +158,36 @@ export class A2ACall {
         : push
           ? sc.SPAN_TASK_PUSH_NOTIFICATION
           : target.request.operation);
-    const attrs: Attributes = {};
-    if (url.host !== undefined) {
-      attrs[sc.ATTR_SERVER_ADDRESS] = url.host;
-      attrs[sc.ATTR_SERVER_PORT] = url.port;
-    }
     this.ctx = { cardKnown: false };
     if (target.type === 'operation') {
       const req = target.request;
-      if (!push) {
-        attrs[sc.ATTR_A2A_METHOD_NAME] = req.operation;
-        attrs[sc.ATTR_A2A_BINDING] = req.binding;
-      }
-      if (req.protocolVersion) attrs[sc.ATTR_A2A_PROTOCOL_VERSION] = req.protocolVersion;
-      if (req.taskId !== undefined) attrs[sc.ATTR_A2A_TASK_ID] = cap(req.taskId);
-      if (req.contextId !== undefined) attrs[sc.ATTR_GEN_AI_CONVERSATION_ID] = cap(req.contextId);
-      if (req.messageId !== undefined) attrs[sc.ATTR_A2A_MESSAGE_ID] = cap(req.messageId);
-      this.taskId = req.taskId;
-      const links: Link[] = [];
+      this.seen.taskId = req.taskId;
+      this.seen.requestVersion = req.protocolVersion;
       let entry: CardEntry | undefined | null = null; // null: not looked up yet
       const cardEntry = (): CardEntry | undefined =>
         entry === null
           ? (entry = url.parsed ? sharedState().cards.forNormalisedUrl(url.key) : undefined)
           : entry;
-      this.ctx = negotiationAtStart(req, url, applicationSkillId, cardEntry, attrs, links);
-      if (!req.protocolVersion) {
-        const v = versionFromCard(req, url, cardEntry());
-        if (v !== undefined) attrs[sc.ATTR_A2A_PROTOCOL_VERSION] = v;
-      }
+      const negotiated = negotiationAtStart(req, url, applicationSkillId, cardEntry);
+      this.ctx = negotiated.context;
+      const attributes = operationStartAttributes({
+        url,
+        request: req,
+        push,
+        negotiated,
+        versionFromCard: req.protocolVersion ? undefined : versionFromCard(req, url, cardEntry()),
+      });
       // A push is an asynchronous delivery the agent produced for the negotiation (linked):
       // CONSUMER, as a message processed on receipt; the HTTP server span, if any, is the
       // transport's.
       this.span = deps.tracer.startSpan(
         name,
-        { kind: push ? SpanKind.CONSUMER : SpanKind.CLIENT, attributes: attrs, links, startTime },
+        {
+          kind: push ? SpanKind.CONSUMER : SpanKind.CLIENT,
+          attributes,
+          links: negotiated.link ? [negotiated.link] : [],
+          startTime,
+        },
         parent,
       );
       if (req.pushWebhook !== undefined && !push) {
@@ -195,7 +197,7 @@ export class A2ACall {
     } else {
       this.span = deps.tracer.startSpan(
         name,
-        { kind: SpanKind.CLIENT, attributes: attrs, startTime },
+        { kind: SpanKind.CLIENT, attributes: cardFetchStartAttributes(url), startTime },
         parent,
       );
     }
@@ -235,7 +237,7 @@ export class A2ACall {
           this.lastHop = 'redirect';
           return;
         }
-        this.span.setAttribute(sc.ATTR_HTTP_RESPONSE_STATUS_CODE, statusCode);
+        this.span.setAttributes(responseHeadersAttributes(statusCode));
         if (this.target.type === 'card') this.cardFreshness = freshness(headers);
         const type = (headers['content-type'] ?? '').toLowerCase();
         const { mode, sniffed } = bodyModeOf(type);
@@ -285,7 +287,7 @@ export class A2ACall {
    */
   grpcStatus(code: number, error: DecodedResult | undefined, cancelled: boolean): void {
     if (this.phase === 'ended') return;
-    this.span.setAttribute(sc.ATTR_RPC_GRPC_STATUS_CODE, code);
+    this.span.setAttributes(grpcStatusAttributes(code));
     if (cancelled) {
       if (!this.drift) this.setUnjudged('the response was cancelled before its end');
     } else if (error !== undefined) {
@@ -348,11 +350,11 @@ export class A2ACall {
     this.lastResult = result;
     this.events++;
     const req = this.target.type === 'operation' ? this.target.request : undefined;
+    const seen = this.seen;
+    seen.drifted = this.drift !== undefined;
+    this.apply(resultUpdate(result, seen));
     if (result.taskId !== undefined && result.taskId !== this.negotiatedTaskId) {
-      if (this.taskId === undefined) {
-        this.taskId = result.taskId;
-        this.span.setAttribute(sc.ATTR_A2A_TASK_ID, cap(result.taskId));
-      }
+      seen.taskId ??= result.taskId;
       if (req && (req.operation === 'SendMessage' || req.operation === 'SendStreamingMessage')) {
         this.negotiatedTaskId = result.taskId;
         rememberNegotiation(result.taskId, this.request, this.url, this.ctx, this.span);
@@ -360,28 +362,8 @@ export class A2ACall {
       }
     }
     // A stream repeats its context id and state on every event: each is set when it changes.
-    if (result.contextId !== undefined && result.contextId !== this.contextIdSet) {
-      this.contextIdSet = result.contextId;
-      this.span.setAttribute(sc.ATTR_GEN_AI_CONVERSATION_ID, cap(result.contextId));
-    }
-    if (result.state !== undefined && result.state !== this.stateSet) {
-      this.stateSet = result.state;
-      this.span.setAttribute(sc.ATTR_A2A_TASK_STATE, result.state);
-    }
-    if (result.protocolVersion && !req?.protocolVersion)
-      this.span.setAttribute(
-        sc.ATTR_A2A_PROTOCOL_VERSION,
-        normaliseVersion(result.protocolVersion) ?? result.protocolVersion,
-      );
-    if (result.error?.code !== undefined && !this.drift)
-      this.span.setAttribute(sc.ATTR_ERROR_TYPE, String(result.error.code));
-    // The peer's error text may echo the request: only its code and reason go on the span.
-    if (result.error)
-      this.span.setStatus({
-        code: SpanStatusCode.ERROR,
-        message:
-          `A2A error ${result.error.code ?? ''}${result.error.reason ? ` ${cap(result.error.reason)}` : ''}`.trim(),
-      });
+    if (result.contextId !== undefined) seen.contextId = result.contextId;
+    if (result.state !== undefined) seen.state = result.state;
     if (result.problem) this.setUnjudged(cap(result.problem));
     if (this.drift) return;
     const verdict = judge(req, this.ctx, this.withStreamedAnswer(result), this.deps.config);
@@ -402,7 +384,7 @@ export class A2ACall {
   /** Push: the pushed update, judged as a lifecycle result; ends the span. */
   deliver(result: DecodedResult): void {
     try {
-      if (result.kind !== 'other') this.span.setAttribute(sc.ATTR_A2A_PUSH_PAYLOAD, result.kind);
+      this.span.setAttributes(pushPayloadAttributes(result));
       this.onResult(result);
     } catch (err) {
       logger.debug('could not judge a pushed update', err);
@@ -438,20 +420,10 @@ export class A2ACall {
     logger.debug(
       `drift: ${event.kind} on ${this.span.isRecording() ? 'a recorded' : 'an unrecorded'} A2A call to ${this.url.key}`,
     );
-    const span = this.span;
-    // card_changed is the confirmation, not a failure: the fetch that refreshes the card did
-    // its job. Its span keeps status UNSET and gets an event; every other kind is an error.
-    const changed = event.kind === 'card_changed';
-    if (!changed)
-      span.setStatus({ code: SpanStatusCode.ERROR, message: safeMessage(event.error.message) });
-    span.setAttributes(driftAttributes(event));
-    if (confirmedBy !== undefined) {
-      span.setAttribute(sc.ATTR_A2A_DRIFT_REFETCH, 'changed');
-      span.setAttribute(sc.ATTR_A2A_DRIFT_CONFIRMED, true);
-      span.setAttribute(sc.ATTR_A2A_DRIFT_CURRENT_FINGERPRINT, confirmedBy.fingerprint);
-    }
-    if (changed) span.addEvent(sc.EVENT_AGENT_CARD_CHANGED, cardChangedEventAttributes(event));
-    else span.recordException(event.error);
+    const update = driftUpdate(event, confirmedBy);
+    this.apply(update);
+    if (update.event) this.span.addEvent(update.event.name, update.event.attributes);
+    else this.span.recordException(event.error);
     this.deps.driftCounter?.add(1, driftMetricAttributes(event, this.url));
     const state = sharedState();
     if (event.kind !== 'card_changed' && event.cardUrl) state.cards.markSuspect(event.cardUrl);
@@ -506,8 +478,7 @@ export class A2ACall {
   /** A suspicion the card fetched again did not confirm: said on the span, nothing else. */
   private unconfirmed(event: DriftEvent, refetch: 'unchanged' | 'failed'): void {
     if (this.drift || this.phase === 'ended') return;
-    this.span.setAttribute(sc.ATTR_A2A_DRIFT_UNCONFIRMED, event.kind);
-    this.span.setAttribute(sc.ATTR_A2A_DRIFT_REFETCH, refetch);
+    this.span.setAttributes(unconfirmedAttributes(event.kind, refetch));
   }
 
   /** A suspicion being confirmed: enforce mode waits for it (bounded) before it judges. */
@@ -528,17 +499,7 @@ export class A2ACall {
     });
     this.refetch = Promise.race([pending.catch(() => undefined), timeout]).then((fingerprint) => {
       if (timer) clearTimeout(timer);
-      if (fingerprint === undefined) {
-        this.span.setAttribute(sc.ATTR_A2A_DRIFT_REFETCH, 'failed');
-      } else {
-        this.span.setAttribute(
-          sc.ATTR_A2A_DRIFT_REFETCH,
-          fingerprint === inUse ? 'unchanged' : 'changed',
-        );
-        this.span.setAttribute(sc.ATTR_A2A_DRIFT_CONFIRMED, fingerprint !== inUse);
-        if (fingerprint !== inUse)
-          this.span.setAttribute(sc.ATTR_A2A_DRIFT_CURRENT_FINGERPRINT, fingerprint);
-      }
+      this.span.setAttributes(refetchAttributes(fingerprint, inUse));
     });
   }
 
@@ -561,8 +522,7 @@ export class A2ACall {
    */
   private httpError(statusCode: number): void {
     if (this.drift) return;
-    this.span.setAttribute(sc.ATTR_ERROR_TYPE, String(statusCode));
-    this.span.setStatus({ code: SpanStatusCode.ERROR, message: `HTTP ${statusCode}` });
+    this.apply(httpErrorUpdate(statusCode));
   }
 
   private recordError(err: unknown): void {
@@ -576,18 +536,13 @@ export class A2ACall {
       this.setUnjudged('the response was cancelled before its end');
       return;
     }
-    const name = err instanceof Error ? err.name : typeof err;
-    this.span.setAttribute(sc.ATTR_ERROR_TYPE, cap(name || 'Error'));
-    this.span.setStatus({
-      code: SpanStatusCode.ERROR,
-      message: err instanceof Error ? safeMessage(err.message) : undefined,
-    });
+    this.apply(thrownErrorUpdate(err));
   }
 
   private setUnjudged(reason: string): void {
     if (this.unjudged === undefined) {
       this.unjudged = reason;
-      this.span.setAttribute(sc.ATTR_A2A_UNJUDGED_REASON, reason);
+      this.span.setAttributes(unjudgedAttributes(reason));
     }
   }
 
@@ -614,7 +569,7 @@ export class A2ACall {
       this.pushRegistration = undefined;
     }
     if (reason) this.setUnjudged(reason);
-    if (this.events > 1) this.span.setAttribute(sc.ATTR_A2A_STREAM_EVENTS, this.events);
+    this.span.setAttributes(callEndAttributes(this.events));
     const responseHook = this.deps.userConfig.responseHook;
     if (responseHook)
       this.safeHook('responseHook', () =>
@@ -634,6 +589,12 @@ export class A2ACall {
     } finally {
       this.deps.onFinished(this); // never left in the in-flight set, whatever the span did
     }
+  }
+
+  /** Tell the span what the builder (span-attributes.ts) said: attributes, then any status. */
+  private apply(update: SpanUpdate): void {
+    this.span.setAttributes(update.attributes);
+    if (update.status) this.span.setStatus(update.status);
   }
 
   get isFinished(): boolean {

@@ -1,7 +1,7 @@
 /**
  * An Agent Card response, as the card fetch's span sees it: recorded in the registry (decoded,
- * fingerprinted, with its freshness) and described by span attributes, or why it could not be
- * judged; a card fetched again with another fingerprint under the same version is a
+ * fingerprinted, with its freshness) and described by span attributes (cardResponseAttributes),
+ * or why it could not be judged; a card fetched again with another fingerprint under the same version is a
  * `card_changed` drift.
  */
 import type { Attributes } from '@opentelemetry/api';
@@ -10,9 +10,8 @@ import { decodeCard, isAgentCard, notACardReason } from '../core/card';
 import { skillFingerprintBounded } from '../core/fingerprint';
 import { judgeCardChange, type DriftEvent } from '../core/judge';
 import { cardProtocolVersion } from '../core/protocol/versions';
-import * as sc from '../semconv';
 import { sharedState } from './shared-state';
-import { cap, cardAttributes, type Freshness } from './span-attributes';
+import { cap, cardResponseAttributes, type Freshness } from './span-attributes';
 
 export interface CardOutcome {
   attributes?: Attributes;
@@ -61,27 +60,18 @@ export function cardResponse(
   logger.debug(
     `Agent Card recognised at ${cardUrl}: ${card.skills.length} skills, fingerprint ${fingerprint.slice(0, 12)}…`,
   );
-  const attrs: Attributes = { ...cardAttributes(update.entry) };
-  if (fresh?.maxAge !== undefined) attrs[sc.ATTR_A2A_AGENT_CARD_MAX_AGE] = fresh.maxAge;
-  if (fresh?.etag !== undefined) attrs[sc.ATTR_A2A_AGENT_CARD_ETAG] = fresh.etag;
-  if (fresh?.lastModified !== undefined)
-    attrs[sc.ATTR_A2A_AGENT_CARD_LAST_MODIFIED] = fresh.lastModified;
-  attrs[sc.ATTR_A2A_AGENT_CARD_SKILL_COUNT] = card.skills.length;
-  const version = cardProtocolVersion(
-    card.protocolVersion,
-    card.endpoints.map((e) => e.protocolVersion),
-  );
-  if (version !== undefined) attrs[sc.ATTR_A2A_PROTOCOL_VERSION] = version;
-  if (update.previousFingerprint !== undefined && update.previousFingerprint !== fingerprint)
-    attrs[sc.ATTR_A2A_AGENT_CARD_PREVIOUS_FINGERPRINT] = update.previousFingerprint;
-  if (update.versionChanged) {
-    attrs[sc.ATTR_A2A_AGENT_CARD_VERSION_CHANGED] = true;
-    if (update.previousVersion !== undefined)
-      attrs[sc.ATTR_A2A_AGENT_CARD_PREVIOUS_VERSION] = cap(update.previousVersion);
-  }
+  const attributes = cardResponseAttributes({
+    update,
+    fresh,
+    skillCount: card.skills.length,
+    protocolVersion: cardProtocolVersion(
+      card.protocolVersion,
+      card.endpoints.map((e) => e.protocolVersion),
+    ),
+  });
   const drift =
     update.changed && update.previousFingerprint !== undefined
       ? judgeCardChange(cardUrl, card.name, card.version, update.previousFingerprint, fingerprint)
       : undefined;
-  return { attributes: attrs, drift };
+  return { attributes, drift };
 }

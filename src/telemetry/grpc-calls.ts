@@ -30,9 +30,9 @@ import type {
   GrpcMetadataCarrier,
   GrpcStatusAnswer,
 } from '../hooks/grpc-client';
-import * as sc from '../semconv';
 import type { A2ACall, CallTarget } from './a2a-call';
 import { OWN_REQUEST_KEY } from './own-requests';
+import { grpcCallAttributes } from './span-attributes';
 
 export interface GrpcCallsHost {
   isActive(): boolean;
@@ -95,11 +95,7 @@ class GrpcExchange implements GrpcCallObserver {
       this.parent,
       this.startTime,
     );
-    call.span.setAttributes({
-      [sc.ATTR_RPC_SYSTEM]: 'grpc',
-      [sc.ATTR_RPC_SERVICE]: this.service,
-      [sc.ATTR_RPC_METHOD]: this.method,
-    });
+    call.span.setAttributes(grpcCallAttributes(this.service, this.method));
     this.call = call;
   }
 

@@ -2,26 +2,30 @@
  * What an operation call is judged against, settled when it starts: the negotiation of the task
  * it continues (GetTask, CancelTask, SubscribeToTask: what the SendMessage that created the task
  * negotiated, remembered in the registry), or the skill it asks for and the card held for its
- * endpoint (SendMessage); the span attributes and link that say so; the version a request that
- * does not say its own speaks; and, once a SendMessage's task id is known, remembering its
- * negotiation.
+ * endpoint (SendMessage), and how they were found (span-attributes.ts turns that into the span's
+ * attributes) with the link to the SendMessage's span; the version a request that does not say
+ * its own speaks; and, once a SendMessage's task id is known, remembering its negotiation.
  */
-import type { Attributes, Link, Span } from '@opentelemetry/api';
+import type { Link, Span } from '@opentelemetry/api';
 import type { NegotiationContext } from '../core/judge';
 import type { DecodedRequest } from '../core/model';
 import { endpointScope } from '../core/protocol/common';
 import { skillAliases, skillNamedInMessage } from '../core/skill-names';
 import { versionForFamily, type VersionFamily } from '../core/protocol/versions';
 import type { CardEntry } from '../core/registry';
-import { withoutQuery, type UrlFacts } from '../core/url';
-import * as sc from '../semconv';
+import type { UrlFacts } from '../core/url';
 import { sharedState } from './shared-state';
-import { cap, cardAttributes } from './span-attributes';
+import type { Negotiated } from './span-attributes';
+
+/** What the negotiation settled, and for a remembered lifecycle negotiation, its span's link. */
+export interface NegotiationAtStart extends Negotiated {
+  link?: Link;
+}
 
 /**
  * The skill and card an operation call is judged against (lifecycle calls: those of the
- * SendMessage that created the task); adds what it found to the span's start attributes and, for
- * a lifecycle call, a link to the SendMessage's span. `cardEntry` looks the card up (only when
+ * SendMessage that created the task), how they were found (negotiationAttributes reports it) and,
+ * for a lifecycle call, a link to the SendMessage's span. `cardEntry` looks the card up (only when
  * needed).
  */
 export function negotiationAtStart(
@@ -29,39 +33,34 @@ export function negotiationAtStart(
   url: UrlFacts,
   applicationSkillId: string | undefined,
   cardEntry: () => CardEntry | undefined,
-  attrs: Attributes,
-  links: Link[],
-): NegotiationContext {
+): NegotiationAtStart {
   const state = sharedState();
   const now = Date.now();
   const isSend = req.operation === 'SendMessage' || req.operation === 'SendStreamingMessage';
+  let lifecycleKnown: boolean | undefined;
   if (!isSend && req.taskId !== undefined) {
     const n = state.negotiations.get(req.taskId, now, taskScope(url, req));
     // (An entry without a context: put by another copy of this package, of another shape.)
     if (n && typeof n.context === 'object' && n.context !== null) {
-      const ctx = n.context;
-      if (ctx.skillId !== undefined) {
-        attrs[sc.ATTR_A2A_SKILL_ID] = cap(ctx.skillId);
-        if (n.skillIdSource) attrs[sc.ATTR_A2A_SKILL_ID_SOURCE] = n.skillIdSource;
-      }
-      if (ctx.fingerprint) attrs[sc.ATTR_A2A_AGENT_CARD_FINGERPRINT] = ctx.fingerprint;
-      if (ctx.cardUrl) attrs[sc.ATTR_A2A_AGENT_CARD_URL] = withoutQuery(ctx.cardUrl);
-      if (ctx.agentName !== undefined) attrs[sc.ATTR_GEN_AI_AGENT_NAME] = cap(ctx.agentName);
-      if (ctx.cardVersion !== undefined) attrs[sc.ATTR_GEN_AI_AGENT_VERSION] = cap(ctx.cardVersion);
-      attrs[sc.ATTR_A2A_LIFECYCLE_NEGOTIATION_KNOWN] = true;
       const link = n.link as { traceId?: string; spanId?: string; traceFlags?: number } | undefined;
-      if (link && typeof link.traceId === 'string' && typeof link.spanId === 'string') {
-        links.push({
-          context: {
-            traceId: link.traceId,
-            spanId: link.spanId,
-            traceFlags: link.traceFlags ?? 0,
-          },
-        });
-      }
-      return ctx;
+      return {
+        context: n.context,
+        skillIdSource: n.skillIdSource,
+        lifecycleKnown: true,
+        ...(link && typeof link.traceId === 'string' && typeof link.spanId === 'string'
+          ? {
+              link: {
+                context: {
+                  traceId: link.traceId,
+                  spanId: link.spanId,
+                  traceFlags: link.traceFlags ?? 0,
+                },
+              },
+            }
+          : {}),
+      };
     }
-    attrs[sc.ATTR_A2A_LIFECYCLE_NEGOTIATION_KNOWN] = false;
+    lifecycleKnown = false;
   }
   let skillId = req.skillId;
   let source = req.skillIdSource;
@@ -69,31 +68,21 @@ export function negotiationAtStart(
     skillId = applicationSkillId;
     source = 'application';
   }
-  if (skillId !== undefined) {
-    attrs[sc.ATTR_A2A_SKILL_ID] = cap(skillId);
-    if (source) attrs[sc.ATTR_A2A_SKILL_ID_SOURCE] = source;
-  }
   const entry = cardEntry();
-  if (!entry) return { cardKnown: false, skillId };
-  Object.assign(attrs, cardAttributes(entry));
-  if (entry.suspect) {
-    attrs[sc.ATTR_A2A_AGENT_CARD_SUSPECT] = true;
-    attrs[sc.ATTR_A2A_AGENT_CARD_SUSPECT_SOURCE] = entry.suspectSource ?? 'local';
-  }
+  if (!entry)
+    return { context: { cardKnown: false, skillId }, skillIdSource: source, lifecycleKnown };
   if (skillId === undefined && req.partSkillNames !== undefined) {
     // the client named the skill in a data part of its message: only a skill the card lists
     const named = skillNamedInMessage(req.partSkillNames, entry.skills);
     if (named !== undefined) {
       skillId = named.skillId;
       source = named.source;
-      attrs[sc.ATTR_A2A_SKILL_ID] = cap(skillId);
-      attrs[sc.ATTR_A2A_SKILL_ID_SOURCE] = source;
     }
   }
   const skill = skillId !== undefined ? entry.skills.get(skillId) : undefined;
   const aliases =
     skill !== undefined ? skillAliases(entry.card, entry.skills, skill.id) : undefined;
-  return {
+  const context: NegotiationContext = {
     skillId,
     ...(source !== undefined && source !== req.skillIdSource ? { skillIdSource: source } : {}),
     ...(aliases !== undefined ? { skillAliases: aliases } : {}),
@@ -114,6 +103,7 @@ export function negotiationAtStart(
     outputModes: skill?.outputModes,
     inputModes: skill?.inputModes,
   };
+  return { context, skillIdSource: source, lifecycleKnown, entry };
 }
 
 /** The agent endpoint this call's tasks live at (task ids are unique per agent only). */

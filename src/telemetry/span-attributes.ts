@@ -1,13 +1,19 @@
 /**
- * Span and metric attributes built from what the core says, pure functions of their input:
- * capped strings, error messages without credentials or queries, a card response's freshness,
- * a card's attributes (memoised per registry entry), and a drift event's span, event and metric
- * attributes (the telemetry contract's names, semconv.ts).
+ * Every span attribute, status and event this package writes, built here and nowhere else: one
+ * pure function per moment of a call (the start of an operation or a card fetch, the response
+ * headers, a card response, what the negotiation settled, each result, a drift and its
+ * confirmation, an error, the end of a stream, a gRPC call and its status) returning the
+ * attributes (and, where the moment has one, the span status) that A2ACall and the others only
+ * apply. Also capped strings, error messages without credentials or queries, a card response's
+ * freshness, and the drift counter's labels. Names come from semconv.ts; card URLs pass through
+ * `reportedCardUrl` (no query, fragment or credentials) here only.
  */
-import type { Attributes } from '@opentelemetry/api';
+import { SpanStatusCode, type Attributes, type SpanStatus } from '@opentelemetry/api';
 import { normaliseUrl } from '../core/card';
-import type { DriftEvent } from '../core/judge';
-import type { CardEntry } from '../core/registry';
+import type { DriftEvent, NegotiationContext } from '../core/judge';
+import type { DecodedRequest, DecodedResult } from '../core/model';
+import { normaliseVersion } from '../core/protocol/versions';
+import type { CardEntry, CardUpdate } from '../core/registry';
 import { withoutQuery, type UrlFacts } from '../core/url';
 import * as sc from '../semconv';
 
@@ -70,21 +76,325 @@ export function freshness(headers: Record<string, string>): Freshness | undefine
   return out;
 }
 
+/**
+ * What a span is told at one moment: attributes to set and, for a failure, the status. A2ACall
+ * applies it as it is (attributes first, then the status).
+ */
+export interface SpanUpdate {
+  attributes: Attributes;
+  status?: SpanStatus;
+}
+
+/** A card URL as telemetry carries it: without its query, fragment or credentials. */
+function reportedCardUrl(cardUrl: string): string {
+  return withoutQuery(cardUrl);
+}
+
+// --- the start of a call ------------------------------------------------------------------
+
+/** The peer: `server.address` and `server.port`, when the URL could be parsed. */
+export function peerAttributes(url: Pick<UrlFacts, 'host' | 'port'>): Attributes {
+  const attrs: Attributes = {};
+  if (url.host !== undefined) {
+    attrs[sc.ATTR_SERVER_ADDRESS] = url.host;
+    attrs[sc.ATTR_SERVER_PORT] = url.port;
+  }
+  return attrs;
+}
+
+/** The card a span speaks of: its fingerprint, URL (reported), agent name and version (capped). */
+interface CardIdentity {
+  fingerprint?: string;
+  cardUrl?: string;
+  agentName?: string;
+  cardVersion?: string;
+}
+
+function cardIdentityAttributes(card: CardIdentity): Attributes {
+  const attrs: Attributes = {};
+  if (card.fingerprint) attrs[sc.ATTR_A2A_AGENT_CARD_FINGERPRINT] = card.fingerprint;
+  if (card.cardUrl) attrs[sc.ATTR_A2A_AGENT_CARD_URL] = reportedCardUrl(card.cardUrl);
+  if (card.agentName !== undefined) attrs[sc.ATTR_GEN_AI_AGENT_NAME] = cap(card.agentName);
+  if (card.cardVersion !== undefined) attrs[sc.ATTR_GEN_AI_AGENT_VERSION] = cap(card.cardVersion);
+  return attrs;
+}
+
 /** Card entries are immutable snapshots: their span attributes are built once per entry. */
 const cardAttributeMemo = new WeakMap<CardEntry, Readonly<Attributes>>();
 
+/** A card entry's attributes (cardIdentityAttributes), memoised per entry. */
 export function cardAttributes(entry: CardEntry): Readonly<Attributes> {
   const known = cardAttributeMemo.get(entry);
   if (known) return known;
-  const attrs: Attributes = {
-    [sc.ATTR_A2A_AGENT_CARD_FINGERPRINT]: entry.fingerprint,
-    [sc.ATTR_A2A_AGENT_CARD_URL]: withoutQuery(entry.cardUrl),
-  };
-  if (entry.card.name !== undefined) attrs[sc.ATTR_GEN_AI_AGENT_NAME] = cap(entry.card.name);
-  if (entry.card.version !== undefined)
-    attrs[sc.ATTR_GEN_AI_AGENT_VERSION] = cap(entry.card.version);
+  const attrs = cardIdentityAttributes({
+    fingerprint: entry.fingerprint,
+    cardUrl: entry.cardUrl,
+    agentName: entry.card.name,
+    cardVersion: entry.card.version,
+  });
   cardAttributeMemo.set(entry, attrs);
   return attrs;
+}
+
+/**
+ * What the negotiation settled when an operation call started (negotiation.ts): the context it
+ * is judged against and how it was found.
+ */
+export interface Negotiated {
+  context: NegotiationContext;
+  /** Where the skill id came from (reported only with a skill id). */
+  skillIdSource?: string;
+  /**
+   * A lifecycle call (GetTask, CancelTask, SubscribeToTask with a task id): whether the
+   * SendMessage that created the task is remembered. Undefined for other calls.
+   */
+  lifecycleKnown?: boolean;
+  /** The card held for the endpoint (not for a remembered lifecycle negotiation). */
+  entry?: CardEntry;
+}
+
+/**
+ * The negotiation's attributes: the skill and where its id came from, the card in use (that of
+ * the remembered negotiation, or the card held for the endpoint, and whether it is suspect),
+ * whether a lifecycle call's negotiation is known.
+ */
+export function negotiationAttributes(n: Negotiated): Attributes {
+  const ctx = n.context;
+  const attrs: Attributes = {};
+  if (ctx.skillId !== undefined) {
+    attrs[sc.ATTR_A2A_SKILL_ID] = cap(ctx.skillId);
+    if (n.skillIdSource) attrs[sc.ATTR_A2A_SKILL_ID_SOURCE] = n.skillIdSource;
+  }
+  if (n.entry !== undefined) {
+    Object.assign(attrs, cardAttributes(n.entry));
+    if (n.entry.suspect) {
+      attrs[sc.ATTR_A2A_AGENT_CARD_SUSPECT] = true;
+      attrs[sc.ATTR_A2A_AGENT_CARD_SUSPECT_SOURCE] = n.entry.suspectSource ?? 'local';
+    }
+  } else Object.assign(attrs, cardIdentityAttributes(ctx));
+  if (n.lifecycleKnown !== undefined)
+    attrs[sc.ATTR_A2A_LIFECYCLE_NEGOTIATION_KNOWN] = n.lifecycleKnown;
+  return attrs;
+}
+
+/** The start of an operation call (or of a pushed update: `push`). */
+export interface OperationStart {
+  url: Pick<UrlFacts, 'host' | 'port'>;
+  request: DecodedRequest;
+  push: boolean;
+  negotiated: Negotiated;
+  /** The version the card offers for a request that does not say its own (versionFromCard). */
+  versionFromCard?: string;
+}
+
+/**
+ * An operation span's start attributes: the peer, the operation and binding (not for a push),
+ * the version (the request's, else the card's), the ids the request carries, the negotiation.
+ */
+export function operationStartAttributes(start: OperationStart): Attributes {
+  const req = start.request;
+  const attrs = peerAttributes(start.url);
+  if (!start.push) {
+    attrs[sc.ATTR_A2A_METHOD_NAME] = req.operation;
+    attrs[sc.ATTR_A2A_BINDING] = req.binding;
+  }
+  if (req.protocolVersion) attrs[sc.ATTR_A2A_PROTOCOL_VERSION] = req.protocolVersion;
+  else if (start.versionFromCard !== undefined)
+    attrs[sc.ATTR_A2A_PROTOCOL_VERSION] = start.versionFromCard;
+  if (req.taskId !== undefined) attrs[sc.ATTR_A2A_TASK_ID] = cap(req.taskId);
+  if (req.contextId !== undefined) attrs[sc.ATTR_GEN_AI_CONVERSATION_ID] = cap(req.contextId);
+  if (req.messageId !== undefined) attrs[sc.ATTR_A2A_MESSAGE_ID] = cap(req.messageId);
+  return Object.assign(attrs, negotiationAttributes(start.negotiated));
+}
+
+/** A card fetch span's start attributes: the peer. */
+export function cardFetchStartAttributes(url: Pick<UrlFacts, 'host' | 'port'>): Attributes {
+  return peerAttributes(url);
+}
+
+/** gRPC binding: the RPC conventions, set once the request is known. */
+export function grpcCallAttributes(service: string, method: string): Attributes {
+  return {
+    [sc.ATTR_RPC_SYSTEM]: 'grpc',
+    [sc.ATTR_RPC_SERVICE]: service,
+    [sc.ATTR_RPC_METHOD]: method,
+  };
+}
+
+// --- the response -------------------------------------------------------------------------
+
+/** The (final, not a redirect's) response status. */
+export function responseHeadersAttributes(statusCode: number): Attributes {
+  return { [sc.ATTR_HTTP_RESPONSE_STATUS_CODE]: statusCode };
+}
+
+/** An HTTP 4xx/5xx answer: an error whatever the body says (a decoded A2A error refines it). */
+export function httpErrorUpdate(statusCode: number): SpanUpdate {
+  return {
+    attributes: { [sc.ATTR_ERROR_TYPE]: String(statusCode) },
+    status: { code: SpanStatusCode.ERROR, message: `HTTP ${statusCode}` },
+  };
+}
+
+/** What a card response adds to the card fetch span (card-response.ts). */
+export interface CardFetched {
+  update: CardUpdate;
+  fresh?: Freshness;
+  skillCount: number;
+  /** The protocol version the card speaks (cardProtocolVersion). */
+  protocolVersion?: string;
+}
+
+/**
+ * A card response's attributes: the card's, its freshness, skill count and version; the previous
+ * fingerprint when it changed, and whether (and from what) its version changed.
+ */
+export function cardResponseAttributes(c: CardFetched): Attributes {
+  const { update, fresh } = c;
+  const attrs: Attributes = { ...cardAttributes(update.entry) };
+  if (fresh?.maxAge !== undefined) attrs[sc.ATTR_A2A_AGENT_CARD_MAX_AGE] = fresh.maxAge;
+  if (fresh?.etag !== undefined) attrs[sc.ATTR_A2A_AGENT_CARD_ETAG] = fresh.etag;
+  if (fresh?.lastModified !== undefined)
+    attrs[sc.ATTR_A2A_AGENT_CARD_LAST_MODIFIED] = fresh.lastModified;
+  attrs[sc.ATTR_A2A_AGENT_CARD_SKILL_COUNT] = c.skillCount;
+  if (c.protocolVersion !== undefined) attrs[sc.ATTR_A2A_PROTOCOL_VERSION] = c.protocolVersion;
+  if (
+    update.previousFingerprint !== undefined &&
+    update.previousFingerprint !== update.entry.fingerprint
+  )
+    attrs[sc.ATTR_A2A_AGENT_CARD_PREVIOUS_FINGERPRINT] = update.previousFingerprint;
+  if (update.versionChanged) {
+    attrs[sc.ATTR_A2A_AGENT_CARD_VERSION_CHANGED] = true;
+    if (update.previousVersion !== undefined)
+      attrs[sc.ATTR_A2A_AGENT_CARD_PREVIOUS_VERSION] = cap(update.previousVersion);
+  }
+  return attrs;
+}
+
+/** What the span already says when a result comes (a stream repeats what it said). */
+export interface ResultSeen {
+  /** The task id on the span (the request's or an earlier result's): the first one stays. */
+  taskId?: string;
+  /** The conversation id and task state last set. */
+  contextId?: string;
+  state?: string;
+  /** The request said its version: the result's does not replace it. */
+  requestVersion?: string;
+  /** The call already showed drift: its `error.type` stays. */
+  drifted: boolean;
+}
+
+/**
+ * One decoded result (a response, a stream event, a gRPC message or status, a push): the task id
+ * (when none is on the span yet), the conversation id and task state (when they changed), the
+ * version the result speaks (when the request did not say), and for an A2A error its code as
+ * `error.type` (unless drift said) and the status (its code and reason only: the peer's text may
+ * echo the request).
+ */
+export function resultUpdate(result: DecodedResult, seen: ResultSeen): SpanUpdate {
+  const attrs: Attributes = {};
+  if (result.taskId !== undefined && seen.taskId === undefined)
+    attrs[sc.ATTR_A2A_TASK_ID] = cap(result.taskId);
+  if (result.contextId !== undefined && result.contextId !== seen.contextId)
+    attrs[sc.ATTR_GEN_AI_CONVERSATION_ID] = cap(result.contextId);
+  if (result.state !== undefined && result.state !== seen.state)
+    attrs[sc.ATTR_A2A_TASK_STATE] = result.state;
+  if (result.protocolVersion && !seen.requestVersion)
+    attrs[sc.ATTR_A2A_PROTOCOL_VERSION] =
+      normaliseVersion(result.protocolVersion) ?? result.protocolVersion;
+  const error = result.error;
+  if (error === undefined) return { attributes: attrs };
+  if (error.code !== undefined && !seen.drifted) attrs[sc.ATTR_ERROR_TYPE] = String(error.code);
+  return {
+    attributes: attrs,
+    status: {
+      code: SpanStatusCode.ERROR,
+      message: `A2A error ${error.code ?? ''}${error.reason ? ` ${cap(error.reason)}` : ''}`.trim(),
+    },
+  };
+}
+
+/** A pushed update: what it carried. */
+export function pushPayloadAttributes(result: DecodedResult): Attributes {
+  return result.kind !== 'other' ? { [sc.ATTR_A2A_PUSH_PAYLOAD]: result.kind } : {};
+}
+
+/** Why the exchange could not be judged for drift (the first reason only: the caller's rule). */
+export function unjudgedAttributes(reason: string): Attributes {
+  return { [sc.ATTR_A2A_UNJUDGED_REASON]: reason };
+}
+
+/** A thrown error ending the call: its name as `error.type`, its message made safe. */
+export function thrownErrorUpdate(err: Error): SpanUpdate {
+  return {
+    attributes: { [sc.ATTR_ERROR_TYPE]: cap(err.name || 'Error') },
+    status: { code: SpanStatusCode.ERROR, message: safeMessage(err.message) },
+  };
+}
+
+/** The end of the call: the number of stream events, when more than one. */
+export function callEndAttributes(events: number): Attributes {
+  return events > 1 ? { [sc.ATTR_A2A_STREAM_EVENTS]: events } : {};
+}
+
+/** gRPC binding: the call's final status code. */
+export function grpcStatusAttributes(code: number): Attributes {
+  return { [sc.ATTR_RPC_GRPC_STATUS_CODE]: code };
+}
+
+// --- drift --------------------------------------------------------------------------------
+
+/** What a drift tells its span: attributes, status and the event to add. */
+export interface DriftUpdate extends SpanUpdate {
+  /** card_changed: the span event (the span keeps status UNSET); other kinds record the error. */
+  event?: { name: string; attributes: Attributes };
+}
+
+/**
+ * A drift on its span. card_changed is the confirmation, not a failure (status UNSET, an event);
+ * every other kind is an error. `confirmedBy`: the card fetched again that confirmed a
+ * content-level suspicion (its fingerprint is the current one).
+ */
+export function driftUpdate(event: DriftEvent, confirmedBy?: { fingerprint: string }): DriftUpdate {
+  const attrs = driftAttributes(event);
+  if (confirmedBy !== undefined) {
+    attrs[sc.ATTR_A2A_DRIFT_REFETCH] = 'changed';
+    attrs[sc.ATTR_A2A_DRIFT_CONFIRMED] = true;
+    attrs[sc.ATTR_A2A_DRIFT_CURRENT_FINGERPRINT] = confirmedBy.fingerprint;
+  }
+  if (event.kind === 'card_changed')
+    return {
+      attributes: attrs,
+      event: { name: sc.EVENT_AGENT_CARD_CHANGED, attributes: cardChangedEventAttributes(event) },
+    };
+  return {
+    attributes: attrs,
+    status: { code: SpanStatusCode.ERROR, message: safeMessage(event.error.message) },
+  };
+}
+
+/**
+ * refetchCardOnDrift: what the card fetched again says of the one in use (`inUse`): `failed`
+ * (no fingerprint), else `changed` or `unchanged`, whether that confirms the drift, and the
+ * current fingerprint when it changed.
+ */
+export function refetchAttributes(fingerprint: string | undefined, inUse: string): Attributes {
+  if (fingerprint === undefined) return { [sc.ATTR_A2A_DRIFT_REFETCH]: 'failed' };
+  const changed = fingerprint !== inUse;
+  const attrs: Attributes = {
+    [sc.ATTR_A2A_DRIFT_REFETCH]: changed ? 'changed' : 'unchanged',
+    [sc.ATTR_A2A_DRIFT_CONFIRMED]: changed,
+  };
+  if (changed) attrs[sc.ATTR_A2A_DRIFT_CURRENT_FINGERPRINT] = fingerprint;
+  return attrs;
+}
+
+/** A content-level suspicion the card fetched again did not confirm: the kind, what the re-fetch found. */
+export function unconfirmedAttributes(
+  kind: DriftEvent['kind'],
+  refetch: 'unchanged' | 'failed',
+): Attributes {
+  return { [sc.ATTR_A2A_DRIFT_UNCONFIRMED]: kind, [sc.ATTR_A2A_DRIFT_REFETCH]: refetch };
 }
 
 /** A drifted span's attributes: the kind, `error.type` (not for card_changed), the evidence. */
@@ -134,7 +444,7 @@ export function driftMetricAttributes(
   if (event.skillId !== undefined) attrs[sc.ATTR_A2A_SKILL_ID] = cap(event.skillId);
   if (event.agentName !== undefined) attrs[sc.ATTR_GEN_AI_AGENT_NAME] = cap(event.agentName);
   if (event.cardUrl !== undefined)
-    attrs[sc.ATTR_A2A_AGENT_CARD_URL] = cap(withoutQuery(event.cardUrl));
+    attrs[sc.ATTR_A2A_AGENT_CARD_URL] = cap(reportedCardUrl(event.cardUrl));
   if (peer.host !== undefined) {
     attrs[sc.ATTR_SERVER_ADDRESS] = peer.host;
     attrs[sc.ATTR_SERVER_PORT] = peer.port;
