@@ -53,8 +53,13 @@ export function looksLikeRestPath(path: string): boolean {
     path.indexOf('/tasks') >= 0 ||
     path.indexOf('/message:s') >= 0 ||
     path.indexOf('/extendedAgentCard') >= 0 ||
-    CARD_PATHS.some((c) => path.indexOf(c) >= 0)
+    hasCardPath(path)
   );
+}
+
+function hasCardPath(path: string): boolean {
+  for (let i = 0; i < CARD_PATHS.length; i++) if (path.indexOf(CARD_PATHS[i]) >= 0) return true;
+  return false;
 }
 
 /**

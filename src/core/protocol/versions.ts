@@ -382,15 +382,17 @@ export function restVersion(
   header: unknown,
 ): string | undefined {
   const h = normaliseVersion(header);
-  const fits = table.rows.filter(
-    (r) =>
-      r.rest !== undefined &&
-      r.rest.prefix === prefix &&
-      (cardPath ? r.rest.cardPath === true : h !== undefined || r.rest.operations.includes(op)),
-  );
-  if (h !== undefined) {
-    if (!cardPath && majorOf(h) !== '0') return h;
-    return fits.some((r) => r.version === h) ? h : undefined;
+  if (h !== undefined && !cardPath && majorOf(h) !== '0') return h;
+  let only: string | undefined;
+  let fits = 0;
+  for (const r of table.rows) {
+    const rest = r.rest;
+    if (rest === undefined || rest.prefix !== prefix) continue;
+    if (cardPath ? rest.cardPath !== true : h === undefined && !rest.operations.includes(op))
+      continue;
+    if (h !== undefined && r.version === h) return h;
+    fits++;
+    only = r.version;
   }
-  return fits.length === 1 ? fits[0].version : undefined;
+  return h === undefined && fits === 1 ? only : undefined;
 }
