@@ -261,6 +261,26 @@ function missingIn(
   return missingSkillLabel(text, ctx.skillId, opts.unknownSkillPatterns, failure, ctx.skillAliases);
 }
 
+/**
+ * The rules, in order; the first that gives a verdict (a drift or an unjudged reason) decides.
+ * `undefined` from a rule: it has nothing to say about this exchange, ask the next one.
+ */
+type Rule = (
+  request: DecodedRequest | undefined,
+  ctx: NegotiationContext,
+  result: DecodedResult,
+  opts: JudgeOptions,
+  taskId: string | undefined,
+) => Judgement | undefined;
+
+const RULES: readonly Rule[] = [
+  protocolErrorRule,
+  taskFailureRule,
+  answerTextRule,
+  skillNotInCardRule,
+  outputModesRule,
+];
+
 function judgeExchange(
   request: DecodedRequest | undefined,
   ctx: NegotiationContext,
@@ -268,132 +288,200 @@ function judgeExchange(
   opts: JudgeOptions,
 ): Judgement {
   const taskId = result.taskId ?? request?.taskId;
+  for (const rule of RULES) {
+    const verdict = rule(request, ctx, result, opts, taskId);
+    if (verdict !== undefined) return verdict;
+  }
+  return NONE;
+}
 
-  // 1. Errors at the protocol layer.
+/**
+ * 1. Errors at the protocol layer: -32005 / CONTENT_TYPE_NOT_SUPPORTED → unsupported_mode;
+ * invalid params on a skill → invalid_params or skill_not_in_card; any other error whose text
+ * names the requested skill as missing → unknown_skill. An error response decides: nothing
+ * below judges it.
+ */
+function protocolErrorRule(
+  request: DecodedRequest | undefined,
+  ctx: NegotiationContext,
+  result: DecodedResult,
+  opts: JudgeOptions,
+  taskId: string | undefined,
+): Judgement | undefined {
   const err = result.error;
-  if (err) {
-    if (err.code === -32005 || err.reason === 'CONTENT_TYPE_NOT_SUPPORTED') {
+  if (!err) return undefined;
+  if (err.code === -32005 || err.reason === 'CONTENT_TYPE_NOT_SUPPORTED') {
+    return drifted(
+      'unsupported_mode',
+      `peer refused ${skillLabel(ctx.skillId)} with ${errorName(err, -32005, 'CONTENT_TYPE_NOT_SUPPORTED')} (content type not supported)${refetchAdvice(ctx)}`,
+      ctx,
+      taskId,
+      { rpcCode: err.code ?? -32005 },
+    );
+  }
+  if (isInvalidParams(err) && ctx.skillId !== undefined)
+    return invalidParams(request, ctx, err, taskId);
+  // Any other code (-32603, HTTP 400 / 500, ...) is generic: evidence only when its text names
+  // the requested skill.
+  const label = missingIn(errorText(err), ctx, opts, false);
+  if (label !== undefined) {
+    return drifted(
+      missingKind(ctx),
+      `peer rejected ${skillLabel(ctx.skillId)} with error ${err.code ?? '(no code)'} saying the skill is missing ("${label}")${refetchAdvice(ctx)}`,
+      ctx,
+      taskId,
+      { matchedPattern: label, rpcCode: err.code },
+    );
+  }
+  return NONE;
+}
+
+/** Invalid params on a request naming a skill: what the card in use says of that skill. */
+function invalidParams(
+  request: DecodedRequest | undefined,
+  ctx: NegotiationContext,
+  err: RpcError,
+  taskId: string | undefined,
+): Judgement {
+  const code = err.code ?? -32602;
+  const what = errorName(err, -32602, 'invalid params');
+  if (!ctx.cardKnown)
+    return {
+      unjudged: 'invalid params on a skill id, but no Agent Card known for this endpoint',
+    };
+  if (ctx.skillInCard === undefined)
+    return {
+      unjudged: 'invalid params on a skill id the card in use may list among the skills not read',
+    };
+  if (ctx.skillInCard && requestBreaksInputModes(request, ctx)) {
+    // The card in use already rules the request's parts out (VoltAgent: data parts to a
+    // text-only agent): the client's mistake, not a stale card.
+    return {
+      unjudged: 'invalid params: the request does not fit the input modes of the card in use',
+    };
+  }
+  if (ctx.skillInCard) {
+    return drifted(
+      'invalid_params',
+      `peer rejected ${skillLabel(ctx.skillId)} with ${what} although the cached card lists that skill${refetchAdvice(ctx)}`,
+      ctx,
+      taskId,
+      { rpcCode: code },
+    );
+  }
+  return drifted(
+    'skill_not_in_card',
+    `peer rejected ${skillLabel(ctx.skillId)}, which the card in use does not list${refetchAdvice(ctx)}`,
+    ctx,
+    taskId,
+    { rpcCode: code },
+  );
+}
+
+/**
+ * 2. A failure inside the task lifecycle (the seed's variant A): a failed task's status text,
+ * or (fasta2a) the last agent message of its history, matching the unknown-skill or
+ * unsupported-mode patterns.
+ */
+function taskFailureRule(
+  _request: DecodedRequest | undefined,
+  ctx: NegotiationContext,
+  result: DecodedResult,
+  opts: JudgeOptions,
+  taskId: string | undefined,
+): Judgement | undefined {
+  if (result.state === undefined || !FAILED_STATES.has(result.state)) return undefined;
+  for (const text of [result.statusText, result.historyText]) {
+    if (text === undefined || text.length === 0) continue;
+    const unknown = missingIn(text, ctx, opts, true);
+    if (unknown !== undefined) {
+      return drifted(
+        missingKind(ctx),
+        `peer failed task ${short(taskId ?? '(unknown id)')} for ${skillLabel(ctx.skillId)} after accepting it ("${unknown}")${refetchAdvice(ctx)}`,
+        ctx,
+        taskId,
+        { matchedPattern: unknown },
+      );
+    }
+    const mode = firstMatch(
+      opts.unsupportedModePatterns,
+      text.length > MAX_EVIDENCE_TEXT ? text.slice(0, MAX_EVIDENCE_TEXT) : text,
+    );
+    if (mode) {
       return drifted(
         'unsupported_mode',
-        `peer refused ${skillLabel(ctx.skillId)} with ${errorName(err, -32005, 'CONTENT_TYPE_NOT_SUPPORTED')} (content type not supported)${refetchAdvice(ctx)}`,
+        `peer failed task ${short(taskId ?? '(unknown id)')} for ${skillLabel(ctx.skillId)} after accepting it ("${mode.label}")${refetchAdvice(ctx)}`,
         ctx,
         taskId,
-        { rpcCode: err.code ?? -32005 },
+        { matchedPattern: mode.label },
       );
     }
-    if (isInvalidParams(err) && ctx.skillId !== undefined) {
-      const code = err.code ?? -32602;
-      const what = errorName(err, -32602, 'invalid params');
-      if (!ctx.cardKnown)
-        return {
-          unjudged: 'invalid params on a skill id, but no Agent Card known for this endpoint',
-        };
-      if (ctx.skillInCard === undefined)
-        return {
-          unjudged:
-            'invalid params on a skill id the card in use may list among the skills not read',
-        };
-      if (ctx.skillInCard && requestBreaksInputModes(request, ctx)) {
-        // The card in use already rules the request's parts out (VoltAgent: data parts to a
-        // text-only agent): the client's mistake, not a stale card.
-        return {
-          unjudged: 'invalid params: the request does not fit the input modes of the card in use',
-        };
-      }
-      if (ctx.skillInCard) {
-        return drifted(
-          'invalid_params',
-          `peer rejected ${skillLabel(ctx.skillId)} with ${what} although the cached card lists that skill${refetchAdvice(ctx)}`,
-          ctx,
-          taskId,
-          { rpcCode: code },
-        );
-      }
-      return drifted(
-        'skill_not_in_card',
-        `peer rejected ${skillLabel(ctx.skillId)}, which the card in use does not list${refetchAdvice(ctx)}`,
-        ctx,
-        taskId,
-        { rpcCode: code },
-      );
-    }
-    // Any other code (-32603, HTTP 400 / 500, ...) is generic: evidence only when its text names
-    // the requested skill.
-    const label = missingIn(errorText(err), ctx, opts, false);
+  }
+  return undefined;
+}
+
+/**
+ * 2b. A task that did not fail, or a Message: LLM-backed agents (Mastra, VoltAgent) COMPLETE the
+ * task and say in their answer that the tool behind the skill is gone. Evidence (of `content`)
+ * only when the text names the requested skill.
+ */
+function answerTextRule(
+  _request: DecodedRequest | undefined,
+  ctx: NegotiationContext,
+  result: DecodedResult,
+  opts: JudgeOptions,
+  taskId: string | undefined,
+): Judgement | undefined {
+  if (ctx.skillId === undefined) return undefined;
+  if (result.state !== undefined && FAILED_STATES.has(result.state)) return undefined; // rule 2's
+  for (const text of [
+    result.statusText,
+    result.messageText,
+    result.artifactText,
+    result.historyText,
+  ]) {
+    const label = missingIn(text, ctx, opts, false);
     if (label !== undefined) {
       return drifted(
         missingKind(ctx),
-        `peer rejected ${skillLabel(ctx.skillId)} with error ${err.code ?? '(no code)'} saying the skill is missing ("${label}")${refetchAdvice(ctx)}`,
+        `peer answered ${skillLabel(ctx.skillId)} (task ${short(taskId ?? '(unknown id)')}) saying the skill is missing ("${label}")${refetchAdvice(ctx)}`,
         ctx,
         taskId,
-        { matchedPattern: label, rpcCode: err.code },
+        { matchedPattern: label, evidence: 'content' },
       );
     }
-    return NONE;
   }
+  return undefined;
+}
 
-  // 2. A failure inside the task lifecycle (the seed's variant A): a failed task's status
-  // text, or (fasta2a) the last agent message of its history.
-  if (result.state !== undefined && FAILED_STATES.has(result.state)) {
-    for (const text of [result.statusText, result.historyText]) {
-      if (text === undefined || text.length === 0) continue;
-      const unknown = missingIn(text, ctx, opts, true);
-      if (unknown !== undefined) {
-        return drifted(
-          missingKind(ctx),
-          `peer failed task ${short(taskId ?? '(unknown id)')} for ${skillLabel(ctx.skillId)} after accepting it ("${unknown}")${refetchAdvice(ctx)}`,
-          ctx,
-          taskId,
-          { matchedPattern: unknown },
-        );
-      }
-      const mode = firstMatch(
-        opts.unsupportedModePatterns,
-        text.length > MAX_EVIDENCE_TEXT ? text.slice(0, MAX_EVIDENCE_TEXT) : text,
-      );
-      if (mode) {
-        return drifted(
-          'unsupported_mode',
-          `peer failed task ${short(taskId ?? '(unknown id)')} for ${skillLabel(ctx.skillId)} after accepting it ("${mode.label}")${refetchAdvice(ctx)}`,
-          ctx,
-          taskId,
-          { matchedPattern: mode.label },
-        );
-      }
-    }
-  } else if (ctx.skillId !== undefined) {
-    // LLM-backed agents (Mastra, VoltAgent) COMPLETE the task and say in their answer that the
-    // tool behind the skill is gone: evidence only when the text names the requested skill.
-    for (const text of [
-      result.statusText,
-      result.messageText,
-      result.artifactText,
-      result.historyText,
-    ]) {
-      const label = missingIn(text, ctx, opts, false);
-      if (label !== undefined) {
-        return drifted(
-          missingKind(ctx),
-          `peer answered ${skillLabel(ctx.skillId)} (task ${short(taskId ?? '(unknown id)')}) saying the skill is missing ("${label}")${refetchAdvice(ctx)}`,
-          ctx,
-          taskId,
-          { matchedPattern: label, evidence: 'content' },
-        );
-      }
-    }
-  }
+/** 3. The client negotiated a skill the card in use does not list. */
+function skillNotInCardRule(
+  _request: DecodedRequest | undefined,
+  ctx: NegotiationContext,
+  _result: DecodedResult,
+  _opts: JudgeOptions,
+  taskId: string | undefined,
+): Judgement | undefined {
+  if (ctx.skillId === undefined || !ctx.cardKnown || ctx.skillInCard !== false) return undefined;
+  return drifted(
+    'skill_not_in_card',
+    `${skillLabel(ctx.skillId)} is not in the Agent Card in use, yet the client negotiated it${refetchAdvice(ctx)}`,
+    ctx,
+    taskId,
+  );
+}
 
-  // 3. The client negotiated a skill the card in use does not list.
-  if (ctx.skillId !== undefined && ctx.cardKnown && ctx.skillInCard === false) {
-    return drifted(
-      'skill_not_in_card',
-      `${skillLabel(ctx.skillId)} is not in the Agent Card in use, yet the client negotiated it${refetchAdvice(ctx)}`,
-      ctx,
-      taskId,
-    );
-  }
-
-  // 4. Artifacts against the negotiated output modes (the seed's variant B).
+/**
+ * 4. Artifacts against the negotiated output modes (the seed's variant B). Always decides: the
+ * last rule.
+ */
+function outputModesRule(
+  _request: DecodedRequest | undefined,
+  ctx: NegotiationContext,
+  result: DecodedResult,
+  opts: JudgeOptions,
+  taskId: string | undefined,
+): Judgement {
   if (
     result.artifacts.length === 0 ||
     (result.state !== undefined && NO_ARTIFACT_STATES.has(result.state))
@@ -407,9 +495,32 @@ function judgeExchange(
     };
   const modes = ctx.outputModes;
   if (!modes || modes.length === 0) return { unjudged: 'the skill advertises no output modes' };
-  // Only the parts that are the skill's answer: not those marked as intermediate work
-  // (output-parts.ts). Of the mismatching ones, the most telling is reported (a file beats a data
-  // part beats a text part), and every mismatching media type is listed.
+  const { worst, actualTypes, unjudged } = mismatchingParts(result, modes, opts);
+  if (worst !== undefined) {
+    const actual = partMediaType(worst);
+    return drifted(
+      'output_mode_mismatch',
+      `${skillLabel(ctx.skillId)} returned a part of type ${JSON.stringify(short(actual))} outside the output modes ${modesText(modes)} advertised by the card used at negotiation: the peer may have reused the skill id for a different capability${refetchAdvice(ctx)}`,
+      ctx,
+      taskId,
+      { expectedModes: modes, actualMediaType: actual, actualMediaTypes: actualTypes },
+      ArtifactSchemaDriftError,
+    );
+  }
+  return unjudged ? { unjudged } : NONE;
+}
+
+/**
+ * The artifact parts outside `modes`: only the parts that are the skill's answer, not those
+ * marked as intermediate work (output-parts.ts). Of the mismatching ones, the most telling
+ * (a file beats a data part beats a text part) and every mismatching media type (distinct,
+ * capped); `unjudged` when a part had no media type to judge.
+ */
+function mismatchingParts(
+  result: DecodedResult,
+  modes: readonly string[],
+  opts: JudgeOptions,
+): { worst?: DecodedPart; actualTypes?: string[]; unjudged?: string } {
   let unjudged: string | undefined;
   let worst: DecodedPart | undefined;
   let actualTypes: string[] | undefined;
@@ -429,18 +540,7 @@ function judgeExchange(
         unjudged = 'an artifact part has no media type to judge';
     }
   }
-  if (worst !== undefined) {
-    const actual = partMediaType(worst);
-    return drifted(
-      'output_mode_mismatch',
-      `${skillLabel(ctx.skillId)} returned a part of type ${JSON.stringify(short(actual))} outside the output modes ${modesText(modes)} advertised by the card used at negotiation: the peer may have reused the skill id for a different capability${refetchAdvice(ctx)}`,
-      ctx,
-      taskId,
-      { expectedModes: modes, actualMediaType: actual, actualMediaTypes: actualTypes },
-      ArtifactSchemaDriftError,
-    );
-  }
-  return unjudged ? { unjudged } : NONE;
+  return { worst, actualTypes, unjudged };
 }
 
 /** card_changed: a card fetched again has another fingerprint under the same version. */

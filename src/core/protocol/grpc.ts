@@ -6,7 +6,7 @@
  * Pure and total: any input gets an answer, never an exception.
  */
 import { isRecord, nonEmptyStr, own } from '../json-path';
-import type { DecodedRequest, DecodedResult, OperationName, RpcError } from '../model';
+import type { DecodedRequest, DecodedResult, RpcError } from '../model';
 import {
   DEFAULT_SKILL_ID_PATHS,
   fillMessageParts,
@@ -18,30 +18,18 @@ import {
 import { decodeResponse, decodeStreamEvent } from './results';
 import { pushWebhookOf } from '../push';
 import { ERROR_SENTINELS } from '../dialects';
+import { VERSION_TABLE, type VersionTable } from './versions';
 
-/** A2A gRPC services by full name → the protocol version each speaks. */
-export const A2A_GRPC_SERVICES: Readonly<Record<string, string>> = Object.freeze({
-  'lf.a2a.v1.A2AService': '1.0',
-  'a2a.v1.A2AService': '0.3',
-});
-
-/** Method names (1.0 and 0.3 services) → the 1.0 operation. */
-const GRPC_METHODS: Readonly<Record<string, OperationName>> = Object.freeze({
-  SendMessage: 'SendMessage',
-  SendStreamingMessage: 'SendStreamingMessage',
-  GetTask: 'GetTask',
-  CancelTask: 'CancelTask',
-  SubscribeToTask: 'SubscribeToTask',
-  TaskSubscription: 'SubscribeToTask', // 0.3
-  ListTasks: 'ListTasks',
-  GetExtendedAgentCard: 'GetExtendedAgentCard',
-  GetAgentCard: 'GetExtendedAgentCard', // 0.3
-  CreateTaskPushNotificationConfig: 'CreateTaskPushNotificationConfig',
-  GetTaskPushNotificationConfig: 'GetTaskPushNotificationConfig',
-  ListTaskPushNotificationConfigs: 'ListTaskPushNotificationConfigs',
-  ListTaskPushNotificationConfig: 'ListTaskPushNotificationConfigs', // 0.3
-  DeleteTaskPushNotificationConfig: 'DeleteTaskPushNotificationConfig',
-});
+/**
+ * A2A gRPC services by full name → the protocol version each speaks (from the `grpc` of the rows
+ * of PROTOCOL_VERSIONS, versions.ts: `lf.a2a.v1.A2AService` 1.0, `a2a.v1.A2AService` 0.3). A
+ * method name of any A2A service (`TaskSubscription`, `GetAgentCard`… of 0.3) is known on each.
+ */
+export const A2A_GRPC_SERVICES: Readonly<Record<string, string>> = Object.freeze(
+  Object.fromEntries(
+    [...VERSION_TABLE.grpcServices].filter((e): e is [string, string] => e[1] !== undefined),
+  ),
+);
 
 /** gRPC status codes by number (the names the RPC conventions and google.rpc.Status use). */
 export const GRPC_STATUS_NAMES: readonly string[] = Object.freeze([
@@ -70,10 +58,11 @@ export const GRPC_CANCELLED_BY_CLIENT = 'Cancelled on client';
 export const GRPC_STATUS_FAILED_PRECONDITION = 9;
 
 /** Whether `service` (a full service name) is an A2A service. A table look-up only. */
-export function isA2AGrpcService(service: unknown): boolean {
-  return (
-    typeof service === 'string' && Object.prototype.hasOwnProperty.call(A2A_GRPC_SERVICES, service)
-  );
+export function isA2AGrpcService(
+  service: unknown,
+  versions: VersionTable = VERSION_TABLE,
+): boolean {
+  return typeof service === 'string' && versions.grpcServices.has(service);
 }
 
 /** `/pkg.Service/Method` → its service and method; undefined when not of that shape. */
@@ -204,26 +193,28 @@ function convert(v: unknown, depth: number): unknown {
 /**
  * One call of an A2A gRPC method with its request message (the SDK's object, before
  * serialisation). Undefined when the path is not an A2A service's known method. Never throws.
+ *
+ * @param versions the protocol versions (default: PROTOCOL_VERSIONS compiled)
  */
 export function decodeGrpcRequest(
   path: unknown,
   message: unknown,
   skillIdPaths: readonly string[] = DEFAULT_SKILL_ID_PATHS,
+  versions: VersionTable = VERSION_TABLE,
 ): DecodedRequest | undefined {
   try {
     const p = splitGrpcPath(path);
-    if (p === undefined || !isA2AGrpcService(p.service)) return undefined;
-    const op = Object.prototype.hasOwnProperty.call(GRPC_METHODS, p.method)
-      ? GRPC_METHODS[p.method]
-      : undefined;
+    if (p === undefined || !isA2AGrpcService(p.service, versions)) return undefined;
+    const op = versions.grpcMethods.get(p.method);
     if (op === undefined) return undefined;
     const req: DecodedRequest = {
       operation: op,
       wireMethod: path as string,
       binding: 'grpc',
-      protocolVersion: A2A_GRPC_SERVICES[p.service],
       streaming: isStreamingOperation(op),
     };
+    const version = versions.grpcServices.get(p.service);
+    if (version !== undefined) req.protocolVersion = version;
     const body = protoToJson(message);
     if (!isRecord(body)) return req;
     if (op === 'SendMessage' || op === 'SendStreamingMessage') {

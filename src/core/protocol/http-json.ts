@@ -17,10 +17,11 @@
  * 0.3 used the same paths under `/v1` (→ protocolVersion `0.3`) and `GET /v1/card` for the
  * authenticated extended card; 0.3 had no REST ListTasks.
  *
- * Version: an `A2A-Version` header wins when it is consistent with the path; otherwise a
- * `/v1` segment right before the A2A path means 0.3 and its absence 1.0 (0.3 REST always had
- * `/v1`). A 1.0 agent whose base URL itself ends in `/v1` is only recognised as 1.0 through
- * the header (the SDK always sends it).
+ * Version: which version has which prefix and operations is data (the `rest` of each row of
+ * PROTOCOL_VERSIONS, versions.ts; restVersion decides). An `A2A-Version` header wins when it is
+ * consistent with the path; otherwise a `/v1` segment right before the A2A path means 0.3 and
+ * its absence 1.0 (0.3 REST always had `/v1`). A 1.0 agent whose base URL itself ends in `/v1`
+ * is only recognised as 1.0 through the header (the SDK always sends it).
  *
  * `wireMethod` is the HTTP method and the path TEMPLATE (`GET /v1/tasks/{id}`), never the
  * concrete id (bounded cardinality).
@@ -33,10 +34,14 @@ import {
   fillMessageParts,
   fillSkillId,
   isStreamingOperation,
-  majorOf,
-  normaliseVersion,
   paramsMessage,
 } from './common';
+import { restVersion, VERSION_TABLE, type VersionTable } from './versions';
+
+/** `GET {prefix}/card` for the rows that have it (`/v1/card`): a prefilter needle each. */
+const CARD_PATHS: readonly string[] = VERSION_TABLE.rows
+  .filter((r) => r.rest?.cardPath === true)
+  .map((r) => `${r.rest?.prefix ?? ''}/card`);
 
 /**
  * Cheap prefilter: false means the path is certainly not an A2A HTTP+JSON operation.
@@ -48,8 +53,13 @@ export function looksLikeRestPath(path: string): boolean {
     path.indexOf('/tasks') >= 0 ||
     path.indexOf('/message:s') >= 0 ||
     path.indexOf('/extendedAgentCard') >= 0 ||
-    path.indexOf('/v1/card') >= 0
+    hasCardPath(path)
   );
+}
+
+function hasCardPath(path: string): boolean {
+  for (let i = 0; i < CARD_PATHS.length; i++) if (path.indexOf(CARD_PATHS[i]) >= 0) return true;
+  return false;
 }
 
 /**
@@ -74,13 +84,13 @@ const MAX_PATH_LENGTH = 8192;
 
 interface Match {
   op: OperationName;
-  /** Template after the optional `/v1`: `/tasks/{id}:cancel`. */
+  /** Template after the optional version prefix: `/tasks/{id}:cancel`. */
   template: string;
   taskId?: string;
-  /** The segment before the A2A part is `v1`. */
-  v1: boolean;
+  /** The version prefix before the A2A part (`/v1`), or ''. */
+  prefix: string;
   /** The 0.3-only `/v1/card`. */
-  legacyCard?: boolean;
+  cardPath?: boolean;
 }
 
 function decodeSeg(s: string): string | undefined {
@@ -110,7 +120,7 @@ export function pathOnly(url: string): string {
   return start === 0 && end === url.length ? url : url.slice(start, end);
 }
 
-function matchPath(method: string, path: string): Match | undefined {
+function matchPath(method: string, path: string, table: VersionTable): Match | undefined {
   let p = path;
   if (p.length > 1 && p.charCodeAt(p.length - 1) === 47) p = p.slice(0, -1);
   const segs = p.split('/');
@@ -118,47 +128,55 @@ function matchPath(method: string, path: string): Match | undefined {
   if (n < 2) return undefined;
   const last = segs[n - 1];
   const prev = n >= 2 ? segs[n - 2] : undefined;
-  const isV1 = (i: number): boolean => i >= 1 && segs[i] === 'v1';
+  /** The version prefix segment `segs[i]` is (`/v1`), or ''. */
+  const prefixAt = (i: number): string => {
+    if (i < 1) return '';
+    const p = `/${segs[i]}`;
+    return table.restPrefixes.includes(p) ? p : '';
+  };
 
   switch (last) {
     case 'message:send':
       return method === 'POST'
-        ? { op: 'SendMessage', template: '/message:send', v1: isV1(n - 2) }
+        ? { op: 'SendMessage', template: '/message:send', prefix: prefixAt(n - 2) }
         : undefined;
     case 'message:stream':
       return method === 'POST'
-        ? { op: 'SendStreamingMessage', template: '/message:stream', v1: isV1(n - 2) }
+        ? { op: 'SendStreamingMessage', template: '/message:stream', prefix: prefixAt(n - 2) }
         : undefined;
     case 'extendedAgentCard':
       return method === 'GET'
-        ? { op: 'GetExtendedAgentCard', template: '/extendedAgentCard', v1: isV1(n - 2) }
+        ? { op: 'GetExtendedAgentCard', template: '/extendedAgentCard', prefix: prefixAt(n - 2) }
         : undefined;
-    case 'card':
-      return method === 'GET' && prev === 'v1'
-        ? { op: 'GetExtendedAgentCard', template: '/card', v1: true, legacyCard: true }
+    case 'card': {
+      const prefix = `/${prev ?? ''}`;
+      return method === 'GET' &&
+        table.rows.some((r) => r.rest?.cardPath && r.rest.prefix === prefix)
+        ? { op: 'GetExtendedAgentCard', template: '/card', prefix, cardPath: true }
         : undefined;
+    }
     case 'tasks':
       return method === 'GET'
-        ? { op: 'ListTasks', template: '/tasks', v1: isV1(n - 2) }
+        ? { op: 'ListTasks', template: '/tasks', prefix: prefixAt(n - 2) }
         : undefined;
     case 'pushNotificationConfigs': {
       if (n < 4 || segs[n - 3] !== 'tasks') return undefined;
       const taskId = decodeSeg(segs[n - 2]);
       if (taskId === undefined) return undefined;
-      const v1 = isV1(n - 4);
+      const prefix = prefixAt(n - 4);
       if (method === 'POST')
         return {
           op: 'CreateTaskPushNotificationConfig',
           template: '/tasks/{id}/pushNotificationConfigs',
           taskId,
-          v1,
+          prefix,
         };
       if (method === 'GET')
         return {
           op: 'ListTaskPushNotificationConfigs',
           template: '/tasks/{id}/pushNotificationConfigs',
           taskId,
-          v1,
+          prefix,
         };
       return undefined;
     }
@@ -170,45 +188,34 @@ function matchPath(method: string, path: string): Match | undefined {
     if (n < 5 || segs[n - 4] !== 'tasks' || last.length === 0) return undefined;
     const taskId = decodeSeg(segs[n - 3]);
     if (taskId === undefined) return undefined;
-    const v1 = isV1(n - 5);
+    const prefix = prefixAt(n - 5);
     const template = '/tasks/{id}/pushNotificationConfigs/{configId}';
-    if (method === 'GET') return { op: 'GetTaskPushNotificationConfig', template, taskId, v1 };
+    if (method === 'GET') return { op: 'GetTaskPushNotificationConfig', template, taskId, prefix };
     if (method === 'DELETE')
-      return { op: 'DeleteTaskPushNotificationConfig', template, taskId, v1 };
+      return { op: 'DeleteTaskPushNotificationConfig', template, taskId, prefix };
     return undefined;
   }
 
   if (prev === 'tasks' && last.length > 0) {
-    const v1 = isV1(n - 3);
+    const prefix = prefixAt(n - 3);
     if (last.endsWith(':cancel')) {
       const taskId = decodeSeg(last.slice(0, -7));
       return method === 'POST' && taskId !== undefined
-        ? { op: 'CancelTask', template: '/tasks/{id}:cancel', taskId, v1 }
+        ? { op: 'CancelTask', template: '/tasks/{id}:cancel', taskId, prefix }
         : undefined;
     }
     if (last.endsWith(':subscribe')) {
       const taskId = decodeSeg(last.slice(0, -10));
       return (method === 'GET' || method === 'POST') && taskId !== undefined
-        ? { op: 'SubscribeToTask', template: '/tasks/{id}:subscribe', taskId, v1 }
+        ? { op: 'SubscribeToTask', template: '/tasks/{id}:subscribe', taskId, prefix }
         : undefined;
     }
     const taskId = decodeSeg(last);
     return method === 'GET' && taskId !== undefined
-      ? { op: 'GetTask', template: '/tasks/{id}', taskId, v1 }
+      ? { op: 'GetTask', template: '/tasks/{id}', taskId, prefix }
       : undefined;
   }
   return undefined;
-}
-
-function versionFor(m: Match, header: unknown): string | undefined {
-  const h = normaliseVersion(header);
-  if (m.legacyCard === true) return h === '0.3' || h === undefined ? '0.3' : undefined;
-  if (h !== undefined) {
-    if (majorOf(h) !== '0') return h; // 1.x: a base path may end in /v1
-    return m.v1 && h !== '0.1' ? h : undefined; // 0.x REST always had /v1
-  }
-  if (m.op === 'ListTasks' || m.op === 'GetExtendedAgentCard') return m.v1 ? undefined : '1.0'; // not in 0.3 REST
-  return m.v1 ? '0.3' : '1.0';
 }
 
 /**
@@ -220,6 +227,7 @@ function versionFor(m: Match, header: unknown): string | undefined {
  * @param body the parsed JSON body (undefined for GET or when unknown); it is the params
  * @param skillIdPaths dotted paths as for JSON-RPC; a leading `params.` is stripped
  * @param a2aVersionHeader the `A2A-Version` request header, if any
+ * @param versions the protocol versions (default: PROTOCOL_VERSIONS compiled)
  */
 export function decodeHttpJsonRequest(
   method: string,
@@ -227,22 +235,29 @@ export function decodeHttpJsonRequest(
   body: unknown,
   skillIdPaths: readonly string[] = DEFAULT_SKILL_ID_PATHS,
   a2aVersionHeader?: string,
+  versions: VersionTable = VERSION_TABLE,
 ): DecodedRequest | undefined {
   try {
     if (typeof method !== 'string' || typeof path !== 'string' || path.length > MAX_PATH_LENGTH)
       return undefined;
     if (!looksLikeRestPath(path)) return undefined;
     const m = method.length <= 7 ? method.toUpperCase() : '';
-    const match = matchPath(m, pathOnly(path));
+    const match = matchPath(m, pathOnly(path), versions);
     if (match === undefined) return undefined;
 
     const req: DecodedRequest = {
       operation: match.op,
-      wireMethod: `${m} ${match.v1 ? '/v1' : ''}${match.template}`,
+      wireMethod: `${m} ${match.prefix}${match.template}`,
       binding: 'http+json',
       streaming: isStreamingOperation(match.op),
     };
-    const version = versionFor(match, a2aVersionHeader);
+    const version = restVersion(
+      versions,
+      match.op,
+      match.prefix,
+      match.cardPath === true,
+      a2aVersionHeader,
+    );
     if (version !== undefined) req.protocolVersion = version;
     if (match.taskId !== undefined) req.taskId = match.taskId;
 

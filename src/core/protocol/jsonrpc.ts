@@ -12,12 +12,13 @@
  * - 1.0: the PascalCase names (`SendMessage`, ...) → `1.0`, plus the push-config aliases
  *   seen in 1.0 drafts and docs (`SetTaskPushNotificationConfig`,
  *   `ListTaskPushNotificationConfig`, `CreatePushNotificationConfig`, ...).
- * An `A2A-Version` header refines the version when its major version agrees with the
- * method's family, and supplies it when the method does not tell.
+ * Which version has which names is data: the `jsonRpcMethods` of each row of PROTOCOL_VERSIONS
+ * (versions.ts). An `A2A-Version` header refines the version when its major version agrees with
+ * the method's family, and supplies it when the method does not tell.
  */
 import { pushWebhookOf } from '../push';
 import { isRecord, nonEmptyStr, own, ownEither } from '../json-path';
-import type { DecodedRequest, OperationName } from '../model';
+import type { DecodedRequest } from '../model';
 import {
   DEFAULT_SKILL_ID_PATHS,
   fillMessageParts,
@@ -28,92 +29,20 @@ import {
   paramsMessage,
   taskIdFromName,
 } from './common';
+import { VERSION_TABLE, type JsonRpcMethod, type VersionTable } from './versions';
 
 export { DEFAULT_SKILL_ID_PATHS } from './common';
-
-/** `0` = a 0.x method name, `1` = a 1.x method name. */
-type Family = '0' | '1';
-
-interface MethodInfo {
-  op: OperationName;
-  family: Family;
-  /** The version the name alone proves, if any. */
-  version?: string;
-}
-
-const METHODS = new Map<string, MethodInfo>([
-  // 0.1 only
-  ['tasks/send', { op: 'SendMessage', family: '0', version: '0.1' }],
-  ['tasks/sendSubscribe', { op: 'SendStreamingMessage', family: '0', version: '0.1' }],
-  [
-    'tasks/pushNotification/set',
-    { op: 'CreateTaskPushNotificationConfig', family: '0', version: '0.1' },
-  ],
-  [
-    'tasks/pushNotification/get',
-    { op: 'GetTaskPushNotificationConfig', family: '0', version: '0.1' },
-  ],
-  // 0.1–0.3
-  ['tasks/get', { op: 'GetTask', family: '0' }],
-  ['tasks/cancel', { op: 'CancelTask', family: '0' }],
-  ['tasks/resubscribe', { op: 'SubscribeToTask', family: '0' }],
-  // 0.2–0.3
-  ['message/send', { op: 'SendMessage', family: '0' }],
-  ['message/stream', { op: 'SendStreamingMessage', family: '0' }],
-  ['tasks/pushNotificationConfig/set', { op: 'CreateTaskPushNotificationConfig', family: '0' }],
-  ['tasks/pushNotificationConfig/get', { op: 'GetTaskPushNotificationConfig', family: '0' }],
-  ['tasks/pushNotificationConfig/list', { op: 'ListTaskPushNotificationConfigs', family: '0' }],
-  ['tasks/pushNotificationConfig/delete', { op: 'DeleteTaskPushNotificationConfig', family: '0' }],
-  ['tasks/list', { op: 'ListTasks', family: '0' }],
-  // 0.3 only
-  [
-    'agent/getAuthenticatedExtendedCard',
-    { op: 'GetExtendedAgentCard', family: '0', version: '0.3' },
-  ],
-  // 1.0: the operation names themselves, and aliases from drafts / docs
-  ...(
-    [
-      'SendMessage',
-      'SendStreamingMessage',
-      'GetTask',
-      'CancelTask',
-      'SubscribeToTask',
-      'ListTasks',
-      'GetExtendedAgentCard',
-      'CreateTaskPushNotificationConfig',
-      'GetTaskPushNotificationConfig',
-      'ListTaskPushNotificationConfigs',
-      'DeleteTaskPushNotificationConfig',
-      ['SetTaskPushNotificationConfig', 'CreateTaskPushNotificationConfig'],
-      ['ListTaskPushNotificationConfig', 'ListTaskPushNotificationConfigs'],
-      ['CreatePushNotificationConfig', 'CreateTaskPushNotificationConfig'],
-      ['GetPushNotificationConfig', 'GetTaskPushNotificationConfig'],
-      ['ListPushNotificationConfigs', 'ListTaskPushNotificationConfigs'],
-      ['DeletePushNotificationConfig', 'DeleteTaskPushNotificationConfig'],
-    ] as Array<OperationName | [string, OperationName]>
-  ).map((m): [string, MethodInfo] => {
-    const [name, op] = typeof m === 'string' ? [m, m] : m;
-    return [name, { op, family: '1', version: '1.0' }];
-  }),
-]);
-
-const V01_03: readonly string[] = ['0.1', '0.2', '0.3'];
-const V02_03: readonly string[] = ['0.2', '0.3'];
 
 /**
  * The version a request speaks: the name's own version, refined by the header only within
  * 1.x (a 1.1 header on `SendMessage` gives `1.1`); when the name does not tell, the header
  * is used if the method exists in that version. A header contradicting the name is ignored.
  */
-function versionFor(info: MethodInfo, header: unknown): string | undefined {
+function versionFor(info: JsonRpcMethod, header: unknown): string | undefined {
   const h = normaliseVersion(header);
   if (info.family === '1') return h !== undefined && majorOf(h) === '1' ? h : info.version;
   if (info.version !== undefined || h === undefined) return info.version;
-  const allowed =
-    info.op === 'GetTask' || info.op === 'CancelTask' || info.op === 'SubscribeToTask'
-      ? V01_03
-      : V02_03;
-  return allowed.includes(h) ? h : undefined;
+  return info.versions.includes(h) ? h : undefined;
 }
 
 /**
@@ -121,8 +50,12 @@ function versionFor(info: MethodInfo, header: unknown): string | undefined {
  * header `header` would give it: the header only refines the version (see versionFor), so
  * the body need not be parsed twice.
  */
-export function withJsonRpcVersionHeader(req: DecodedRequest, header: string): DecodedRequest {
-  const info = METHODS.get(req.wireMethod);
+export function withJsonRpcVersionHeader(
+  req: DecodedRequest,
+  header: string,
+  versions: VersionTable = VERSION_TABLE,
+): DecodedRequest {
+  const info = versions.jsonRpc.get(req.wireMethod);
   if (info === undefined || req.binding !== 'jsonrpc') return req;
   const version = versionFor(info, header);
   if (version === req.protocolVersion) return req;
@@ -148,14 +81,16 @@ function rpcIdOf(v: unknown): string | number | undefined {
  * @param skillIdPaths dotted paths (against the whole request, e.g. `params.metadata.skillId`);
  *   default DEFAULT_SKILL_ID_PATHS
  * @param a2aVersionHeader the `A2A-Version` request header, if any
+ * @param versions the protocol versions (default: PROTOCOL_VERSIONS compiled)
  */
 export function decodeJsonRpcRequest(
   body: unknown,
   skillIdPaths: readonly string[] = DEFAULT_SKILL_ID_PATHS,
   a2aVersionHeader?: string,
+  versions: VersionTable = VERSION_TABLE,
 ): DecodedRequest | undefined {
   try {
-    return decode(body, skillIdPaths, a2aVersionHeader);
+    return decode(body, skillIdPaths, a2aVersionHeader, versions);
   } catch {
     return undefined;
   }
@@ -165,11 +100,12 @@ function decode(
   body: unknown,
   skillIdPaths: readonly string[],
   header: unknown,
+  versions: VersionTable,
 ): DecodedRequest | undefined {
   if (!isRecord(body)) return undefined;
   const method = own(body, 'method');
   if (typeof method !== 'string' || method.length > 64) return undefined;
-  const info = METHODS.get(method);
+  const info = versions.jsonRpc.get(method);
   if (info === undefined) return undefined;
   const jsonrpc = own(body, 'jsonrpc');
   if (jsonrpc !== undefined && jsonrpc !== '2.0') return undefined;
@@ -202,9 +138,9 @@ function decode(
 }
 
 /** Ids from params, per operation and method family (shared with nothing else). */
-function fillIds(req: DecodedRequest, params: Record<string, unknown>, info: MethodInfo): void {
+function fillIds(req: DecodedRequest, params: Record<string, unknown>, info: JsonRpcMethod): void {
   const v1 = info.family === '1';
-  const is01 = info.version === '0.1';
+  const is01 = info.taskSendParams;
   let taskId: string | undefined;
   let contextId: string | undefined;
   switch (info.op) {

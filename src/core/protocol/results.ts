@@ -9,7 +9,10 @@
  *   `{code, message, data?}` (JSON-RPC error object, HTTP status ≥ 400), RFC 9457
  *   `{type, title, status, detail}`; an SSE `event: error` carries one of them.
  *
- * Payload shapes, one section per dialect below:
+ * Payload shapes by version (which version shows which shape is the `resultShapes` of each row of
+ * PROTOCOL_VERSIONS, versions.ts; the code below is one decoder for all of them, in sections by
+ * what is decoded: task states, version evidence, parts, task / message / events, errors, entry
+ * points):
  * - 0.1:  bare Task (`sessionId`, lowercase states, parts `{type}`); stream events
  *         `{id, status, final}` / `{id, artifact}` without a discriminator.
  * - 0.2/0.3 JSON-RPC: Task | Message | status-update | artifact-update told apart by `kind`;
@@ -21,7 +24,7 @@
  *         GetTask / CancelTask, `{tasks: [...]}` for ListTasks, `TASK_STATE_*`, parts
  *         `{text|raw|url|data, mediaType?}`; no `final` (the stream ends at a terminal state).
  *
- * protocolVersion is set only when the shape alone pins one version (see `Versions`).
+ * protocolVersion is set only when the shapes seen leave one version (DecodeEvidence).
  * Pure, total, bounded: at most MAX_ARTIFACTS artifacts × MAX_PARTS parts are read and the
  * status text is capped at MAX_STATUS_TEXT characters.
  */
@@ -37,6 +40,7 @@ import type {
   RpcError,
   TaskState,
 } from '../model';
+import { VERSION_TABLE, versionOfBits, type ResultShape, type VersionTable } from './versions';
 
 export const MAX_ARTIFACTS = 1000;
 export const MAX_PARTS = 1000;
@@ -117,28 +121,26 @@ export function isTerminalState(s: TaskState | undefined): boolean {
 }
 
 // ---------------------------------------------------------------------------------------
-// Version evidence: a set of candidate versions narrowed by each shape seen.
+// Version evidence: the candidate versions (rows of the table, versions.ts), narrowed by the
+// rows that list each shape seen.
 // ---------------------------------------------------------------------------------------
-
-/** Protocol versions as bits: the versions a decoded document's shapes still allow. */
-const V01 = 1;
-const V02 = 2;
-const V03 = 4;
-const V10 = 8;
-const V0X = V01 | V02 | V03;
-const V02_OR_03 = V02 | V03;
-const V03_OR_10 = V03 | V10;
 
 /** What a decode learnt besides the result: the versions its shapes allow, and its problems. */
 class DecodeEvidence {
-  /** Candidate versions still possible (bit set); meaningful only when `seen`. */
-  versions = V0X | V10;
+  /** Candidate versions still possible (a bit per row of the table); meaningful only when `seen`. */
+  versions: number;
   seen = false;
   problems: string[] | undefined = undefined;
-  constructor(readonly binding: Binding | undefined) {}
-  hint(bits: number): void {
+  constructor(
+    readonly binding: Binding | undefined,
+    readonly table: VersionTable = VERSION_TABLE,
+  ) {
+    this.versions = table.allBits;
+  }
+  /** A shape seen: only the versions whose row lists it remain. */
+  hint(shape: ResultShape): void {
     this.seen = true;
-    this.versions &= bits;
+    this.versions &= this.table.shapeBits.get(shape) ?? 0;
   }
   problem(p: string): void {
     if (this.problems === undefined) this.problems = [p];
@@ -146,26 +148,14 @@ class DecodeEvidence {
       this.problems.push(p);
   }
   version(): string | undefined {
-    if (!this.seen) return undefined;
-    switch (this.versions) {
-      case V01:
-        return '0.1';
-      case V02:
-        return '0.2';
-      case V03:
-        return '0.3';
-      case V10:
-        return '1.0';
-      default:
-        return undefined;
-    }
+    return this.seen ? versionOfBits(this.table, this.versions) : undefined;
   }
   /**
    * Wrapper objects / TASK_STATE_ strings: 1.0 on JSON-RPC (0.3 JSON-RPC used `kind`), 0.3 or 1.0
    * on REST.
    */
   protoJsonHint(): void {
-    this.hint(this.binding === 'jsonrpc' ? V10 : V03_OR_10);
+    this.hint(this.binding === 'jsonrpc' ? 'proto-json-jsonrpc' : 'proto-json-rest');
   }
   finish(r: DecodedResult): DecodedResult {
     const v = this.version();
@@ -180,11 +170,13 @@ function stateHint(raw: unknown, ctx: DecodeEvidence): void {
   const c = raw.charCodeAt(0);
   if (c >= 97 && c <= 122) {
     // lowercase 0.x spelling; rejected / auth-required appeared in 0.2
-    ctx.hint(raw === 'rejected' || raw === 'auth-required' ? V02_OR_03 : V0X);
+    ctx.hint(
+      raw === 'rejected' || raw === 'auth-required' ? 'lowercase-states-0.2' : 'lowercase-states',
+    );
   } else if (raw === 'TASK_STATE_CANCELLED') {
-    ctx.hint(V03); // 0.3 proto spelling
+    ctx.hint('state-cancelled'); // 0.3 proto spelling
   } else if (raw === 'TASK_STATE_CANCELED') {
-    ctx.hint(V10);
+    ctx.hint('state-canceled');
   } else if (raw.startsWith('TASK_STATE_')) {
     ctx.protoJsonHint();
   }
@@ -212,13 +204,13 @@ export function decodePart(p: unknown): DecodedPart {
 function part(p: unknown, ctx: DecodeEvidence, artifactMetadata?: unknown): DecodedPart {
   if (!isRecord(p)) return { kind: 'unknown' };
   let mediaType = nonEmptyStr(ownEither(p, 'mediaType', 'media_type'));
-  if (mediaType !== undefined) ctx.hint(V10);
+  if (mediaType !== undefined) ctx.hint('media-type');
   let disc = own(p, 'kind');
   if (typeof disc === 'string') {
-    ctx.hint(V02_OR_03);
+    ctx.hint('kind-discriminator');
   } else {
     disc = own(p, 'type');
-    if (typeof disc === 'string') ctx.hint(V01);
+    if (typeof disc === 'string') ctx.hint('type-discriminator');
     else disc = undefined;
   }
   let kind: DecodedPart['kind'];
@@ -233,10 +225,10 @@ function part(p: unknown, ctx: DecodeEvidence, artifactMetadata?: unknown): Deco
     kind = 'text';
   } else if (own(p, 'raw') !== undefined || own(p, 'url') !== undefined) {
     kind = 'file';
-    ctx.hint(V10);
+    ctx.hint('raw-url-parts');
   } else if (isRecord(own(p, 'file'))) {
     kind = 'file';
-    ctx.hint(V03);
+    ctx.hint('file-wrapper');
     if (mediaType === undefined) {
       const f = own(p, 'file');
       mediaType =
@@ -302,7 +294,7 @@ function messageParts(msg: Record<string, unknown>, ctx: DecodeEvidence): unknow
   const p = own(msg, 'parts');
   if (p !== undefined) return p;
   const c = own(msg, 'content');
-  if (c !== undefined) ctx.hint(V03);
+  if (c !== undefined) ctx.hint('message-content');
   return c;
 }
 
@@ -448,7 +440,7 @@ function task(t: Record<string, unknown>, ctx: DecodeEvidence, stream: boolean):
   let ctxId = nonEmptyStr(ownEither(t, 'contextId', 'context_id'));
   if (ctxId === undefined) {
     ctxId = nonEmptyStr(own(t, 'sessionId'));
-    if (ctxId !== undefined) ctx.hint(V01);
+    if (ctxId !== undefined) ctx.hint('session-id');
   }
   if (ctxId !== undefined) r.contextId = ctxId;
   applyStatus(r, own(t, 'status'), ctx);
@@ -461,7 +453,6 @@ function task(t: Record<string, unknown>, ctx: DecodeEvidence, stream: boolean):
   return r;
 }
 
-/** Message (0.2/0.3 `kind: 'message'`, 1.0/0.3-proto wrapped). In a stream a Message ends it. */
 /**
  * The task and context ids a message or stream event names (`legacyId`: 0.1 events call the task
  * `id`).
@@ -474,6 +465,7 @@ function eventIds(r: DecodedResult, e: Record<string, unknown>, legacyId: boolea
   if (cid !== undefined) r.contextId = cid;
 }
 
+/** Message (0.2/0.3 `kind: 'message'`, 1.0/0.3-proto wrapped). In a stream a Message ends it. */
 function message(m: Record<string, unknown>, ctx: DecodeEvidence, stream: boolean): DecodedResult {
   const r = base('message');
   eventIds(r, m, false);
@@ -606,7 +598,7 @@ function payload(
         return message(inner, ctx, stream);
       case 'statusUpdate':
       case 'status_update':
-        if (typeof own(inner, 'final') === 'boolean') ctx.hint(V03); // removed in 1.0
+        if (typeof own(inner, 'final') === 'boolean') ctx.hint('update-final'); // removed in 1.0
         return statusUpdate(inner, ctx, false);
       default:
         return artifactUpdate(inner, ctx, false);
@@ -616,7 +608,7 @@ function payload(
   // 0.2 / 0.3 JSON-RPC: `kind` discriminator
   const kind = own(v, 'kind');
   if (kind !== undefined) {
-    ctx.hint(V02_OR_03);
+    ctx.hint('kind-discriminator');
     switch (kind) {
       case 'task':
         return task(v, ctx, stream);
@@ -636,12 +628,13 @@ function payload(
   const hasStatus = own(v, 'status') !== undefined;
   if (!hasStatus && own(v, 'artifact') !== undefined) {
     const r = artifactUpdate(v, ctx, true);
-    if (r.taskId !== undefined && ownEither(v, 'taskId', 'task_id') === undefined) ctx.hint(V01);
+    if (r.taskId !== undefined && ownEither(v, 'taskId', 'task_id') === undefined)
+      ctx.hint('bare-events');
     return r;
   }
   if (hasStatus) {
     if (stream && typeof own(v, 'final') === 'boolean' && own(v, 'artifacts') === undefined) {
-      ctx.hint(V01); // 0.1 TaskStatusUpdateEvent
+      ctx.hint('bare-events'); // 0.1 TaskStatusUpdateEvent
       return statusUpdate(v, ctx, true);
     }
     return task(v, ctx, stream);
@@ -824,16 +817,18 @@ function internal(): DecodedResult {
  * @param req the decoded request (its binding says whether a JSON-RPC envelope is expected,
  *   its operation which result shape); without it the binding and shape are told from the body
  * @param httpStatus the HTTP status; ≥ 400 makes a non-envelope body an error
+ * @param versions the protocol versions (default: PROTOCOL_VERSIONS compiled)
  */
 export function decodeResponse(
   body: unknown,
   req?: DecodedRequest,
   httpStatus?: number,
+  versions: VersionTable = VERSION_TABLE,
 ): DecodedResult {
   try {
     const status = httpError(httpStatus);
     const binding = bindingOf(req, body);
-    const ctx = new DecodeEvidence(binding);
+    const ctx = new DecodeEvidence(binding, versions);
     if (binding === 'jsonrpc') return jsonRpc(body, req, false, status, ctx);
     const err = restError(body, status !== undefined, status, ctx);
     if (err !== undefined) return err;
@@ -849,15 +844,17 @@ export function decodeResponse(
  * @param data the parsed `data:` of the event
  * @param req the decoded request (binding: envelope or bare)
  * @param eventName the SSE `event:` field; `error` marks a REST error event
+ * @param versions the protocol versions (default: PROTOCOL_VERSIONS compiled)
  */
 export function decodeStreamEvent(
   data: unknown,
   req?: DecodedRequest,
   eventName?: string,
+  versions: VersionTable = VERSION_TABLE,
 ): DecodedResult {
   try {
     const binding = bindingOf(req, data);
-    const ctx = new DecodeEvidence(binding);
+    const ctx = new DecodeEvidence(binding, versions);
     if (eventName === 'error' && !isEnvelope(data))
       return restError(data, true, undefined, ctx) as DecodedResult;
     if (binding === 'jsonrpc') return jsonRpc(data, req, true, undefined, ctx);
