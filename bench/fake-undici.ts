@@ -64,7 +64,9 @@ export async function publishExchangePaced(
     response: { statusCode, headers: responseHeaders, statusText: 'OK' },
   });
   for (const c of chunks) {
-    await new Promise((r) => setTimeout(r, gapMs));
+    // gapMs 0: the next turn at once (setImmediate), no idle time between chunks
+    if (gapMs > 0) await new Promise((r) => setTimeout(r, gapMs));
+    else await new Promise((r) => setImmediate(r));
     request.onData(c);
   }
   trailersCh.publish({ request, trailers: [] });

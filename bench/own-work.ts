@@ -20,6 +20,9 @@
  *   paced   (only when asked: OWN_PHASES=paced or OWN_SOLO=paced:<n>) the stream's 100 events,
  *           each chunk in its own turn of the event loop ~1 ms apart, as a language model's
  *           words arrive
+ *   turns   (only when asked) the same 100 chunks each in its own turn with no wait between
+ *           them (setImmediate): the per-chunk cost of `paced` without its idle time, so its
+ *           figures are far less noisy (issue 31)
  * Each exchange is followed by one turn of the event loop (a setImmediate), so work deferred
  * to the next turn is counted in it, as it is in the sdk floor.
  * Rounds are interleaved (every configuration runs its batch before the next round), and
@@ -31,7 +34,7 @@ import { FakeUndiciRequest, publishExchange, publishExchangePaced } from './fake
 import path from 'node:path';
 
 type Config = 'sdk' | 'undici' | 'a2a' | 'a2a-base';
-type Phase = 'send' | 'stream' | 'plain' | 'paced';
+type Phase = 'send' | 'stream' | 'plain' | 'paced' | 'turns';
 /** OWN_BASE_DIST: another build of this package, run as `a2a-base` (before/after figures). */
 const BASE_DIST = process.env.OWN_BASE_DIST;
 const CONFIGS: Config[] = BASE_DIST
@@ -39,7 +42,13 @@ const CONFIGS: Config[] = BASE_DIST
   : ['sdk', 'undici', 'a2a'];
 const PHASES: Phase[] = (process.env.OWN_PHASES ?? 'send,stream,plain').split(',') as Phase[];
 const ROUNDS = Number(process.env.OWN_ROUNDS ?? 9);
-const CALLS: Record<Phase, number> = { send: 2000, stream: 100, plain: 4000, paced: 10 };
+const CALLS: Record<Phase, number> = {
+  send: 2000,
+  stream: 100,
+  plain: 4000,
+  paced: 10,
+  turns: 100,
+};
 
 const ORIGIN = 'http://127.0.0.1:40404';
 
@@ -90,7 +99,7 @@ function fakeFetch(
   requestHeaders: string[],
   contentType: string,
   chunks: readonly Buffer[],
-  paced = false,
+  paced: false | number = false,
 ): Promise<unknown> {
   const u = new URL(url);
   const request = new FakeUndiciRequest('POST', u.origin, u.pathname, undefined, [
@@ -113,7 +122,7 @@ function fakeFetch(
     Buffer.from('keep-alive'),
     Buffer.from('timeout=5'),
   ];
-  if (paced) return publishExchangePaced(request, 200, headers, chunks);
+  if (paced !== false) return publishExchangePaced(request, 200, headers, chunks, paced);
   publishExchange(request, 200, headers, chunks);
   return Promise.resolve(undefined);
 }
@@ -128,17 +137,19 @@ async function child(config: Config): Promise<void> {
         ? 'stream'
         : input.endsWith('/paced')
           ? 'paced'
-          : 'send';
+          : input.endsWith('/turns')
+            ? 'turns'
+            : 'send';
     if (phase === 'plain')
       return fakeFetch(input, init.body, REQ_HEADERS, 'application/json', [PLAIN_ANSWER]);
-    if (phase === 'stream' || phase === 'paced')
+    if (phase === 'stream' || phase === 'paced' || phase === 'turns')
       return fakeFetch(
         input,
         init.body,
         REQ_HEADERS,
         'text/event-stream',
         STREAM_EVENTS,
-        phase === 'paced',
+        phase === 'paced' ? 1 : phase === 'turns' ? 0 : false,
       );
     return fakeFetch(input, init.body, REQ_HEADERS, 'application/json', [SEND_ANSWER]);
   }) as unknown as typeof fetch;
@@ -181,12 +192,14 @@ async function child(config: Config): Promise<void> {
     stream: `${ORIGIN}/a2a/stream`,
     plain: `${ORIGIN}/plain`,
     paced: `${ORIGIN}/a2a/paced`,
+    turns: `${ORIGIN}/a2a/turns`,
   };
   const bodies: Record<Phase, string> = {
     send: SEND_BODY,
     stream: STREAM_BODY,
     plain: PLAIN_BODY,
     paced: STREAM_BODY,
+    turns: STREAM_BODY,
   };
   const run = async (phase: Phase, n: number): Promise<number[]> => {
     const times: number[] = [];

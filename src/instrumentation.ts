@@ -12,7 +12,6 @@
  */
 import { context, createContextKey, type Context } from '@opentelemetry/api';
 import { logger } from './diag-logger';
-import { parseAllPending } from './core/body-reader';
 import {
   InstrumentationBase,
   InstrumentationNodeModuleDefinition,
@@ -265,7 +264,6 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
   }
 
   private newCall(target: CallTarget, url: string, parent: Context, startTime?: number): A2ACall {
-    parseAllPending(); // what earlier streams said comes first (their negotiations, their cards)
     const call = new A2ACall(
       this.deps(),
       target,

@@ -253,9 +253,6 @@ export class A2ACall {
             onProblem: (problem) => this.setUnjudged(bodyProblem(problem, sniffed)),
             onEnd: () => this.finish(),
           },
-          // A stream's events are judged after the app got their bytes (enforce mode needs
-          // each verdict before the app reads on).
-          { deferEvents: !this.deps.config.enforce },
         );
       },
       onResponseBody: (chunk) => {
