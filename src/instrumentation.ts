@@ -11,6 +11,7 @@
  *   requests (undici.request, undici.fetch, ...) get a span of their own.
  */
 import { context, createContextKey, type Context } from '@opentelemetry/api';
+import { parseAllPending } from './core/body-reader';
 import { logger } from './diag-logger';
 import {
   InstrumentationBase,
@@ -196,6 +197,7 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
       this.grpcHook?.disable();
       super.disable();
       this.activeCalls?.stopSweeping();
+      parseAllPending(); // what was deferred is judged before the calls end
       this.activeCalls?.finishAll('instrumentation disabled');
     } catch (err) {
       logger.error('disable failed', err);
@@ -264,6 +266,11 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
   }
 
   private newCall(target: CallTarget, url: string, parent: Context, startTime?: number): A2ACall {
+    // What earlier responses said comes first (their negotiations) for a call that continues a
+    // task or fetches a card: the responses still waiting for their turn are judged now. A new
+    // SendMessage of its own does not wait for them: that keeps their judgement off the app's
+    // path (issue 31).
+    if (target.type !== 'operation' || target.request.taskId !== undefined) parseAllPending();
     const call = new A2ACall(
       this.deps(),
       target,

@@ -134,6 +134,26 @@ export interface BodyReaderOptions {
    * DEFAULT_MAX_INFLATED_BYTES.
    */
   maxInflatedBytes?: number;
+  /**
+   * JSON: parse and report the body on the next turn (one setImmediate per response) after it
+   * ended, so the application has the response before it is parsed and judged; `onEnd` then
+   * follows. Observe mode (issue 31). Streams are not deferred: their events are parsed within
+   * each chunk's push (no scheduling per chunk).
+   */
+  deferJson?: boolean;
+}
+
+/** JSON bodies waiting for their turn (deferJson), judged by parseAllPending. */
+const bodiesPending = new Set<BodyReader>();
+
+/**
+ * Judges now every response body waiting for its turn (deferJson). Called before a new call that
+ * continues a task or fetches a card (its negotiation may be in one), at disable, and by the
+ * register entry's shutdown and flush. Costs nothing when nothing is pending.
+ */
+export function parseAllPending(): void {
+  if (bodiesPending.size === 0) return;
+  for (const reader of [...bodiesPending]) reader.parseDeferred();
 }
 
 function inflatedCap(maxBytes: number, opts: BodyReaderOptions | undefined): number {
@@ -159,6 +179,10 @@ export class BodyReader {
   private failed = false;
   private readonly maxInflated: number;
   private inflated = 0;
+  private readonly deferJson: boolean;
+  /** deferJson: the body's parse, scheduled for the turn after its end. */
+  private jsonParse: ReturnType<typeof setImmediate> | undefined;
+  private jsonComplete = true;
   /** The SSE parser's event handler, bound once (no closure per chunk). */
   private readonly onSseEvent = (data: string, eventName: string | undefined): void =>
     this.emitEvent(data, eventName);
@@ -177,6 +201,13 @@ export class BodyReader {
       // a hostile options object: keep the default
     }
     this.maxInflated = maxInflated;
+    let defer = false;
+    try {
+      defer = mode === 'json' && opts?.deferJson === true;
+    } catch {
+      // a hostile options object: parse at once
+    }
+    this.deferJson = defer;
     const enc = contentEncoding?.trim().toLowerCase();
     this.encoding = enc && enc !== 'identity' ? enc : undefined;
     if (this.encoding && !SUPPORTED_ENCODINGS.has(this.encoding)) {
@@ -236,6 +267,16 @@ export class BodyReader {
     if (this.failed) {
       this.sink.onEnd();
       return;
+    }
+    if (this.deferJson) {
+      try {
+        this.jsonComplete = complete;
+        this.jsonParse = setImmediate(() => this.parseDeferred());
+        bodiesPending.add(this);
+        return;
+      } catch {
+        this.jsonParse = undefined; // no immediate: parse at once
+      }
     }
     if (this.mode === 'sse') {
       if (this.decompressor) {
@@ -309,6 +350,15 @@ export class BodyReader {
     } catch {
       this.sink.onProblem('could not read the stream');
     }
+  }
+
+  /** A deferred JSON body: parsed and reported now (at its turn, or for parseAllPending). */
+  parseDeferred(): void {
+    if (this.jsonParse === undefined) return;
+    bodiesPending.delete(this);
+    clearImmediate(this.jsonParse);
+    this.jsonParse = undefined;
+    this.finishJson(this.jsonComplete);
   }
 
   private emitEvent(raw: string, eventName: string | undefined): void {
