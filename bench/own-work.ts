@@ -28,6 +28,10 @@
  * Rounds are interleaved (every configuration runs its batch before the next round), and
  * each configuration's figure is the median over rounds of its median per-call time.
  * Own work = configuration − sdk. Prints figures; asserts nothing.
+ *
+ * Operations per chunk (issue 31), one process, after the warm-up:
+ *   OWN_WORK_CHILD=a2a OWN_PHASES=turns OWN_COUNT=turns:200 node --import tsx bench/own-work.ts
+ *   (OWN_WORK_CHILD=a2a-base with OWN_BASE_DIST for another build, =sdk for the harness alone)
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { FakeUndiciRequest, publishExchange, publishExchangePaced } from './fake-undici';
@@ -221,6 +225,16 @@ async function child(config: Config): Promise<void> {
   for (const phase of PHASES) await run(phase, CALLS[phase]); // warm-up
   await provider.forceFlush();
   if (process.env.OWN_DEBUG) console.error(`${config}: ${exported} spans after warm-up`);
+  const count = process.env.OWN_COUNT; // `phase:calls`: count operations per chunk, print, exit
+  if (count) {
+    const [phase, n] = count.split(':');
+    const counts = await countOperations(() => run(phase as Phase, Number(n)));
+    const chunks = Number(n) * (phase === 'send' || phase === 'plain' ? 1 : STREAM_EVENTS.length);
+    const per: Record<string, number> = {};
+    for (const [k, v] of Object.entries(counts)) per[k] = Math.round((v / chunks) * 1000) / 1000;
+    process.stdout.write(`${JSON.stringify({ config, phase, chunks, perChunk: per })}\n`);
+    process.exit(0);
+  }
   const solo = process.env.OWN_SOLO; // `phase:calls`: run once and exit (for --cpu-prof)
   if (solo) {
     const [phase, n] = solo.split(':');
@@ -241,6 +255,56 @@ async function child(config: Config): Promise<void> {
     });
   });
   process.send?.({ ready: true });
+}
+
+/**
+ * OWN_COUNT: operations counted while `body` runs (issue 31: what is done per received chunk):
+ * setImmediate and setTimeout calls, StringDecoder writes, JSON.parse calls and regular
+ * expression executions (RegExp.prototype.exec, which `test`, `match` and `replace` call once
+ * it is replaced), over the whole process (the harness's own: one setImmediate per chunk in
+ * phase turns, one per exchange, are in every configuration alike).
+ */
+async function countOperations(body: () => Promise<unknown>): Promise<Record<string, number>> {
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { StringDecoder } = require('node:string_decoder') as typeof import('node:string_decoder');
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  const c = { setImmediate: 0, setTimeout: 0, decoderWrite: 0, jsonParse: 0, regexExec: 0 };
+  const g = globalThis as unknown as Record<string, (...a: unknown[]) => unknown>;
+  const origImmediate = g.setImmediate;
+  const origTimeout = g.setTimeout;
+  const origWrite = StringDecoder.prototype.write;
+  const origParse = JSON.parse;
+  const origExec = RegExp.prototype.exec;
+  g.setImmediate = function (this: unknown, ...a: unknown[]) {
+    c.setImmediate++;
+    return origImmediate.apply(this, a);
+  };
+  g.setTimeout = function (this: unknown, ...a: unknown[]) {
+    c.setTimeout++;
+    return origTimeout.apply(this, a);
+  };
+  StringDecoder.prototype.write = function (this: InstanceType<typeof StringDecoder>, b) {
+    c.decoderWrite++;
+    return origWrite.call(this, b);
+  };
+  JSON.parse = function (text: string, reviver?: (k: string, v: unknown) => unknown) {
+    c.jsonParse++;
+    return origParse(text, reviver);
+  };
+  RegExp.prototype.exec = function (this: RegExp, str: string) {
+    c.regexExec++;
+    return origExec.call(this, str);
+  };
+  try {
+    await body();
+  } finally {
+    g.setImmediate = origImmediate;
+    g.setTimeout = origTimeout;
+    StringDecoder.prototype.write = origWrite;
+    JSON.parse = origParse;
+    RegExp.prototype.exec = origExec;
+  }
+  return c;
 }
 
 // ---------------------------------------------------------------------------- the parent
