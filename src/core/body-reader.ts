@@ -135,30 +135,25 @@ export interface BodyReaderOptions {
    */
   maxInflatedBytes?: number;
   /**
-   * SSE: parse the events of a chunk after the current turn of the event loop (setImmediate)
-   * instead of at once. The bytes are decoded (copied) at once; the event parsing, JSON and
-   * what the sink does with each document then run after the application got the chunk,
-   * not before: the app sees a stream's first event as early as without the reader. The end
-   * of the stream parses what is pending first, so `onEnd` still comes after every document.
+   * JSON: parse and report the body on the next turn (one setImmediate per response) after it
+   * ended, so the application has the response before it is parsed and judged; `onEnd` then
+   * follows. Observe mode (issue 31). Streams are not deferred: their events are parsed within
+   * each chunk's push (no scheduling per chunk).
    */
-  deferEvents?: boolean;
+  deferJson?: boolean;
 }
 
-/** Decoded text waiting for a deferred parse, past which it is parsed at once (memory bound). */
-const MAX_PENDING_CHARS = 1024 * 1024;
-
-/** Readers with a deferred parse scheduled (see parseAllPending). */
-const readersPending = new Set<BodyReader>();
+/** JSON bodies waiting for their turn (deferJson), judged by parseAllPending. */
+const bodiesPending = new Set<BodyReader>();
 
 /**
- * Parses every deferred stream event now. Called before a new A2A call is classified and
- * judged: a call the app makes as soon as it got an event (a CancelTask on the first task
- * event, say) must find what that event said (the negotiation of its task) recorded already,
- * as without deferral. Costs nothing when nothing is pending.
+ * Judges now every response body waiting for its turn (deferJson). Called before a new call that
+ * continues a task or fetches a card (its negotiation may be in one), at disable, and by the
+ * register entry's shutdown and flush. Costs nothing when nothing is pending.
  */
 export function parseAllPending(): void {
-  if (readersPending.size === 0) return;
-  for (const reader of [...readersPending]) reader.parseDeferred();
+  if (bodiesPending.size === 0) return;
+  for (const reader of [...bodiesPending]) reader.parseDeferred();
 }
 
 function inflatedCap(maxBytes: number, opts: BodyReaderOptions | undefined): number {
@@ -184,11 +179,13 @@ export class BodyReader {
   private failed = false;
   private readonly maxInflated: number;
   private inflated = 0;
-  private readonly deferEvents: boolean;
-  /** deferEvents: decoded text whose events are not parsed yet, and the scheduled parse. */
-  private pending: string[] | undefined;
-  private pendingChars = 0;
-  private pendingParse: ReturnType<typeof setImmediate> | undefined;
+  private readonly deferJson: boolean;
+  /** deferJson: the body's parse, scheduled for the turn after its end. */
+  private jsonParse: ReturnType<typeof setImmediate> | undefined;
+  private jsonComplete = true;
+  /** The SSE parser's event handler, bound once (no closure per chunk). */
+  private readonly onSseEvent = (data: string, eventName: string | undefined): void =>
+    this.emitEvent(data, eventName);
   /** end(false) on a compressed stream: the inflater's 'end' finishes a stream cut short. */
   private cutShort = false;
 
@@ -208,11 +205,11 @@ export class BodyReader {
     this.maxInflated = maxInflated;
     let defer = false;
     try {
-      defer = opts?.deferEvents === true;
+      defer = mode === 'json' && opts?.deferJson === true;
     } catch {
       // a hostile options object: parse at once
     }
-    this.deferEvents = defer;
+    this.deferJson = defer;
     const enc = contentEncoding?.trim().toLowerCase();
     this.encoding = enc && enc !== 'identity' ? enc : undefined;
     if (this.encoding && !SUPPORTED_ENCODINGS.has(this.encoding)) {
@@ -270,9 +267,18 @@ export class BodyReader {
     if (this.ended) return;
     this.ended = true;
     if (this.failed) {
-      this.parseDeferred();
       this.sink.onEnd();
       return;
+    }
+    if (this.deferJson) {
+      try {
+        this.jsonComplete = complete;
+        this.jsonParse = setImmediate(() => this.parseDeferred());
+        bodiesPending.add(this);
+        return;
+      } catch {
+        this.jsonParse = undefined; // no immediate: parse at once
+      }
     }
     if (this.mode === 'sse') {
       if (this.decompressor) {
@@ -313,7 +319,6 @@ export class BodyReader {
    * The inflation cap is reached: inspect no more of this stream; the app's bytes are not touched.
    */
   private stopInflating(): void {
-    this.parseDeferred(); // what was inflated before the cap is inspected
     this.failed = true;
     this.sink.onProblem(
       `stream over ${this.maxInflated} bytes decompressed: the rest not inspected`,
@@ -340,48 +345,31 @@ export class BodyReader {
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     }
     if (text.length === 0) return;
-    if (!this.deferEvents) {
-      this.emitEvents(this.sse.push(text));
-      return;
-    }
-    if (this.pending === undefined) {
-      this.pending = [text];
-      this.pendingChars = text.length;
-      this.pendingParse = setImmediate(() => this.parseDeferred());
-      readersPending.add(this);
-    } else {
-      this.pending.push(text);
-      this.pendingChars += text.length;
-      if (this.pendingChars > MAX_PENDING_CHARS) this.parseDeferred();
-    }
-  }
-
-  /** Parses the deferred text now (at its scheduled time, before the stream's end, or for parseAllPending). */
-  parseDeferred(): void {
-    if (this.pendingParse !== undefined) {
-      clearImmediate(this.pendingParse);
-      readersPending.delete(this);
-    }
-    this.pendingParse = undefined;
-    const texts = this.pending;
-    this.pending = undefined;
-    this.pendingChars = 0;
-    if (texts === undefined || !this.sse) return;
+    // Parsed at once: the parser keeps only an incomplete line's tail and an unfinished event's
+    // fields; each complete event goes to the sink from inside this call (no array, no event
+    // object, no scheduling per chunk).
     try {
-      for (const text of texts) this.emitEvents(this.sse.push(text));
+      this.sse.feed(text, this.onSseEvent);
     } catch {
       this.sink.onProblem('could not read the stream');
     }
   }
 
-  private emitEvents(events: ReturnType<SseParser['push']>): void {
-    for (const ev of events) {
-      const data = sseJsonText(ev.data);
-      if (data.length === 0) continue;
-      const parsed = parseJsonSafe(data);
-      if (parsed.ok) this.sink.onDocument(parsed.value, ev.event);
-      else this.sink.onProblem(`stream event is not JSON (${parsed.problem})`);
-    }
+  /** A deferred JSON body: parsed and reported now (at its turn, or for parseAllPending). */
+  parseDeferred(): void {
+    if (this.jsonParse === undefined) return;
+    bodiesPending.delete(this);
+    clearImmediate(this.jsonParse);
+    this.jsonParse = undefined;
+    this.finishJson(this.jsonComplete);
+  }
+
+  private emitEvent(raw: string, eventName: string | undefined): void {
+    const data = sseJsonText(raw);
+    if (data.length === 0) return;
+    const parsed = parseJsonSafe(data);
+    if (parsed.ok) this.sink.onDocument(parsed.value, eventName);
+    else this.sink.onProblem(`stream event is not JSON (${parsed.problem})`);
   }
 
   /**
@@ -391,13 +379,12 @@ export class BodyReader {
    * events over the cap.
    */
   private finishSse(complete = true): void {
-    this.parseDeferred();
     if (this.sse && this.decoder) {
       try {
         let tail = this.decoder.end();
         if (this.atStart && tail.charCodeAt(0) === 0xfeff) tail = tail.slice(1);
-        if (tail.length > 0) this.emitEvents(this.sse.push(tail));
-        this.emitEvents(this.sse.end());
+        if (tail.length > 0) this.sse.feed(tail, this.onSseEvent);
+        this.sse.end();
         if (this.sse.truncated)
           this.sink.onProblem(
             `stream ended inside an event (${this.sse.discardedTrailingChars} characters): that event not judged`,
