@@ -137,19 +137,40 @@ export interface BodyReaderOptions {
   /**
    * JSON: parse and report the body on the next turn (one setImmediate per response) after it
    * ended, so the application has the response before it is parsed and judged; `onEnd` then
-   * follows. Observe mode (issue 31). Streams are not deferred: their events are parsed within
-   * each chunk's push (no scheduling per chunk).
+   * follows. Observe mode (issue 31).
    */
   deferJson?: boolean;
+  /**
+   * SSE: a chunk's text is decoded at once (a copy: the bytes are undici's) but its events are
+   * parsed only when the next chunk arrives, the stream ends, or the stream is idle for
+   * STREAM_IDLE_MS (one unref'd timer per stream, re-armed with `refresh()`), or for
+   * parseAllPending. So the app is never held by the parse and judgement of the chunk it is
+   * being handed, and nothing is scheduled per chunk. Observe mode (issue 31); enforce mode
+   * parses within the push, before the app gets the chunk.
+   */
+  deferEvents?: boolean;
 }
 
-/** JSON bodies waiting for their turn (deferJson), judged by parseAllPending. */
+/**
+ * A stream's pending text is parsed when nothing more came for this long (the fallback: the next
+ * chunk or the stream's end parse it first in a busy stream).
+ */
+export const STREAM_IDLE_MS = 5;
+
+/**
+ * Decoded text held for a deferred parse at most: past it the held text is parsed at once (only
+ * a decompressed stream can add more than one chunk's text before its next chunk).
+ */
+const MAX_PENDING_CHARS = 1024 * 1024;
+
+/** Bodies waiting for their parse (deferJson, deferEvents), judged by parseAllPending. */
 const bodiesPending = new Set<BodyReader>();
 
 /**
- * Judges now every response body waiting for its turn (deferJson). Called before a new call that
- * continues a task or fetches a card (its negotiation may be in one), at disable, and by the
- * register entry's shutdown and flush. Costs nothing when nothing is pending.
+ * Judges now every response body, or stream text, waiting for its parse (deferJson,
+ * deferEvents). Called before a new call that continues a task or fetches a card (its
+ * negotiation may be in one), at disable, and by the register entry's shutdown and flush. Costs
+ * nothing when nothing is pending.
  */
 export function parseAllPending(): void {
   if (bodiesPending.size === 0) return;
@@ -188,6 +209,11 @@ export class BodyReader {
     this.emitEvent(data, eventName);
   /** end(false) on a compressed stream: the inflater's 'end' finishes a stream cut short. */
   private cutShort = false;
+  private readonly deferEvents: boolean;
+  /** deferEvents: decoded text whose events are not parsed yet ('' when none). */
+  private pendingText = '';
+  /** deferEvents: the stream's idle timer (made at its first pending text, then refreshed). */
+  private idleTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly mode: BodyMode,
@@ -204,12 +230,15 @@ export class BodyReader {
     }
     this.maxInflated = maxInflated;
     let defer = false;
+    let deferEvents = false;
     try {
       defer = mode === 'json' && opts?.deferJson === true;
+      deferEvents = mode === 'sse' && opts?.deferEvents === true;
     } catch {
       // a hostile options object: parse at once
     }
     this.deferJson = defer;
+    this.deferEvents = deferEvents;
     const enc = contentEncoding?.trim().toLowerCase();
     this.encoding = enc && enc !== 'identity' ? enc : undefined;
     if (this.encoding && !SUPPORTED_ENCODINGS.has(this.encoding)) {
@@ -227,6 +256,7 @@ export class BodyReader {
           d.on('data', (out: Buffer) => this.onInflated(out));
           d.on('error', () => {
             if (this.failed) return; // already reported (e.g. stopped at the inflation cap)
+            this.parsePending(); // what was inflated before the error is inspected
             this.failed = true;
             sink.onProblem(`could not decode ${this.encoding} stream`);
             // After end() nothing else will say the stream is over ('end' never comes after
@@ -243,6 +273,8 @@ export class BodyReader {
     if (this.ended || this.failed) return;
     try {
       if (this.mode === 'sse') {
+        // The previous chunk's events: the app has had that chunk since its onData returned.
+        if (this.pendingText.length > 0) this.parsePending();
         if (this.decompressor) this.decompressor.write(chunk);
         else this.feedText(chunk);
         return;
@@ -266,6 +298,8 @@ export class BodyReader {
   end(complete: boolean): void {
     if (this.ended) return;
     this.ended = true;
+    if (this.idleTimer !== undefined) clearTimeout(this.idleTimer);
+    this.parsePending();
     if (this.failed) {
       this.sink.onEnd();
       return;
@@ -319,6 +353,7 @@ export class BodyReader {
    * The inflation cap is reached: inspect no more of this stream; the app's bytes are not touched.
    */
   private stopInflating(): void {
+    this.parsePending(); // what was inflated before the cap is inspected
     this.failed = true;
     this.sink.onProblem(
       `stream over ${this.maxInflated} bytes decompressed: the rest not inspected`,
@@ -345,9 +380,20 @@ export class BodyReader {
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     }
     if (text.length === 0) return;
-    // Parsed at once: the parser keeps only an incomplete line's tail and an unfinished event's
-    // fields; each complete event goes to the sink from inside this call (no array, no event
-    // object, no scheduling per chunk).
+    if (this.deferEvents && !this.ended) {
+      this.holdText(text);
+      return;
+    }
+    this.parsePending();
+    this.parseText(text);
+  }
+
+  /**
+   * The parser keeps only an incomplete line's tail and an unfinished event's fields; each
+   * complete event goes to the sink from inside this call (no array, no event object).
+   */
+  private parseText(text: string): void {
+    if (!this.sse) return;
     try {
       this.sse.feed(text, this.onSseEvent);
     } catch {
@@ -355,8 +401,51 @@ export class BodyReader {
     }
   }
 
-  /** A deferred JSON body: parsed and reported now (at its turn, or for parseAllPending). */
+  /** deferEvents: keeps `text` for its parse; arms (or re-arms) the stream's idle timer. */
+  private holdText(text: string): void {
+    if (this.pendingText.length === 0) {
+      this.pendingText = text;
+      bodiesPending.add(this);
+    } else if (this.pendingText.length + text.length > MAX_PENDING_CHARS) {
+      this.parsePending();
+      this.pendingText = text;
+      bodiesPending.add(this);
+    } else {
+      this.pendingText += text; // only a decompressed stream's outputs between two chunks
+    }
+    try {
+      if (this.idleTimer === undefined) {
+        this.idleTimer = setTimeout(this.onIdle, STREAM_IDLE_MS);
+        this.idleTimer.unref?.();
+      } else this.idleTimer.refresh();
+    } catch {
+      this.parsePending(); // no timer: parse at once
+    }
+  }
+
+  private readonly onIdle = (): void => {
+    try {
+      this.parsePending();
+    } catch {
+      // parsePending reports its own problems; nothing reaches the timer
+    }
+  };
+
+  /** deferEvents: parses the held text now. */
+  private parsePending(): void {
+    const text = this.pendingText;
+    if (text.length === 0) return;
+    this.pendingText = '';
+    bodiesPending.delete(this);
+    this.parseText(text);
+  }
+
+  /**
+   * What waits for its parse, parsed and reported now: a stream's held text, a deferred JSON body
+   * (at its turn, or for parseAllPending).
+   */
   parseDeferred(): void {
+    if (this.pendingText.length > 0) this.parsePending();
     if (this.jsonParse === undefined) return;
     bodiesPending.delete(this);
     clearImmediate(this.jsonParse);
@@ -379,6 +468,7 @@ export class BodyReader {
    * events over the cap.
    */
   private finishSse(complete = true): void {
+    this.parsePending();
     if (this.sse && this.decoder) {
       try {
         let tail = this.decoder.end();

@@ -256,7 +256,9 @@ export class A2ACall {
         // app has it (issue 31); its span still ends at the exchange's end (endTime). Enforce
         // mode needs the verdict first. Card answers (a card fetch, JSON-RPC's extended card)
         // are read at once: the app's next call is judged against them. A stream's events are
-        // parsed within each chunk's own onData (body-reader.ts).
+        // parsed when its next chunk comes (or its end, or an idle timer): never within the
+        // onData of the chunk the app is being handed (body-reader.ts); enforce mode parses them
+        // at once, before the app reads on.
         deferred =
           !this.deps.config.enforce &&
           mode === 'json' &&
@@ -272,7 +274,7 @@ export class A2ACall {
             onProblem: (problem) => this.setUnjudged(bodyProblem(problem, sniffed)),
             onEnd: () => this.finish(),
           },
-          { deferJson: deferred },
+          { deferJson: deferred, deferEvents: !this.deps.config.enforce },
         );
       },
       onResponseBody: (chunk) => {
