@@ -142,18 +142,19 @@ export interface BodyReaderOptions {
   deferJson?: boolean;
   /**
    * SSE: a chunk's text is decoded at once (a copy: the bytes are undici's) but its events are
-   * parsed only when the next chunk arrives, the stream ends, or the stream is idle for
-   * STREAM_IDLE_MS (one unref'd timer per stream, re-armed with `refresh()`), or for
-   * parseAllPending. So the app is never held by the parse and judgement of the chunk it is
-   * being handed, and nothing is scheduled per chunk. Observe mode (issue 31); enforce mode
-   * parses within the push, before the app gets the chunk.
+   * parsed only when the next chunk arrives, the stream ends, a fallback timer fires (at most
+   * STREAM_IDLE_MS after the text was held: one unref'd timer per stream, re-armed with
+   * `refresh()` by the first text held after it fired, so at most once per STREAM_IDLE_MS, not
+   * per chunk), or for parseAllPending. So the app is never held by the parse and judgement of
+   * the chunk it is being handed, and nothing is scheduled per chunk. Observe mode (issue 31);
+   * enforce mode parses within the push, before the app gets the chunk.
    */
   deferEvents?: boolean;
 }
 
 /**
- * A stream's pending text is parsed when nothing more came for this long (the fallback: the next
- * chunk or the stream's end parse it first in a busy stream).
+ * A stream's held text is parsed at most this long after it was held, by the stream's fallback
+ * timer (the next chunk or the stream's end parse it first in a busy stream).
  */
 export const STREAM_IDLE_MS = 5;
 
@@ -212,8 +213,14 @@ export class BodyReader {
   private readonly deferEvents: boolean;
   /** deferEvents: decoded text whose events are not parsed yet ('' when none). */
   private pendingText = '';
-  /** deferEvents: the stream's idle timer (made at its first pending text, then refreshed). */
+  /**
+   * deferEvents: the stream's fallback timer, made at its first held text; re-armed (`refresh()`)
+   * by the first text held after it fired, not per chunk.
+   */
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
+  private idleArmed = false;
+  /** deferEvents: in bodiesPending from the first held text to the end (not per chunk). */
+  private listed = false;
 
   constructor(
     private readonly mode: BodyMode,
@@ -300,6 +307,7 @@ export class BodyReader {
     this.ended = true;
     if (this.idleTimer !== undefined) clearTimeout(this.idleTimer);
     this.parsePending();
+    if (this.listed) bodiesPending.delete(this);
     if (this.failed) {
       this.sink.onEnd();
       return;
@@ -403,27 +411,33 @@ export class BodyReader {
 
   /** deferEvents: keeps `text` for its parse; arms (or re-arms) the stream's idle timer. */
   private holdText(text: string): void {
-    if (this.pendingText.length === 0) {
-      this.pendingText = text;
-      bodiesPending.add(this);
-    } else if (this.pendingText.length + text.length > MAX_PENDING_CHARS) {
+    if (this.pendingText.length === 0) this.pendingText = text;
+    else if (this.pendingText.length + text.length > MAX_PENDING_CHARS) {
       this.parsePending();
       this.pendingText = text;
-      bodiesPending.add(this);
-    } else {
-      this.pendingText += text; // only a decompressed stream's outputs between two chunks
-    }
+    } else this.pendingText += text; // only a decompressed stream's outputs between two chunks
+    if (this.idleArmed) return;
     try {
+      if (!this.listed) {
+        this.listed = true;
+        bodiesPending.add(this);
+      }
       if (this.idleTimer === undefined) {
         this.idleTimer = setTimeout(this.onIdle, STREAM_IDLE_MS);
         this.idleTimer.unref?.();
       } else this.idleTimer.refresh();
+      this.idleArmed = true;
     } catch {
       this.parsePending(); // no timer: parse at once
     }
   }
 
+  /**
+   * The fallback: what is held when it fires is parsed (the app has had that chunk since its
+   * onData returned). It stays unarmed until the next held text.
+   */
   private readonly onIdle = (): void => {
+    this.idleArmed = false;
     try {
       this.parsePending();
     } catch {
@@ -436,7 +450,6 @@ export class BodyReader {
     const text = this.pendingText;
     if (text.length === 0) return;
     this.pendingText = '';
-    bodiesPending.delete(this);
     this.parseText(text);
   }
 
