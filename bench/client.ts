@@ -21,6 +21,8 @@
  *   bare            no OpenTelemetry at all
  *   sdk             NodeTracerProvider + BatchSpanProcessor(exporter that drops) registered, no instrumentation
  *   undici          sdk + @opentelemetry/instrumentation-undici            (the "SDK floor")
+ *   undici-b        the same again, a second process in the same rounds: the control (its ratio
+ *                   to `undici` is the noise of a ratio between two processes)
  *   a2a             sdk + A2AInstrumentation (this package)
  *   a2a-base        a2a from another build (BENCH_BASE_DIST; only when it is set)
  *   both            sdk + instrumentation-undici + A2AInstrumentation
@@ -36,14 +38,15 @@ export type ConfigName =
   | 'bare'
   | 'sdk'
   | 'undici'
+  | 'undici-b'
   | 'a2a'
   | 'a2a-base'
   | 'both'
   | 'a2a-inspect16'
   | 'nodesdk-undici'
   | 'register';
-/** Measured phases; `big` is row 3. */
-export type Phase = 'send' | 'stream' | 'plainGet' | 'plainPost' | 'big';
+/** Measured phases; `big` is row 3; `paced` row 2b (1,000 words ~1 ms apart). */
+export type Phase = 'send' | 'stream' | 'paced' | 'plainGet' | 'plainPost' | 'big';
 
 export interface ClientSpec {
   config: ConfigName;
@@ -59,6 +62,7 @@ export interface ClientSpec {
 export interface Warmup {
   send: number;
   stream: number;
+  paced: number;
   plain: number;
 }
 
@@ -112,6 +116,7 @@ export interface ClientResult {
   skipped?: string;
   send?: LatencyFigures;
   stream?: StreamFigures;
+  paced?: StreamFigures;
   plainGet?: LatencyFigures;
   plainPost?: LatencyFigures;
   big?: BigFigures;
@@ -210,7 +215,7 @@ async function setup(job: ClientSpec): Promise<{ skipped: string } | { flush: Fl
   });
   provider.register(); // AsyncLocalStorage context manager + W3C propagator, as any Node set-up
   const instrumentations: object[] = [];
-  if (config === 'undici' || config === 'both') {
+  if (config === 'undici' || config === 'undici-b' || config === 'both') {
     const { UndiciInstrumentation } = await import('@opentelemetry/instrumentation-undici');
     instrumentations.push(new UndiciInstrumentation());
   }
@@ -326,8 +331,9 @@ class Runner {
     return t;
   }
 
-  async streamOnce(): Promise<{ first: number; last: number }> {
-    const req = this.sendRequest('long-stream');
+  async streamOnce(paced = false): Promise<{ first: number; last: number }> {
+    const req = this.sendRequest(paced ? 'paced-stream' : 'long-stream');
+    const expected = paced ? 1003 : 100;
     const t0 = process.hrtime.bigint();
     let first = NaN;
     let events = 0;
@@ -336,7 +342,7 @@ class Runner {
       events++;
     }
     this.events = events;
-    if (events !== 100) throw new Error(`stream: expected 100 events, got ${events}`);
+    if (events !== expected) throw new Error(`stream: expected ${expected} events, got ${events}`);
     return { first, last: ms(t0, process.hrtime.bigint()) };
   }
 
@@ -361,6 +367,7 @@ class Runner {
     if (phases.includes('send') || phases.includes('big'))
       for (let i = 0; i < w.send; i++) await this.sendOnce();
     if (phases.includes('stream')) for (let i = 0; i < w.stream; i++) await this.streamOnce();
+    if (phases.includes('paced')) for (let i = 0; i < w.paced; i++) await this.streamOnce(true);
     if (phases.includes('plainGet')) for (let i = 0; i < w.plain; i++) await this.plainOnce('GET');
     if (phases.includes('plainPost'))
       for (let i = 0; i < w.plain; i++) await this.plainOnce('POST');
@@ -384,8 +391,8 @@ class Runner {
     const w0 = process.hrtime.bigint();
     for (let i = 0; i < n; i++) {
       if (phase === 'send') this.lat.push(await this.sendOnce());
-      else if (phase === 'stream') {
-        const r = await this.streamOnce();
+      else if (phase === 'stream' || phase === 'paced') {
+        const r = await this.streamOnce(phase === 'paced');
         this.firsts.push(r.first);
         this.lat.push(r.last);
       } else if (phase === 'plainGet') this.lat.push(await this.plainOnce('GET'));
@@ -410,7 +417,7 @@ class Runner {
     await this.flush();
     const flushCpu = cpuUs() - f0;
     const cpu = this.cpuBatches + flushCpu;
-    if (phase !== 'stream')
+    if (phase !== 'stream' && phase !== 'paced')
       return {
         ...summarise(this.lat, this.wallMs, cpu, phaseMs),
         cpuUsWindow: windowCpu + flushCpu,

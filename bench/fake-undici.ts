@@ -46,3 +46,28 @@ export function publishExchange(
   for (const c of chunks) request.onData(c);
   trailersCh.publish({ request, trailers: [] });
 }
+
+/**
+ * The same exchange with each body chunk in its own turn of the event loop, `gapMs` apart (a
+ * paced stream: a language model's words); resolves after the trailers.
+ */
+export async function publishExchangePaced(
+  request: FakeUndiciRequest,
+  statusCode: number,
+  responseHeaders: Buffer[],
+  chunks: readonly Buffer[],
+  gapMs = 1,
+): Promise<void> {
+  create.publish({ request });
+  headersCh.publish({
+    request,
+    response: { statusCode, headers: responseHeaders, statusText: 'OK' },
+  });
+  for (const c of chunks) {
+    // gapMs 0: the next turn at once (setImmediate), no idle time between chunks
+    if (gapMs > 0) await new Promise((r) => setTimeout(r, gapMs));
+    else await new Promise((r) => setImmediate(r));
+    request.onData(c);
+  }
+  trailersCh.publish({ request, trailers: [] });
+}

@@ -17,16 +17,28 @@
  *   stream  a SendStreamingMessage answered by 100 SSE events (task, WORKING, 97 artifact
  *           updates, COMPLETED), one chunk per event
  *   plain   a non-A2A JSON POST
+ *   paced   (only when asked: OWN_PHASES=paced or OWN_SOLO=paced:<n>) the stream's 100 events,
+ *           each chunk in its own turn of the event loop ~1 ms apart, as a language model's
+ *           words arrive
+ *   turns   (only when asked) the same 100 chunks each in its own turn with no wait between
+ *           them (setImmediate): the per-chunk cost of `paced` without its idle time, so its
+ *           figures are far less noisy (issue 31)
+ * Each exchange is followed by one turn of the event loop (a setImmediate), so work deferred
+ * to the next turn is counted in it, as it is in the sdk floor.
  * Rounds are interleaved (every configuration runs its batch before the next round), and
  * each configuration's figure is the median over rounds of its median per-call time.
  * Own work = configuration − sdk. Prints figures; asserts nothing.
+ *
+ * Operations per chunk (issue 31), one process, after the warm-up:
+ *   OWN_WORK_CHILD=a2a OWN_PHASES=turns OWN_COUNT=turns:200 node --import tsx bench/own-work.ts
+ *   (OWN_WORK_CHILD=a2a-base with OWN_BASE_DIST for another build, =sdk for the harness alone)
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { FakeUndiciRequest, publishExchange } from './fake-undici';
+import { FakeUndiciRequest, publishExchange, publishExchangePaced } from './fake-undici';
 import path from 'node:path';
 
 type Config = 'sdk' | 'undici' | 'a2a' | 'a2a-base';
-type Phase = 'send' | 'stream' | 'plain';
+type Phase = 'send' | 'stream' | 'plain' | 'paced' | 'turns';
 /** OWN_BASE_DIST: another build of this package, run as `a2a-base` (before/after figures). */
 const BASE_DIST = process.env.OWN_BASE_DIST;
 const CONFIGS: Config[] = BASE_DIST
@@ -34,7 +46,13 @@ const CONFIGS: Config[] = BASE_DIST
   : ['sdk', 'undici', 'a2a'];
 const PHASES: Phase[] = (process.env.OWN_PHASES ?? 'send,stream,plain').split(',') as Phase[];
 const ROUNDS = Number(process.env.OWN_ROUNDS ?? 9);
-const CALLS: Record<Phase, number> = { send: 2000, stream: 100, plain: 4000 };
+const CALLS: Record<Phase, number> = {
+  send: 2000,
+  stream: 100,
+  plain: 4000,
+  paced: 10,
+  turns: 100,
+};
 
 const ORIGIN = 'http://127.0.0.1:40404';
 
@@ -85,33 +103,31 @@ function fakeFetch(
   requestHeaders: string[],
   contentType: string,
   chunks: readonly Buffer[],
+  paced: false | number = false,
 ): Promise<unknown> {
   const u = new URL(url);
   const request = new FakeUndiciRequest('POST', u.origin, u.pathname, undefined, [
     ...requestHeaders,
   ]);
-  publishExchange(
-    request,
-    200,
-    [
-      Buffer.from('x-powered-by'),
-      Buffer.from('Express'),
-      Buffer.from('content-type'),
-      Buffer.from(contentType),
-      Buffer.from('content-length'),
-      Buffer.from('512'),
-      Buffer.from('etag'),
-      Buffer.from('W/"200-abc"'),
-      Buffer.from('date'),
-      Buffer.from('Thu, 03 Dec 2026 10:00:00 GMT'),
-      Buffer.from('connection'),
-      Buffer.from('keep-alive'),
-      Buffer.from('keep-alive'),
-      Buffer.from('timeout=5'),
-    ],
-    chunks,
-  );
   void body;
+  const headers = [
+    Buffer.from('x-powered-by'),
+    Buffer.from('Express'),
+    Buffer.from('content-type'),
+    Buffer.from(contentType),
+    Buffer.from('content-length'),
+    Buffer.from('512'),
+    Buffer.from('etag'),
+    Buffer.from('W/"200-abc"'),
+    Buffer.from('date'),
+    Buffer.from('Thu, 03 Dec 2026 10:00:00 GMT'),
+    Buffer.from('connection'),
+    Buffer.from('keep-alive'),
+    Buffer.from('keep-alive'),
+    Buffer.from('timeout=5'),
+  ];
+  if (paced !== false) return publishExchangePaced(request, 200, headers, chunks, paced);
+  publishExchange(request, 200, headers, chunks);
   return Promise.resolve(undefined);
 }
 
@@ -123,11 +139,22 @@ async function child(config: Config): Promise<void> {
       ? 'plain'
       : input.endsWith('/stream')
         ? 'stream'
-        : 'send';
+        : input.endsWith('/paced')
+          ? 'paced'
+          : input.endsWith('/turns')
+            ? 'turns'
+            : 'send';
     if (phase === 'plain')
       return fakeFetch(input, init.body, REQ_HEADERS, 'application/json', [PLAIN_ANSWER]);
-    if (phase === 'stream')
-      return fakeFetch(input, init.body, REQ_HEADERS, 'text/event-stream', STREAM_EVENTS);
+    if (phase === 'stream' || phase === 'paced' || phase === 'turns')
+      return fakeFetch(
+        input,
+        init.body,
+        REQ_HEADERS,
+        'text/event-stream',
+        STREAM_EVENTS,
+        phase === 'paced' ? 1 : phase === 'turns' ? 0 : false,
+      );
     return fakeFetch(input, init.body, REQ_HEADERS, 'application/json', [SEND_ANSWER]);
   }) as unknown as typeof fetch;
 
@@ -168,8 +195,16 @@ async function child(config: Config): Promise<void> {
     send: `${ORIGIN}/a2a/jsonrpc`,
     stream: `${ORIGIN}/a2a/stream`,
     plain: `${ORIGIN}/plain`,
+    paced: `${ORIGIN}/a2a/paced`,
+    turns: `${ORIGIN}/a2a/turns`,
   };
-  const bodies: Record<Phase, string> = { send: SEND_BODY, stream: STREAM_BODY, plain: PLAIN_BODY };
+  const bodies: Record<Phase, string> = {
+    send: SEND_BODY,
+    stream: STREAM_BODY,
+    plain: PLAIN_BODY,
+    paced: STREAM_BODY,
+    turns: STREAM_BODY,
+  };
   const run = async (phase: Phase, n: number): Promise<number[]> => {
     const times: number[] = [];
     const init = {
@@ -180,6 +215,9 @@ async function child(config: Config): Promise<void> {
     for (let i = 0; i < n; i++) {
       const t0 = process.hrtime.bigint();
       await fetch(urls[phase], init as RequestInit);
+      // One turn of the event loop per exchange, as between two network round trips: work
+      // deferred past the app (issue 31: a response judged on the next turn) is counted here.
+      await new Promise((r) => setImmediate(r));
       times.push(Number(process.hrtime.bigint() - t0) / 1000);
     }
     return times;
@@ -187,6 +225,16 @@ async function child(config: Config): Promise<void> {
   for (const phase of PHASES) await run(phase, CALLS[phase]); // warm-up
   await provider.forceFlush();
   if (process.env.OWN_DEBUG) console.error(`${config}: ${exported} spans after warm-up`);
+  const count = process.env.OWN_COUNT; // `phase:calls`: count operations per chunk, print, exit
+  if (count) {
+    const [phase, n] = count.split(':');
+    const counts = await countOperations(() => run(phase as Phase, Number(n)));
+    const chunks = Number(n) * (phase === 'send' || phase === 'plain' ? 1 : STREAM_EVENTS.length);
+    const per: Record<string, number> = {};
+    for (const [k, v] of Object.entries(counts)) per[k] = Math.round((v / chunks) * 1000) / 1000;
+    process.stdout.write(`${JSON.stringify({ config, phase, chunks, perChunk: per })}\n`);
+    process.exit(0);
+  }
   const solo = process.env.OWN_SOLO; // `phase:calls`: run once and exit (for --cpu-prof)
   if (solo) {
     const [phase, n] = solo.split(':');
@@ -207,6 +255,56 @@ async function child(config: Config): Promise<void> {
     });
   });
   process.send?.({ ready: true });
+}
+
+/**
+ * OWN_COUNT: operations counted while `body` runs (issue 31: what is done per received chunk):
+ * setImmediate and setTimeout calls, StringDecoder writes, JSON.parse calls and regular
+ * expression executions (RegExp.prototype.exec, which `test`, `match` and `replace` call once
+ * it is replaced), over the whole process (the harness's own: one setImmediate per chunk in
+ * phase turns, one per exchange, are in every configuration alike).
+ */
+async function countOperations(body: () => Promise<unknown>): Promise<Record<string, number>> {
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { StringDecoder } = require('node:string_decoder') as typeof import('node:string_decoder');
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  const c = { setImmediate: 0, setTimeout: 0, decoderWrite: 0, jsonParse: 0, regexExec: 0 };
+  const g = globalThis as unknown as Record<string, (...a: unknown[]) => unknown>;
+  const origImmediate = g.setImmediate;
+  const origTimeout = g.setTimeout;
+  const origWrite = StringDecoder.prototype.write;
+  const origParse = JSON.parse;
+  const origExec = RegExp.prototype.exec;
+  g.setImmediate = function (this: unknown, ...a: unknown[]) {
+    c.setImmediate++;
+    return origImmediate.apply(this, a);
+  };
+  g.setTimeout = function (this: unknown, ...a: unknown[]) {
+    c.setTimeout++;
+    return origTimeout.apply(this, a);
+  };
+  StringDecoder.prototype.write = function (this: InstanceType<typeof StringDecoder>, b) {
+    c.decoderWrite++;
+    return origWrite.call(this, b);
+  };
+  JSON.parse = function (text: string, reviver?: (k: string, v: unknown) => unknown) {
+    c.jsonParse++;
+    return origParse(text, reviver);
+  };
+  RegExp.prototype.exec = function (this: RegExp, str: string) {
+    c.regexExec++;
+    return origExec.call(this, str);
+  };
+  try {
+    await body();
+  } finally {
+    g.setImmediate = origImmediate;
+    g.setTimeout = origTimeout;
+    StringDecoder.prototype.write = origWrite;
+    JSON.parse = origParse;
+    RegExp.prototype.exec = origExec;
+  }
+  return c;
 }
 
 // ---------------------------------------------------------------------------- the parent

@@ -14,6 +14,8 @@
  * - `long-stream`: 97 artifact-update events, so a stream carries 100 events
  *   (task, WORKING, 97 artifacts, COMPLETED), sent back to back (row 2).
  * - `big-artifact`: one artifact of BENCH_BIG_ARTIFACT_BYTES (default 10 MiB) of text (row 3).
+ * - `paced-stream`: 1,000 word-sized artifact updates ~1 ms apart (a language model's answer:
+ *   each reaches the client in its own chunk), so a stream carries 1,003 events (row 2b).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -25,6 +27,16 @@ import {
 } from '../test/peers/sdk-peer';
 
 export const STREAM_ARTIFACT_EVENTS = 97;
+export const PACED_ARTIFACT_EVENTS = 1000;
+export const PACED_SKILL: PeerSkillInput = {
+  id: 'paced-stream',
+  name: 'Paced stream',
+  description: 'Streams an answer word by word, about 1 ms apart.',
+  tags: [],
+  inputModes: ['text/plain'],
+  outputModes: ['text/markdown'],
+};
+const WORDS = ['the', 'quick', 'brown', 'fox', 'jumps', 'over', 'a', 'lazy', 'dog', 'again'];
 export const BIG_SKILL: PeerSkillInput = {
   id: 'big-artifact',
   name: 'Big artifact',
@@ -94,13 +106,21 @@ function startPlainServer(): Promise<http.Server> {
 
 async function main(): Promise<void> {
   const peer = await startSdkPeer({
-    skills: [DEFAULT_SKILL, LONG_STREAM_SKILL, BIG_SKILL],
+    skills: [DEFAULT_SKILL, LONG_STREAM_SKILL, BIG_SKILL, PACED_SKILL],
     behaviour: {
       settleDelayMs: 0,
       chunkDelayMs: 0,
-      artifactChunks: { [LONG_STREAM_SKILL.id]: STREAM_ARTIFACT_EVENTS },
+      chunkDelays: { [PACED_SKILL.id]: 1 },
+      artifactChunks: {
+        [LONG_STREAM_SKILL.id]: STREAM_ARTIFACT_EVENTS,
+        [PACED_SKILL.id]: PACED_ARTIFACT_EVENTS,
+      },
       artifactText: (skillId, mediaType, chunk, chunks) =>
-        skillId === BIG_SKILL.id ? big() : defaultText(skillId, mediaType, chunk, chunks),
+        skillId === BIG_SKILL.id
+          ? big()
+          : skillId === PACED_SKILL.id
+            ? `${WORDS[chunk % WORDS.length]} `
+            : defaultText(skillId, mediaType, chunk, chunks),
     },
   });
   const plain = await startPlainServer();

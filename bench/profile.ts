@@ -283,10 +283,10 @@ export async function profileOne(
     await proc.send({
       cmd: 'warmup',
       phases: [phase],
-      warmup: { send: warm, stream: warm, plain: warm },
+      warmup: { send: warm, stream: warm, paced: Math.min(warm, 1), plain: warm },
     });
     await proc.send({ cmd: 'begin', phase });
-    const size = phase === 'stream' ? 5 : 100;
+    const size = phase === 'stream' ? 5 : phase === 'paced' ? 1 : 100;
     for (let done = 0; done < calls; done += size)
       await proc.send({ cmd: 'batch', phase, n: Math.min(size, calls - done) });
     const end = await proc.send({ cmd: 'end', phase });

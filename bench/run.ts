@@ -79,6 +79,8 @@ const counts = {
   send: envNumber('BENCH_SEND', 600, 200),
   streamWarmup: envNumber('BENCH_STREAM_WARMUP', 5, 3),
   stream: envNumber('BENCH_STREAM', 30, 10),
+  pacedWarmup: envNumber('BENCH_PACED_WARMUP', 1, 1),
+  paced: envNumber('BENCH_PACED', 3, 1),
   plainWarmup: envNumber('BENCH_PLAIN_WARMUP', 200, 100),
   plain: envNumber('BENCH_PLAIN', 400, 200),
   bigCalls: envNumber('BENCH_BIG_CALLS', 2, 1),
@@ -98,9 +100,10 @@ const skipRows = new Set((process.env.BENCH_SKIP ?? '').split(',').map((x) => x.
 const PLAN: Record<ConfigName, Phase[]> = {
   bare: ['send', 'stream', 'plainGet', 'plainPost', 'big'],
   sdk: ['send', 'stream', 'plainGet', 'plainPost'],
-  undici: ['send', 'stream', 'plainGet', 'plainPost', 'big'],
-  a2a: ['send', 'stream', 'plainGet', 'plainPost', 'big'],
-  'a2a-base': ['send', 'stream', 'plainGet', 'plainPost'],
+  undici: ['send', 'stream', 'paced', 'plainGet', 'plainPost', 'big'],
+  'undici-b': ['send', 'stream', 'paced'],
+  a2a: ['send', 'stream', 'paced', 'plainGet', 'plainPost', 'big'],
+  'a2a-base': ['send', 'stream', 'paced', 'plainGet', 'plainPost'],
   both: ['send', 'stream', 'plainGet', 'plainPost', 'big'],
   'a2a-inspect16': ['big'],
   'nodesdk-undici': ['send'],
@@ -111,6 +114,8 @@ const DESCRIPTION: Record<ConfigName, string> = {
   bare: 'bare client (no OpenTelemetry)',
   sdk: 'SDK only: NodeTracerProvider + BatchSpanProcessor (spans dropped), no instrumentation',
   undici: 'SDK floor: same SDK + instrumentation-undici',
+  'undici-b':
+    'the control: the same as `undici`, a second process in the same rounds (its ratio to `undici` is the noise of a ratio)',
   a2a: 'same SDK + this instrumentation alone',
   both: 'same SDK + instrumentation-undici + this instrumentation',
   'a2a-inspect16': 'this instrumentation alone, maxInspectBytes 16 MiB (row 3 only)',
@@ -128,7 +133,7 @@ let clientScript: { script: string; execArgv: string[] } = {
   execArgv: ['--import', 'tsx'],
 };
 
-const MEASURED: Phase[] = ['send', 'stream', 'plainGet', 'plainPost'];
+const MEASURED: Phase[] = ['send', 'stream', 'paced', 'plainGet', 'plainPost'];
 
 /** Attribution pass (after the rounds): which configuration and phase get a CPU profile. */
 const PROFILE_PLAN: Array<[ConfigName, Phase]> = [
@@ -176,7 +181,12 @@ async function runRound(
       if (r.type === 'ready' && r.skipped) skipped.set(procs[i].config, r.skipped);
       else live.push(procs[i]);
     });
-    const warmup: Warmup = { send: c.sendWarmup, stream: c.streamWarmup, plain: c.plainWarmup };
+    const warmup: Warmup = {
+      send: c.sendWarmup,
+      stream: c.streamWarmup,
+      paced: c.pacedWarmup,
+      plain: c.plainWarmup,
+    };
     const tReady = Date.now();
     await Promise.all(live.map((p) => p.send({ cmd: 'warmup', phases: PLAN[p.config], warmup })));
     console.log(
@@ -191,8 +201,15 @@ async function runRound(
       const part = live.filter((p) => PLAN[p.config].includes(phase));
       if (part.length === 0) continue;
       await peer.reset();
-      const total = phase === 'send' ? c.send : phase === 'stream' ? c.stream : c.plain;
-      const size = phase === 'stream' ? c.streamBatch : c.batch;
+      const total =
+        phase === 'send'
+          ? c.send
+          : phase === 'stream'
+            ? c.stream
+            : phase === 'paced'
+              ? c.paced
+              : c.plain;
+      const size = phase === 'stream' ? c.streamBatch : phase === 'paced' ? 1 : c.batch;
       const batches = Math.max(1, Math.ceil(total / size));
       const t0 = Date.now();
       for (const p of part) await p.send({ cmd: 'begin', phase });
@@ -205,18 +222,20 @@ async function runRound(
         const value = r.type === 'done' ? r.value : undefined;
         const res = results.get(p.config) as ClientResult;
         if (phase === 'stream') res.stream = value as StreamFigures;
+        else if (phase === 'paced') res.paced = value as StreamFigures;
         else res[phase as 'send' | 'plainGet' | 'plainPost'] = value as LatencyFigures;
       }
       const line = part
         .map((p) => {
           const r = results.get(p.config) as ClientResult;
-          return phase === 'stream'
-            ? `${p.config} ${fmtMs(r.stream?.firstEventP50Ms ?? NaN)}/${fmtMs(r.stream?.lastEventP50Ms ?? NaN)}`
+          const sf = phase === 'paced' ? r.paced : r.stream;
+          return phase === 'stream' || phase === 'paced'
+            ? `${p.config} ${fmtMs(sf?.firstEventP50Ms ?? NaN)}/${fmtMs(sf?.lastEventP50Ms ?? NaN)}/${fmtUs(sf?.cpuUsPerStream ?? NaN)}`
             : `${p.config} ${fmtMs(r[phase as 'send']?.p50Ms ?? NaN)}/${fmtUs(r[phase as 'send']?.cpuUsPerCall ?? NaN)}`;
         })
         .join(', ');
       console.log(
-        `round ${round + 1} ${phase.padEnd(9)} ${((Date.now() - t0) / 1000).toFixed(1)} s  ${phase === 'stream' ? 'first/last ms' : 'p50 ms/CPU µs'}: ${line}`,
+        `round ${round + 1} ${phase.padEnd(9)} ${((Date.now() - t0) / 1000).toFixed(1)} s  ${phase === 'stream' || phase === 'paced' ? 'first/last ms/CPU µs' : 'p50 ms/CPU µs'}: ${line}`,
       );
     }
 
@@ -588,6 +607,7 @@ function render(
       'bare',
       'sdk',
       'undici',
+      'undici-b',
       'a2a',
       'a2a-base',
       'both',
@@ -729,9 +749,9 @@ function render(
   }
 
   // Row 2 -----------------------------------------------------------------------------
-  const streamCfgs = (['bare', 'sdk', 'undici', 'a2a', 'a2a-base', 'both'] as ConfigName[]).filter(
-    (c) => byConfig(all, c).some((r) => r.stream),
-  );
+  const streamCfgs = (
+    ['bare', 'sdk', 'undici', 'undici-b', 'a2a', 'a2a-base', 'both'] as ConfigName[]
+  ).filter((c) => byConfig(all, c).some((r) => r.stream));
   if (streamCfgs.length) {
     const f50: Getter = (r) => r.stream?.firstEventP50Ms;
     const l50: Getter = (r) => r.stream?.lastEventP50Ms;
@@ -791,6 +811,112 @@ function render(
         verdict: verdictFor(1.01, ra),
       });
     }
+  }
+
+  // Row 2b: a paced stream, and issue 31's targets with their control -----------------------
+  const pacedCfgs = (['undici', 'undici-b', 'a2a', 'a2a-base'] as ConfigName[]).filter((c) =>
+    byConfig(all, c).some((r) => r.paced),
+  );
+  const pcpu: Getter = (r) => r.paced?.cpuUsPerStream;
+  if (pacedCfgs.length) {
+    const events = byConfig(all, pacedCfgs[0]).find((r) => r.paced)?.paced?.eventsPerStream ?? 0;
+    out.push(
+      `\n### 2b. SendStreamingMessage, a paced answer: ${events} events (1,000 word-sized artifact updates ~1 ms apart, each in its own chunk)\n`,
+    );
+    out.push(
+      table(
+        [
+          'configuration',
+          'first event p50 ms',
+          'last event p50 ms',
+          'client CPU µs/stream',
+          'CPU µs/event above undici (difference of medians)',
+          'CPU vs SDK floor ± noise [min–max]',
+        ],
+        pacedCfgs.map((c) => [
+          c,
+          fmtMs(med(all, c, (r) => r.paced?.firstEventP50Ms)),
+          fmtMs(med(all, c, (r) => r.paced?.lastEventP50Ms)),
+          fmtUs(med(all, c, pcpu)),
+          present('undici')
+            ? ((med(all, c, pcpu) - med(all, 'undici', pcpu)) / Math.max(1, events)).toFixed(2)
+            : '',
+          fmtRN(ratio(all, c, 'undici', pcpu)),
+        ]),
+      ),
+    );
+    summary.paced = Object.fromEntries(
+      pacedCfgs.map((c) => [c, { cpuUsPerStream: med(all, c, pcpu), events }]),
+    );
+  }
+  if (present('a2a') && present('undici')) {
+    const control = present('undici-b');
+    const ctl = (get: Getter): string =>
+      control ? `; control undici-b ÷ undici ${fmtRN(ratio(all, 'undici-b', 'undici', get))}` : '';
+    const scpu: Getter = (r) => r.stream?.cpuUsPerStream;
+    const rs = ratio(all, 'a2a', 'undici', scpu);
+    if (rs.rounds > 0)
+      targets.push({
+        id: 'S1',
+        target: '(issue 31) CPU per 100-event stream ≤ 1.10 × instrumentation-undici',
+        measured: `a2a ÷ undici ${fmtRN(rs)}${ctl(scpu)}`,
+        verdict: verdictFor(1.1, rs),
+      });
+    const rp = ratio(all, 'a2a', 'undici', pcpu);
+    if (rp.rounds > 0) {
+      const events =
+        byConfig(all, 'a2a').find((r) => r.paced)?.paced?.eventsPerStream ?? Number.NaN;
+      const perChunk = (med(all, 'a2a', pcpu) - med(all, 'undici', pcpu)) / events;
+      targets.push({
+        id: 'S2',
+        target:
+          '(issue 31) CPU per paced 1,000-word stream ≤ 1.10 × instrumentation-undici, ≤ ~5 µs per chunk above it',
+        measured: `a2a ÷ undici ${fmtRN(rp)}, ${perChunk.toFixed(2)} µs per event above undici${ctl(pcpu)}`,
+        verdict: verdictFor(1.1, rp),
+      });
+    }
+    const own = ctx.ownWork?.phases.stream?.cpu;
+    const sc = med(all, 'a2a', scpu) - med(all, 'undici', scpu);
+    if (own && Number.isFinite(sc)) {
+      const ownPerEvent = own.a2aOwnUs / 100;
+      targets.push({
+        id: 'S3',
+        target:
+          '(issue 31) own work per stream event ≤ 2 µs (row 7, process CPU), and end-to-end excess per event ≤ 2 × it',
+        measured: `own ${ownPerEvent.toFixed(2)} µs per event; end to end a2a − undici ${(sc / 100).toFixed(2)} µs per event (${(sc / 100 / ownPerEvent).toFixed(2)} × own)`,
+        verdict: ownPerEvent <= 2 && sc / 100 <= 2 * ownPerEvent ? 'met' : 'missed',
+      });
+    }
+    const l: Getter = (r) => r.send?.p50Ms;
+    const c: Getter = (r) => r.send?.cpuUsPerCall;
+    const rl = ratio(all, 'a2a', 'undici', l);
+    const rc = ratio(all, 'a2a', 'undici', c);
+    const sendOwn = ctx.ownWork?.phases.send?.cpu;
+    const excess = med(all, 'a2a', c) - med(all, 'undici', c);
+    if (rl.rounds > 0)
+      targets.push({
+        id: 'S4',
+        target:
+          '(issue 31) SendMessage, observe mode: latency ≤ 1.01 × instrumentation-undici; CPU excess ≤ 2 × (own work − undici own work)',
+        measured: `latency ${fmtRN(rl)}${ctl(l)}; CPU ${fmtRN(rc)}${ctl(c)}; excess ${fmtUs(excess)} µs${sendOwn ? ` vs 2 × (${sendOwn.a2aOwnUs.toFixed(1)} − ${sendOwn.undiciOwnUs.toFixed(1)}) = ${(2 * (sendOwn.a2aOwnUs - sendOwn.undiciOwnUs)).toFixed(1)} µs` : ''}`,
+        verdict:
+          verdictFor(1.01, rl) === 'missed' ||
+          (sendOwn !== undefined && excess > 2 * (sendOwn.a2aOwnUs - sendOwn.undiciOwnUs))
+            ? 'missed'
+            : verdictFor(1.01, rl),
+      });
+  }
+  if (present('a2a') && present('a2a-base')) {
+    const scpu: Getter = (r) => r.stream?.cpuUsPerStream;
+    const a = ratio(all, 'a2a', 'a2a-base', scpu);
+    const b = ratio(all, 'a2a', 'a2a-base', pcpu);
+    if (a.rounds > 0 || b.rounds > 0)
+      targets.push({
+        id: 'S-base',
+        target: '(before/after) this build ÷ the BENCH_BASE_DIST build, stream CPU',
+        measured: `100-event stream ${fmtRN(a)}; paced stream ${fmtRN(b)}`,
+        verdict: a.median <= 1 && (b.rounds === 0 || b.median <= 1) ? 'faster' : 'not faster',
+      });
   }
 
   // Row 3 -----------------------------------------------------------------------------

@@ -11,8 +11,8 @@
  *   requests (undici.request, undici.fetch, ...) get a span of their own.
  */
 import { context, createContextKey, type Context } from '@opentelemetry/api';
-import { logger } from './diag-logger';
 import { parseAllPending } from './core/body-reader';
+import { logger } from './diag-logger';
 import {
   InstrumentationBase,
   InstrumentationNodeModuleDefinition,
@@ -197,6 +197,7 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
       this.grpcHook?.disable();
       super.disable();
       this.activeCalls?.stopSweeping();
+      parseAllPending(); // what was deferred is judged before the calls end
       this.activeCalls?.finishAll('instrumentation disabled');
     } catch (err) {
       logger.error('disable failed', err);
@@ -265,7 +266,11 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
   }
 
   private newCall(target: CallTarget, url: string, parent: Context, startTime?: number): A2ACall {
-    parseAllPending(); // what earlier streams said comes first (their negotiations, their cards)
+    // What earlier responses said comes first (their negotiations) for a call that continues a
+    // task or fetches a card: the responses still waiting for their turn are judged now. A new
+    // SendMessage of its own does not wait for them: that keeps their judgement off the app's
+    // path (issue 31).
+    if (target.type !== 'operation' || target.request.taskId !== undefined) parseAllPending();
     const call = new A2ACall(
       this.deps(),
       target,

@@ -135,30 +135,47 @@ export interface BodyReaderOptions {
    */
   maxInflatedBytes?: number;
   /**
-   * SSE: parse the events of a chunk after the current turn of the event loop (setImmediate)
-   * instead of at once. The bytes are decoded (copied) at once; the event parsing, JSON and
-   * what the sink does with each document then run after the application got the chunk,
-   * not before: the app sees a stream's first event as early as without the reader. The end
-   * of the stream parses what is pending first, so `onEnd` still comes after every document.
+   * JSON: parse and report the body on the next turn (one setImmediate per response) after it
+   * ended, so the application has the response before it is parsed and judged; `onEnd` then
+   * follows. Observe mode (issue 31).
+   */
+  deferJson?: boolean;
+  /**
+   * SSE: a chunk's text is decoded at once (a copy: the bytes are undici's) but its events are
+   * parsed only when the next chunk arrives, the stream ends, a fallback timer fires (at most
+   * STREAM_IDLE_MS after the text was held: one unref'd timer per stream, re-armed with
+   * `refresh()` by the first text held after it fired, so at most once per STREAM_IDLE_MS, not
+   * per chunk), or for parseAllPending. So the app is never held by the parse and judgement of
+   * the chunk it is being handed, and nothing is scheduled per chunk. Observe mode (issue 31);
+   * enforce mode parses within the push, before the app gets the chunk.
    */
   deferEvents?: boolean;
 }
 
-/** Decoded text waiting for a deferred parse, past which it is parsed at once (memory bound). */
-const MAX_PENDING_CHARS = 1024 * 1024;
-
-/** Readers with a deferred parse scheduled (see parseAllPending). */
-const readersPending = new Set<BodyReader>();
+/**
+ * A stream's held text is parsed at most this long after it was held, by the stream's fallback
+ * timer (the next chunk or the stream's end parse it first in a busy stream).
+ */
+export const STREAM_IDLE_MS = 5;
 
 /**
- * Parses every deferred stream event now. Called before a new A2A call is classified and
- * judged: a call the app makes as soon as it got an event (a CancelTask on the first task
- * event, say) must find what that event said (the negotiation of its task) recorded already,
- * as without deferral. Costs nothing when nothing is pending.
+ * Decoded text held for a deferred parse at most: past it the held text is parsed at once (only
+ * a decompressed stream can add more than one chunk's text before its next chunk).
+ */
+const MAX_PENDING_CHARS = 1024 * 1024;
+
+/** Bodies waiting for their parse (deferJson, deferEvents), judged by parseAllPending. */
+const bodiesPending = new Set<BodyReader>();
+
+/**
+ * Judges now every response body, or stream text, waiting for its parse (deferJson,
+ * deferEvents). Called before a new call that continues a task or fetches a card (its
+ * negotiation may be in one), at disable, and by the register entry's shutdown and flush. Costs
+ * nothing when nothing is pending.
  */
 export function parseAllPending(): void {
-  if (readersPending.size === 0) return;
-  for (const reader of [...readersPending]) reader.parseDeferred();
+  if (bodiesPending.size === 0) return;
+  for (const reader of [...bodiesPending]) reader.parseDeferred();
 }
 
 function inflatedCap(maxBytes: number, opts: BodyReaderOptions | undefined): number {
@@ -184,13 +201,26 @@ export class BodyReader {
   private failed = false;
   private readonly maxInflated: number;
   private inflated = 0;
-  private readonly deferEvents: boolean;
-  /** deferEvents: decoded text whose events are not parsed yet, and the scheduled parse. */
-  private pending: string[] | undefined;
-  private pendingChars = 0;
-  private pendingParse: ReturnType<typeof setImmediate> | undefined;
+  private readonly deferJson: boolean;
+  /** deferJson: the body's parse, scheduled for the turn after its end. */
+  private jsonParse: ReturnType<typeof setImmediate> | undefined;
+  private jsonComplete = true;
+  /** The SSE parser's event handler, bound once (no closure per chunk). */
+  private readonly onSseEvent = (data: string, eventName: string | undefined): void =>
+    this.emitEvent(data, eventName);
   /** end(false) on a compressed stream: the inflater's 'end' finishes a stream cut short. */
   private cutShort = false;
+  private readonly deferEvents: boolean;
+  /** deferEvents: decoded text whose events are not parsed yet ('' when none). */
+  private pendingText = '';
+  /**
+   * deferEvents: the stream's fallback timer, made at its first held text; re-armed (`refresh()`)
+   * by the first text held after it fired, not per chunk.
+   */
+  private idleTimer: ReturnType<typeof setTimeout> | undefined;
+  private idleArmed = false;
+  /** deferEvents: in bodiesPending from the first held text to the end (not per chunk). */
+  private listed = false;
 
   constructor(
     private readonly mode: BodyMode,
@@ -207,12 +237,15 @@ export class BodyReader {
     }
     this.maxInflated = maxInflated;
     let defer = false;
+    let deferEvents = false;
     try {
-      defer = opts?.deferEvents === true;
+      defer = mode === 'json' && opts?.deferJson === true;
+      deferEvents = mode === 'sse' && opts?.deferEvents === true;
     } catch {
       // a hostile options object: parse at once
     }
-    this.deferEvents = defer;
+    this.deferJson = defer;
+    this.deferEvents = deferEvents;
     const enc = contentEncoding?.trim().toLowerCase();
     this.encoding = enc && enc !== 'identity' ? enc : undefined;
     if (this.encoding && !SUPPORTED_ENCODINGS.has(this.encoding)) {
@@ -230,6 +263,7 @@ export class BodyReader {
           d.on('data', (out: Buffer) => this.onInflated(out));
           d.on('error', () => {
             if (this.failed) return; // already reported (e.g. stopped at the inflation cap)
+            this.parsePending(); // what was inflated before the error is inspected
             this.failed = true;
             sink.onProblem(`could not decode ${this.encoding} stream`);
             // After end() nothing else will say the stream is over ('end' never comes after
@@ -246,6 +280,8 @@ export class BodyReader {
     if (this.ended || this.failed) return;
     try {
       if (this.mode === 'sse') {
+        // The previous chunk's events: the app has had that chunk since its onData returned.
+        if (this.pendingText.length > 0) this.parsePending();
         if (this.decompressor) this.decompressor.write(chunk);
         else this.feedText(chunk);
         return;
@@ -269,10 +305,22 @@ export class BodyReader {
   end(complete: boolean): void {
     if (this.ended) return;
     this.ended = true;
+    if (this.idleTimer !== undefined) clearTimeout(this.idleTimer);
+    this.parsePending();
+    if (this.listed) bodiesPending.delete(this);
     if (this.failed) {
-      this.parseDeferred();
       this.sink.onEnd();
       return;
+    }
+    if (this.deferJson) {
+      try {
+        this.jsonComplete = complete;
+        this.jsonParse = setImmediate(() => this.parseDeferred());
+        bodiesPending.add(this);
+        return;
+      } catch {
+        this.jsonParse = undefined; // no immediate: parse at once
+      }
     }
     if (this.mode === 'sse') {
       if (this.decompressor) {
@@ -313,7 +361,7 @@ export class BodyReader {
    * The inflation cap is reached: inspect no more of this stream; the app's bytes are not touched.
    */
   private stopInflating(): void {
-    this.parseDeferred(); // what was inflated before the cap is inspected
+    this.parsePending(); // what was inflated before the cap is inspected
     this.failed = true;
     this.sink.onProblem(
       `stream over ${this.maxInflated} bytes decompressed: the rest not inspected`,
@@ -340,48 +388,90 @@ export class BodyReader {
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     }
     if (text.length === 0) return;
-    if (!this.deferEvents) {
-      this.emitEvents(this.sse.push(text));
+    if (this.deferEvents && !this.ended) {
+      this.holdText(text);
       return;
     }
-    if (this.pending === undefined) {
-      this.pending = [text];
-      this.pendingChars = text.length;
-      this.pendingParse = setImmediate(() => this.parseDeferred());
-      readersPending.add(this);
-    } else {
-      this.pending.push(text);
-      this.pendingChars += text.length;
-      if (this.pendingChars > MAX_PENDING_CHARS) this.parseDeferred();
-    }
+    this.parsePending();
+    this.parseText(text);
   }
 
-  /** Parses the deferred text now (at its scheduled time, before the stream's end, or for parseAllPending). */
-  parseDeferred(): void {
-    if (this.pendingParse !== undefined) {
-      clearImmediate(this.pendingParse);
-      readersPending.delete(this);
-    }
-    this.pendingParse = undefined;
-    const texts = this.pending;
-    this.pending = undefined;
-    this.pendingChars = 0;
-    if (texts === undefined || !this.sse) return;
+  /**
+   * The parser keeps only an incomplete line's tail and an unfinished event's fields; each
+   * complete event goes to the sink from inside this call (no array, no event object).
+   */
+  private parseText(text: string): void {
+    if (!this.sse) return;
     try {
-      for (const text of texts) this.emitEvents(this.sse.push(text));
+      this.sse.feed(text, this.onSseEvent);
     } catch {
       this.sink.onProblem('could not read the stream');
     }
   }
 
-  private emitEvents(events: ReturnType<SseParser['push']>): void {
-    for (const ev of events) {
-      const data = sseJsonText(ev.data);
-      if (data.length === 0) continue;
-      const parsed = parseJsonSafe(data);
-      if (parsed.ok) this.sink.onDocument(parsed.value, ev.event);
-      else this.sink.onProblem(`stream event is not JSON (${parsed.problem})`);
+  /** deferEvents: keeps `text` for its parse; arms (or re-arms) the stream's idle timer. */
+  private holdText(text: string): void {
+    if (this.pendingText.length === 0) this.pendingText = text;
+    else if (this.pendingText.length + text.length > MAX_PENDING_CHARS) {
+      this.parsePending();
+      this.pendingText = text;
+    } else this.pendingText += text; // only a decompressed stream's outputs between two chunks
+    if (this.idleArmed) return;
+    try {
+      if (!this.listed) {
+        this.listed = true;
+        bodiesPending.add(this);
+      }
+      if (this.idleTimer === undefined) {
+        this.idleTimer = setTimeout(this.onIdle, STREAM_IDLE_MS);
+        this.idleTimer.unref?.();
+      } else this.idleTimer.refresh();
+      this.idleArmed = true;
+    } catch {
+      this.parsePending(); // no timer: parse at once
     }
+  }
+
+  /**
+   * The fallback: what is held when it fires is parsed (the app has had that chunk since its
+   * onData returned). It stays unarmed until the next held text.
+   */
+  private readonly onIdle = (): void => {
+    this.idleArmed = false;
+    try {
+      this.parsePending();
+    } catch {
+      // parsePending reports its own problems; nothing reaches the timer
+    }
+  };
+
+  /** deferEvents: parses the held text now. */
+  private parsePending(): void {
+    const text = this.pendingText;
+    if (text.length === 0) return;
+    this.pendingText = '';
+    this.parseText(text);
+  }
+
+  /**
+   * What waits for its parse, parsed and reported now: a stream's held text, a deferred JSON body
+   * (at its turn, or for parseAllPending).
+   */
+  parseDeferred(): void {
+    if (this.pendingText.length > 0) this.parsePending();
+    if (this.jsonParse === undefined) return;
+    bodiesPending.delete(this);
+    clearImmediate(this.jsonParse);
+    this.jsonParse = undefined;
+    this.finishJson(this.jsonComplete);
+  }
+
+  private emitEvent(raw: string, eventName: string | undefined): void {
+    const data = sseJsonText(raw);
+    if (data.length === 0) return;
+    const parsed = parseJsonSafe(data);
+    if (parsed.ok) this.sink.onDocument(parsed.value, eventName);
+    else this.sink.onProblem(`stream event is not JSON (${parsed.problem})`);
   }
 
   /**
@@ -391,13 +481,13 @@ export class BodyReader {
    * events over the cap.
    */
   private finishSse(complete = true): void {
-    this.parseDeferred();
+    this.parsePending();
     if (this.sse && this.decoder) {
       try {
         let tail = this.decoder.end();
         if (this.atStart && tail.charCodeAt(0) === 0xfeff) tail = tail.slice(1);
-        if (tail.length > 0) this.emitEvents(this.sse.push(tail));
-        this.emitEvents(this.sse.end());
+        if (tail.length > 0) this.sse.feed(tail, this.onSseEvent);
+        this.sse.end();
         if (this.sse.truncated)
           this.sink.onProblem(
             `stream ended inside an event (${this.sse.discardedTrailingChars} characters): that event not judged`,

@@ -37,6 +37,17 @@ export interface SseParserOptions {
 
 export const DEFAULT_MAX_EVENT_BYTES = 1024 * 1024;
 
+/** Receives each dispatched event: its data, its `event:` name (when set and non-empty), its `id:`. */
+export type SseEventHandler = (
+  data: string,
+  event: string | undefined,
+  id: string | undefined,
+) => void;
+
+function noEvents(): void {
+  // no handler outside feed()
+}
+
 const LF = 10;
 const CR = 13;
 
@@ -96,8 +107,12 @@ export class SseParser {
   private started = false;
   private ended = false;
   // current event
-  private data: string[] = [];
+  /** The first `data` line, and the others (rare) when there are more. */
+  private data = '';
+  private dataMore: string[] | undefined = undefined;
   private hasData = false;
+  /** Where dispatched events go during feed(). */
+  private onEvent: SseEventHandler = noEvents;
   private eventType = '';
   private eventId: string | undefined = undefined;
   private eventSize = 0;
@@ -119,15 +134,33 @@ export class SseParser {
   /** Feeds a chunk of decoded text; returns the events completed by it. Never throws. */
   push(chunk: string): SseEvent[] {
     const out: SseEvent[] = [];
-    if (this.ended || typeof chunk !== 'string' || chunk.length === 0) return out;
+    this.feed(chunk, (data, event, id) => {
+      const ev: SseEvent = { data };
+      if (event !== undefined) ev.event = event;
+      if (id !== undefined) ev.id = id;
+      out.push(ev);
+    });
+    return out;
+  }
+
+  /**
+   * Feeds a chunk of decoded text; each event it completes goes to `onEvent` at once (no array or
+   * event object per chunk). Never throws; an exception of `onEvent` is the caller's (the event's
+   * state is already clean then).
+   */
+  feed(chunk: string, onEvent: SseEventHandler): void {
+    if (this.ended || typeof chunk !== 'string' || chunk.length === 0) return;
+    this.onEvent = onEvent;
     try {
-      this.consume(chunk, out);
-    } catch {
+      this.consume(chunk);
+    } catch (err) {
       // Defensive: a bug here must not reach the caller; drop the current event.
       this.resetEvent();
       this.resetLine();
+      if (err instanceof HandlerError) throw err.cause;
+    } finally {
+      this.onEvent = noEvents;
     }
-    return out;
   }
 
   /** End of stream: discards an unterminated trailing event (per spec). Returns no events. */
@@ -144,7 +177,7 @@ export class SseParser {
     return [];
   }
 
-  private consume(chunk: string, out: SseEvent[]): void {
+  private consume(chunk: string): void {
     let pos = 0;
     const len = chunk.length;
     if (!this.started) {
@@ -177,7 +210,6 @@ export class SseParser {
         this.appendToLine(chunk, pos, len);
         return;
       }
-      if (eol > pos) this.appendToLine(chunk, pos, eol);
       let next = eol + 1;
       if (chunk.charCodeAt(eol) === CR) {
         if (next < len) {
@@ -188,11 +220,21 @@ export class SseParser {
       }
       if (eol === pos && this.lineLen === 0 && !this.lineSkipping) {
         // A blank line (the common case of a flood): ends the event, if any.
-        if (this.hasFields) this.dispatch(out);
+        if (this.hasFields) this.dispatch();
         else this.blockChars = 0;
+      } else if (
+        this.lineLen === 0 &&
+        !this.lineSkipping &&
+        !this.oversized &&
+        eol - pos <= this.max - this.eventSize
+      ) {
+        // A whole line inside this chunk (the common case): read in place, no copy of the line.
+        this.blockChars += next - pos;
+        this.fieldLine(chunk, pos, eol);
       } else {
+        if (eol > pos) this.appendToLine(chunk, pos, eol);
         this.blockChars += next - eol;
-        this.endLine(out);
+        this.endLine();
       }
       pos = next;
     }
@@ -232,7 +274,8 @@ export class SseParser {
   private markOversized(): void {
     this.oversized = true;
     this.hasFields = true;
-    this.data = [];
+    this.data = '';
+    this.dataMore = undefined;
     this.hasData = false;
   }
 
@@ -244,7 +287,8 @@ export class SseParser {
   }
 
   private resetEvent(): void {
-    this.data = [];
+    this.data = '';
+    this.dataMore = undefined;
     this.hasData = false;
     this.eventType = '';
     this.eventId = undefined;
@@ -254,60 +298,70 @@ export class SseParser {
     this.blockChars = 0;
   }
 
-  private endLine(out: SseEvent[]): void {
+  private endLine(): void {
     const skipped = this.lineSkipping;
     const line = this.line;
     const len = this.lineLen;
     this.resetLine();
     if (skipped) return; // already accounted (oversized event, or an ignored comment)
     if (len === 0) {
-      this.dispatch(out);
+      this.dispatch();
       return;
     }
-    if (line.charCodeAt(0) === 58) return; // comment
+    this.fieldLine(line, 0, len);
+  }
+
+  /** The field line `src[from, to)` (not empty, not skipped). */
+  private fieldLine(src: string, from: number, to: number): void {
+    if (src.charCodeAt(from) === 58) return; // comment
     this.hasFields = true;
     if (this.oversized) return;
-    this.eventSize += len + 1;
+    this.eventSize += to - from + 1;
     if (this.eventSize > this.max) {
       this.markOversized();
       return;
     }
-    const colon = line.indexOf(':');
-    let name: string;
-    let value: string;
-    if (colon < 0) {
-      name = line;
-      value = '';
-    } else {
-      name = line.slice(0, colon);
-      let v = colon + 1;
-      if (line.charCodeAt(v) === 32) v++;
-      value = line.slice(v);
-    }
-    switch (name) {
-      case 'data':
-        this.data.push(value);
-        this.hasData = true;
+    // The field name ends at the first colon (or the line's end). Only `data`, `event`, `id` and
+    // `retry` mean anything, so only a colon (or the end) right after one of those is looked
+    // for: no search along the line (a line without a colon must not cost a scan to the end of
+    // the chunk).
+    const field = fieldName(src, from, to);
+    let v = field === FIELD_OTHER ? to : from + FIELD_LENGTH[field];
+    if (v < to) v++; // the colon
+    if (v < to && src.charCodeAt(v) === 32) v++;
+    switch (field) {
+      case FIELD_DATA: {
+        const value = src.slice(v, to);
+        if (!this.hasData) {
+          this.data = value;
+          this.hasData = true;
+        } else if (this.dataMore === undefined) this.dataMore = [value];
+        else this.dataMore.push(value);
         break;
-      case 'event':
-        this.eventType = value;
+      }
+      case FIELD_EVENT:
+        this.eventType = src.slice(v, to);
         break;
-      case 'id':
+      case FIELD_ID: {
+        const value = src.slice(v, to);
         if (value.indexOf('\0') < 0) {
           this.eventId = value;
           this.lastEventId = value;
         }
         break;
-      case 'retry':
+      }
+      case FIELD_RETRY: {
+        const value = src.slice(v, to);
         if (value.length > 0 && value.length <= 15 && /^[0-9]+$/.test(value))
           this.retry = Number(value);
         break;
+      }
       default:
         break;
     }
   }
 
-  private dispatch(out: SseEvent[]): void {
+  private dispatch(): void {
     if (!this.hasFields) {
       // A blank line ending no event (a flood of blank lines, keep-alive comments): the
       // event state is already clean; resetting it would allocate an array per line.
@@ -316,12 +370,48 @@ export class SseParser {
     }
     if (this.oversized) {
       this.oversizedEvents++;
+      this.resetEvent();
     } else if (this.hasData) {
-      const ev: SseEvent = { data: this.data.length === 1 ? this.data[0] : this.data.join('\n') };
-      if (this.eventType.length > 0) ev.event = this.eventType;
-      if (this.eventId !== undefined) ev.id = this.eventId;
-      out.push(ev);
-    }
-    this.resetEvent();
+      const data =
+        this.dataMore === undefined ? this.data : `${this.data}\n${this.dataMore.join('\n')}`;
+      const event = this.eventType.length > 0 ? this.eventType : undefined;
+      const id = this.eventId;
+      this.resetEvent();
+      try {
+        this.onEvent(data, event, id);
+      } catch (err) {
+        throw new HandlerError(err);
+      }
+    } else this.resetEvent();
   }
+}
+
+/** An exception of the caller's event handler, passed through feed() (not the parser's bug). */
+class HandlerError {
+  constructor(readonly cause: unknown) {}
+}
+
+const FIELD_OTHER = 0;
+const FIELD_DATA = 1;
+const FIELD_EVENT = 2;
+const FIELD_ID = 3;
+const FIELD_RETRY = 4;
+
+/** Length of each field's name. */
+const FIELD_LENGTH = [0, 4, 5, 2, 5];
+
+/** `src[from + n]` ends the name: the line ends there, or a colon follows. */
+function nameEndsAt(src: string, from: number, to: number, n: number): boolean {
+  return from + n === to || (from + n < to && src.charCodeAt(from + n) === 58);
+}
+
+/** Which field the line `src[from, to)` names, compared in place. */
+function fieldName(src: string, from: number, to: number): number {
+  if (nameEndsAt(src, from, to, 4) && src.startsWith('data', from)) return FIELD_DATA;
+  if (nameEndsAt(src, from, to, 2) && src.startsWith('id', from)) return FIELD_ID;
+  if (nameEndsAt(src, from, to, 5)) {
+    if (src.startsWith('event', from)) return FIELD_EVENT;
+    if (src.startsWith('retry', from)) return FIELD_RETRY;
+  }
+  return FIELD_OTHER;
 }

@@ -717,26 +717,35 @@ export class WireTap {
   static #bodyWrapper(
     fn: (this: unknown, ...args: unknown[]) => unknown,
     dir: Direction,
-  ): (this: object, chunk: unknown, ...rest: unknown[]) => unknown {
+  ): (this: object, chunk: unknown) => unknown {
     const followers = BODY_FOLLOWERS[dir];
     const where = DIRECTIONS[dir].report;
-    return function wireTapBody(this: object, chunk: unknown, ...rest: unknown[]): unknown {
+    // No rest parameter: undici calls these with one argument, per chunk; an array per call
+    // would be the wrapper's only allocation. Other arities are passed on as they came.
+    return function wireTapBody(this: object, chunk: unknown): unknown {
+      // eslint-disable-next-line prefer-rest-params
+      const args = arguments;
       const list = followers.get(this);
-      if (list === undefined) return fn.call(this, chunk, ...rest);
-      let entered: DirectionState[] | undefined;
-      for (const f of list) {
+      if (list === undefined)
+        return args.length === 1 ? fn.call(this, chunk) : fn.apply(this, args as never);
+      let entered: DirectionState | DirectionState[] | undefined;
+      for (let i = 0; i < list.length; i++) {
+        const f = list[i];
         if (f.own.inWrapper || f.own.mode !== MODE_WRAP) continue;
         if (f.tap.#states !== f.states || f.states.get(this) !== f.state) continue;
         f.tap.#report(f.state, where, chunk);
         f.own.inWrapper = true;
-        if (entered === undefined) entered = [f.own];
-        else entered.push(f.own);
+        if (entered === undefined) entered = f.own;
+        else if (Array.isArray(entered)) entered.push(f.own);
+        else entered = [entered, f.own];
       }
-      if (entered === undefined) return fn.call(this, chunk, ...rest);
+      if (entered === undefined)
+        return args.length === 1 ? fn.call(this, chunk) : fn.apply(this, args as never);
       try {
-        return fn.call(this, chunk, ...rest);
+        return args.length === 1 ? fn.call(this, chunk) : fn.apply(this, args as never);
       } finally {
-        for (const o of entered) o.inWrapper = false;
+        if (Array.isArray(entered)) for (const o of entered) o.inWrapper = false;
+        else entered.inWrapper = false;
       }
     };
   }

@@ -13,6 +13,7 @@ import {
   type Tracer,
 } from '@opentelemetry/api';
 import { safeExecuteInTheMiddle } from '@opentelemetry/instrumentation';
+import { performance } from 'node:perf_hooks';
 import { logger } from '../diag-logger';
 import { BodyReader, bodyModeOf, bodyProblem } from '../core/body-reader';
 import { urlFacts, type UrlFacts } from '../core/url';
@@ -118,7 +119,11 @@ export class A2ACall {
   /** A content-level suspicion waiting for the card fetched again (confirm.ts). */
   private confirmation: Promise<void> | undefined;
   private suspicion: DriftEvent | undefined;
-  /** When finish() was asked: the span's end time when something held it open. */
+  /**
+   * The span's end time when it ends later than the exchange: when finish() was asked and
+   * something held the span open (Date.now()), or when the response ended and its judgement
+   * was deferred past the application (performance.now(), which the SDK takes as its own clock).
+   */
   private endTime: number | undefined;
   private drift: DriftEvent | undefined;
   private unjudged: string | undefined;
@@ -217,11 +222,14 @@ export class A2ACall {
     this.lastHop = 'open';
     let reader: BodyReader | undefined;
     let redirect = false;
+    let deferred = false;
     const endHop = (complete: boolean, error?: unknown): void => {
       this.lastHop = this.lastHop === 'redirect' ? 'redirect-ended' : 'ended';
       if (redirect && this.followsRedirects && !this.fetchSettled) return; // the next hop or the fetch promise ends the call
       if (reader) {
         if (error !== undefined) this.recordError(error);
+        // A response judged after the app has it: its span still ends when the exchange did.
+        if (deferred) this.endTime = performance.now();
         reader.end(complete);
       } else {
         if (error !== undefined) this.recordError(error);
@@ -246,6 +254,19 @@ export class A2ACall {
           this.setUnjudged(`response is ${cap(type.split(';')[0])}, not JSON`);
           return;
         }
+        // Observe mode judges an operation's response body on the turn after its end, once the
+        // app has it (issue 31); its span still ends at the exchange's end (endTime). Enforce
+        // mode needs the verdict first. Card answers (a card fetch, JSON-RPC's extended card)
+        // are read at once: the app's next call is judged against them. A stream's events are
+        // parsed when its next chunk comes (or its end, or an idle timer): never within the
+        // onData of the chunk the app is being handed (body-reader.ts); enforce mode parses them
+        // at once, before the app reads on.
+        deferred =
+          !this.deps.config.enforce &&
+          mode === 'json' &&
+          this.target.type === 'operation' &&
+          this.target.push !== true &&
+          this.target.request.operation !== 'GetExtendedAgentCard';
         reader = new BodyReader(
           mode,
           headers['content-encoding'],
@@ -255,9 +276,7 @@ export class A2ACall {
             onProblem: (problem) => this.setUnjudged(bodyProblem(problem, sniffed)),
             onEnd: () => this.finish(),
           },
-          // A stream's events are judged after the app got their bytes (enforce mode needs
-          // each verdict before the app reads on).
-          { deferEvents: !this.deps.config.enforce },
+          { deferJson: deferred, deferEvents: !this.deps.config.enforce },
         );
       },
       onResponseBody: (chunk) => {
@@ -553,7 +572,7 @@ export class A2ACall {
     if ((this.refetch || this.confirmation) && !reason) {
       // Keep the span open until the re-fetch has said what it found (bounded by its timeout),
       // then end it at the time the exchange really ended.
-      this.endTime = Date.now();
+      this.endTime ??= Date.now();
       void Promise.all([this.confirmation, this.refetch]).then(() => this.end());
       return;
     }

@@ -12,6 +12,7 @@ import {
   type NegotiationContext,
 } from '../../src/core/judge';
 import type { DecodedRequest, DecodedResult } from '../../src/core/model';
+import { MISSING_SKILL_PHRASES } from '../../src/core/dialects/index';
 
 const seed = compilePatterns(['unknown skill']);
 const opts: JudgeOptions = {
@@ -260,4 +261,36 @@ test("-32602 on a request whose parts the card in use already rules out is the c
     judge(textSend, textOnly, r({ kind: 'error', error: { code: -32602 } }), opts).drift?.kind,
     'invalid_params',
   );
+});
+
+test('the phrases as one alternation (issue 31): same answer as each phrase in order, the first listed giving the label', () => {
+  // Built-in phrases only (no user pattern): a completed answer's text.
+  const order = (text: string, id: string): string | undefined => {
+    for (const p of MISSING_SKILL_PHRASES) {
+      const re = new RegExp(
+        p.template.split('SKILL').join(id.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')),
+        'i',
+      );
+      if (re.test(text)) return p.label;
+    }
+    return undefined;
+  };
+  const texts = [
+    'Tool translate not found. Also: unknown skill translate',
+    'tool "translate" was not found',
+    'no such tool: translate',
+    'Unknown tool name: translate',
+    'the skill translate is not available',
+    '## translate (3/97)\n\n- result from **translate**\n',
+    'translate-v2 not found; unknown skill translate-v2',
+    'unknown skill translatex',
+    '',
+  ];
+  for (const t of texts)
+    assert.equal(missingSkillLabel(t, 'translate', [], false), order(t, 'translate'), t);
+  // Two phrases, the one listed later leftmost in the text: the label is still the first listed's
+  // (the alternation only says whether one matches).
+  const two = 'Unknown skill translate. Tool translate not found.';
+  assert.equal(missingSkillLabel(two, 'translate', [], false), order(two, 'translate'));
+  assert.equal(missingSkillLabel(two, 'translate', [], false), 'tool not found');
 });

@@ -2396,9 +2396,12 @@ function parseChunks(chunks: string[], max?: number): { events: SseEvent[]; pars
     events.push(...parser.push(c));
     if (max !== undefined) {
       // Memory stays O(max): the buffered line and the event's data never exceed the cap.
-      const inner = parser as unknown as { line: string; data: string[] };
+      const inner = parser as unknown as { line: string; data: string; dataMore?: string[] };
       assert.ok(inner.line.length <= max, `buffered line ${inner.line.length} > cap ${max}`);
-      assert.ok(inner.data.reduce((n, d) => n + d.length, 0) <= max, 'buffered data over the cap');
+      assert.ok(
+        inner.data.length + (inner.dataMore ?? []).reduce((n, d) => n + d.length, 0) <= max,
+        'buffered data over the cap',
+      );
     }
   }
   events.push(...parser.end());

@@ -13,6 +13,7 @@ import {
 import { MeterProvider, MetricReader, DataPointType } from '@opentelemetry/sdk-metrics';
 import { A2AInstrumentation, type A2AInstrumentationConfig } from '../../src/index';
 import { sharedState } from '../../src/telemetry/shared-state';
+import { parseAllPending } from '../../src/core/body-reader';
 
 class TestMetricReader extends MetricReader {
   protected override onForceFlush(): Promise<void> {
@@ -59,8 +60,12 @@ export function setupOtel(config: A2AInstrumentationConfig = {}): Harness {
   instrumentation.enable();
 
   let baseline: Array<{ attributes: Attributes; value: number }> = [];
-  const spans = (name?: string) =>
-    exporter.getFinishedSpans().filter((s) => name === undefined || s.name === name);
+  // A response is judged, and its span ended, one turn after the app got it (observe mode,
+  // issue 31): what a test reads right after its call is what the app's next turn would see.
+  const spans = (name?: string) => {
+    parseAllPending();
+    return exporter.getFinishedSpans().filter((s) => name === undefined || s.name === name);
+  };
   return {
     exporter,
     provider,
@@ -84,9 +89,11 @@ export function setupOtel(config: A2AInstrumentationConfig = {}): Harness {
       }
     },
     async driftCount(attrs = {}) {
+      parseAllPending();
       return (await driftTotal(attrs)) - (await baselineFor(attrs));
     },
     async reset() {
+      parseAllPending(); // the previous test's last responses belong to it
       baseline = await points();
       exporter.reset();
       const s = sharedState();

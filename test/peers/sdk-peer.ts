@@ -96,6 +96,8 @@ export interface SdkPeerBehaviour {
   artifactChunks: Record<string, number>;
   /** Delay between two artifact chunks, ms (default 2). */
   chunkDelayMs: number;
+  /** Per skill id: a delay between two artifact chunks other than `chunkDelayMs`. */
+  chunkDelays?: Record<string, number>;
   /** No skill id in the request: `'first-skill'` (default) uses the first skill of the CURRENT card; `'fail'` fails the task. */
   missingSkillId: 'first-skill' | 'fail';
   /** Text of the artifact for a skill and media type. */
@@ -348,8 +350,9 @@ class PeerExecutor implements AgentExecutor {
     const mediaType = skill.outputModes[0] ?? this.card.defaultOutputModes[0] ?? 'text/plain';
     const chunks = Math.max(1, b.artifactChunks[skill.id] ?? 1);
     const artifactId = randomUUID();
+    const delay = b.chunkDelays?.[skill.id] ?? b.chunkDelayMs;
     for (let i = 0; i < chunks; i++) {
-      if (i > 0 && b.chunkDelayMs > 0) await sleep(b.chunkDelayMs);
+      if (i > 0 && delay > 0) await sleep(delay);
       if (this.closed) return;
       const artifact: Artifact = {
         artifactId,
