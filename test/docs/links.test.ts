@@ -2,7 +2,7 @@
  * The documentation's links within the repository lead somewhere: every relative link of the
  * README, BENCHMARKS.md, CHANGELOG.md and docs/*.md names a file that exists and, for a
  * Markdown file, a heading that exists (GitHub's anchors). Nothing points outside the
- * repository by a relative path (`../shared/…`).
+ * repository by a relative path (`../shared/…`), and none says "the seed" or cites an issue number.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -70,10 +70,13 @@ test('relative links in the README and docs lead to files and headings that exis
   assert.deepEqual(PAGES.flatMap(problems), []);
 });
 
-test('no page refers to files outside the repository', () => {
+test('no page refers to files outside the repository, or speaks project jargon', () => {
   for (const page of PAGES) {
     const text = readFileSync(join(ROOT, page), 'utf8');
     assert.doesNotMatch(text, /\.\.\/shared\//, `${page} refers to ../shared/`);
+    // "the field report" is what the README explains; issue numbers mean nothing to a reader.
+    assert.doesNotMatch(text, /\bthe seed\b/i, `${page} says "the seed"`);
+    assert.doesNotMatch(text, /\bissues? \d+/i, `${page} cites an issue number`);
   }
 });
 
