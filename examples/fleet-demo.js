@@ -1,6 +1,6 @@
 'use strict';
 /**
- * The seed's fleet, live (see ./fleet/scenario.js for the sequence).
+ * The field report's fleet, live (see ./fleet/scenario.js for the sequence).
  *
  *   npm run demo
  *   node --require ./dist/cjs/register.js examples/fleet-demo.js       (after npm run build)

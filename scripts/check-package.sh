@@ -4,7 +4,7 @@
 # then checks
 #   1. the tarball's file list: the CommonJS and ESM entries, their declaration files, the
 #      distro and fleet modules the register entry loads,
-#      LICENSE, README.md, CHANGELOG.md, and no sources, tests or benchmarks;
+#      LICENSE, README.md, CHANGELOG.md, BENCHMARKS.md and docs/ (the README links to them), and no sources, tests or benchmarks;
 #   2. @arethetypeswrong/cli on the tarball: node10, node16 (from CJS), node16 (from ESM) and
 #      bundler resolution of `opentelemetry-instrumentation-a2a` and `.../register`;
 #   3. a real TypeScript compile of small importers against the extracted tarball:
@@ -34,7 +34,7 @@ echo "packed $(basename "$TARBALL") ($(du -k "$TARBALL" | cut -f1) kB)"
 # --- 1. file list ---------------------------------------------------------------------------
 tar -tzf "$TARBALL" | sed 's#^package/##' | sort >"$TMP/files.txt"
 echo "$(wc -l <"$TMP/files.txt") files in the tarball"
-for f in package.json LICENSE README.md CHANGELOG.md \
+for f in package.json LICENSE README.md CHANGELOG.md BENCHMARKS.md docs/telemetry.md docs/jaeger-drift.png \
   dist/cjs/index.js dist/cjs/index.d.ts dist/cjs/register.js dist/cjs/register.d.ts dist/cjs/package.json \
   dist/cjs/distro/start-sdk.js dist/cjs/fleet/receivers.js \
   dist/esm/index.mjs dist/esm/index.d.mts dist/esm/register.mjs dist/esm/register.d.mts; do

@@ -57,7 +57,7 @@ export interface A2AInstrumentationConfig extends InstrumentationConfig {
   skillIdPaths?: string[];
   /**
    * Pre-1.0 text parts carry no media type: by default they match any `text/*` output mode; true
-   * makes them strictly `text/plain` (the seed's reading).
+   * makes them strictly `text/plain` (the field report's reading).
    */
   strictTextParts?: boolean;
   /**
@@ -79,7 +79,7 @@ export interface A2AInstrumentationConfig extends InstrumentationConfig {
    */
   driftCallbackDebounceMs?: number;
   /**
-   * `observe` (default): never changes what the application sees. `enforce`: the seed's
+   * `observe` (default): never changes what the application sees. `enforce`: the field report's
    * guard — a call through global fetch whose exchange shows drift rejects with
    * StaleAgentCardError / ArtifactSchemaDriftError instead of returning the stale result
    * (a non-streaming response is read whole before the app gets it; a stream errors at the

@@ -60,7 +60,7 @@ export const OPTIONS = {
     env: 'STRICT_TEXT_PARTS',
     default: false,
     defaultText: '`false`',
-    doc: "pre-1.0 text parts carry no media type: by default they match any `text/*` output mode; `true` makes them strictly `text/plain` (the seed's reading)",
+    doc: "pre-1.0 text parts carry no media type: by default they match any `text/*` output mode; `true` makes them strictly `text/plain` (the field report's reading)",
   },
   maxInspectBytes: {
     kind: 'integer',
@@ -110,7 +110,7 @@ export const OPTIONS = {
     env: 'MODE',
     default: 'observe',
     defaultText: '`observe`',
-    doc: "`enforce`: the seed's guard (below)",
+    doc: '`enforce`: a call through global `fetch` whose answer shows drift rejects with the drift error instead of returning ([docs/configuration.md](docs/configuration.md#enforce-mode))',
   },
   maxTrackedTasks: {
     kind: 'integer',

@@ -1,18 +1,18 @@
 'use strict';
 /**
- * The seed's client agent `C`, with the instrumentation's eviction callback added.
+ * The field report's client agent `C`, with the instrumentation's eviction callback added.
  *
  * - It caches one SDK client per agent (`new ClientFactory().createFromUrl(baseUrl)`,
  *   which fetches the Agent Card once) in a Map with a TTL of one hour, keyed by agent
- *   name: the card it negotiates with is the cached one, exactly the seed's condition.
+ *   name: the card it negotiates with is the cached one, exactly the field report's condition.
  * - It negotiates by skill id: the wanted skill when the cached card lists it, otherwise
  *   the first skill of the card that takes text/plain.
  * - It sends with `returnImmediately: true` (the reply is the SUBMITTED task) and polls
  *   `getTask` until the task is terminal.
- * - A failed or unusable task is retried, at most twice, as the seed's client did.
+ * - A failed or unusable task is retried, at most twice, as the field report's client did.
  * - `onAgentCardDrift(event => ...)` evicts the cached client of the agent whose card
  *   drifted: the next use re-creates it from the base URL, which re-fetches the card.
- *   That is the whole fix the seed asks for ("re-fetch on evidence of drift").
+ *   That is the whole fix the field report asks for ("re-fetch on evidence of drift").
  *
  * The callback runs off the request path (on a later turn of the event loop), so the
  * client gives it a moment (`settle()`) before deciding about a finished task.
@@ -83,7 +83,7 @@ function userMessage(text) {
   };
 }
 
-/** Pick the skill from the card the client holds (the seed's step 3: from the CACHED card). */
+/** Pick the skill from the card the client holds (the field report's step 3: from the CACHED card). */
 function negotiate(card, wantedSkillId) {
   const skills = (card && card.skills) || [];
   return (
@@ -228,7 +228,7 @@ class FleetClient {
   }
 
   /**
-   * Run one task on `name`, wanting `wantedSkillId`, retrying as the seed's client did.
+   * Run one task on `name`, wanting `wantedSkillId`, retrying as the field report's client did.
    * Returns one record per attempt.
    */
   async runTask(

@@ -1,6 +1,6 @@
 'use strict';
 /**
- * A worker agent of the seed's fleet: a real `@a2a-js/sdk` A2A server (express) on
+ * A worker agent of the field report's fleet: a real `@a2a-js/sdk` A2A server (express) on
  * 127.0.0.1, port chosen by the OS.
  *
  *   GET  {baseUrl}/.well-known/agent-card.json   the Agent Card (served BY REFERENCE:
@@ -8,7 +8,7 @@
  *   POST {baseUrl}/a2a/jsonrpc                   A2A 1.0 JSON-RPC (SendMessage, GetTask, ...)
  *   *    {baseUrl}/a2a/rest                      A2A 1.0 HTTP+JSON
  *
- * The executor behaves as the seed's peers do: it never rejects a skill id at the
+ * The executor behaves as the field report's peers do: it never rejects a skill id at the
  * protocol layer. It reads `params.metadata.skillId` (or the message's metadata),
  * publishes the task as SUBMITTED, and then decides against the CURRENT card:
  *   - unknown skill → FAILED with status text "unknown skill: <id>" (variant A);
@@ -243,7 +243,7 @@ async function startPeer(opts) {
     port,
     cardUrl: `${baseUrl}/.well-known/agent-card.json`,
     card,
-    /** Replace the skills IN PLACE, keeping `version`: what the seed's redeploy did. */
+    /** Replace the skills IN PLACE, keeping `version`: what the field report's redeploy did. */
     redeploy(skills) {
       card.skills.splice(0, card.skills.length, ...skills.map(toAgentSkill));
     },

@@ -1,6 +1,6 @@
 'use strict';
 /**
- * The seed's fleet, live: two worker agents and the client agent, in one process.
+ * The field report's fleet, live: two worker agents and the client agent, in one process.
  *
  *   round 1   both peers healthy                         nothing flagged
  *   redeploy  peer-a: summarize-v2 → translate-v1        same version "1.0"
@@ -147,7 +147,7 @@ async function runScenario(o) {
       const a2 = rounds[2]['peer-a'];
       const b2 = withB ? rounds[2]['peer-b'] : [];
       print(
-        "No drift was reported: the A2A instrumentation is not active in this process, so this run is the seed's failure:",
+        "No drift was reported: the A2A instrumentation is not active in this process, so this run is the field report's failure:",
       );
       print(
         `  peer-a: ${a2.length} attempts with the cached skill id, ${a2.filter((r) => r.state === 'FAILED').length} failed "unknown skill" (logged as a remote fault)`,
@@ -202,7 +202,7 @@ async function runScenario(o) {
       const version = fleet.cache.get(p.name) && fleet.cache.get(p.name).card.version;
       if (version !== firstCards.get(p.name))
         problems.push(
-          `${p.name}'s card version changed (${firstCards.get(p.name)} → ${version}): not the seed's case`,
+          `${p.name}'s card version changed (${firstCards.get(p.name)} → ${version}): not the field report's case`,
         );
     }
     if (rounds[2]['peer-a'][1] && rounds[2]['peer-a'][1].skillId !== 'translate-v1')

@@ -20,7 +20,7 @@
 #                 a git revision (e.g. HEAD) = that commit, via git archive
 #   MATRIX_TEST_TIMEOUT  seconds allowed for one row's `npm test` (default 600)
 #   MATRIX_PATCH  a patch (git diff, -p1) applied to every copy before installing, e.g. to try
-#                 scripts/matrix/otel3-compat.patch before it is in the tree
+#                 a change on every row before it is in the tree
 #   OTEL3_API / OTEL3_STABLE / OTEL3_EXPERIMENTAL / OTEL3_UNDICI  ranges for the otel3 rows
 # Exit status: 0 when every row's tests and smoke passed. The last line is the plain
 # "matrix: N passed, N failed" over all rows' tests.

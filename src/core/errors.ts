@@ -1,5 +1,5 @@
 /**
- * The seed's error classes. They cross package copies by `name` (not `instanceof`):
+ * The field report's error classes. They cross package copies by `name` (not `instanceof`):
  * check `err.name === 'StaleAgentCardError'` when several copies may be loaded.
  */
 import type { DriftKind } from './drift-kinds';

@@ -5,7 +5,7 @@
  * - the built-in phrasings of real implementations (dialects/), each tied to the requested
  *   id: `Tool "translate" not found` is evidence for `translate` only, never for
  *   `translate-v2` nor for another tool listed in "Available tools: ...";
- * - the user's patterns (`unknownSkillPatterns`, default the seed's `unknown skill`), which
+ * - the user's patterns (`unknownSkillPatterns`, default the field report's `unknown skill`), which
  *   match anywhere in the text; where the text is not a failure by itself (a completed task,
  *   a generic error code) they count only when the text also names the requested id as a
  *   whole token.

@@ -1,6 +1,6 @@
 /**
- * The skill fingerprint: byte-for-byte the seed's Python `skill_fingerprint`
- * (../shared/seed/stale-agent-card.md, telemetry contract "Skill fingerprint"):
+ * The skill fingerprint: byte-for-byte the field report's Python `skill_fingerprint`
+ * (docs/telemetry.md, "Skill fingerprint"):
  *
  * ```python
  * skills = sorted(({"id": s.get("id", ""),
@@ -16,7 +16,7 @@
  * ```
  *
  * The input is the RAW card as it came off the wire (JSON), not the decoded model: a
- * skill without `inputModes` contributes `[]` (the seed applies no defaults).
+ * skill without `inputModes` contributes `[]` (the field report's sketch applies no defaults).
  *
  * ## How a JS value is read (the "JSON data model")
  *
@@ -25,7 +25,7 @@
  *   properties; a property whose value is `undefined`, a function or a symbol is absent;
  *   `toJSON` is not called, so Dates, Maps and boxed primitives are such dicts too.
  *   (Shortcut: on an object whose prototype is `Object.prototype`, while that prototype
- *   is unpolluted, the seven keys the seed reads are not checked for enumerability;
+ *   is unpolluted, the seven keys the field report's sketch reads are not checked for enumerability;
  *   JSON.parse never makes non-enumerable properties.)
  * - arrays are lists; an `undefined`/function/symbol element (or a hole) is `None`;
  * - a finite number that is an integer with |n| < 1e21 is a Python `int` (printed in
@@ -65,7 +65,7 @@
  * value compared or serialised, every element listed and every comparison made costs one
  * step, and past `MAX_FINGERPRINT_WORK` steps (about 10-30 ms) the card is "too complex
  * to fingerprint". Comparing two values costs at most the size of the smaller one (one
- * pass finds Python's first unequal item; the seed's `==` then `<` at every level was
+ * pass finds Python's first unequal item; the field report's `==` then `<` at every level was
  * quadratic in the depth). `skillFingerprintBounded` says when and why a card could not be
  * fingerprinted; `skillFingerprint` keeps the documented `{}` fallback for every such card.
  */
@@ -89,7 +89,7 @@ const propertyIsEnumerable = Object.prototype.propertyIsEnumerable;
 export type FingerprintResult =
   { fingerprint: string; problem?: undefined } | { fingerprint?: undefined; problem: string };
 
-/** SHA-256, lowercase hex, of the seed's canonical material for `card`. Total: never throws. */
+/** SHA-256, lowercase hex, of the field report's canonical material for `card`. Total: never throws. */
 export function skillFingerprint(card: unknown): string {
   return createHash('sha256').update(fingerprintMaterial(card), 'latin1').digest('hex');
 }
@@ -109,7 +109,7 @@ export function skillFingerprintBounded(
   return { fingerprint: createHash('sha256').update(r, 'latin1').digest('hex') };
 }
 
-/** The first 12 hex digits, as the seed prints it in messages. */
+/** The first 12 hex digits, as the field report prints it in messages. */
 export function fingerprintPrefix(fp: string): string {
   return typeof fp === 'string' ? fp.slice(0, 12) : '';
 }
@@ -187,7 +187,7 @@ function get(d: Record<string, unknown>, k: string): unknown {
 }
 
 const objectProto = Object.prototype;
-/** The keys the seed reads. */
+/** The keys the field report's sketch reads. */
 const READ_KEYS = [
   'capabilities',
   'skills',
@@ -198,7 +198,7 @@ const READ_KEYS = [
   'outputModes',
 ];
 
-/** No key the seed reads is reachable on Object.prototype (it has not been polluted). */
+/** No key the field report's sketch reads is reachable on Object.prototype (it has not been polluted). */
 function objectProtoClean(): boolean {
   for (let i = 0; i < READ_KEYS.length; i++) if (READ_KEYS[i] in objectProto) return false;
   return true;

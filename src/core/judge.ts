@@ -2,7 +2,7 @@
  * The drift judgement: request + negotiation context + one response or stream event
  * → at most one drift event, or the reason it could not be judged. Pure and total.
  *
- * The rules are the seed's decision boundary, widened to every protocol version and to
+ * The rules are the field report's decision boundary, widened to every protocol version and to
  * what real implementations send (see evidence.ts and dialects/):
  * - a failed task whose status text (or, fasta2a, last agent message in history) matches
  *   the unknown-skill / unsupported-mode patterns → unknown_skill / unsupported_mode
@@ -379,7 +379,7 @@ function invalidParams(
 }
 
 /**
- * 2. A failure inside the task lifecycle (the seed's variant A): a failed task's status text,
+ * 2. A failure inside the task lifecycle (the field report's variant A): a failed task's status text,
  * or (fasta2a) the last agent message of its history, matching the unknown-skill or
  * unsupported-mode patterns.
  */
@@ -472,7 +472,7 @@ function skillNotInCardRule(
 }
 
 /**
- * 4. Artifacts against the negotiated output modes (the seed's variant B). Always decides: the
+ * 4. Artifacts against the negotiated output modes (the field report's variant B). Always decides: the
  * last rule.
  */
 function outputModesRule(

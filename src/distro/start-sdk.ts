@@ -25,6 +25,7 @@
  * Nothing here ever throws into the application.
  */
 import { isMainThread } from 'node:worker_threads';
+import { parseAllPending } from '../core/body-reader';
 import {
   diag,
   DiagConsoleLogger,
@@ -170,6 +171,7 @@ function installShutdown(
       // Ref'd on purpose: the one thing of ours that keeps the process alive, for the flush.
       const cap = setTimeout(finish, SHUTDOWN_TIMEOUT_MS);
       Promise.resolve()
+        .then(() => parseAllPending()) // responses judged after the app had them: their spans end first
         .then(() => fleet?.close()) // the fleet listener and poll end with the SDK
         .then(() => shutdownTelemetry())
         .catch((err: unknown) => logger.debug('SDK shutdown failed', err))
@@ -181,6 +183,7 @@ function installShutdown(
    * Sends what is buffered without keeping the process alive (the app is shutting down on its own).
    */
   const flush = (): void => {
+    parseAllPending();
     const cap = new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_TIMEOUT_MS).unref());
     const all = Promise.allSettled(
       flushables.map((f) => Promise.resolve().then(() => f.forceFlush())),

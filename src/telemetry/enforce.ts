@@ -1,5 +1,5 @@
 /**
- * Enforce mode (`enforce: true`): the seed's guard, the one place the instrumentation changes
+ * Enforce mode (`enforce: true`): the field report's guard, the one place the instrumentation changes
  * what the app sees. A non-streaming response is read whole (up to maxInspectBytes) and only
  * handed to the app if it showed no drift, else fetch rejects with the drift error; a stream is
  * passed through and errors at the chunk that completes the event showing drift. The rebuilt
@@ -9,7 +9,7 @@ import type { UnderlyingByteSource } from 'node:stream/web';
 import type { A2ACall } from './a2a-call';
 
 /**
- * Enforce mode: the seed's guard. A non-streaming response is read whole and only
+ * Enforce mode: the field report's guard. A non-streaming response is read whole and only
  * handed to the app if it showed no drift; a stream is passed through and errors at
  * the chunk that completes the event showing drift.
  */

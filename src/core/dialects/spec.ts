@@ -1,5 +1,5 @@
 /**
- * The A2A specification itself, every version: the seed's "unknown skill" wording and the
+ * The A2A specification itself, every version: the field report's "unknown skill" wording and the
  * generic ways of saying a skill is missing, tied to the requested id.
  */
 import type { Dialect } from './types';
