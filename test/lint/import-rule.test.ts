@@ -22,6 +22,9 @@ const SYNTAX_RULE = 'no-restricted-syntax';
 let eslint: ESLint;
 
 before(() => {
+  // typescript-eslint takes CI=true (set by CI) as a single run and then parses a file of the
+  // project from disk, ignoring the text given to lintText: the snippets would never be seen.
+  process.env.TSESTREE_SINGLE_RUN = 'false';
   // The project's own config (eslint.config.mjs); only the two layer rules are reported, so a
   // snippet is judged on its imports alone.
   eslint = new ESLint({
