@@ -71,16 +71,18 @@ async function startPeer(
           gz.write('{"name":"x","skills":[],"description":"');
           let written = 0;
           const chunk = 'a'.repeat(1 << 20);
+          // One MiB at a time, each flushed to the socket and 5 ms apart: a MiB of 'a' deflates to
+          // ~1 KB, so without pacing the whole 64 MiB fits in the socket's buffers and the
+          // producer's count would race the client's cancel instead of measuring it.
           const pump = (): void => {
-            while (written < 64) {
-              written++;
-              peer.maxRefetchWritten = written;
-              if (!gz.write(chunk)) {
-                gz.once('drain', pump);
-                return;
-              }
+            if (written >= 64 || gz.destroyed) {
+              if (!gz.destroyed) gz.end('"}');
+              return;
             }
-            gz.end('"}');
+            written++;
+            peer.maxRefetchWritten = written;
+            gz.write(chunk);
+            gz.flush(() => setTimeout(pump, 5));
           };
           res.on('close', () => gz.destroy());
           pump();
