@@ -42,7 +42,12 @@ export interface BodySink {
   /**
    * A parsed JSON document (SSE: one event's data, with the event's `event:` name when it had one).
    */
-  onDocument(value: unknown, eventName?: string): void;
+  onDocument(value: unknown, eventName?: string, data?: string): void;
+  /**
+   * SSE: an event's JSON text, offered before it is parsed; true when the sink has read it
+   * without a parse (event-shape.ts), and then it is not parsed. `onDocument` gets the text too.
+   */
+  onEventText?(data: string, eventName?: string): boolean;
   /** Something could not be read (over the cap, not JSON, bad compression, ...). */
   onProblem(problem: string): void;
   /** No more documents will come. */
@@ -469,8 +474,9 @@ export class BodyReader {
   private emitEvent(raw: string, eventName: string | undefined): void {
     const data = sseJsonText(raw);
     if (data.length === 0) return;
+    if (this.sink.onEventText?.(data, eventName) === true) return;
     const parsed = parseJsonSafe(data);
-    if (parsed.ok) this.sink.onDocument(parsed.value, eventName);
+    if (parsed.ok) this.sink.onDocument(parsed.value, eventName, data);
     else this.sink.onProblem(`stream event is not JSON (${parsed.problem})`);
   }
 

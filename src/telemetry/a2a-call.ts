@@ -18,6 +18,7 @@ import { logger } from '../diag-logger';
 import { BodyReader, bodyModeOf, bodyProblem } from '../core/body-reader';
 import { urlFacts, type UrlFacts } from '../core/url';
 import { confirmSuspicion } from '../core/confirm';
+import { EventShape } from '../core/event-shape';
 import { judge, type DriftEvent, type NegotiationContext } from '../core/judge';
 import type { DecodedRequest, DecodedResult } from '../core/model';
 import { decodeResponse, decodeStreamEvent, jsonRpcExtendedCard } from '../core/protocol/results';
@@ -134,6 +135,8 @@ export class A2ACall {
   private cardFreshness: Freshness | undefined;
   /** The end of the streamed answer so far (judge only, never exported). */
   private streamTail: string | undefined;
+  /** The last artifact update's shape: the next with another text is read without a parse. */
+  private eventShape: EventShape | undefined;
   private ctx: NegotiationContext;
   private negotiatedTaskId: string | undefined;
   private readonly url: UrlFacts;
@@ -272,7 +275,9 @@ export class A2ACall {
           headers['content-encoding'],
           this.deps.config.maxInspectBytes,
           {
-            onDocument: (value, eventName) => this.onDocument(value, mode === 'sse', eventName),
+            onDocument: (value, eventName, data) =>
+              this.onDocument(value, mode === 'sse', eventName, data),
+            onEventText: (data, eventName) => this.onEventText(data, eventName),
             onProblem: (problem) => this.setUnjudged(bodyProblem(problem, sniffed)),
             onEnd: () => this.finish(),
           },
@@ -333,13 +338,18 @@ export class A2ACall {
     this.finish();
   }
 
-  private onDocument(value: unknown, isEvent: boolean, eventName?: string): void {
+  private onDocument(value: unknown, isEvent: boolean, eventName?: string, data?: string): void {
     if (this.phase === 'ended') return;
     try {
       const target = this.target;
       if (target.type === 'card') this.onCard(value, target.extended ? 'rest' : undefined);
-      else if (isEvent) this.onResult(decodeStreamEvent(value, target.request, eventName));
-      else {
+      else if (isEvent) {
+        const result = decodeStreamEvent(value, target.request, eventName);
+        // A status update between two words keeps the words' shape: decoding is stateless.
+        if (data !== undefined)
+          this.eventShape = EventShape.of(data, result, eventName) ?? this.eventShape;
+        this.onResult(result);
+      } else {
         const card = jsonRpcExtendedCard(target.request, value);
         if (card !== undefined) this.onCard(card, 'jsonrpc');
         else this.onResult(decodeResponse(value, target.request, this.statusCode));
@@ -348,6 +358,30 @@ export class A2ACall {
       logger.debug('could not process a response document', err);
       this.setUnjudged('internal error while judging');
     }
+  }
+
+  /**
+   * A stream event that repeats the last artifact update's shape with another text: decoded from
+   * its bytes, without JSON.parse (event-shape.ts). False: it is parsed as any event.
+   */
+  private onEventText(data: string, eventName?: string): boolean {
+    const shape = this.eventShape;
+    if (shape === undefined || this.phase === 'ended') return false;
+    let result: DecodedResult | undefined;
+    try {
+      result = shape.match(data, eventName);
+    } catch (err) {
+      logger.debug('could not match a stream event with its shape', err);
+      return false;
+    }
+    if (result === undefined) return false;
+    try {
+      this.onResult(result);
+    } catch (err) {
+      logger.debug('could not process a stream event', err);
+      this.setUnjudged('internal error while judging');
+    }
+    return true;
   }
 
   private onCard(value: unknown, extended?: 'rest' | 'jsonrpc'): void {
