@@ -19,41 +19,34 @@ import { MAX_STATUS_TEXT } from './protocol/results';
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const TEXT_KEY = '"text"';
+/** A raw control character: JSON forbids it inside a string. */
+// eslint-disable-next-line no-control-regex -- the control characters are what is searched for
+const CONTROL = /[\u0000-\u001f]/;
 
 /**
- * The end (index of the closing quote) of the JSON string body starting at `from`, scanning no
- * further than `limit`; -1 if there is none, or the body holds a raw control character (which
- * JSON forbids). `escaped` is set when the body holds a backslash escape.
+ * The string whose body (between its quotes) is `body`, or undefined when `"body"` is not one
+ * well-formed JSON string. Without a backslash that is: no quote and no control character in it;
+ * with one, JSON.parse of the literal says (an escaped closing quote, a bad escape...).
  */
-function stringEnd(data: string, from: number, limit: number, out: { escaped: boolean }): number {
-  for (let i = from; i < limit; i++) {
-    const c = data.charCodeAt(i);
-    if (c === QUOTE) return i;
-    if (c < 0x20) return -1;
-    if (c === BACKSLASH) {
-      out.escaped = true;
-      i++;
-    }
-  }
-  return -1;
-}
-
-const scratch = { escaped: false };
-
-/** The string whose body is data[from, end) (end: its closing quote), or undefined if malformed. */
-function stringValue(
-  data: string,
-  from: number,
-  end: number,
-  escaped: boolean,
-): string | undefined {
-  if (!escaped) return data.slice(from, end);
+function stringOf(body: string): string | undefined {
+  if (body.indexOf('\\') === -1)
+    return body.indexOf('"') === -1 && !CONTROL.test(body) ? body : undefined;
   try {
-    const v: unknown = JSON.parse(data.slice(from - 1, end + 1));
+    const v: unknown = JSON.parse(`"${body}"`);
     return typeof v === 'string' ? v : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** The index of the quote that closes the JSON string whose body starts at `from`, or -1. */
+function closingQuote(data: string, from: number): number {
+  for (let q = data.indexOf('"', from); q !== -1; q = data.indexOf('"', q + 1)) {
+    let slashes = 0;
+    while (q - 1 - slashes >= from && data.charCodeAt(q - 1 - slashes) === BACKSLASH) slashes++;
+    if (slashes % 2 === 0) return q;
+  }
+  return -1;
 }
 
 function isWhitespace(c: number): boolean {
@@ -101,9 +94,8 @@ export class EventShape {
       return undefined;
     const start = loneTextValue(data);
     if (start === -1) return undefined;
-    scratch.escaped = false;
-    const end = stringEnd(data, start, data.length, scratch);
-    if (end === -1 || stringValue(data, start, end, scratch.escaped) !== text) return undefined;
+    const end = closingQuote(data, start);
+    if (end === -1 || stringOf(data.slice(start, end)) !== text) return undefined;
     const prefix = data.slice(0, start);
     const suffix = data.slice(end + 1);
     // A key spelled with an escape (`"te\u0078t"`) would be a second text key the scan missed.
@@ -117,13 +109,13 @@ export class EventShape {
    */
   match(data: string, eventName?: string): DecodedResult | undefined {
     if (eventName !== this.eventName) return undefined;
-    const start = this.prefix.length;
+    const prefix = this.prefix;
     const end = data.length - this.suffix.length - 1;
-    if (end < start || data.charCodeAt(end) !== QUOTE) return undefined;
-    if (!data.startsWith(this.prefix) || !data.endsWith(this.suffix)) return undefined;
-    scratch.escaped = false;
-    if (stringEnd(data, start, end + 1, scratch) !== end) return undefined;
-    const text = stringValue(data, start, end, scratch.escaped);
+    if (end < prefix.length || data.charCodeAt(end) !== QUOTE) return undefined;
+    // slice and === compare memory at once; startsWith is several times slower on V8.
+    if (data.slice(0, prefix.length) !== prefix || data.slice(end + 1) !== this.suffix)
+      return undefined;
+    const text = stringOf(data.slice(prefix.length, end));
     if (text === undefined) return undefined;
     return {
       ...this.result,
