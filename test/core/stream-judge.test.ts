@@ -258,9 +258,27 @@ test('random streams of these events: the same verdict at every event', () => {
     undefined,
     'TEXT/Markdown; charset=utf-8',
   ];
-  const phrase = ['unkn', 'own ', 'skill ', 'summarize-v2', ' ok ', 'x'.repeat(200)];
+  // Pieces of phrases and of the skill's names (split across events, in other cases), and runs
+  // long enough to make the kept answer be cut.
+  const phrase = [
+    'unkn',
+    'own ',
+    'skill ',
+    'summarize-v2',
+    ' ok ',
+    'x'.repeat(200),
+    'summa',
+    'rize-v2 ',
+    'SUMMARIZE-V2',
+    ' not found',
+    'Tool "summarize-v2" not found. ',
+    'Summar',
+    'izer',
+    'y'.repeat(1000),
+    's',
+  ];
   const modeSets = [MARKDOWN, ['text/*', 'image/png'], ['text'], ['application/json'], ['*/*']];
-  for (let s = 0; s < 120; s++) {
+  for (let s = 0; s < 300; s++) {
     const seq: Wire[] = [];
     for (let i = 0; i < 60; i++) {
       const k = rnd(10);
@@ -277,8 +295,46 @@ test('random streams of these events: the same verdict at every event', () => {
         );
       else seq.push(seq.length > 0 ? seq[seq.length - 1] : taskEvent('TASK_STATE_SUBMITTED'));
     }
-    both(seq, ctx(modeSets[s % modeSets.length]), s % 3 === 0 ? strict : opts);
+    const c = ctx(modeSets[s % modeSets.length]);
+    const names = [{}, { skillAliases: ['Summarizer', 'sum'] }, { skillAliases: ['s'] }];
+    both(seq, { ...c, ...names[s % 3] }, s % 3 === 0 ? strict : opts);
+    both(seq, { ...c, skillId: undefined }); // no names to look for
   }
+});
+
+test('a skill name split across appended words, in any case, by its id or an alias', () => {
+  const c = { ...ctx(MARKDOWN), skillAliases: ['Summarizer'] };
+  for (const pieces of [
+    ['Tool "summa', 'rize-v2" not found'],
+    ['Tool "SUMMA', 'RIZE-V2', '" not found'],
+    ['unknown skill: Summ', 'ar', 'izer'],
+    ['unknown skill: ', 's', 'u', 'm', 'm', 'a', 'r', 'i', 'z', 'e', '-', 'v', '2'],
+  ])
+    for (const prefix of [0, 10, STREAM_OVERLAP - 3, 2000, 5000]) {
+      const head = prefix === 0 ? [] : [`${'z'.repeat(prefix % 5)} ${'word '.repeat(prefix / 5)}`];
+      const vs = both(words([...head, ...pieces, ' and more'], 'text/markdown'), c);
+      assert.deepEqual(
+        drifts(vs).slice(0, 1),
+        ['unknown_skill'],
+        `${pieces.join('|')} after ${prefix}`,
+      );
+    }
+  // The kept answer cut (past 4 × STREAM_OVERLAP) just as the name arrives: the phrase it
+  // begins is still completed by the next delta.
+  for (const run of [1400, 1520, 1530, 1540])
+    assert.deepEqual(
+      drifts(
+        both(words(['x'.repeat(run), ' Tool "summarize-v2"', ' not found'], 'text/markdown'), c),
+      ),
+      ['unknown_skill'],
+      `after ${run}`,
+    );
+  // A name earlier in the answer, then far more words: judged the same way throughout.
+  const vs = both(
+    words(['summarize-v2 is here. ', ...many(400), 'unknown skill ', 'x'], 'text/markdown'),
+    c,
+  );
+  assert.deepEqual(drifts(vs), []);
 });
 
 // --- the memo alone -----------------------------------------------------------------------
