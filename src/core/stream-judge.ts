@@ -10,8 +10,9 @@
  *   none of the skill's names says nothing, whatever else it holds. So the window is built only
  *   when the answer since its last snapshot may hold a name: known from the end of the answer
  *   before the delta (as long as the longest name, less one character) and the delta, searched
- *   together. Otherwise the event is judged as it came (its delta holds no name either): no
- *   window string per event. When the window is built it is put on the event for the judge and
+ *   together. Otherwise the answer's text is judged as absent (what it would give: no verdict
+ *   from its words, without searching it for the names again) and the rest of the event as it
+ *   came: no window string per event. The text the judge reads is put on the event for it and
  *   the delta put back after: no copy of the event.
  * - The verdict of a part against the call's output modes is remembered per media type
  *   (JudgeMemo): every word of a text stream is a part of the same type.
@@ -57,19 +58,26 @@ export class StreamJudge {
     if (delta === undefined) return judge(request, ctx, result, opts, this.memo);
     if (ctx !== this.namesOf) this.takeNames(ctx);
     const before = result.append === true ? this.answer : undefined;
+    let window: string | undefined;
     if (before === undefined) {
       // A snapshot, or the first delta: its window is itself.
-      this.keep(delta, !holdsSkillName(delta, ctx.skillId, ctx.skillAliases), delta);
-      return judge(request, ctx, result, opts, this.memo);
+      const clean = !holdsSkillName(delta, ctx.skillId, ctx.skillAliases);
+      this.keep(delta, clean, delta);
+      window = clean ? undefined : delta;
+    } else {
+      // A name in the window lies in the answer before, in the delta, or across the two.
+      const probe = this.edgeLength > 0 ? this.edge + delta : delta;
+      const clean = this.clean && !holdsSkillName(probe, ctx.skillId, ctx.skillAliases);
+      this.keep(before + delta, clean, probe);
+      window = clean
+        ? undefined
+        : (before.length > STREAM_OVERLAP ? before.slice(before.length - STREAM_OVERLAP) : before) +
+          delta;
     }
-    // A name in the window lies in the answer before, in the delta, or across the two.
-    const probe = this.edgeLength > 0 ? this.edge + delta : delta;
-    const clean = this.clean && !holdsSkillName(probe, ctx.skillId, ctx.skillAliases);
-    this.keep(before + delta, clean, probe);
-    if (clean) return judge(request, ctx, result, opts, this.memo);
-    const tail =
-      before.length > STREAM_OVERLAP ? before.slice(before.length - STREAM_OVERLAP) : before;
-    result.artifactText = tail + delta;
+    if (window === delta) return judge(request, ctx, result, opts, this.memo);
+    // No name in the window: the answer's text says nothing (missingSkillLabel would search it
+    // for the names again to find none), judged as no text.
+    result.artifactText = window;
     try {
       return judge(request, ctx, result, opts, this.memo);
     } finally {
