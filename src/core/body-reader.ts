@@ -11,7 +11,7 @@
 import { StringDecoder } from 'node:string_decoder';
 import * as zlib from 'node:zlib';
 import { SSE_DATA_PREFIX_CODES } from './dialects/index';
-import { parseJsonSafe } from './json-path';
+import { NOT_JSON, jsonProblem, parseJsonSafe, parseJsonValue } from './json-path';
 import { SseParser } from './sse';
 
 export type BodyMode = 'json' | 'sse';
@@ -475,9 +475,9 @@ export class BodyReader {
     const data = sseJsonText(raw);
     if (data.length === 0) return;
     if (this.sink.onEventText?.(data, eventName) === true) return;
-    const parsed = parseJsonSafe(data);
-    if (parsed.ok) this.sink.onDocument(parsed.value, eventName, data);
-    else this.sink.onProblem(`stream event is not JSON (${parsed.problem})`);
+    const value = parseJsonValue(data);
+    if (value !== NOT_JSON) this.sink.onDocument(value, eventName, data);
+    else this.sink.onProblem(`stream event is not JSON (${jsonProblem()})`);
   }
 
   /**

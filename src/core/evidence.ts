@@ -133,6 +133,30 @@ export function missingSkillLabel(
   return undefined;
 }
 
+/**
+ * Whether `text` holds one of the names missingSkillLabel looks for (the skill id; its aliases
+ * when there is an id), as it looks for them. Outside a failure a text that holds none is no
+ * evidence: missingSkillLabel(text, skillId, …, false, aliases) is then undefined.
+ */
+export function holdsSkillName(
+  text: string,
+  skillId: string | undefined,
+  aliases?: readonly string[],
+): boolean {
+  if (usableName(skillId) && idSearch(skillId).test(text)) return true;
+  if (aliases !== undefined && skillId !== undefined)
+    for (const a of aliases) if (usableName(a) && idSearch(a).test(text)) return true;
+  return false;
+}
+
+/** The length of the longest name holdsSkillName looks for (0: none). */
+export function longestSkillName(skillId: string | undefined, aliases?: readonly string[]): number {
+  let n = usableName(skillId) ? skillId.length : 0;
+  if (aliases !== undefined && skillId !== undefined)
+    for (const a of aliases) if (usableName(a) && a.length > n) n = a.length;
+  return n;
+}
+
 function usableName(name: string | undefined): name is string {
   return name !== undefined && name.length > 0 && name.length <= MAX_SKILL_ID;
 }

@@ -138,21 +138,41 @@ const BOM = 0xfeff;
 export function parseJsonSafe(
   text: string,
 ): { ok: true; value: unknown } | { ok: false; problem: string } {
-  if (typeof text !== 'string') return { ok: false, problem: 'not text' };
-  // One leading byte order mark, as `Response.json()` (the WHATWG "UTF-8 decode") drops it.
+  const value = parseJsonValue(text);
+  return value === NOT_JSON ? { ok: false, problem: notJsonProblem } : { ok: true, value };
+}
+
+/** What parseJsonValue returns for a text that is not JSON it would inspect. */
+export const NOT_JSON: unique symbol = Symbol('not JSON');
+
+/** Why the last parseJsonValue returned NOT_JSON (as parseJsonSafe's `problem`). */
+let notJsonProblem = 'invalid JSON';
+
+/**
+ * parseJsonSafe without its result object (a stream parses one document per event): the value,
+ * or NOT_JSON, and then jsonProblem() says why. The same checks and outcome as parseJsonSafe.
+ */
+export function parseJsonValue(text: string): unknown {
+  if (typeof text !== 'string') {
+    notJsonProblem = 'not text';
+    return NOT_JSON;
+  }
   if (text.charCodeAt(0) === BOM) text = text.slice(1);
   if (text.length > MAX_JSON_STRUCTURES && structuresOver(text, MAX_JSON_STRUCTURES)) {
-    return {
-      ok: false,
-      problem: `JSON too complex to inspect (over ${MAX_JSON_STRUCTURES} arrays, objects and keys)`,
-    };
+    notJsonProblem = `JSON too complex to inspect (over ${MAX_JSON_STRUCTURES} arrays, objects and keys)`;
+    return NOT_JSON;
   }
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    return JSON.parse(text) as unknown;
   } catch (e) {
-    const name = e instanceof RangeError ? 'JSON nested too deeply' : 'invalid JSON';
-    return { ok: false, problem: name };
+    notJsonProblem = e instanceof RangeError ? 'JSON nested too deeply' : 'invalid JSON';
+    return NOT_JSON;
   }
+}
+
+/** Why the last parseJsonValue returned NOT_JSON. */
+export function jsonProblem(): string {
+  return notJsonProblem;
 }
 
 /** Occurrences of `ch` in `text`, counting no further than `limit + 1` (native search). */

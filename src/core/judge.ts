@@ -22,7 +22,7 @@
 import type { DriftKind } from './drift-kinds';
 import { ArtifactSchemaDriftError, StaleAgentCardError } from './errors';
 import { fingerprintPrefix } from './fingerprint';
-import { partMatchesModes } from './media-type';
+import { partMatchesModes, type ModeVerdict } from './media-type';
 import { MAX_EVIDENCE_TEXT, missingSkillLabel } from './evidence';
 import { isRecord, own } from './json-path';
 import { withoutQuery } from './url';
@@ -170,6 +170,53 @@ function partMediaType(part: DecodedPart): string {
   );
 }
 
+/** Media types a JudgeMemo remembers per part kind at most (the peer chooses them). */
+const MAX_MEMO_TYPES = 32;
+/** A longer media type is judged, not remembered (no essence is longer). */
+const MAX_MEMO_TYPE_LENGTH = 255;
+
+/**
+ * What one call's judgements can share: the verdict of a part against the call's output modes
+ * depends only on the part's kind and media type, the modes and `strictTextParts`, and every
+ * word of a streamed answer is a part of the same type. Owned by one call (its modes do not
+ * change; the memo forgets everything if they do); optional: `judge` without one decides the same.
+ */
+export class JudgeMemo {
+  private modes: readonly string[] | undefined = undefined;
+  private strict = false;
+  /** Verdicts per part kind, by media type (undefined: the part states none). */
+  private text: Map<string | undefined, ModeVerdict> | undefined = undefined;
+  private file: Map<string | undefined, ModeVerdict> | undefined = undefined;
+  private data: Map<string | undefined, ModeVerdict> | undefined = undefined;
+
+  /** The verdict of `part` against `modes` (partMatchesModes), remembered. */
+  verdict(part: DecodedPart, modes: readonly string[], strictTextParts: boolean): ModeVerdict {
+    if (modes !== this.modes || strictTextParts !== this.strict) {
+      this.modes = modes;
+      this.strict = strictTextParts;
+      this.text = this.file = this.data = undefined;
+    }
+    const kind = part.kind;
+    const mediaType = part.mediaType;
+    const remembered =
+      (mediaType === undefined || mediaType.length <= MAX_MEMO_TYPE_LENGTH) &&
+      (kind === 'text' || kind === 'file' || kind === 'data');
+    if (!remembered) return partMatchesModes(part, modes as string[], { strictTextParts });
+    let known = kind === 'text' ? this.text : kind === 'file' ? this.file : this.data;
+    const hit = known?.get(mediaType);
+    if (hit !== undefined) return hit;
+    const verdict = partMatchesModes(part, modes as string[], { strictTextParts });
+    if (known === undefined) {
+      known = new Map();
+      if (kind === 'text') this.text = known;
+      else if (kind === 'file') this.file = known;
+      else this.data = known;
+    }
+    if (known.size < MAX_MEMO_TYPES) known.set(mediaType, verdict);
+    return verdict;
+  }
+}
+
 const FAILED_STATES = new Set(['TASK_STATE_FAILED', 'TASK_STATE_REJECTED']);
 const NO_ARTIFACT_STATES = new Set([
   'TASK_STATE_FAILED',
@@ -187,9 +234,10 @@ export function judge(
   ctx: NegotiationContext,
   result: DecodedResult,
   opts: JudgeOptions,
+  memo?: JudgeMemo,
 ): Judgement {
   try {
-    return judgeExchange(request, ctx, result, opts);
+    return judgeExchange(request, ctx, result, opts, memo);
   } catch {
     return { unjudged: 'internal error while judging' };
   }
@@ -271,6 +319,7 @@ type Rule = (
   result: DecodedResult,
   opts: JudgeOptions,
   taskId: string | undefined,
+  memo: JudgeMemo | undefined,
 ) => Judgement | undefined;
 
 const RULES: readonly Rule[] = [
@@ -286,10 +335,11 @@ function judgeExchange(
   ctx: NegotiationContext,
   result: DecodedResult,
   opts: JudgeOptions,
+  memo: JudgeMemo | undefined,
 ): Judgement {
   const taskId = result.taskId ?? request?.taskId;
   for (const rule of RULES) {
-    const verdict = rule(request, ctx, result, opts, taskId);
+    const verdict = rule(request, ctx, result, opts, taskId, memo);
     if (verdict !== undefined) return verdict;
   }
   return NONE;
@@ -434,24 +484,20 @@ function answerTextRule(
 ): Judgement | undefined {
   if (ctx.skillId === undefined) return undefined;
   if (result.state !== undefined && FAILED_STATES.has(result.state)) return undefined; // rule 2's
-  for (const text of [
-    result.statusText,
-    result.messageText,
-    result.artifactText,
-    result.historyText,
-  ]) {
-    const label = missingIn(text, ctx, opts, false);
-    if (label !== undefined) {
-      return drifted(
-        missingKind(ctx),
-        `peer answered ${skillLabel(ctx.skillId)} (task ${short(taskId ?? '(unknown id)')}) saying the skill is missing ("${label}")${refetchAdvice(ctx)}`,
-        ctx,
-        taskId,
-        { matchedPattern: label, evidence: 'content' },
-      );
-    }
-  }
-  return undefined;
+  // The texts in this order, without an array of them per event.
+  const label =
+    missingIn(result.statusText, ctx, opts, false) ??
+    missingIn(result.messageText, ctx, opts, false) ??
+    missingIn(result.artifactText, ctx, opts, false) ??
+    missingIn(result.historyText, ctx, opts, false);
+  if (label === undefined) return undefined;
+  return drifted(
+    missingKind(ctx),
+    `peer answered ${skillLabel(ctx.skillId)} (task ${short(taskId ?? '(unknown id)')}) saying the skill is missing ("${label}")${refetchAdvice(ctx)}`,
+    ctx,
+    taskId,
+    { matchedPattern: label, evidence: 'content' },
+  );
 }
 
 /** 3. The client negotiated a skill the card in use does not list. */
@@ -481,6 +527,7 @@ function outputModesRule(
   result: DecodedResult,
   opts: JudgeOptions,
   taskId: string | undefined,
+  memo: JudgeMemo | undefined,
 ): Judgement {
   if (
     result.artifacts.length === 0 ||
@@ -495,7 +542,9 @@ function outputModesRule(
     };
   const modes = ctx.outputModes;
   if (!modes || modes.length === 0) return { unjudged: 'the skill advertises no output modes' };
-  const { worst, actualTypes, unjudged } = mismatchingParts(result, modes, opts);
+  const found = mismatchingParts(result, modes, opts, memo);
+  if (found === undefined) return NONE; // every part matches (most events)
+  const { worst, actualTypes, unjudged } = found;
   if (worst !== undefined) {
     const actual = partMediaType(worst);
     return drifted(
@@ -520,16 +569,19 @@ function mismatchingParts(
   result: DecodedResult,
   modes: readonly string[],
   opts: JudgeOptions,
-): { worst?: DecodedPart; actualTypes?: string[]; unjudged?: string } {
+  memo: JudgeMemo | undefined,
+): { worst?: DecodedPart; actualTypes?: string[]; unjudged?: string } | undefined {
   let unjudged: string | undefined;
   let worst: DecodedPart | undefined;
   let actualTypes: string[] | undefined;
+  const strictTextParts = opts.strictTextParts;
   for (const artifact of result.artifacts) {
     for (const part of artifact.parts) {
       if (part.intermediate !== undefined) continue;
-      const verdict = partMatchesModes(part, modes as string[], {
-        strictTextParts: opts.strictTextParts,
-      });
+      const verdict =
+        memo !== undefined
+          ? memo.verdict(part, modes, strictTextParts)
+          : partMatchesModes(part, modes as string[], { strictTextParts });
       if (verdict === 'mismatch') {
         const actual = partMediaType(part);
         if (actualTypes === undefined) actualTypes = [actual];
@@ -540,6 +592,7 @@ function mismatchingParts(
         unjudged = 'an artifact part has no media type to judge';
     }
   }
+  if (worst === undefined && unjudged === undefined) return undefined;
   return { worst, actualTypes, unjudged };
 }
 

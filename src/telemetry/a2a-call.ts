@@ -20,6 +20,7 @@ import { urlFacts, type UrlFacts } from '../core/url';
 import { confirmSuspicion } from '../core/confirm';
 import { EventShape } from '../core/event-shape';
 import { judge, type DriftEvent, type NegotiationContext } from '../core/judge';
+import { StreamJudge } from '../core/stream-judge';
 import type { DecodedRequest, DecodedResult } from '../core/model';
 import { decodeResponse, decodeStreamEvent, jsonRpcExtendedCard } from '../core/protocol/results';
 import type { CardEntry } from '../core/registry';
@@ -41,6 +42,7 @@ import {
   httpErrorUpdate,
   operationStartAttributes,
   pushPayloadAttributes,
+  NO_RESULT_UPDATE,
   refetchAttributes,
   responseHeadersAttributes,
   resultUpdate,
@@ -91,11 +93,6 @@ export type CallTarget =
    */
   | { type: 'operation'; request: DecodedRequest; push?: boolean };
 
-/**
- * Characters of a streamed answer kept before each delta (phrases naming a skill are far shorter).
- */
-const STREAM_OVERLAP = 384;
-
 export class A2ACall {
   readonly span: Span;
   readonly startedAt: number;
@@ -133,10 +130,13 @@ export class A2ACall {
   private events = 0;
   /** A card response's Cache-Control max-age, ETag and Last-Modified. */
   private cardFreshness: Freshness | undefined;
-  /** The end of the streamed answer so far (judge only, never exported). */
-  private streamTail: string | undefined;
   /** The last artifact update's shape: the next with another text is read without a parse. */
   private eventShape: EventShape | undefined;
+  /**
+   * Judges this call's results from its first artifact update on: the streamed answer's window,
+   * the verdicts per part media type (core/stream-judge.ts).
+   */
+  private streamJudge: StreamJudge | undefined;
   private ctx: NegotiationContext;
   private negotiatedTaskId: string | undefined;
   private readonly url: UrlFacts;
@@ -406,6 +406,7 @@ export class A2ACall {
     const seen = this.seen;
     seen.drifted = this.drift !== undefined;
     this.apply(resultUpdate(result, seen));
+    if (result.protocolVersion) seen.resultVersion = result.protocolVersion;
     if (result.taskId !== undefined && result.taskId !== this.negotiatedTaskId) {
       seen.taskId ??= result.taskId;
       if (req && (req.operation === 'SendMessage' || req.operation === 'SendStreamingMessage')) {
@@ -419,7 +420,10 @@ export class A2ACall {
     if (result.state !== undefined) seen.state = result.state;
     if (result.problem) this.setUnjudged(cap(result.problem));
     if (this.drift) return;
-    const verdict = judge(req, this.ctx, this.withStreamedAnswer(result), this.deps.config);
+    const verdict =
+      result.kind === 'artifact-update' || this.streamJudge !== undefined
+        ? (this.streamJudge ??= new StreamJudge()).judge(req, this.ctx, result, this.deps.config)
+        : judge(req, this.ctx, result, this.deps.config);
     if (verdict.drift) this.recordDrift(verdict.drift);
     else if (verdict.unjudged) this.setUnjudged(verdict.unjudged);
   }
@@ -444,23 +448,6 @@ export class A2ACall {
       this.setUnjudged('internal error while judging');
     }
     this.finish();
-  }
-
-  /**
-   * A streamed answer comes in artifact updates: word-sized deltas (`append: true`, Mastra)
-   * or whole snapshots (VoltAgent). The judge sees each delta together with the last
-   * STREAM_OVERLAP characters before it, so a phrase split across chunks is whole in one
-   * window, and each character of a long stream is looked at a bounded number of times
-   * (judging the whole answer so far at every event would be quadratic).
-   */
-  private withStreamedAnswer(result: DecodedResult): DecodedResult {
-    if (result.kind !== 'artifact-update' || result.artifactText === undefined) return result;
-    const delta = result.artifactText;
-    const window =
-      result.append === true && this.streamTail !== undefined ? this.streamTail + delta : delta;
-    this.streamTail =
-      window.length > STREAM_OVERLAP ? window.slice(window.length - STREAM_OVERLAP) : window;
-    return window === delta ? result : { ...result, artifactText: window };
   }
 
   private recordDrift(event: DriftEvent, confirmedBy?: Refetched): void {
@@ -646,6 +633,7 @@ export class A2ACall {
 
   /** Tell the span what the builder (span-attributes.ts) said: attributes, then any status. */
   private apply(update: SpanUpdate): void {
+    if (update === NO_RESULT_UPDATE) return;
     this.span.setAttributes(update.attributes);
     if (update.status) this.span.setStatus(update.status);
   }

@@ -280,9 +280,23 @@ export interface ResultSeen {
   state?: string;
   /** The request said its version: the result's does not replace it. */
   requestVersion?: string;
+  /**
+   * The version (as the result said it) last set from a result: a stream repeats it on every
+   * event, and setting it again would change nothing.
+   */
+  resultVersion?: string;
   /** The call already showed drift: its `error.type` stays. */
   drifted: boolean;
 }
+
+/**
+ * What a result that changes nothing on its span returns (a stream event repeating the task id,
+ * conversation id, state and version already said): shared and frozen, so most events of a
+ * stream allocate no update; A2ACall applies nothing for it.
+ */
+export const NO_RESULT_UPDATE: SpanUpdate = Object.freeze({
+  attributes: Object.freeze({}) as Attributes,
+});
 
 /**
  * One decoded result (a response, a stream event, a gRPC message or status, a push): the task id
@@ -292,17 +306,25 @@ export interface ResultSeen {
  * echo the request).
  */
 export function resultUpdate(result: DecodedResult, seen: ResultSeen): SpanUpdate {
-  const attrs: Attributes = {};
-  if (result.taskId !== undefined && seen.taskId === undefined)
-    attrs[sc.ATTR_A2A_TASK_ID] = cap(result.taskId);
-  if (result.contextId !== undefined && result.contextId !== seen.contextId)
-    attrs[sc.ATTR_GEN_AI_CONVERSATION_ID] = cap(result.contextId);
-  if (result.state !== undefined && result.state !== seen.state)
-    attrs[sc.ATTR_A2A_TASK_STATE] = result.state;
-  if (result.protocolVersion && !seen.requestVersion)
-    attrs[sc.ATTR_A2A_PROTOCOL_VERSION] =
-      normaliseVersion(result.protocolVersion) ?? result.protocolVersion;
+  const newTask = result.taskId !== undefined && seen.taskId === undefined;
+  const newContext = result.contextId !== undefined && result.contextId !== seen.contextId;
+  const newState = result.state !== undefined && result.state !== seen.state;
+  const newVersion =
+    !!result.protocolVersion &&
+    !seen.requestVersion &&
+    result.protocolVersion !== seen.resultVersion;
   const error = result.error;
+  // A stream event repeating what the span already says: nothing to set, nothing allocated.
+  if (!newTask && !newContext && !newState && !newVersion && error === undefined)
+    return NO_RESULT_UPDATE;
+  const attrs: Attributes = {};
+  if (newTask) attrs[sc.ATTR_A2A_TASK_ID] = cap(result.taskId as string);
+  if (newContext) attrs[sc.ATTR_GEN_AI_CONVERSATION_ID] = cap(result.contextId as string);
+  if (newState) attrs[sc.ATTR_A2A_TASK_STATE] = result.state as string;
+  if (newVersion) {
+    const v = result.protocolVersion as string;
+    attrs[sc.ATTR_A2A_PROTOCOL_VERSION] = normaliseVersion(v) ?? v;
+  }
   if (error === undefined) return { attributes: attrs };
   if (error.code !== undefined && !seen.drifted) attrs[sc.ATTR_ERROR_TYPE] = String(error.code);
   return {

@@ -27,6 +27,7 @@ import {
   refetchAttributes,
   responseHeadersAttributes,
   resultUpdate,
+  NO_RESULT_UPDATE,
   thrownErrorUpdate,
   unconfirmedAttributes,
   unjudgedAttributes,
@@ -240,6 +241,45 @@ test('a result: task id once, conversation id and state when they change, the ve
     ),
     { attributes: { 'a2a.task.state': 'TASK_STATE_COMPLETED', 'a2a.protocol.version': 'v-next' } },
   );
+});
+
+test('a result repeating what the span says (a stream event): the one shared, frozen empty update', () => {
+  const seen = {
+    taskId: 't0',
+    contextId: 'ctx-2',
+    state: 'TASK_STATE_WORKING',
+    resultVersion: '1.0',
+    drifted: false,
+  };
+  const repeat: DecodedResult = {
+    kind: 'artifact-update',
+    artifacts: [],
+    taskId: 't0',
+    contextId: 'ctx-2',
+    state: 'TASK_STATE_WORKING',
+    protocolVersion: '1.0',
+  };
+  assert.equal(resultUpdate(repeat, seen), NO_RESULT_UPDATE);
+  assert.equal(resultUpdate({ kind: 'artifact-update', artifacts: [] }, seen), NO_RESULT_UPDATE);
+  assert.ok(Object.isFrozen(NO_RESULT_UPDATE) && Object.isFrozen(NO_RESULT_UPDATE.attributes));
+  assert.deepEqual(NO_RESULT_UPDATE, { attributes: {} });
+  // Anything new is said as before: another version, context or state, an error.
+  assert.deepEqual(resultUpdate({ ...repeat, protocolVersion: '0.3.0' }, seen), {
+    attributes: { 'a2a.protocol.version': '0.3' },
+  });
+  assert.deepEqual(resultUpdate({ ...repeat, contextId: 'ctx-3' }, seen), {
+    attributes: { 'gen_ai.conversation.id': 'ctx-3' },
+  });
+  assert.deepEqual(resultUpdate({ ...repeat, state: 'TASK_STATE_COMPLETED' }, seen), {
+    attributes: { 'a2a.task.state': 'TASK_STATE_COMPLETED' },
+  });
+  assert.deepEqual(resultUpdate({ ...repeat, taskId: 't1' }, { ...seen, taskId: undefined }), {
+    attributes: { 'a2a.task.id': 't1' },
+  });
+  assert.deepEqual(resultUpdate({ ...repeat, error: { code: 5 } }, seen), {
+    attributes: { 'error.type': '5' },
+    status: { code: SpanStatusCode.ERROR, message: 'A2A error 5' },
+  });
 });
 
 test('an A2A error result: its code as error.type (not after drift), status with code and reason only', () => {

@@ -502,13 +502,14 @@ function artifactUpdate(
   ctx: DecodeEvidence,
   legacyId: boolean,
 ): DecodedResult {
-  const r = base('artifact-update');
-  eventIds(r, e, legacyId);
   const a = own(e, 'artifact');
-  if (a === undefined || a === null) ctx.problem('artifact update without an artifact');
-  else {
-    const d = artifact(a, ctx);
-    if (d !== undefined) r.artifacts = [d];
+  const missing = a === undefined || a === null;
+  if (missing) ctx.problem('artifact update without an artifact');
+  const d = missing ? undefined : artifact(a, ctx);
+  // Its one artifact at once (not an empty list replaced): one array per event.
+  const r: DecodedResult = { kind: 'artifact-update', artifacts: d !== undefined ? [d] : [] };
+  eventIds(r, e, legacyId);
+  if (!missing) {
     const text = isRecord(a)
       ? partsText(own(a, 'parts'), undefined, own(a, 'metadata'))
       : undefined;
