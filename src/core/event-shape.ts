@@ -49,6 +49,11 @@ function closingQuote(data: string, from: number): number {
   return -1;
 }
 
+/** `s` in a string of its own (not a slice of a larger one, which it would keep alive). */
+function ownCopy(s: string): string {
+  return JSON.parse(JSON.stringify(s)) as string;
+}
+
 function isWhitespace(c: number): boolean {
   return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 }
@@ -96,8 +101,9 @@ export class EventShape {
     if (start === -1) return undefined;
     const end = closingQuote(data, start);
     if (end === -1 || stringOf(data.slice(start, end)) !== text) return undefined;
-    const prefix = data.slice(0, start);
-    const suffix = data.slice(end + 1);
+    // Copies: a slice would keep the whole chunk the event was cut from alive with the call.
+    const prefix = ownCopy(data.slice(0, start));
+    const suffix = ownCopy(data.slice(end + 1));
     // A key spelled with an escape (`"te\u0078t"`) would be a second text key the scan missed.
     if (prefix.includes('\\') || suffix.includes('\\')) return undefined;
     return new EventShape(prefix, suffix, eventName, result);

@@ -58,6 +58,11 @@ import { pushRegistry, registerPushWebhook } from './push-registrations';
 import type { PushRegistration } from '../core/push';
 
 const REDIRECT_CODES = new Set([301, 302, 303, 307, 308]);
+/**
+ * Shapes a call may take (core/event-shape.ts): a model's answer needs one or two (its first
+ * update, then its appends); updates that never repeat one stop costing a look after these.
+ */
+const MAX_SHAPES_PER_CALL = 8;
 
 export interface CallDeps {
   tracer: Tracer;
@@ -132,6 +137,7 @@ export class A2ACall {
   private cardFreshness: Freshness | undefined;
   /** The last artifact update's shape: the next with another text is read without a parse. */
   private eventShape: EventShape | undefined;
+  private shapesTaken = 0;
   /**
    * Judges this call's results from its first artifact update on: the streamed answer's window,
    * the verdicts per part media type (core/stream-judge.ts).
@@ -345,9 +351,15 @@ export class A2ACall {
       if (target.type === 'card') this.onCard(value, target.extended ? 'rest' : undefined);
       else if (isEvent) {
         const result = decodeStreamEvent(value, target.request, eventName);
-        // A status update between two words keeps the words' shape: decoding is stateless.
-        if (data !== undefined)
-          this.eventShape = EventShape.of(data, result, eventName) ?? this.eventShape;
+        // A status update between two words keeps the words' shape: decoding is stateless. A
+        // stream whose updates never repeat a shape stops looking for one.
+        if (data !== undefined && this.shapesTaken < MAX_SHAPES_PER_CALL) {
+          const shape = EventShape.of(data, result, eventName);
+          if (shape !== undefined) {
+            this.eventShape = shape;
+            this.shapesTaken++;
+          }
+        }
         this.onResult(result);
       } else {
         const card = jsonRpcExtendedCard(target.request, value);

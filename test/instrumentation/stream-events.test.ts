@@ -294,3 +294,28 @@ test('a phrase naming the skill as missing split across appended words: suspecte
   assert.equal(s.attributes['a2a.drift.unconfirmed'], 'unknown_skill');
   assert.equal(s.attributes['a2a.drift.kind'], undefined);
 });
+
+test("a model's words are decoded from their bytes: JSON.parse runs about once per event (the SDK client's), not twice", async () => {
+  const parse = JSON.parse;
+  let calls = 0;
+  JSON.parse = function counted(this: unknown, ...args: Parameters<typeof JSON.parse>) {
+    calls++;
+    return parse.apply(this, args);
+  } as typeof JSON.parse;
+  let result: Awaited<ReturnType<typeof stream>>;
+  try {
+    result = await stream([
+      { status: TaskState.TASK_STATE_WORKING },
+      { words: words(300) },
+      { status: TaskState.TASK_STATE_COMPLETED },
+    ]);
+  } finally {
+    JSON.parse = parse;
+  }
+  const { span, received } = result;
+  assert.equal(span.attributes['a2a.stream.event_count'], received);
+  assert.equal(span.attributes['a2a.drift.unjudged_reason'], undefined);
+  // The SDK client parses every event once; reading each as well would double it.
+  assert.ok(calls >= received, `${calls} parses for ${received} events: the client's are counted`);
+  assert.ok(calls < received * 1.2, `${calls} parses for ${received} events`);
+});
