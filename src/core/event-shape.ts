@@ -101,12 +101,12 @@ export class EventShape {
     if (start === -1) return undefined;
     const end = closingQuote(data, start);
     if (end === -1 || stringOf(data.slice(start, end)) !== text) return undefined;
-    // Copies: a slice would keep the whole chunk the event was cut from alive with the call.
-    const prefix = ownCopy(data.slice(0, start));
-    const suffix = ownCopy(data.slice(end + 1));
+    const prefix = data.slice(0, start);
+    const suffix = data.slice(end + 1);
     // A key spelled with an escape (`"te\u0078t"`) would be a second text key the scan missed.
     if (prefix.includes('\\') || suffix.includes('\\')) return undefined;
-    return new EventShape(prefix, suffix, eventName, result);
+    // Copies: a slice would keep the whole chunk the event was cut from alive with the call.
+    return new EventShape(ownCopy(prefix), ownCopy(suffix), eventName, result);
   }
 
   /**
