@@ -234,7 +234,7 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
       userConfig,
       onFinished: (call) => this.activeCalls?.delete(call),
       refetchCard: config.refetchCardOnDrift ? (url) => this.cardRefetcher.refetch(url) : undefined,
-      confirmCard: (url) => this.cardRefetcher.refetchCard(url),
+      confirmCard: (url, cause) => this.cardRefetcher.refetchCard(url, cause),
     };
     this.cachedDeps = deps;
     return deps;

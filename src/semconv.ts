@@ -99,6 +99,11 @@ export const ATTR_A2A_DRIFT_CONFIRMED = 'a2a.drift.confirmed';
 export const ATTR_A2A_DRIFT_EVIDENCE = 'a2a.drift.evidence';
 /** A content-level suspicion the card fetched again did not confirm: the kind suspected. */
 export const ATTR_A2A_DRIFT_UNCONFIRMED = 'a2a.drift.unconfirmed';
+/**
+ * Evidence `card`: what made the card be looked at (`failure`, `words`, `revalidation`,
+ * `history`); also on an unconfirmed suspicion.
+ */
+export const ATTR_A2A_DRIFT_SUSPICION = 'a2a.drift.suspicion';
 
 /**
  * Span event on the GetAgentCard span whose card changed under the same version (card_changed: not

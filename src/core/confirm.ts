@@ -5,7 +5,12 @@
  * request reads exactly like a framework's error. Such evidence is a suspicion, confirmed the way
  * the field report prescribes: by fetching the card again. Pure and total.
  */
+import type { DriftKind } from './drift-kinds';
+import { ArtifactSchemaDriftError, StaleAgentCardError } from './errors';
+import { fingerprintPrefix } from './fingerprint';
+import type { DriftEvent } from './judge';
 import type { DecodedCard } from './model';
+import { withoutQuery } from './url';
 
 export type Confirmation =
   /** The card fetched again no longer lists the skill, or lists it with other modes. */
@@ -44,5 +49,68 @@ export function confirmSuspicion(
     return 'refuted';
   } catch {
     return 'unknown';
+  }
+}
+
+/**
+ * A suspicion raised by a failure or by an answer's own words (Judgement.suspicion) that the card
+ * fetched again confirms, as the drift it is: the skill gone → unknown_skill; still listed with
+ * other input modes → unsupported_mode; with other output modes → output_mode_mismatch. The
+ * event keeps the negotiated card's fingerprint and says the newer card's. Undefined when the card
+ * does not confirm it (or could not be had).
+ */
+export function confirmedDrift(
+  suspicion: DriftEvent,
+  held: { inputModes?: readonly string[]; outputModes?: readonly string[] },
+  refetched: { fingerprint: string; card?: DecodedCard } | undefined,
+): DriftEvent | undefined {
+  try {
+    const card = refetched?.card;
+    if (refetched === undefined || card === undefined) return undefined;
+    if (confirmSuspicion(suspicion.skillId, held, card) !== 'confirmed') return undefined;
+    const skill = card.skills.find((s) => s.id === suspicion.skillId);
+    const kind: DriftKind =
+      skill === undefined
+        ? 'unknown_skill'
+        : !sameModes(held.inputModes, skill.inputModes)
+          ? 'unsupported_mode'
+          : 'output_mode_mismatch';
+    const what =
+      kind === 'unknown_skill'
+        ? 'no longer lists it'
+        : `lists it with other ${kind === 'unsupported_mode' ? 'input' : 'output'} modes`;
+    const skillText =
+      suspicion.skillId === undefined
+        ? 'the skill'
+        : `skillId=${JSON.stringify(suspicion.skillId.slice(0, 256))}`;
+    const cardText = suspicion.cardUrl
+      ? ` at ${withoutQuery(suspicion.cardUrl).slice(0, 256)}`
+      : '';
+    const message =
+      `${suspicion.suspicion === 'words' ? 'peer answered' : 'a call for'} ${skillText} ` +
+      `${suspicion.suspicion === 'words' ? 'naming it with words of absence' : 'failed'}, and the Agent Card${cardText} fetched again ${what} ` +
+      `(fingerprint ${fingerprintPrefix(suspicion.fingerprint ?? '')}… → ${fingerprintPrefix(refetched.fingerprint)}…): re-fetch the Agent Card before retrying`;
+    const details = {
+      kind,
+      skillId: suspicion.skillId,
+      taskId: suspicion.taskId,
+      cardUrl: suspicion.cardUrl,
+      fingerprint: suspicion.fingerprint,
+    };
+    return {
+      ...suspicion,
+      kind,
+      evidence: 'card',
+      currentFingerprint: refetched.fingerprint,
+      error:
+        kind === 'output_mode_mismatch'
+          ? new ArtifactSchemaDriftError(message, details)
+          : new StaleAgentCardError(message, details),
+      ...(kind === 'output_mode_mismatch' && skill !== undefined
+        ? { expectedModes: held.outputModes }
+        : {}),
+    };
+  } catch {
+    return undefined;
   }
 }

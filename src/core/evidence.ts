@@ -160,3 +160,79 @@ export function longestSkillName(skillId: string | undefined, aliases?: readonly
 function usableName(name: string | undefined): name is string {
   return name !== undefined && name.length > 0 && name.length <= MAX_SKILL_ID;
 }
+
+/**
+ * Words of absence or failure, in any phrasing a framework or a model may choose: the general
+ * rule that makes an answer naming the skill worth a look at the card. Not evidence by itself
+ * (a healthy answer may say "no flights found"): only a reason to fetch the card again, which
+ * decides. Apostrophes straight or curly; `n't` and `not` alike.
+ */
+const ABSENCE_WORDS = new RegExp(
+  [
+    String.raw`not\s+(?:be\s+)?(?:found|available|exist(?:s|ing)?|recogni[sz]ed|registered|supported|defined|known|enabled|allowed|a\s+valid)`,
+    String.raw`(?:does|do|did|is|are|was)(?:\s+not|n['’]t)\s+(?:exist|available|found|recogni[sz]ed|registered|supported|defined|known)`,
+    String.raw`don['’]?t\s+exist`,
+    String.raw`no\s+(?:longer|such|tool|function|skill|action)`,
+    String.raw`(?:cannot|can['’]t|could\s+not|couldn['’]t|unable\s+to)\s+(?:find|locate|resolve|call|use|run|invoke)`,
+    String.raw`unknown|unavailable|unsupported|unrecogni[sz]ed|undefined|invalid|missing|removed|nonexistent|non-existent`,
+    String.raw`fail(?:ed|s|ure)?|error|exception`,
+  ]
+    .map((s) => `(?:${s})`)
+    .join('|')
+    .replace(/^/, String.raw`\b(?:`)
+    .concat(String.raw`)\b`),
+  'i',
+);
+
+/** How far from a name of the skill (characters either side) the absence words are looked for. */
+export const ABSENCE_REACH = 160;
+
+/**
+ * The absence or failure words found near a name of the skill in `text` (its id or an alias, as
+ * a whole token), or undefined: a suspicion to be settled by the card, never a verdict. The
+ * first `MAX_EVIDENCE_TEXT` characters are read; at most a few occurrences of each name are
+ * looked around.
+ */
+export function absenceNearSkill(
+  text: string | undefined,
+  skillId: string | undefined,
+  aliases?: readonly string[],
+): string | undefined {
+  if (typeof text !== 'string' || text.length === 0 || !usableName(skillId)) return undefined;
+  const t = text.length > MAX_EVIDENCE_TEXT ? text.slice(0, MAX_EVIDENCE_TEXT) : text;
+  const found = absenceAround(t, skillId);
+  if (found !== undefined || aliases === undefined) return found;
+  for (const a of aliases) {
+    if (!usableName(a)) continue;
+    const f = absenceAround(t, a);
+    if (f !== undefined) return f;
+  }
+  return undefined;
+}
+
+/** Occurrences of one name looked around, at most (a hostile text repeating it costs no more). */
+const MAX_OCCURRENCES = 8;
+
+function absenceAround(t: string, name: string): string | undefined {
+  const lowerText = t.toLowerCase();
+  const lowerName = name.toLowerCase();
+  let from = 0;
+  for (let seen = 0; seen < MAX_OCCURRENCES; seen++) {
+    const i = lowerText.indexOf(lowerName, from);
+    if (i < 0) return undefined;
+    from = i + 1;
+    const end = i + name.length;
+    const before = i === 0 ? 32 : t.charCodeAt(i - 1);
+    let after = end >= t.length ? 32 : t.charCodeAt(end);
+    // a full stop that ends the sentence ends the name too (`… called translate.`)
+    if (after === 46 && (end + 1 >= t.length || t.charCodeAt(end + 1) <= 32)) after = 32;
+    if (isIdChar(before) || isIdChar(after)) continue;
+    // Either side of the name, not the name itself (a skill called `unknown-lookup` says
+    // nothing by its own name).
+    const m =
+      ABSENCE_WORDS.exec(t.slice(Math.max(0, i - ABSENCE_REACH), i)) ??
+      ABSENCE_WORDS.exec(t.slice(end, Math.min(t.length, end + ABSENCE_REACH)));
+    if (m !== null) return m[0].toLowerCase().replace(/\s+/g, ' ');
+  }
+  return undefined;
+}

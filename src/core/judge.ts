@@ -23,7 +23,7 @@ import type { DriftKind } from './drift-kinds';
 import { ArtifactSchemaDriftError, StaleAgentCardError } from './errors';
 import { fingerprintPrefix } from './fingerprint';
 import { partMatchesModes, type ModeVerdict } from './media-type';
-import { MAX_EVIDENCE_TEXT, missingSkillLabel } from './evidence';
+import { MAX_EVIDENCE_TEXT, absenceNearSkill, missingSkillLabel } from './evidence';
 import { isRecord, own } from './json-path';
 import { withoutQuery } from './url';
 import type {
@@ -32,6 +32,7 @@ import type {
   DecodedRequest,
   NegotiationContext,
   RpcError,
+  Suspicion,
 } from './model';
 
 export type { NegotiationContext };
@@ -55,6 +56,8 @@ export interface DriftEvent {
   fingerprint?: string;
   /** card_changed: the fingerprint before the re-fetch. */
   previousFingerprint?: string;
+  /** Evidence `card`: the fingerprint of the newer card that settled it. */
+  currentFingerprint?: string;
   expectedModes?: readonly string[];
   /** output_mode_mismatch: the most telling mismatching part's media type. */
   actualMediaType?: string;
@@ -66,9 +69,13 @@ export interface DriftEvent {
    * What the evidence is: `protocol` (a failed task's status, an error code or text, the
    * request against the card, the media types of the answer) or `content` (the words of a
    * completed answer, artifact or message: written by a model, so a suspicion until the card
-   * fetched again confirms it, see confirm.ts). Local events only.
+   * fetched again confirms it, see confirm.ts) or `card` (a card of the agent itself says the
+   * skill is gone or changed: a newer card fetched to settle a suspicion, or an earlier card
+   * that listed a skill the card in use does not). Local events only.
    */
-  evidence?: 'protocol' | 'content';
+  evidence?: 'protocol' | 'content' | 'card';
+  /** Evidence `card`: what made the card be looked at (model.ts Suspicion). */
+  suspicion?: Suspicion;
   /**
    * Whose evidence: `local` (this process saw the exchange) or `fleet` (an Alertmanager
    * alert raised by another instance; such events carry no fingerprint or task id).
@@ -78,6 +85,12 @@ export interface DriftEvent {
 
 export interface Judgement {
   drift?: DriftEvent;
+  /**
+   * A reason to look at the card again, not a verdict: a call for a known skill failed, or its
+   * answer names the skill with words of absence or failure. Only the card fetched again can
+   * make it a drift (confirm.ts): until then no error, no count, no callback.
+   */
+  suspicion?: DriftEvent;
   /** Set when something that could have shown drift could not be judged. */
   unjudged?: string;
 }
@@ -117,11 +130,13 @@ function skillLabel(skillId: string | undefined): string {
 }
 
 /**
- * Evidence that the requested skill is missing: stale card if the card in use lists it, else the
- * client asked for something its card never offered.
+ * Evidence that the requested skill is missing: stale card if the card in use lists it (or an
+ * earlier card of the agent did), else the client asked for something its card never offered.
  */
 function missingKind(ctx: NegotiationContext): DriftKind {
-  return ctx.cardKnown && ctx.skillInCard === false ? 'skill_not_in_card' : 'unknown_skill';
+  return ctx.cardKnown && ctx.skillInCard === false && ctx.skillInEarlierCard !== true
+    ? 'skill_not_in_card'
+    : 'unknown_skill';
 }
 
 /**
@@ -323,12 +338,78 @@ type Rule = (
 ) => Judgement | undefined;
 
 const RULES: readonly Rule[] = [
+  newerCardRule,
   protocolErrorRule,
   taskFailureRule,
   answerTextRule,
   skillNotInCardRule,
   outputModesRule,
 ];
+
+const SKILL_WORK = new Set<string>([
+  'SendMessage',
+  'SendStreamingMessage',
+  'GetTask',
+  'SubscribeToTask',
+]);
+
+/** A call that failed: an error answer, or a failed or rejected task. */
+function failed(result: DecodedResult): boolean {
+  return (
+    result.error !== undefined || (result.state !== undefined && FAILED_STATES.has(result.state))
+  );
+}
+
+/**
+ * A suspicion about the negotiated skill (Judgement.suspicion), for the card to settle: only for
+ * a skill the card in use lists (one it does not list is decided by skillNotInCardRule) and a
+ * card that can be fetched again.
+ */
+function suspected(
+  why: 'failure' | 'words',
+  request: DecodedRequest | undefined,
+  message: string,
+  ctx: NegotiationContext,
+  taskId: string | undefined,
+  extra: Partial<DriftEvent> = {},
+): Judgement | undefined {
+  if (ctx.skillId === undefined || ctx.skillInCard !== true || ctx.cardUrl === undefined)
+    return undefined;
+  // The skill's work: a message sent, its task polled or followed (a push is judged as a poll).
+  // A refused cancel or a push configuration error says nothing of the skill.
+  if (request !== undefined && !SKILL_WORK.has(request.operation)) return undefined;
+  const { drift } = drifted('unknown_skill', `${message}${refetchAdvice(ctx)}`, ctx, taskId, {
+    evidence: 'card',
+    suspicion: why,
+    ...extra,
+  });
+  return { suspicion: drift };
+}
+
+/**
+ * 0. A newer card of the agent, fetched by this package to settle a suspicion or to revalidate,
+ * no longer lists the negotiated skill: every call that still names it is drift, whatever its
+ * answer (unknown_skill when it failed, skill_not_in_card otherwise), until the app fetches the
+ * card itself.
+ */
+function newerCardRule(
+  _request: DecodedRequest | undefined,
+  ctx: NegotiationContext,
+  result: DecodedResult,
+  _opts: JudgeOptions,
+  taskId: string | undefined,
+): Judgement | undefined {
+  const newer = ctx.droppedByNewerCard;
+  if (newer === undefined || ctx.skillId === undefined) return undefined;
+  const didFail = failed(result);
+  return drifted(
+    didFail ? 'unknown_skill' : 'skill_not_in_card',
+    `${skillLabel(ctx.skillId)} is no longer in the Agent Card${ctx.cardUrl ? ` at ${short(withoutQuery(ctx.cardUrl))}` : ''} (now fingerprint ${fingerprintPrefix(newer.fingerprint)}…)${didFail ? ' and the call failed' : ''}, yet the client negotiated it${refetchAdvice(ctx)}`,
+    ctx,
+    taskId,
+    { evidence: 'card', suspicion: newer.cause, currentFingerprint: newer.fingerprint },
+  );
+}
 
 function judgeExchange(
   request: DecodedRequest | undefined,
@@ -369,6 +450,8 @@ function protocolErrorRule(
       { rpcCode: err.code ?? -32005 },
     );
   }
+  // A skill an earlier card listed and the card in use does not: the history decides (rule 3).
+  if (ctx.skillInEarlierCard === true && ctx.skillInCard === false) return undefined;
   if (isInvalidParams(err) && ctx.skillId !== undefined)
     return invalidParams(request, ctx, err, taskId);
   // Any other code (-32603, HTTP 400 / 500, ...) is generic: evidence only when its text names
@@ -383,7 +466,18 @@ function protocolErrorRule(
       { matchedPattern: label, rpcCode: err.code },
     );
   }
-  return NONE;
+  // A skill the card in use does not list is reported whatever the answer (rule 3).
+  if (ctx.cardKnown && ctx.skillInCard === false) return undefined;
+  return (
+    suspected(
+      'failure',
+      request,
+      `peer answered ${skillLabel(ctx.skillId)} with error ${err.code ?? '(no code)'}`,
+      ctx,
+      taskId,
+      { rpcCode: err.code },
+    ) ?? NONE
+  );
 }
 
 /** Invalid params on a request naming a skill: what the card in use says of that skill. */
@@ -467,7 +561,13 @@ function taskFailureRule(
       );
     }
   }
-  return undefined;
+  return suspected(
+    'failure',
+    _request,
+    `peer failed task ${short(taskId ?? '(unknown id)')} for ${skillLabel(ctx.skillId)}`,
+    ctx,
+    taskId,
+  );
 }
 
 /**
@@ -490,7 +590,22 @@ function answerTextRule(
     missingIn(result.messageText, ctx, opts, false) ??
     missingIn(result.artifactText, ctx, opts, false) ??
     missingIn(result.historyText, ctx, opts, false);
-  if (label === undefined) return undefined;
+  if (label === undefined) {
+    // No phrase known, but the answer may say it in words of its own: the card will tell.
+    const words =
+      absenceNearSkill(result.statusText, ctx.skillId, ctx.skillAliases) ??
+      absenceNearSkill(result.messageText, ctx.skillId, ctx.skillAliases) ??
+      absenceNearSkill(result.artifactText, ctx.skillId, ctx.skillAliases);
+    if (words === undefined) return undefined;
+    return suspected(
+      'words',
+      _request,
+      `peer answered ${skillLabel(ctx.skillId)} (task ${short(taskId ?? '(unknown id)')}) naming the skill with "${words}"`,
+      ctx,
+      taskId,
+      { matchedPattern: words },
+    );
+  }
   return drifted(
     missingKind(ctx),
     `peer answered ${skillLabel(ctx.skillId)} (task ${short(taskId ?? '(unknown id)')}) saying the skill is missing ("${label}")${refetchAdvice(ctx)}`,
@@ -500,20 +615,35 @@ function answerTextRule(
   );
 }
 
-/** 3. The client negotiated a skill the card in use does not list. */
+/**
+ * 3. The client negotiated a skill the card in use does not list, whatever the answer. When an
+ * earlier card of the same agent listed it, the card's own history is the evidence: a failed call
+ * is then unknown_skill (the skill was removed under the client), any other skill_not_in_card.
+ */
 function skillNotInCardRule(
   _request: DecodedRequest | undefined,
   ctx: NegotiationContext,
-  _result: DecodedResult,
+  result: DecodedResult,
   _opts: JudgeOptions,
   taskId: string | undefined,
 ): Judgement | undefined {
   if (ctx.skillId === undefined || !ctx.cardKnown || ctx.skillInCard !== false) return undefined;
+  if (ctx.skillInEarlierCard === true) {
+    const didFail = failed(result);
+    return drifted(
+      didFail ? 'unknown_skill' : 'skill_not_in_card',
+      `${skillLabel(ctx.skillId)} was in an earlier Agent Card of this agent and is not in the card in use${didFail ? ', and the call failed' : ''}, yet the client negotiated it${refetchAdvice(ctx)}`,
+      ctx,
+      taskId,
+      { evidence: 'card', suspicion: 'history', rpcCode: result.error?.code },
+    );
+  }
   return drifted(
     'skill_not_in_card',
     `${skillLabel(ctx.skillId)} is not in the Agent Card in use, yet the client negotiated it${refetchAdvice(ctx)}`,
     ctx,
     taskId,
+    result.error?.code !== undefined ? { rpcCode: result.error.code } : {},
   );
 }
 

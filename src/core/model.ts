@@ -237,4 +237,22 @@ export interface NegotiationContext {
   skillAliases?: readonly string[];
   /** Where the skill id came from when the negotiation, not the request decoder, found it. */
   skillIdSource?: string;
+  /**
+   * The card in use does not list the skill, and an earlier card of the same agent (card URL)
+   * did: the skill was dropped by a redeploy the app has already seen.
+   */
+  skillInEarlierCard?: boolean;
+  /**
+   * The card in use lists the skill, and a newer card of the same agent, fetched by this
+   * package itself (to confirm a suspicion, or to revalidate), does not: its fingerprint, and
+   * what made the package fetch it.
+   */
+  droppedByNewerCard?: { fingerprint: string; cause: Suspicion };
 }
+
+/**
+ * What made the package look at a card again: a call for the skill that failed (`failure`), an
+ * answer naming the skill with words of absence or failure (`words`), a background revalidation
+ * (`revalidation`), or an earlier card of the agent that listed the skill (`history`).
+ */
+export type Suspicion = 'failure' | 'words' | 'revalidation' | 'history';

@@ -8,7 +8,7 @@
  * odd input is ignored or treated as documented, never thrown on.
  */
 import { intAtLeast } from './json-path';
-import type { DecodedCard, NegotiationContext, SkillInfo } from './model';
+import type { DecodedCard, NegotiationContext, SkillInfo, Suspicion } from './model';
 import { normaliseUrl, originOfNormalised, pathEnd, urlFacts, withoutQuery } from './url';
 import { grpcTargetUrl, isGrpcBinding } from './protocol/grpc';
 
@@ -50,7 +50,42 @@ export interface CardEntry {
    * extended card cannot claim another host's agent.
    */
   extended?: 'rest' | 'jsonrpc';
+  /**
+   * The skills of the earlier cards held under this URL (newest first, at most
+   * MAX_EARLIER_CARDS, each with its fingerprint): a skill the app still names that one of them
+   * listed was dropped by a redeploy.
+   */
+  earlier?: EarlierCard[];
+  /**
+   * A newer card at this URL fetched by this package itself (to settle a suspicion, or to
+   * revalidate) whose fingerprint differs from the card the app holds: the app keeps negotiating
+   * with its own card (spans keep its fingerprint), and a skill the newer card dropped is
+   * reported on every call that names it, until the app fetches the card again.
+   */
+  newer?: NewerCard;
 }
+
+/** An earlier card of an agent, as remembered: its fingerprint and skills. */
+export interface EarlierCard {
+  fingerprint: string;
+  skills: Map<string, SkillInfo>;
+}
+
+/** A newer card seen by the package's own fetch (CardEntry.newer). */
+export interface NewerCard {
+  fingerprint: string;
+  card: DecodedCard;
+  skills: Map<string, SkillInfo>;
+  fetchedAt: number;
+  cause: Suspicion;
+}
+
+/**
+ * Earlier cards remembered per held card URL. With at most maxCards held cards and each card's
+ * skills capped by the decoder, the history is bounded at (1 + MAX_EARLIER_CARDS) skill maps per
+ * held card (plus one newer card).
+ */
+export const MAX_EARLIER_CARDS = 3;
 
 export interface CardUpdate {
   entry: CardEntry;
@@ -376,6 +411,17 @@ export class CardRegistry {
       if (pathScope !== undefined) entry.pathScope = pathScope;
     }
 
+    const before = this.cards.get(key);
+    if (before !== undefined) {
+      const older = before.earlier ?? [];
+      entry.earlier =
+        before.fingerprint === fp
+          ? older
+          : [{ fingerprint: before.fingerprint, skills: before.skills }, ...older].slice(
+              0,
+              MAX_EARLIER_CARDS,
+            );
+    }
     this.remove(key);
     this.cards.set(key, entry);
     this.index(key, entry, c, opts?.sameOriginOnly === true);
@@ -536,6 +582,31 @@ export class CardRegistry {
   }
 
   /**
+   * A card this package fetched itself at `cardUrl` (CardEntry.newer): remembered beside the card
+   * the app holds when that is still the one with `heldFingerprint` and the new one differs;
+   * forgotten when the new one is the app's again. Never replaces the app's card.
+   */
+  noteNewer(
+    cardUrl: string,
+    heldFingerprint: string,
+    fingerprint: string,
+    card: DecodedCard,
+    now: number,
+    cause: Suspicion,
+  ): void {
+    safe(() => {
+      const entry = this.cards.get(cardKey(cardUrl));
+      if (entry === undefined || entry.fingerprint !== heldFingerprint) return;
+      if (fingerprint === heldFingerprint) {
+        delete entry.newer;
+        return;
+      }
+      if (entry.newer?.fingerprint === fingerprint) return;
+      entry.newer = { fingerprint, card, skills: skillMap(card), fetchedAt: now, cause };
+    }, undefined);
+  }
+
+  /**
    * Marks the card held for this URL as implicated in a drift (until it is fetched again). Returns
    * whether one was held.
    */
@@ -618,13 +689,18 @@ export class CardRegistry {
             continue;
           const pv = (ep as { protocolVersion?: unknown }).protocolVersion;
           const version = typeof pv === 'string' ? pv : topLevel;
-          const versions = entry.endpointVersions.get(n);
-          if (versions === undefined) entry.endpointVersions.set(n, [version]);
-          else if (versions.length < 8 && !versions.includes(version)) versions.push(version);
-          if (endpoints.includes(n)) continue;
-          endpoints.push(n);
-          addOrigin(n, origins);
-          addOrigin(n, endpointOrigins);
+          // An endpoint that names one operation route (`…/v1/message:stream`) speaks for its
+          // sibling routes under the same prefix (`…/v1/message:send`, `…/v1/tasks/{id}`).
+          const prefix = operationRoutePrefix(n);
+          for (const e of prefix === undefined ? [n] : [n, prefix]) {
+            const versions = entry.endpointVersions.get(e);
+            if (versions === undefined) entry.endpointVersions.set(e, [version]);
+            else if (versions.length < 8 && !versions.includes(version)) versions.push(version);
+            if (endpoints.includes(e)) continue;
+            endpoints.push(e);
+            addOrigin(e, origins);
+            addOrigin(e, endpointOrigins);
+          }
         }
       }
     } catch {
@@ -657,6 +733,22 @@ export class CardRegistry {
     }
     return false;
   }
+}
+
+/** The last path segments that name one operation of the HTTP+JSON binding, not an agent. */
+const OPERATION_ROUTES = new Set(['message:send', 'message:stream']);
+
+/**
+ * The prefix of a normalised endpoint URL whose last path segment is an operation route
+ * (`http://h/a2a/agents/x/v1/message:stream` → `http://h/a2a/agents/x/v1`), else undefined.
+ */
+export function operationRoutePrefix(n: string): string | undefined {
+  const end = pathEnd(n);
+  const path = n.slice(0, end);
+  const i = path.lastIndexOf('/');
+  const origin = originOfNormalised(n);
+  if (i < 0 || origin === undefined || i <= origin.length) return undefined;
+  return OPERATION_ROUTES.has(path.slice(i + 1).toLowerCase()) ? path.slice(0, i) : undefined;
 }
 
 function safe<T>(f: () => T, fallback: T): T {

@@ -11,7 +11,9 @@
  *
  * Some clients name the skill inside the message, in a data part
  * (`{"skill": "get_products", "parameters": {...}}`): such a name is taken as the skill id only
- * when the card in use lists it (by id, or as the one skill of that name), never guessed.
+ * when the card in use lists it (by id, or as the one skill of that name), or an earlier card of
+ * the same agent did (the negotiation looks there: a skill dropped since is the news), never
+ * guessed.
  */
 import { SKILL_ID_CONVENTIONS } from './dialects/index';
 import { MAX_SKILL_ID } from './evidence';

@@ -17,11 +17,11 @@ import { performance } from 'node:perf_hooks';
 import { logger } from '../diag-logger';
 import { BodyReader, bodyModeOf, bodyProblem } from '../core/body-reader';
 import { urlFacts, type UrlFacts } from '../core/url';
-import { confirmSuspicion } from '../core/confirm';
+import { confirmSuspicion, confirmedDrift } from '../core/confirm';
 import { EventShape } from '../core/event-shape';
 import { judge, type DriftEvent, type NegotiationContext } from '../core/judge';
 import { StreamJudge } from '../core/stream-judge';
-import type { DecodedRequest, DecodedResult } from '../core/model';
+import type { DecodedRequest, DecodedResult, Suspicion } from '../core/model';
 import { decodeResponse, decodeStreamEvent, jsonRpcExtendedCard } from '../core/protocol/results';
 import type { CardEntry } from '../core/registry';
 import type { A2AInstrumentationConfig, ResolvedConfig } from '../config';
@@ -79,7 +79,7 @@ export interface CallDeps {
    * Fetch the card again to confirm a content-level suspicion (always on): resolves to the card
    * now, or undefined; no promise when the card cannot be re-fetched.
    */
-  confirmCard?: (cardUrl: string) => Promise<Refetched | undefined> | undefined;
+  confirmCard?: (cardUrl: string, cause: Suspicion) => Promise<Refetched | undefined> | undefined;
 }
 
 const REFETCH_WAIT_MS = 5000;
@@ -437,6 +437,7 @@ export class A2ACall {
         ? (this.streamJudge ??= new StreamJudge()).judge(req, this.ctx, result, this.deps.config)
         : judge(req, this.ctx, result, this.deps.config);
     if (verdict.drift) this.recordDrift(verdict.drift);
+    else if (verdict.suspicion) this.suspect(verdict.suspicion);
     else if (verdict.unjudged) this.setUnjudged(verdict.unjudged);
   }
 
@@ -496,14 +497,17 @@ export class A2ACall {
   }
 
   /**
-   * A content-level suspicion (an answer's words say the skill is missing): fetch the card again
-   * and make it drift only if the card no longer lists the skill (or changed its modes). Until
-   * then the span is held open (at most CONFIRM_WAIT_MS) and nothing is counted or called back.
+   * A suspicion: an answer's words say the skill is missing (content evidence), a call for the
+   * skill failed, or its answer names it with words of absence (Judgement.suspicion). Fetch the
+   * card again and make it drift only if the card no longer lists the skill (or changed its
+   * modes). Until then the span is held open (at most CONFIRM_WAIT_MS) and nothing is counted or
+   * called back; a card that answers later settles the next call instead (CardEntry.newer).
    */
   private suspect(event: DriftEvent): void {
     if (this.suspicion !== undefined) return;
     this.suspicion = event;
-    const pending = event.cardUrl ? this.deps.confirmCard?.(event.cardUrl) : undefined;
+    const cause: Suspicion = event.suspicion ?? 'words';
+    const pending = event.cardUrl ? this.deps.confirmCard?.(event.cardUrl, cause) : undefined;
     if (pending === undefined) {
       this.unconfirmed(event, 'failed');
       return;
@@ -518,8 +522,12 @@ export class A2ACall {
       if (timer) clearTimeout(timer);
       try {
         const verdict = confirmSuspicion(event.skillId, held, r?.card);
-        if (verdict === 'confirmed' && r !== undefined && !this.drift) this.recordDrift(event, r);
-        else if (verdict !== 'confirmed')
+        if (verdict === 'confirmed' && r !== undefined && !this.drift) {
+          // content evidence keeps its own kind and evidence; a failure or an answer's own
+          // words become what the card says (confirm.ts)
+          const drift = event.evidence === 'card' ? confirmedDrift(event, held, r) : event;
+          if (drift !== undefined) this.recordDrift(drift, r);
+        } else if (verdict !== 'confirmed')
           this.unconfirmed(event, verdict === 'refuted' ? 'unchanged' : 'failed');
       } catch (err) {
         logger.debug('could not confirm a suspicion', err);
@@ -530,7 +538,7 @@ export class A2ACall {
   /** A suspicion the card fetched again did not confirm: said on the span, nothing else. */
   private unconfirmed(event: DriftEvent, refetch: 'unchanged' | 'failed'): void {
     if (this.drift || this.phase === 'ended') return;
-    this.span.setAttributes(unconfirmedAttributes(event.kind, refetch));
+    this.span.setAttributes(unconfirmedAttributes(event, refetch));
   }
 
   /** A suspicion being confirmed: enforce mode waits for it (bounded) before it judges. */
@@ -577,6 +585,26 @@ export class A2ACall {
     this.apply(httpErrorUpdate(statusCode));
   }
 
+  /**
+   * An HTTP 4xx/5xx answer whose body gave no result (an HTML error page, an empty body, a body
+   * past the cap): judged as the bare error it is, so a call for a known skill that failed so is
+   * still a suspicion and a skill the card does not list is still reported.
+   */
+  private judgeBodilessHttpError(): void {
+    const code = this.statusCode;
+    if (code === undefined || code < 400 || this.lastResult !== undefined) return;
+    if (this.drift || this.target.type !== 'operation' || REDIRECT_CODES.has(code)) return;
+    const req = this.target.request;
+    const verdict = judge(
+      req,
+      this.ctx,
+      { kind: 'error', error: { code }, artifacts: [] },
+      this.deps.config,
+    );
+    if (verdict.drift) this.recordDrift(verdict.drift);
+    else if (verdict.suspicion) this.suspect(verdict.suspicion);
+  }
+
   private recordError(err: unknown): void {
     if (this.drift) return;
     // The app aborting (or the peer closing) after the peer said what went wrong: the peer's code
@@ -601,6 +629,13 @@ export class A2ACall {
   /** End the span (idempotent). `reason` marks a span ended by the safety timeout. */
   finish(reason?: string): void {
     if (this.phase !== 'open') return;
+    if (!reason) {
+      try {
+        this.judgeBodilessHttpError();
+      } catch (err) {
+        logger.debug('could not judge an HTTP error', err);
+      }
+    }
     this.phase = 'ending';
     if ((this.refetch || this.confirmation) && !reason) {
       // Keep the span open until the re-fetch has said what it found (bounded by its timeout),

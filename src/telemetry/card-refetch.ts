@@ -1,14 +1,21 @@
 /**
- * refetchCardOnDrift: the card of a drifting peer fetched again, to tell "the card changed"
- * (card_changed, the eviction confirmed) from "the peer misbehaves under the same card". One
- * re-fetch in flight per card URL and fingerprint held, its answer reused for the debounce
- * window when it found the card changed, UNCHANGED_REFETCH_MEMO_MS otherwise (so a redeploy
- * right after an "unchanged" is seen). Conditional (ETag / Last-Modified of the card held),
- * never redirected, read through a cap, with tracing suppressed.
+ * The card of an agent fetched again: to settle a suspicion (a failed call, an answer's words),
+ * and for refetchCardOnDrift, to tell "the card changed" (the eviction confirmed) from "the peer
+ * misbehaves under the same card". One re-fetch in flight per card URL and card held. Its answer
+ * is reused:
+ * - by a suspicion, for the debounce window (`driftCallbackDebounceMs`) whatever it found: a busy
+ *   agent that keeps failing, or keeps naming its skill near words of failure, under an unchanged
+ *   card is asked for its card at most once per window;
+ * - by a drift already found (refetchCardOnDrift), for the window when it found the card changed,
+ *   UNCHANGED_REFETCH_MEMO_MS otherwise (a redeploy right after an "unchanged" is seen: drifts are
+ *   rare, suspicions are not).
+ * A card the app fetches itself starts afresh. Conditional (ETag / Last-Modified of the card
+ * held), never redirected, read through a cap, with tracing suppressed. A card found changed is
+ * remembered beside the app's (CardRegistry.noteNewer).
  */
 import { decodeCard } from '../core/card';
 import { parseJsonSafe } from '../core/classify';
-import type { DecodedCard } from '../core/model';
+import type { DecodedCard, Suspicion } from '../core/model';
 import { skillFingerprintBounded } from '../core/fingerprint';
 import { logger } from '../diag-logger';
 import type { FetchFn } from '../hooks/fetch';
@@ -17,10 +24,7 @@ import { sharedState } from './shared-state';
 
 /** The largest Agent Card read (a re-fetch, a sniffed card). */
 export const MAX_CARD_BYTES = 4 * 1024 * 1024;
-/**
- * A card re-fetch that found the card the process holds unchanged (or failed) is trusted this long;
- * one that found it changed, for the debounce window.
- */
+/** A re-fetch for a drift trusts an "unchanged" (or failed) answer this long. */
 const UNCHANGED_REFETCH_MEMO_MS = 1000;
 /** A re-fetch in flight is shared this long at most (its own timeout is 5 s). */
 const REFETCH_IN_FLIGHT_MS = 6000;
@@ -41,7 +45,13 @@ export interface Refetched {
 export class CardRefetcher {
   private readonly memo = new Map<
     string,
-    { until: number; result: Promise<Refetched | undefined> }
+    {
+      startedAt: number;
+      /** When the answer came, and whether it found the card changed. */
+      settledAt?: number;
+      changed?: boolean;
+      result: Promise<Refetched | undefined>;
+    }
   >();
 
   constructor(private readonly settings: () => RefetchSettings) {}
@@ -53,11 +63,17 @@ export class CardRefetcher {
    * (and the extended card needs the application's credentials).
    */
   refetch(cardUrl: string): Promise<string | undefined> | undefined {
-    return this.refetchCard(cardUrl)?.then((r) => r?.fingerprint);
+    return this.refetchCard(cardUrl, 'drift')?.then((r) => r?.fingerprint);
   }
 
-  /** As refetch, with the card itself (decoded) when it could be read. */
-  refetchCard(cardUrl: string): Promise<Refetched | undefined> | undefined {
+  /**
+   * As refetch, with the card itself (decoded) when it could be read; `cause` is what made the
+   * card be looked at, remembered with a newer card found.
+   */
+  refetchCard(
+    cardUrl: string,
+    cause: Suspicion | 'drift',
+  ): Promise<Refetched | undefined> | undefined {
     const now = Date.now();
     // The card this process holds for the URL now: its fingerprint keys the memo (an answer
     // about an earlier card says nothing about this one) and its validators make the request
@@ -66,9 +82,19 @@ export class CardRefetcher {
     if (held?.extended === 'jsonrpc') return undefined;
     // (and its fetch time: a card the app fetched since is newer news than a memoised answer)
     const memoKey = `${cardUrl}\u0000${held?.fingerprint ?? ''}\u0000${held?.fetchedAt ?? ''}`;
-    const last = this.memo.get(memoKey);
-    if (last && now < last.until) return last.result;
     const { fetch: doFetch, maxInspectBytes, debounceMs } = this.settings();
+    const last = this.memo.get(memoKey);
+    if (last !== undefined) {
+      const fresh =
+        last.settledAt === undefined
+          ? now < last.startedAt + REFETCH_IN_FLIGHT_MS
+          : now <
+            last.settledAt +
+              (cause !== 'drift' || last.changed === true
+                ? Math.max(UNCHANGED_REFETCH_MEMO_MS, debounceMs)
+                : UNCHANGED_REFETCH_MEMO_MS);
+      if (fresh) return last.result;
+    }
     const headers: Record<string, string> = { accept: 'application/json' };
     if (held?.etag !== undefined) headers['if-none-match'] = held.etag;
     if (held?.lastModified !== undefined) headers['if-modified-since'] = held.lastModified;
@@ -109,15 +135,27 @@ export class CardRefetcher {
       logger.debug('card re-fetch failed', err);
       return undefined;
     });
-    const memo = { until: now + REFETCH_IN_FLIGHT_MS, result };
+    const memo: {
+      startedAt: number;
+      settledAt?: number;
+      changed?: boolean;
+      result: Promise<Refetched | undefined>;
+    } = { startedAt: now, result };
+    this.memo.delete(memoKey); // re-inserted: the Map's order stays oldest first
     this.memo.set(memoKey, memo);
     void result.then((r) => {
-      const fingerprint = r?.fingerprint;
-      const changed =
-        fingerprint !== undefined && held !== undefined && fingerprint !== held.fingerprint;
-      memo.until =
-        Date.now() +
-        (changed ? Math.max(UNCHANGED_REFETCH_MEMO_MS, debounceMs) : UNCHANGED_REFETCH_MEMO_MS);
+      const at = Date.now();
+      memo.settledAt = at;
+      memo.changed = r !== undefined && held !== undefined && r.fingerprint !== held.fingerprint;
+      if (r?.card !== undefined && held !== undefined)
+        sharedState().cards.noteNewer(
+          cardUrl,
+          held.fingerprint,
+          r.fingerprint,
+          r.card,
+          at,
+          cause === 'drift' ? 'failure' : cause,
+        );
     });
     if (this.memo.size > 1000) {
       const oldest = this.memo.keys().next().value;

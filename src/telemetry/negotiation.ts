@@ -72,14 +72,34 @@ export function negotiationAtStart(
   if (!entry)
     return { context: { cardKnown: false, skillId }, skillIdSource: source, lifecycleKnown };
   if (skillId === undefined && req.partSkillNames !== undefined) {
-    // the client named the skill in a data part of its message: only a skill the card lists
+    // the client named the skill in a data part of its message: only a skill the card lists,
+    // or one an earlier card of the same agent listed (dropped since: that is the news)
     const named = skillNamedInMessage(req.partSkillNames, entry.skills);
     if (named !== undefined) {
       skillId = named.skillId;
       source = named.source;
+    } else if (entry.earlier !== undefined) {
+      for (const earlier of entry.earlier) {
+        const before = skillNamedInMessage(req.partSkillNames, earlier.skills);
+        if (before === undefined) continue;
+        skillId = before.skillId;
+        source = `${before.source} (earlier card)`;
+        break;
+      }
     }
   }
   const skill = skillId !== undefined ? entry.skills.get(skillId) : undefined;
+  const inEarlierCard =
+    skillId !== undefined &&
+    skill === undefined &&
+    entry.earlier !== undefined &&
+    entry.earlier.some((e) => e.skills.has(skillId));
+  const newer = entry.newer;
+  const droppedByNewer =
+    skill !== undefined &&
+    newer !== undefined &&
+    !newer.skills.has(skill.id) &&
+    newer.card.skillsTruncated !== true;
   const aliases =
     skill !== undefined ? skillAliases(entry.card, entry.skills, skill.id) : undefined;
   const context: NegotiationContext = {
@@ -102,6 +122,10 @@ export function negotiationAtStart(
             : false,
     outputModes: skill?.outputModes,
     inputModes: skill?.inputModes,
+    ...(inEarlierCard ? { skillInEarlierCard: true } : {}),
+    ...(droppedByNewer
+      ? { droppedByNewerCard: { fingerprint: newer.fingerprint, cause: newer.cause } }
+      : {}),
   };
   return { context, skillIdSource: source, lifecycleKnown, entry };
 }

@@ -413,10 +413,15 @@ export function refetchAttributes(fingerprint: string | undefined, inUse: string
 
 /** A content-level suspicion the card fetched again did not confirm: the kind, what the re-fetch found. */
 export function unconfirmedAttributes(
-  kind: DriftEvent['kind'],
+  event: Pick<DriftEvent, 'kind' | 'suspicion'>,
   refetch: 'unchanged' | 'failed',
 ): Attributes {
-  return { [sc.ATTR_A2A_DRIFT_UNCONFIRMED]: kind, [sc.ATTR_A2A_DRIFT_REFETCH]: refetch };
+  const attrs: Attributes = {
+    [sc.ATTR_A2A_DRIFT_UNCONFIRMED]: event.kind,
+    [sc.ATTR_A2A_DRIFT_REFETCH]: refetch,
+  };
+  if (event.suspicion !== undefined) attrs[sc.ATTR_A2A_DRIFT_SUSPICION] = event.suspicion;
+  return attrs;
 }
 
 /** A drifted span's attributes: the kind, `error.type` (not for card_changed), the evidence. */
@@ -436,6 +441,11 @@ export function driftAttributes(event: DriftEvent): Attributes {
   if (event.matchedPattern !== undefined)
     attrs[sc.ATTR_A2A_DRIFT_PATTERN] = cap(event.matchedPattern);
   if (event.rpcCode !== undefined) attrs[sc.ATTR_A2A_DRIFT_RPC_CODE] = event.rpcCode;
+  if (event.suspicion !== undefined) attrs[sc.ATTR_A2A_DRIFT_SUSPICION] = event.suspicion;
+  // a card of the agent itself says it: confirmed by definition
+  if (event.evidence === 'card') attrs[sc.ATTR_A2A_DRIFT_CONFIRMED] = true;
+  if (event.currentFingerprint !== undefined)
+    attrs[sc.ATTR_A2A_DRIFT_CURRENT_FINGERPRINT] = event.currentFingerprint;
   if (event.previousFingerprint !== undefined) {
     attrs[sc.ATTR_A2A_DRIFT_PREVIOUS_FINGERPRINT] = event.previousFingerprint;
     if (event.fingerprint !== undefined)

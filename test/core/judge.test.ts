@@ -118,7 +118,7 @@ test('-32602 on a skill the card lists is invalid_params; on one it does not, sk
   );
 });
 
-test('the error text in data.error (the Go SDK) or data.message counts; a bare -32603 says nothing', () => {
+test('the error text in data.error (the Go SDK) or data.message counts; a bare -32603 is only a suspicion', () => {
   const go = (code: number, message: string, data?: unknown) =>
     judge(send, known, result({ kind: 'error', error: { code, message, data } }), opts);
   // a2a-go 0.3: fmt.Errorf("unknown skill: ...: %w", a2a.ErrUnsupportedOperation)
@@ -130,9 +130,17 @@ test('the error text in data.error (the Go SDK) or data.message counts; a bare -
     go(-32603, 'Internal error', { message: 'unknown skill: summarize-v2' }).drift?.kind,
     'unknown_skill',
   );
-  // a plain Go error: the SDK sends -32603 "internal error" without the text
-  assert.deepEqual(go(-32603, 'internal error'), {});
-  assert.deepEqual(go(-32603, 'internal error', { error: 42, message: null }), {});
+  // a plain Go error: the SDK sends -32603 "internal error" without the text: no verdict, a
+  // failure for a skill the card lists, for the card to settle
+  for (const bare of [
+    go(-32603, 'internal error'),
+    go(-32603, 'internal error', { error: 42, message: null }),
+  ]) {
+    assert.equal(bare.drift, undefined);
+    assert.equal(bare.suspicion?.suspicion, 'failure');
+    assert.equal(bare.suspicion?.evidence, 'card');
+    assert.equal(bare.suspicion?.rpcCode, -32603);
+  }
 });
 
 test('a request naming a skill the card in use does not list is skill_not_in_card', () => {
@@ -199,11 +207,18 @@ test('healthy exchanges get no verdict', () => {
       state: 'TASK_STATE_COMPLETED',
       artifacts: [{ parts: [{ kind: 'text', mediaType: 'TEXT/MARKDOWN' }] }],
     }),
-    result({ state: 'TASK_STATE_FAILED', statusText: 'upstream timeout' }),
-    result({ kind: 'error', error: { code: -32001, message: 'Task not found' } }),
     result({ kind: 'message', artifacts: [] }),
   ];
   for (const r of healthy) assert.deepEqual(judge(send, known, r, opts), {}, JSON.stringify(r));
+  // failures are no verdict either: a suspicion for the card to settle, nothing more
+  for (const r of [
+    result({ state: 'TASK_STATE_FAILED', statusText: 'upstream timeout' }),
+    result({ kind: 'error', error: { code: -32001, message: 'Task not found' } }),
+  ]) {
+    const v = judge(send, known, r, opts);
+    assert.equal(v.drift, undefined, JSON.stringify(r));
+    assert.equal(v.suspicion?.suspicion, 'failure', JSON.stringify(r));
+  }
   // Wildcards in the advertised modes.
   const star = { ...known, outputModes: ['text/*'] };
   assert.deepEqual(

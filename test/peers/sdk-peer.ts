@@ -102,6 +102,23 @@ export interface SdkPeerBehaviour {
   missingSkillId: 'first-skill' | 'fail';
   /** Text of the artifact for a skill and media type. */
   artifactText: (skillId: string, mediaType: string, chunk: number, chunks: number) => string;
+  /**
+   * How a skill the card no longer lists fails: `'words'` (default) a FAILED task whose status
+   * says `unknown skill: <id>`; `'silent'` a FAILED task with no status message (fasta2a after its
+   * retries, Strands' fixed text without the name); `'throw'` the executor throws an error whose
+   * text does not name the skill (the SDK answers -32603, or ends the stream with an error);
+   * `'answer'` the task completes with `artifactText` (LLM frameworks that tell the model, whose
+   * answer then says so in words of its own).
+   */
+  goneSkill: 'words' | 'silent' | 'throw' | 'answer';
+  /** Every task fails with no status message, whatever its skill (a broken agent, card unchanged). */
+  broken: boolean;
+  /**
+   * How the card URLs answer (the SDK's handler by default): `'slow'` after `cardDelayMs`;
+   * `'500'`, `'html'` (a 200 HTML page), `'redirect'` (302 to the 0.3 card) instead of the card.
+   */
+  cardAnswer: 'card' | 'slow' | '500' | 'html' | 'redirect';
+  cardDelayMs: number;
 }
 
 export interface SdkPeerOptions {
@@ -316,25 +333,33 @@ class PeerExecutor implements AgentExecutor {
     if (this.closed) return;
 
     // Decide against the CURRENT card (it may have been redeployed meanwhile).
-    const skill = skillId
+    const listed = skillId
       ? (this.card.skills.find((s) => s.id === skillId) ??
         this.extendedSkills.find((s) => s.id === skillId))
       : undefined;
-    if (!skill) {
+    const skill =
+      listed ??
+      (skillId && b.goneSkill === 'answer'
+        ? { id: skillId, outputModes: [] as string[] }
+        : undefined);
+    if (!skill || b.broken) {
+      record.outcome = 'failed';
+      // a fixed text without the skill's name (Strands' executor says exactly this)
+      if (b.goneSkill === 'throw') throw new Error('Agent execution failed');
       const text = skillId ? `unknown skill: ${skillId}` : 'unknown skill: (none given)';
+      const words = !b.broken && b.goneSkill === 'words';
       bus.publish(
         AgentEvent.statusUpdate({
           taskId,
           contextId,
           status: {
             state: TaskState.TASK_STATE_FAILED,
-            message: agentMessage(text, taskId, contextId),
+            message: words ? agentMessage(text, taskId, contextId) : undefined,
             timestamp: now(),
           },
           metadata: undefined,
         }),
       );
-      record.outcome = 'failed';
       return;
     }
 
@@ -418,6 +443,10 @@ export async function startSdkPeer(opts: SdkPeerOptions = {}): Promise<SdkPeer> 
     artifactChunks: { [LONG_STREAM_SKILL.id]: 20 },
     chunkDelayMs: 2,
     missingSkillId: 'first-skill',
+    goneSkill: 'words',
+    broken: false,
+    cardAnswer: 'card',
+    cardDelayMs: 3000,
     artifactText: defaultArtifactText,
     ...opts.behaviour,
   };
@@ -463,8 +492,15 @@ export async function startSdkPeer(opts: SdkPeerOptions = {}): Promise<SdkPeer> 
 
   let cardFetches = 0;
   const app = express();
-  app.use((req, _res, next) => {
-    if (req.method === 'GET' && req.path.endsWith('/.well-known/agent-card.json')) cardFetches++;
+  app.use((req, res, next) => {
+    if (req.method === 'GET' && req.path.endsWith('/.well-known/agent-card.json')) {
+      cardFetches++;
+      const answer = behaviour.cardAnswer;
+      if (answer === '500') return void res.status(500).type('text/plain').send('boom');
+      if (answer === 'html') return void res.status(200).type('text/html').send('<html></html>');
+      if (answer === 'redirect') return void res.redirect(302, '/v03/.well-known/agent-card.json');
+      if (answer === 'slow') return void setTimeout(next, behaviour.cardDelayMs).unref();
+    }
     next();
   });
   const mainLegacy = opts.legacyOnMainPaths ? { legacyCompat: { enabled: true } } : {};

@@ -390,10 +390,18 @@ test('re-fetch and unconfirmed suspicion', () => {
     'a2a.drift.confirmed': true,
     'a2a.drift.current_fingerprint': FP2,
   });
-  assert.deepEqual(unconfirmedAttributes('unknown_skill', 'unchanged'), {
+  assert.deepEqual(unconfirmedAttributes({ kind: 'unknown_skill' }, 'unchanged'), {
     'a2a.drift.unconfirmed': 'unknown_skill',
     'a2a.drift.refetch': 'unchanged',
   });
+  assert.deepEqual(
+    unconfirmedAttributes({ kind: 'unknown_skill', suspicion: 'failure' }, 'failed'),
+    {
+      'a2a.drift.unconfirmed': 'unknown_skill',
+      'a2a.drift.refetch': 'failed',
+      'a2a.drift.suspicion': 'failure',
+    },
+  );
 });
 
 test('the drift counter reports the card URL without query or fragment', () => {

@@ -92,7 +92,7 @@ const MAX_PART_SKILL_NAMES = 4;
 /**
  * Adds the skill names a data part gives (`{"skill": "x", "parameters": {...}}`; 0.3 proto JSON
  * nests the object in `data.data`) to `req.partSkillNames`. Candidates only (negotiation keeps one
- * only when the card in use lists it).
+ * only when the card in use lists it, or an earlier card of the same agent did).
  */
 function skillNamesOfDataPart(req: DecodedRequest, part: unknown): void {
   let data = own(part, 'data');
