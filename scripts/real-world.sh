@@ -22,7 +22,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
 PACKAGES=(clients voltagent mastra adk)
-PYTHON_IMPLS=(a2a-sdk google-adk fasta2a strands agent-framework python-a2a langgraph)
+PYTHON_IMPLS=(a2a-sdk google-adk fasta2a strands agent-framework python-a2a langgraph agno)
 PYTHON="${REAL_WORLD_PYTHON:-python3}"
 # Go peers (issue 29): test/real-world/go/<impl>/, built by scripts/real-world-go.sh
 GO_IMPLS=(a2a-go)
@@ -79,7 +79,12 @@ fi
 [ -d dist ] || npm run build
 files=()
 for p in "${PACKAGES[@]}"; do [ -f "test/real-world/$p.test.ts" ] && [ -f "test/real-world/$p/package.json" ] && files+=("test/real-world/$p.test.ts"); done
-for p in "${PYTHON_IMPLS[@]}"; do [ -f "test/real-world/python-$p.test.ts" ] && [ -f "test/real-world/python/$p/.venv/.installed" ] && files+=("test/real-world/python-$p.test.ts"); done
+# python-<impl>.test.ts and its companions python-<impl>-<part>.test.ts (python-strands-fail.test.ts:
+# the variant whose task fails naming no skill)
+for p in "${PYTHON_IMPLS[@]}"; do
+  [ -f "test/real-world/python/$p/.venv/.installed" ] || continue
+  for f in "test/real-world/python-$p.test.ts" test/real-world/python-"$p"-*.test.ts; do [ -f "$f" ] && files+=("$f"); done
+done
 # bad input from a live Python server (issue 29): a Starlette app run with the FastA2A venv
 [ -f test/real-world/python/fasta2a/.venv/.installed ] && files+=(test/real-world/python-bad-input.test.ts)
 # go-<impl>.test.ts and its companions go-<impl>-<part>.test.ts (go-a2a-go-grpc.test.ts: the gRPC binding)

@@ -166,3 +166,25 @@ export async function sameWithAndWithout<T>(
   }
   return { on, off };
 }
+
+/**
+ * What the instrumentation reported about one call, as the failure-variant tests
+ * (python-*-fail.test.ts, python-agno.test.ts) record it: the drift verdict attributes that are
+ * set (kind, evidence, confirmed, refetch, unjudged), the span status code, and whether a card
+ * fingerprint was on the span (a card known for the endpoint).
+ */
+export function callVerdict(s: ReadableSpan): Json {
+  const attrs: Json = {
+    kind: s.attributes['a2a.drift.kind'],
+    evidence: s.attributes['a2a.drift.evidence'],
+    confirmed: s.attributes['a2a.drift.confirmed'],
+    refetch: s.attributes['a2a.drift.refetch'],
+    unjudged: s.attributes['a2a.drift.unjudged_reason'],
+  };
+  for (const k of Object.keys(attrs)) if (attrs[k] === undefined) delete attrs[k];
+  return {
+    ...attrs,
+    status: s.status.code,
+    fingerprint: s.attributes['a2a.agent_card.fingerprint'] !== undefined,
+  };
+}

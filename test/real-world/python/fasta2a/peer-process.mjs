@@ -7,7 +7,7 @@ import { pythonPeerFiles, startPythonPeer } from '../python-peer.mjs';
 
 export const { PEER_SCRIPT, VENV_PYTHON, venvInstalled } = pythonPeerFiles('fasta2a');
 
-/** @param {{ variant?: 'healthy'|'A'|'B', port?: number }} [opts] */
+/** @param {{ variant?: 'healthy'|'A'|'B'|'A-fail', port?: number }} [opts] */
 export async function startFastA2APeer(opts = {}) {
   const peer = await startPythonPeer('fasta2a', {
     name: 'fasta2a (Python)',

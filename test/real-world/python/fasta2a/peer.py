@@ -12,7 +12,7 @@ echoes the text.
 
 env:
   PORT     port on 127.0.0.1 (0 or unset: a free one)
-  VARIANT  healthy | A | B
+  VARIANT  healthy | A | B | A-fail
     healthy  tools and card skills summarize, translate (outputModes ["text/plain"])
     B        the same tools and card, but the agent's output is structured (`output_type` a
              pydantic model, the model calls pydantic-ai's output tool): fasta2a turns any output
@@ -21,6 +21,24 @@ env:
              text / thinking model parts and str-or-data outputs (`_convert_result_to_part`)
     A        translate removed from the agent and the card (version still 1.0.0); the model
              still calls it
+    A-fail   the same agent and card as A, but the model INSISTS: after the retry prompt
+             ("Unknown tool name: 'translate'. Available tools: 'summarize'", which pydantic-ai
+             2.68 hands back as a ToolReturnPart with outcome 'retried') it calls translate
+             again, until pydantic-ai's tool retries (the agent's `retries=1`) run out:
+             pydantic_ai/tool_manager.py (pydantic-ai-slim 2.68.0) lines 529-532, `_check_max_retries`:
+               raise UnexpectedModelBehavior(
+                   f'Tool {name!r} exceeded max retries count of {max_retries}. ...')
+             The bridge only marks the task failed and re-raises
+             (fasta2a/pydantic_ai/_bridge.py, fasta2a 2.1.1, lines 166-168, `run_task`:
+               except Exception:
+                   await self.storage.update_task(task_id, state='failed')
+                   raise),
+             and the worker ends the stream with a bare status (fasta2a/worker.py lines 65-67,
+             `_handle_task_operation`: `except Exception: task = await
+             self.storage.update_task(task_id, state='failed'); await self._end_stream(task_id,
+             task['context_id'], 'failed')`, whose `publish_status` sends `TaskStatus(state=…)`
+             without a message). So the client gets state failed and NO text at all; the
+             exception's text never reaches the wire
 Prints one JSON line {"port":N} on stdout once uvicorn accepts connections; logs go to stderr.
 """
 
@@ -48,8 +66,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from live_peer import listening_socket, serve_asgi  # noqa: E402  (../live_peer.py)
 
 VARIANT = os.environ.get('VARIANT', 'healthy')
-if VARIANT not in ('healthy', 'A', 'B'):
-    raise SystemExit(f'VARIANT must be healthy|A|B, not {VARIANT}')
+if VARIANT not in ('healthy', 'A', 'B', 'A-fail'):
+    raise SystemExit(f'VARIANT must be healthy|A|B|A-fail, not {VARIANT}')
 
 TRAINED_TOOLS = ['summarize', 'translate']
 
@@ -59,6 +77,20 @@ def scripted(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
     assert isinstance(last, ModelRequest)
     for part in last.parts:
         if isinstance(part, ToolReturnPart):
+            # pydantic-ai 2.68 returns an unknown tool's retry prompt as a ToolReturnPart with
+            # outcome 'retried' (RetryInfo cause 'unknown_tool')
+            retried = getattr(part, 'outcome', None) == 'retried'
+            if VARIANT == 'A-fail' and retried and part.tool_name in TRAINED_TOOLS:
+                # a model that insists on the tool it was trained on: the same call again
+                return ModelResponse(
+                    parts=[
+                        ToolCallPart(
+                            tool_name=part.tool_name,
+                            args={'text': 'again'},
+                            tool_call_id=f'call-{len(messages)}',
+                        )
+                    ]
+                )
             if info.output_tools:  # VARIANT B: the answer goes through the output tool
                 out = info.output_tools[0].name
                 return ModelResponse(
@@ -128,7 +160,7 @@ def build_agent() -> Agent:
 def main() -> None:
     sock = listening_socket()
     port = sock.getsockname()[1]
-    served = ['summarize'] if VARIANT == 'A' else ['summarize', 'translate']
+    served = ['summarize'] if VARIANT in ('A', 'A-fail') else ['summarize', 'translate']
     app = agent_to_a2a(
         build_agent(),
         name='desk',

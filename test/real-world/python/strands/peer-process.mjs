@@ -8,7 +8,7 @@ import { pythonPeerFiles, startPythonPeer } from '../python-peer.mjs';
 
 export const { PEER_SCRIPT, VENV_PYTHON, venvInstalled } = pythonPeerFiles('strands');
 
-/** @param {{ variant?: 'healthy'|'A', port?: number, streaming?: 'legacy'|'compliant' }} [opts] */
+/** @param {{ variant?: 'healthy'|'A'|'A-fail', port?: number, streaming?: 'legacy'|'compliant' }} [opts] */
 export async function startStrandsPeer(opts = {}) {
   const peer = await startPythonPeer('strands', {
     name: 'Strands Agents (Python)',

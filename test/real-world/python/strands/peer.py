@@ -12,10 +12,22 @@ longer has, Strands' own "Unknown tool: translate"); with no tool named it echoe
 
 env:
   PORT       port on 127.0.0.1 (0 or unset: a free one)
-  VARIANT    healthy | A
+  VARIANT    healthy | A | A-fail
     healthy  tools (and so card skills) summarize, translate
     A        translate removed from the agent, hence from the card (version still 1.0.0); the
              model still calls it
+    A-fail   the same agent and card as A, but the model is one that refuses a request forcing
+             a tool the request does not offer, as providers do (Anthropic's `tool_choice` naming
+             a tool absent from `tools`, Bedrock's ValidationException): asked for a trained
+             tool missing from `tool_specs`, ScriptedModel RAISES (a ValueError naming the
+             tool, which stays in the server's log). Strands' executor turns ANY exception of
+             the agent into a failed task with a fixed text, so the client that called translate
+             gets state failed and the one text "Agent execution failed", no tool name:
+             strands/multiagent/a2a/executor.py (1.62.0) lines 363-369, `StrandsA2AExecutor.execute`:
+               except Exception:
+                   ...
+                   await updater.failed(
+                       message=updater.new_agent_message(parts=[Part(root=TextPart(text="Agent execution failed"))])
   STREAMING  legacy (A2AServer's default: text chunks as `working` status messages) |
              compliant (`enable_a2a_compliant_streaming=True`: artifact updates)
 Prints one JSON line {"port":N} on stdout once uvicorn accepts connections; logs go to stderr.
@@ -39,8 +51,8 @@ from live_peer import listening_socket, serve_asgi  # noqa: E402  (../live_peer.
 warnings.simplefilter('ignore')
 
 VARIANT = os.environ.get('VARIANT', 'healthy')
-if VARIANT not in ('healthy', 'A'):
-    raise SystemExit(f'VARIANT must be healthy|A, not {VARIANT}')
+if VARIANT not in ('healthy', 'A', 'A-fail'):
+    raise SystemExit(f'VARIANT must be healthy|A|A-fail, not {VARIANT}')
 STREAMING = os.environ.get('STREAMING', 'legacy')
 
 TRAINED_TOOLS = ['summarize', 'translate']
@@ -72,7 +84,9 @@ class ScriptedModel(Model):
             {'messageStop': {'stopReason': 'end_turn'}},
         ]
 
-    def _reply(self, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def _reply(
+        self, messages: list[dict[str, Any]], offered: list[str] | None = None
+    ) -> list[dict[str, Any]]:
         last = messages[-1]
         for block in last.get('content', []):
             if 'toolResult' in block:
@@ -81,6 +95,12 @@ class ScriptedModel(Model):
         user = ''.join(b.get('text', '') for b in last.get('content', []) if 'text' in b)
         m = re.search(r'\b(' + '|'.join(TRAINED_TOOLS) + r')\b', user)
         if m:
+            if offered is not None and m.group(1) not in offered:
+                # VARIANT A-fail: the provider rejects the request (the tool it must call is not
+                # among the tools sent)
+                raise ValueError(
+                    f'tool_choice names {m.group(1)!r}, which is not among the tools of the request'
+                )
             rest = re.sub(r'^' + m.group(1) + r'\s*:\s*', '', user.strip())
             return [
                 {'messageStart': {'role': 'assistant'}},
@@ -98,7 +118,10 @@ class ScriptedModel(Model):
     async def stream(  # type: ignore[override]
         self, messages, tool_specs=None, system_prompt=None, **kwargs: Any
     ) -> AsyncGenerator[dict[str, Any], None]:
-        for event in self._reply(messages):
+        offered = None
+        if VARIANT == 'A-fail':
+            offered = [s['name'] for s in (tool_specs or [])]
+        for event in self._reply(messages, offered):
             yield event
 
 
@@ -123,7 +146,7 @@ def translate(text: str) -> str:
 
 
 def build_agent(_context_id: str) -> Agent:
-    tools = [summarize] if VARIANT == 'A' else [summarize, translate]
+    tools = [summarize] if VARIANT in ('A', 'A-fail') else [summarize, translate]
     return Agent(
         model=ScriptedModel(),
         tools=tools,
