@@ -7,8 +7,9 @@
  * outputModes ["application/json"]), not its tools. Variant A (translate removed): the card is
  * unchanged, the task COMPLETES with "Error: The requested tool does not exist or is not
  * available." (no name). Variant B: an image by URL, a FILE part where the skill says JSON.
- * Wire facts are asserted firmly; TODAY_* are today's verdicts, for the lead to update once a
- * failed call for a known skill re-fetches the card.
+ * The card's `url` names one operation route, so it speaks for its sibling routes under the same
+ * prefix (`…/v1/message:send`): both routes carry the fingerprint and both are judged. Variant A
+ * cannot be caught: the answer names no tool and the card (one skill, the agent) never changes.
  */
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -33,17 +34,17 @@ after(async () => {
 const { v03Params } = messages('py-agno-');
 const { only, describeSpans, spansSettled } = spanChecks(() => h);
 const NOT_AVAILABLE = 'Error: The requested tool does not exist or is not available.';
-// What the instrumentation reports today. The card is known for the card's url (message:stream)
-// only: a call to message:send carries no fingerprint and, where a verdict would be due, is
-// unjudged. The lead updates these once a failed call for a known skill re-fetches the card.
-const TODAY_SEND = { status: 0, fingerprint: false };
-const TODAY_STREAM = { status: 0, fingerprint: true };
-const TODAY_SDK_SEND_400 = { status: 2, fingerprint: true };
-const TODAY_B_SEND = { unjudged: 'no Agent Card known for this endpoint', ...TODAY_SEND };
+// The verdicts. Both routes are tied to the card (its url names message:stream; message:send is
+// its sibling). The SDK client's 400 on message:send (it posts message/send to the card's
+// streaming url) is a failure for a skill the card lists: a suspicion the unchanged card refutes.
+const SEND = { status: 0, fingerprint: true };
+const STREAM = { status: 0, fingerprint: true };
+const SDK_SEND_400 = { refetch: 'unchanged', status: 2, fingerprint: true };
 const MISMATCH = 'output_mode_mismatch';
 const IMAGE_0 = { name: 'image_0', description: 'Generated image 0' };
-const TODAY_B_STREAM = { kind: MISMATCH, evidence: 'protocol', status: 2, fingerprint: true };
-/** The send's and the stream's verdicts, as recorded today. */
+const B_SEND = { kind: MISMATCH, evidence: 'protocol', status: 2, fingerprint: true };
+const B_STREAM = { kind: MISMATCH, evidence: 'protocol', status: 2, fingerprint: true };
+/** The send's and the stream's verdicts. */
 function verdictsAre(send: Json, stream: Json): void {
   const got = h.spans().map((s) => ({ [s.name]: callVerdict(s) }));
   assert.deepEqual(got, [{ SendMessage: send }, { SendStreamingMessage: stream }], describeSpans());
@@ -104,7 +105,7 @@ describe('agno AgentOS (Python): healthy, A (no translate), B (an image)', { ski
     assert.equal(events[1][1].metadata.tool_name, 'translate', 'the tool called is named');
     assert.deepEqual(texts(events[3][1]), ['FR: hello']);
     await spansSettled(2);
-    verdictsAre(TODAY_SEND, TODAY_STREAM);
+    verdictsAre(SEND, STREAM);
   });
 
   test('SDK client from the card (0.3 mode): sendMessage posts message/send to the card url → HTTP 400; its stream works', async () => {
@@ -117,7 +118,7 @@ describe('agno AgentOS (Python): healthy, A (no translate), B (an image)', { ski
     assert.equal(events.map((e) => e.payload?.$case).join(' '), cases);
     await spansSettled(2);
     assert.equal(only('SendMessage').attributes['http.response.status_code'], 400);
-    verdictsAre(TODAY_SDK_SEND_400, TODAY_STREAM);
+    verdictsAre(SDK_SEND_400, STREAM);
   });
 
   test('variant A (same port, the card unchanged): send and stream COMPLETE with a text naming no tool', async () => {
@@ -130,7 +131,7 @@ describe('agno AgentOS (Python): healthy, A (no translate), B (an image)', { ski
     assert.deepEqual(texts(events[1][1]), [NOT_AVAILABLE]);
     assert.equal(events[2][1].status.state, 'completed');
     await spansSettled(2);
-    verdictsAre(TODAY_SEND, TODAY_STREAM);
+    verdictsAre(SEND, STREAM);
     assert.deepEqual((await getCard(peer.cardUrl)).card.skills, card.skills);
   });
 
@@ -145,6 +146,6 @@ describe('agno AgentOS (Python): healthy, A (no translate), B (an image)', { ski
     const [art] = events[events.length - 1][1].artifacts;
     assert.deepEqual([art.name, art.parts[0].file.mimeType], ['image-0', 'image/*']);
     await spansSettled(2);
-    verdictsAre(TODAY_B_SEND, TODAY_B_STREAM);
+    verdictsAre(B_SEND, B_STREAM);
   });
 });

@@ -8,9 +8,10 @@
  * status (fasta2a/worker.py `_handle_task_operation`). The task is FAILED with NO status message
  * and no artifact: no text at all on the wire.
  *
- * The wire facts are asserted firmly. TODAY records what the instrumentation reports before the
- * change that makes any failed call for a known skill re-fetch the card; the lead updates those
- * verdict assertions once it lands.
+ * The card decides: the failed call for translate, a skill the held card lists, is a suspicion;
+ * the card fetched again no longer lists it → unknown_skill (evidence `card`, suspicion
+ * `failure`) on the failing call's own span. Every later call naming translate is then
+ * skill_not_in_card (the newer card the package fetched dropped it) until the app re-fetches.
  *
  *   REAL_WORLD_INSTALL_ONLY=1 bash scripts/real-world.sh      # once: the venv
  *   npm run build && node --import tsx --test test/real-world/python-fasta2a-fail.test.ts
@@ -43,10 +44,23 @@ after(async () => {
 const { v03Params } = messages('py-fasta2a-fail-');
 const { only, describeSpans, spansSettled } = spanChecks(() => h);
 
-// What the instrumentation reports today (before the product change): the healthy card is
-// known (its fingerprint is on the span), the failed task gets no verdict and the span is not
-// an error. Expected after the change: a re-fetch of the card, which lacks translate.
-const TODAY: Json = { status: SpanStatusCode.UNSET, fingerprint: true };
+/** The failing call: confirmed by the card fetched again. */
+const CONFIRMED: Json = {
+  kind: 'unknown_skill',
+  evidence: 'card',
+  confirmed: true,
+  refetch: 'changed',
+  status: SpanStatusCode.ERROR,
+  fingerprint: true,
+};
+/** A later call naming translate: the newer card the package fetched no longer lists it. */
+const LATER: Json = {
+  kind: 'skill_not_in_card',
+  evidence: 'card',
+  confirmed: true,
+  status: SpanStatusCode.ERROR,
+  fingerprint: true,
+};
 
 describe(
   'fasta2a (Python) variant A-fail (translate removed; retries run out; failed with no message)',
@@ -94,17 +108,23 @@ describe(
         ['user'],
         'the history holds only the client message',
       );
-      await new Promise((res) => setTimeout(res, 300));
+      // the failed poll's span ends once the card fetched again has settled its suspicion
+      await h.waitForSpans((s) =>
+        s.some(
+          (x) => x.name === 'GetTask' && x.attributes['a2a.task.state'] === 'TASK_STATE_FAILED',
+        ),
+      );
       const send = only('SendMessage');
       assert.equal(send.attributes['a2a.skill.id'], 'translate');
       assert.equal(send.attributes['a2a.task.state'], 'TASK_STATE_SUBMITTED');
-      assert.deepEqual(callVerdict(send), TODAY, describeSpans());
+      // accepted: nothing wrong yet
+      assert.deepEqual(callVerdict(send), { status: SpanStatusCode.UNSET, fingerprint: true });
       const gets = h.spans('GetTask');
       const lastGet = gets[gets.length - 1];
       assert.equal(lastGet.attributes['a2a.task.state'], 'TASK_STATE_FAILED');
       // the poll carries the send's skill (the task's negotiation is remembered)
       assert.equal(lastGet.attributes['a2a.skill.id'], 'translate');
-      assert.deepEqual(callVerdict(lastGet), TODAY, describeSpans());
+      assert.deepEqual(callVerdict(lastGet), CONFIRMED, describeSpans());
     });
 
     test('SDK client (1.0) stream holding the healthy card, skill translate: task, WORKING, FAILED with no message', async () => {
@@ -124,7 +144,7 @@ describe(
       const st = only('SendStreamingMessage');
       assert.equal(st.attributes['a2a.skill.id'], 'translate');
       assert.equal(st.attributes['a2a.task.state'], 'TASK_STATE_FAILED');
-      assert.deepEqual(callVerdict(st), TODAY, describeSpans());
+      assert.deepEqual(callVerdict(st), LATER, describeSpans());
     });
 
     test('last, the card re-served: translate gone, version still 1.0.0', async () => {

@@ -7,9 +7,10 @@
  * `updater.failed(... TextPart(text="Agent execution failed"))`): no skill or tool name on the
  * wire. The only place "translate" appears is the client's own message echoed in `history`.
  *
- * The wire facts are asserted firmly. The `today` objects record what the instrumentation
- * reports before the change that makes any failed call for a known skill re-fetch the card;
- * the lead updates those verdict assertions once it lands.
+ * The card decides: the failed call for translate, a skill the held card lists, is a suspicion;
+ * the card fetched again no longer lists it → unknown_skill (evidence `card`, suspicion
+ * `failure`) on the failing call's own span. Every later call naming translate is then
+ * skill_not_in_card (the newer card the package fetched dropped it) until the app re-fetches.
  *
  *   REAL_WORLD_INSTALL_ONLY=1 bash scripts/real-world.sh      # once: the venv
  *   npm run build && node --import tsx --test test/real-world/python-strands-fail.test.ts
@@ -43,10 +44,23 @@ after(async () => {
 const { v03Params } = messages('py-strands-fail-');
 const { only, describeSpans, spansSettled } = spanChecks(() => h);
 
-// What the instrumentation reports today (before the product change): the healthy card is
-// known (its fingerprint is on the span), the failed task gets no verdict and the span is not
-// even an error. Expected after the change: a re-fetch of the card, which lacks translate.
-const TODAY: Json = { status: SpanStatusCode.UNSET, fingerprint: true };
+/** The failing call: confirmed by the card fetched again. */
+const CONFIRMED: Json = {
+  kind: 'unknown_skill',
+  evidence: 'card',
+  confirmed: true,
+  refetch: 'changed',
+  status: SpanStatusCode.ERROR,
+  fingerprint: true,
+};
+/** A later call naming translate: the newer card the package fetched no longer lists it. */
+const LATER: Json = {
+  kind: 'skill_not_in_card',
+  evidence: 'card',
+  confirmed: true,
+  status: SpanStatusCode.ERROR,
+  fingerprint: true,
+};
 
 describe(
   'strands (Python) variant A-fail (translate removed; the model raises; Strands fails the task with a fixed text)',
@@ -89,8 +103,7 @@ describe(
       const send = only('SendMessage');
       assert.equal(send.attributes['a2a.skill.id'], 'translate');
       assert.equal(send.attributes['a2a.task.state'], 'TASK_STATE_FAILED');
-      // today (the lead updates this once a failure for a known skill re-fetches the card)
-      assert.deepEqual(callVerdict(send), TODAY, describeSpans());
+      assert.deepEqual(callVerdict(send), CONFIRMED, describeSpans());
     });
 
     test('SDK client (0.3 mode) stream holding the healthy card, skill translate: task then a final status-update FAILED with the same text', async () => {
@@ -114,7 +127,7 @@ describe(
       const st = only('SendStreamingMessage');
       assert.equal(st.attributes['a2a.skill.id'], 'translate');
       assert.equal(st.attributes['a2a.task.state'], 'TASK_STATE_FAILED');
-      assert.deepEqual(callVerdict(st), TODAY, describeSpans());
+      assert.deepEqual(callVerdict(st), LATER, describeSpans());
     });
 
     test('last, the card re-served: translate gone, version still 1.0.0 (fetching it updates the cached card, so it runs last)', async () => {
