@@ -172,7 +172,7 @@ const ABSENCE_WORDS = new RegExp(
     String.raw`not\s+(?:be\s+)?(?:found|available|exist(?:s|ing)?|recogni[sz]ed|registered|supported|defined|known|enabled|allowed|a\s+valid)`,
     String.raw`(?:does|do|did|is|are|was)(?:\s+not|n['’]t)\s+(?:exist|available|found|recogni[sz]ed|registered|supported|defined|known)`,
     String.raw`don['’]?t\s+exist`,
-    String.raw`no\s+(?:longer|such|tool|function|skill|action)`,
+    String.raw`no\s+(?:longer|such|tool|function|skill|action|handler)`,
     String.raw`(?:cannot|can['’]t|could\s+not|couldn['’]t|unable\s+to)\s+(?:find|locate|resolve|call|use|run|invoke)`,
     String.raw`unknown|unavailable|unsupported|unrecogni[sz]ed|undefined|invalid|missing|removed|nonexistent|non-existent`,
     String.raw`fail(?:ed|s|ure)?|error|exception`,

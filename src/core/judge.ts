@@ -130,13 +130,13 @@ function skillLabel(skillId: string | undefined): string {
 }
 
 /**
- * Evidence that the requested skill is missing: stale card if the card in use lists it (or an
- * earlier card of the agent did), else the client asked for something its card never offered.
+ * Evidence that the requested skill is missing: stale card if the card in use lists it, else the
+ * client asked for something its card does not offer — unless an earlier card of the agent
+ * listed it and the call failed (`failedCall`): the skill was removed under the client.
  */
-function missingKind(ctx: NegotiationContext): DriftKind {
-  return ctx.cardKnown && ctx.skillInCard === false && ctx.skillInEarlierCard !== true
-    ? 'skill_not_in_card'
-    : 'unknown_skill';
+function missingKind(ctx: NegotiationContext, failedCall: boolean): DriftKind {
+  if (!ctx.cardKnown || ctx.skillInCard !== false) return 'unknown_skill';
+  return failedCall && ctx.skillInEarlierCard === true ? 'unknown_skill' : 'skill_not_in_card';
 }
 
 /**
@@ -338,10 +338,10 @@ type Rule = (
 ) => Judgement | undefined;
 
 const RULES: readonly Rule[] = [
-  newerCardRule,
   protocolErrorRule,
   taskFailureRule,
   answerTextRule,
+  newerCardRule,
   skillNotInCardRule,
   outputModesRule,
 ];
@@ -387,13 +387,14 @@ function suspected(
 }
 
 /**
- * 0. A newer card of the agent, fetched by this package to settle a suspicion or to revalidate,
+ * 2c. A newer card of the agent, fetched by this package to settle a suspicion or to revalidate,
  * no longer lists the negotiated skill: every call that still names it is drift, whatever its
  * answer (unknown_skill when it failed, skill_not_in_card otherwise), until the app fetches the
- * card itself.
+ * card itself. The rules before it keep their own evidence (a phrase says more than the card);
+ * a suspicion they raise is settled by this card at once (judgeExchange).
  */
 function newerCardRule(
-  _request: DecodedRequest | undefined,
+  request: DecodedRequest | undefined,
   ctx: NegotiationContext,
   result: DecodedResult,
   _opts: JudgeOptions,
@@ -402,6 +403,9 @@ function newerCardRule(
   const newer = ctx.droppedByNewerCard;
   if (newer === undefined || ctx.skillId === undefined) return undefined;
   const didFail = failed(result);
+  // A stream is decided by its failure or its end: a later event may say more (a phrase, a
+  // failure) than its first ones.
+  if (request?.streaming === true && !didFail && result.final !== true) return undefined;
   return drifted(
     didFail ? 'unknown_skill' : 'skill_not_in_card',
     `${skillLabel(ctx.skillId)} is no longer in the Agent Card${ctx.cardUrl ? ` at ${short(withoutQuery(ctx.cardUrl))}` : ''} (now fingerprint ${fingerprintPrefix(newer.fingerprint)}…)${didFail ? ' and the call failed' : ''}, yet the client negotiated it${refetchAdvice(ctx)}`,
@@ -421,7 +425,11 @@ function judgeExchange(
   const taskId = result.taskId ?? request?.taskId;
   for (const rule of RULES) {
     const verdict = rule(request, ctx, result, opts, taskId, memo);
-    if (verdict !== undefined) return verdict;
+    if (verdict === undefined) continue;
+    // A suspicion about a skill a newer card already dropped needs no other fetch.
+    if (verdict.suspicion !== undefined && ctx.droppedByNewerCard !== undefined)
+      return newerCardRule(request, ctx, result, opts, taskId) ?? verdict;
+    return verdict;
   }
   return NONE;
 }
@@ -459,7 +467,7 @@ function protocolErrorRule(
   const label = missingIn(errorText(err), ctx, opts, false);
   if (label !== undefined) {
     return drifted(
-      missingKind(ctx),
+      missingKind(ctx, true),
       `peer rejected ${skillLabel(ctx.skillId)} with error ${err.code ?? '(no code)'} saying the skill is missing ("${label}")${refetchAdvice(ctx)}`,
       ctx,
       taskId,
@@ -540,7 +548,7 @@ function taskFailureRule(
     const unknown = missingIn(text, ctx, opts, true);
     if (unknown !== undefined) {
       return drifted(
-        missingKind(ctx),
+        missingKind(ctx, true),
         `peer failed task ${short(taskId ?? '(unknown id)')} for ${skillLabel(ctx.skillId)} after accepting it ("${unknown}")${refetchAdvice(ctx)}`,
         ctx,
         taskId,
@@ -607,7 +615,7 @@ function answerTextRule(
     );
   }
   return drifted(
-    missingKind(ctx),
+    missingKind(ctx, false),
     `peer answered ${skillLabel(ctx.skillId)} (task ${short(taskId ?? '(unknown id)')}) saying the skill is missing ("${label}")${refetchAdvice(ctx)}`,
     ctx,
     taskId,

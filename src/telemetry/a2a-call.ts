@@ -466,8 +466,14 @@ export class A2ACall {
   private recordDrift(event: DriftEvent, confirmedBy?: Refetched): void {
     if (this.drift) return;
     if (event.evidence === 'content' && confirmedBy === undefined) {
-      this.suspect(event);
-      return;
+      // a newer card of the agent, fetched by this package, already dropped the skill: it
+      // confirms the answer's words without another fetch
+      const newer = this.ctx.droppedByNewerCard;
+      if (newer !== undefined) confirmedBy = { fingerprint: newer.fingerprint };
+      else {
+        this.suspect(event);
+        return;
+      }
     }
     this.drift = event;
     logger.debug(

@@ -530,7 +530,7 @@ describe(
       }
     });
 
-    test('a plain errors.New("unknown skill: translate") after the submitted event → -32603 "internal error" without the text: an error span, no drift verdict', async () => {
+    test('a plain errors.New("unknown skill: translate") after the submitted event → -32603 "internal error" without the text: a failure the card settles → unknown_skill (card)', async () => {
       ({ peer } = await cacheHealthyCardThenRedeploy('A', 'plain'));
       h.exporter.reset();
       const r = await rpcRaw(peer.jsonRpcUrl, 'message/send', {
@@ -540,7 +540,11 @@ describe(
       await spansSettled(1);
       const s = only('SendMessage');
       assert.equal(s.status.code, SpanStatusCode.ERROR, describeSpans());
-      assert.equal(s.attributes['a2a.drift.kind'], undefined, describeSpans());
+      // no text names the skill; the card fetched again no longer lists it
+      assert.equal(s.attributes['a2a.drift.kind'], 'unknown_skill', describeSpans());
+      assert.equal(s.attributes['a2a.drift.evidence'], 'card');
+      assert.equal(s.attributes['a2a.drift.suspicion'], 'failure');
+      assert.equal(s.attributes['a2a.drift.rpc_code'], -32603);
     });
   },
 );

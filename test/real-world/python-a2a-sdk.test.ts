@@ -470,7 +470,7 @@ describe(
       );
     });
 
-    test('HTTP+JSON 1.0 message:send: the SDK answers 500 "unknown exception" (the text is lost): an error span and no drift verdict', async () => {
+    test('HTTP+JSON 1.0 message:send: the SDK answers 500 "unknown exception" (the text is lost): a failure the card settles → unknown_skill (card)', async () => {
       const client = await sdkClient({ card: healthyCard }, { transport: 'HTTP+JSON', rest: true });
       await assert.rejects(
         client.sendMessage(sendRequest('translate', { text: 'translate: hello' })),
@@ -478,7 +478,9 @@ describe(
       await spansSettled(1);
       const send = only('SendMessage');
       assert.equal(send.status.code, SpanStatusCode.ERROR, describeSpans());
-      assert.equal(send.attributes['a2a.drift.kind'], undefined, describeSpans());
+      assert.equal(send.attributes['a2a.drift.kind'], 'unknown_skill', describeSpans());
+      assert.equal(send.attributes['a2a.drift.evidence'], 'card');
+      assert.equal(send.attributes['a2a.drift.suspicion'], 'failure');
     });
   },
 );

@@ -10,8 +10,9 @@
  *
  * The card decides: the failed call for translate, a skill the held card lists, is a suspicion;
  * the card fetched again no longer lists it → unknown_skill (evidence `card`, suspicion
- * `failure`) on the failing call's own span. Every later call naming translate is then
- * skill_not_in_card (the newer card the package fetched dropped it) until the app re-fetches.
+ * `failure`) on the failing call's own span. Every later call naming translate is then drift
+ * at once (the newer card the package fetched dropped it: unknown_skill when it fails,
+ * skill_not_in_card when it does not) until the app fetches the card itself.
  *
  *   REAL_WORLD_INSTALL_ONLY=1 bash scripts/real-world.sh      # once: the venv
  *   npm run build && node --import tsx --test test/real-world/python-fasta2a-fail.test.ts
@@ -53,9 +54,12 @@ const CONFIRMED: Json = {
   status: SpanStatusCode.ERROR,
   fingerprint: true,
 };
-/** A later call naming translate: the newer card the package fetched no longer lists it. */
+/**
+ * A later call naming translate that fails too: the newer card the package fetched no longer
+ * lists it, so no other fetch is needed.
+ */
 const LATER: Json = {
-  kind: 'skill_not_in_card',
+  kind: 'unknown_skill',
   evidence: 'card',
   confirmed: true,
   status: SpanStatusCode.ERROR,
