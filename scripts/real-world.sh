@@ -22,7 +22,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
 PACKAGES=(clients voltagent mastra adk)
-PYTHON_IMPLS=(a2a-sdk google-adk fasta2a strands agent-framework python-a2a langgraph agno)
+PYTHON_IMPLS=(a2a-sdk google-adk fasta2a strands agent-framework python-a2a langgraph agno crewai)
 PYTHON="${REAL_WORLD_PYTHON:-python3}"
 # Go peers (issue 29): test/real-world/go/<impl>/, built by scripts/real-world-go.sh
 GO_IMPLS=(a2a-go)

@@ -13,7 +13,7 @@ import { decodeResponse, decodeStreamEvent } from '../../src/core/protocol/resul
 import { decodeJsonRpcRequest } from '../../src/core/protocol/jsonrpc';
 import { decodeHttpJsonRequest } from '../../src/core/protocol/http-json';
 import { SseParser } from '../../src/core/sse';
-import { judge, type JudgeOptions } from '../../src/core/judge';
+import { judge, type JudgeOptions, type Judgement } from '../../src/core/judge';
 import { resolveConfig } from '../../src/config';
 import type { DecodedCard, DecodedRequest } from '../../src/core/model';
 import { skillAliases } from '../../src/core/skill-names';
@@ -37,6 +37,28 @@ const opts: JudgeOptions = {
 
 /** The drift kinds (deduplicated, in order) the judge gives the exchange's results. */
 export function replayVerdicts(dir: string, card: DecodedCard, ex: RecordedExchange): string[] {
+  const kinds: string[] = [];
+  for (const j of replayJudgements(dir, card, ex)) {
+    const k = j.drift?.kind;
+    if (k !== undefined && !kinds.includes(k)) kinds.push(k);
+  }
+  return kinds;
+}
+
+/**
+ * What raised a suspicion in a recorded exchange (`failure`, `words`), distinct, in order: offline
+ * there is no card to fetch again, so a suspicion is where the replay stops.
+ */
+export function replaySuspicions(dir: string, card: DecodedCard, ex: RecordedExchange): string[] {
+  const out: string[] = [];
+  for (const j of replayJudgements(dir, card, ex)) {
+    const why = j.suspicion?.suspicion;
+    if (why !== undefined && !out.includes(why)) out.push(why);
+  }
+  return out;
+}
+
+function replayJudgements(dir: string, card: DecodedCard, ex: RecordedExchange): Judgement[] {
   const meta = JSON.parse(readFileSync(join(dir, `${ex.name}.meta.json`), 'utf8'));
   const body = meta.request.body as Json | null;
   let req: DecodedRequest | undefined;
@@ -45,7 +67,8 @@ export function replayVerdicts(dir: string, card: DecodedCard, ex: RecordedExcha
   if (!req) return [];
   const skillId = (body?.params?.metadata?.skillId ??
     body?.metadata?.skillId ??
-    body?.params?.message?.metadata?.skillId) as string | undefined;
+    body?.params?.message?.metadata?.skillId ??
+    body?.params?.message?.metadata?.skill_id) as string | undefined;
   // (GetTask and a request rejected before any skill: judged without a skill id)
   const skill = card.skills.find((s) => s.id === skillId);
   const ctx = {
@@ -77,10 +100,5 @@ export function replayVerdicts(dir: string, card: DecodedCard, ex: RecordedExcha
     }
     results.push(decodeResponse(doc, req, ex.status));
   }
-  const kinds: string[] = [];
-  for (const r of results) {
-    const k = judge(req, ctx, r, opts).drift?.kind;
-    if (k !== undefined && !kinds.includes(k)) kinds.push(k);
-  }
-  return kinds;
+  return results.map((r) => judge(req, ctx, r, opts));
 }
