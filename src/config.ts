@@ -91,6 +91,13 @@ export interface A2AInstrumentationConfig extends InstrumentationConfig {
    * whether it really changed. Default false.
    */
   refetchCardOnDrift?: boolean;
+  /**
+   * A card the app keeps using is fetched again in the background (conditional, untraced, unseen
+   * by the app) at most once per this interval, while calls to its agent are made; a change is
+   * reported as card_changed (with what changed) before any call fails. 0 turns it off. Default
+   * 5 minutes.
+   */
+  cardRevalidationMs?: number;
   /** Called when an A2A span starts. */
   requestHook?: (span: Span, info: A2ARequestInfo) => void;
   /** Called before an A2A span ends. */
@@ -122,6 +129,7 @@ export interface ResolvedConfig {
   maxSpanDurationMs: number;
   enforce: boolean;
   refetchCardOnDrift: boolean;
+  cardRevalidationMs: number;
 }
 
 /**
@@ -173,6 +181,7 @@ export function resolveConfig(config: A2AInstrumentationConfig): ResolvedConfig 
     maxSpanDurationMs: checked(config, 'maxSpanDurationMs'),
     enforce: checked(config, 'mode') === 'enforce',
     refetchCardOnDrift: checked(config, 'refetchCardOnDrift'),
+    cardRevalidationMs: checked(config, 'cardRevalidationMs'),
   };
 }
 

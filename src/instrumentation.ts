@@ -25,6 +25,11 @@ import { followFetchResult } from './telemetry/fetch-result';
 import { followHop } from './telemetry/propagation';
 import { ActiveCalls } from './telemetry/active-calls';
 import { CardRefetcher } from './telemetry/card-refetch';
+import { CardRevalidator } from './telemetry/card-revalidation';
+import { dispatchDrift } from './telemetry/drift-events';
+import { driftMetricAttributes } from './telemetry/span-attributes';
+import { urlFacts } from './core/url';
+import type { DriftEvent } from './core/judge';
 import { NOT_A2A, Recogniser } from './recognise';
 import { OWN_REQUEST_KEY } from './telemetry/own-requests';
 import type { WireObserver, WireRequestInfo } from './hooks/types';
@@ -64,6 +69,11 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     maxInspectBytes: this.config.maxInspectBytes,
     debounceMs: this.config.driftCallbackDebounceMs,
   }));
+  private readonly cardRevalidator = new CardRevalidator(
+    () => ({ intervalMs: this.enabled ? this.config.cardRevalidationMs : 0 }),
+    this.cardRefetcher,
+    (event) => this.cardChangedInBackground(event),
+  );
   private cachedDeps: CallDeps | undefined;
   private readonly recogniser = new Recogniser(
     () => this.config,
@@ -197,6 +207,7 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
       this.grpcHook?.disable();
       super.disable();
       this.activeCalls?.stopSweeping();
+      this.cardRevalidator.stop();
       parseAllPending(); // what was deferred is judged before the calls end
       this.activeCalls?.finishAll('instrumentation disabled');
     } catch (err) {
@@ -235,6 +246,10 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
       onFinished: (call) => this.activeCalls?.delete(call),
       refetchCard: config.refetchCardOnDrift ? (url) => this.cardRefetcher.refetch(url) : undefined,
       confirmCard: (url, cause) => this.cardRefetcher.refetchCard(url, cause),
+      cardInUse:
+        config.cardRevalidationMs > 0
+          ? (url) => this.cardRevalidator.noteUse(url, Date.now())
+          : undefined,
     };
     this.cachedDeps = deps;
     return deps;
@@ -263,6 +278,32 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
           );
       },
     };
+  }
+
+  /**
+   * A card revalidated in the background changed under the same version: card_changed (with what
+   * changed) counted and handed to the drift callbacks; no span (the fetch is untraced).
+   */
+  private cardChangedInBackground(event: DriftEvent): void {
+    try {
+      if (!this.isActive()) return;
+      const peer = urlFacts(event.cardUrl ?? '');
+      this.driftCounter?.add(1, driftMetricAttributes(event, peer));
+      dispatchDrift(
+        event,
+        this.config.driftCallbackDebounceMs,
+        Date.now(),
+        this.getConfig().onDrift,
+      );
+      logger.debug(`card revalidation: ${event.cardUrl} changed`);
+    } catch (err) {
+      logger.debug('could not report a revalidated card change', err);
+    }
+  }
+
+  /** Revalidations made by this instrumentation, by result. */
+  get cardRevalidations(): Readonly<CardRevalidator['counts']> {
+    return this.cardRevalidator.counts;
   }
 
   private newCall(target: CallTarget, url: string, parent: Context, startTime?: number): A2ACall {

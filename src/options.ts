@@ -98,6 +98,14 @@ export const OPTIONS = {
     defaultText: '10,000',
     doc: 'at most one callback per card URL and fingerprint in this window',
   },
+  cardRevalidationMs: {
+    kind: 'integer',
+    env: 'CARD_REVALIDATION_MS',
+    default: 300_000,
+    min: 0,
+    defaultText: '5 min',
+    doc: 'a card in use is fetched again in the background (conditional: an unchanged card costs a 304; untraced; never with credentials) at most once per interval while its agent is called; a change is `card_changed` with what changed, and a skill it dropped is drift on every later call naming it. 0: off',
+  },
   refetchCardOnDrift: {
     kind: 'boolean',
     env: 'REFETCH_CARD_ON_DRIFT',

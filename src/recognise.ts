@@ -79,7 +79,12 @@ export class Recogniser {
     if (!cls) return NOT_A2A;
     if (cls.type === 'maybe-operation') return undefined;
     if (cls.type === 'card' && cls.sniff === true) return undefined; // a card only if its answer is one: the wire tap sniffs it
-    const call = this.newCall(callTarget(cls), url, context.active());
+    const credentials =
+      cls.type === 'card' &&
+      CREDENTIAL_HEADERS.some(
+        (name) => headerFromInit(init, name) !== undefined || request?.headers.get(name) != null,
+      );
+    const call = this.newCall(callTarget(cls, credentials), url, context.active());
     call.followsRedirects = (init?.redirect ?? request?.redirect ?? 'follow') === 'follow';
     return call;
   }
@@ -102,7 +107,9 @@ export class Recogniser {
     if (!cls || cls.type === 'maybe-operation') return undefined;
     if (cls.type === 'card' && cls.sniff === true) return this.cardSniffer(url, ctx);
     const parent = wireParent(info, ctx);
-    return followHop(this.newCall(callTarget(cls), url, parent), info, parent);
+    const credentials =
+      cls.type === 'card' && CREDENTIAL_HEADERS.some((name) => info.header(name) !== undefined);
+    return followHop(this.newCall(callTarget(cls, credentials), url, parent), info, parent);
   }
 
   private classify(
@@ -269,9 +276,24 @@ export class Recogniser {
   }
 }
 
+/**
+ * Request headers that carry the app's credentials: a card fetched with one is never fetched
+ * again by the package in the background (it would need them, and never sends them).
+ */
+const CREDENTIAL_HEADERS = [
+  'authorization',
+  'cookie',
+  'x-api-key',
+  'api-key',
+  'proxy-authorization',
+];
+
 function callTarget(
   cls: Extract<Classification, { type: 'card' } | { type: 'operation' }>,
+  credentials = false,
 ): CallTarget {
   if (cls.type === 'operation') return { type: 'operation', request: cls.request };
-  return cls.extended ? { type: 'card', extended: true } : { type: 'card' };
+  const target: CallTarget = cls.extended ? { type: 'card', extended: true } : { type: 'card' };
+  if (credentials) target.credentials = true;
+  return target;
 }

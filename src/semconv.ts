@@ -104,6 +104,17 @@ export const ATTR_A2A_DRIFT_UNCONFIRMED = 'a2a.drift.unconfirmed';
  * `history`); also on an unconfirmed suspicion.
  */
 export const ATTR_A2A_DRIFT_SUSPICION = 'a2a.drift.suspicion';
+/** card_changed: the skill ids the new card no longer lists (at most 32). */
+export const ATTR_A2A_AGENT_CARD_SKILLS_REMOVED = 'a2a.agent_card.skills_removed';
+/** card_changed: the skill ids the new card adds (at most 32). */
+export const ATTR_A2A_AGENT_CARD_SKILLS_ADDED = 'a2a.agent_card.skills_added';
+/** card_changed: the skill ids whose input or output modes changed (at most 32). */
+export const ATTR_A2A_AGENT_CARD_SKILLS_MODES_CHANGED = 'a2a.agent_card.skills_modes_changed';
+/** card_changed: true when a list above was cut at 32 ids. */
+export const ATTR_A2A_AGENT_CARD_SKILLS_CHANGED_TRUNCATED =
+  'a2a.agent_card.skills_changed_truncated';
+/** card_changed: the capabilities flipped (`streaming`, `push_notifications`). */
+export const ATTR_A2A_AGENT_CARD_CAPABILITIES_CHANGED = 'a2a.agent_card.capabilities_changed';
 
 /**
  * Span event on the GetAgentCard span whose card changed under the same version (card_changed: not

@@ -40,6 +40,23 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /** Lets drift callbacks (dispatched with setImmediate after the response) run. */
 const settle = () => sleep(15);
 
+/** What a card_changed event says changed (the event's `diff`: skill ids only). */
+function whatChanged(diff) {
+  if (!diff) return '';
+  const parts = [];
+  if (diff.removed.length) parts.push(`removed ${diff.removed.join(',')}`);
+  if (diff.added.length) parts.push(`added ${diff.added.join(',')}`);
+  for (const m of diff.modesChanged) {
+    const out = m.output
+      ? ` output ${m.output.before.join(',')} → ${m.output.after.join(',')}`
+      : '';
+    const inp = m.input ? ` input ${m.input.before.join(',')} → ${m.input.after.join(',')}` : '';
+    parts.push(`${m.id}${out}${inp}`);
+  }
+  if (diff.capabilities.length) parts.push(`${diff.capabilities.join(',')} flipped`);
+  if (diff.truncated) parts.push('…');
+  return parts.length ? `  ${parts.join('; ')}` : '';
+}
 const short = (fp) =>
   typeof fp === 'string' && fp.length > 12 ? `${fp.slice(0, 12)}…` : String(fp);
 const shortId = (id) =>
@@ -172,7 +189,7 @@ class FleetClient {
             ? `version ${now ?? n.previousVersion ?? '(none)'} unchanged`
             : `version ${n.previousVersion} → ${now}`;
         this.print(
-          `CARD CHANGED  ${n.agent}  ${short(e.previousFingerprint)} → ${short(e.fingerprint)}  (${version})`,
+          `CARD CHANGED  ${n.agent}  ${short(e.previousFingerprint)} → ${short(e.fingerprint)}  (${version})${whatChanged(e.diff)}`,
         );
         continue;
       }

@@ -19,6 +19,7 @@
  * - an artifact part whose media type is outside the skill's output modes in the card
  *   used at negotiation → output_mode_mismatch (ArtifactSchemaDriftError).
  */
+import type { CardDiff } from './card-diff';
 import type { DriftKind } from './drift-kinds';
 import { ArtifactSchemaDriftError, StaleAgentCardError } from './errors';
 import { fingerprintPrefix } from './fingerprint';
@@ -58,6 +59,8 @@ export interface DriftEvent {
   previousFingerprint?: string;
   /** Evidence `card`: the fingerprint of the newer card that settled it. */
   currentFingerprint?: string;
+  /** card_changed: what changed (card-diff.ts), when the earlier card was still held. */
+  diff?: CardDiff;
   expectedModes?: readonly string[];
   /** output_mode_mismatch: the most telling mismatching part's media type. */
   actualMediaType?: string;
@@ -400,15 +403,29 @@ function newerCardRule(
   _opts: JudgeOptions,
   taskId: string | undefined,
 ): Judgement | undefined {
+  return newerCardVerdict(request, ctx, result, taskId, false);
+}
+
+/**
+ * newerCardRule's verdict; `suspected`: the call failed, or its answer named the skill with words
+ * of absence (a suspicion the newer card settles): unknown_skill.
+ */
+function newerCardVerdict(
+  request: DecodedRequest | undefined,
+  ctx: NegotiationContext,
+  result: DecodedResult,
+  taskId: string | undefined,
+  suspected: boolean,
+): Judgement | undefined {
   const newer = ctx.droppedByNewerCard;
   if (newer === undefined || ctx.skillId === undefined) return undefined;
-  const didFail = failed(result);
+  const didFail = suspected || failed(result);
   // A stream is decided by its failure or its end: a later event may say more (a phrase, a
   // failure) than its first ones.
   if (request?.streaming === true && !didFail && result.final !== true) return undefined;
   return drifted(
     didFail ? 'unknown_skill' : 'skill_not_in_card',
-    `${skillLabel(ctx.skillId)} is no longer in the Agent Card${ctx.cardUrl ? ` at ${short(withoutQuery(ctx.cardUrl))}` : ''} (now fingerprint ${fingerprintPrefix(newer.fingerprint)}…)${didFail ? ' and the call failed' : ''}, yet the client negotiated it${refetchAdvice(ctx)}`,
+    `${skillLabel(ctx.skillId)} is no longer in the Agent Card${ctx.cardUrl ? ` at ${short(withoutQuery(ctx.cardUrl))}` : ''} (now fingerprint ${fingerprintPrefix(newer.fingerprint)}…)${didFail ? ' and the call failed or said so' : ''}, yet the client negotiated it${refetchAdvice(ctx)}`,
     ctx,
     taskId,
     { evidence: 'card', suspicion: newer.cause, currentFingerprint: newer.fingerprint },
@@ -428,7 +445,7 @@ function judgeExchange(
     if (verdict === undefined) continue;
     // A suspicion about a skill a newer card already dropped needs no other fetch.
     if (verdict.suspicion !== undefined && ctx.droppedByNewerCard !== undefined)
-      return newerCardRule(request, ctx, result, opts, taskId) ?? verdict;
+      return newerCardVerdict(request, ctx, result, taskId, true) ?? verdict;
     return verdict;
   }
   return NONE;
@@ -741,6 +758,7 @@ export function judgeCardChange(
   version: string | undefined,
   previousFingerprint: string,
   fingerprint: string,
+  diff?: CardDiff,
 ): DriftEvent {
   const message =
     `Agent Card at ${short(withoutQuery(cardUrl))} changed its skills or capabilities (fingerprint ${fingerprintPrefix(previousFingerprint)}… → ${fingerprintPrefix(fingerprint)}…) ` +
@@ -753,5 +771,6 @@ export function judgeCardChange(
     agentName,
     fingerprint,
     previousFingerprint,
+    ...(diff !== undefined ? { diff } : {}),
   };
 }

@@ -50,6 +50,8 @@ export interface CardEntry {
    * extended card cannot claim another host's agent.
    */
   extended?: 'rest' | 'jsonrpc';
+  /** Fetched with the app's credentials (an Authorization, Cookie or API-key header). */
+  credentials?: boolean;
   /**
    * The skills of the earlier cards held under this URL (newest first, at most
    * MAX_EARLIER_CARDS, each with its fingerprint): a skill the app still names that one of them
@@ -95,6 +97,8 @@ export interface CardUpdate {
   changed: boolean;
   /** version differs from the last one recorded (fingerprint equal or not) */
   versionChanged: boolean;
+  /** The card held under this URL before (when it still was: what changed can be said). */
+  previousCard?: DecodedCard;
 }
 
 export interface CardRegistryOptions {
@@ -385,6 +389,7 @@ export class CardRegistry {
       etag?: string;
       lastModified?: string;
       extended?: 'rest' | 'jsonrpc';
+      credentials?: boolean;
     },
   ): CardUpdate {
     const key = cardKey(cardUrl);
@@ -404,6 +409,7 @@ export class CardRegistry {
     if (typeof opts?.etag === 'string') entry.etag = opts.etag;
     if (typeof opts?.lastModified === 'string') entry.lastModified = opts.lastModified;
     if (opts?.extended === 'rest' || opts?.extended === 'jsonrpc') entry.extended = opts.extended;
+    if (opts?.credentials === true) entry.credentials = true;
     const scope = safe(() => agentScopeOf(entry.cardUrl), undefined);
     if (scope !== undefined) entry.agentScope = scope;
     if (opts?.sameOriginOnly === true) {
@@ -437,6 +443,7 @@ export class CardRegistry {
       changed: prev !== undefined && prev.fingerprint !== fp && prev.version === version,
       versionChanged: prev !== undefined && prev.version !== version,
     };
+    if (before !== undefined) update.previousCard = before.card;
     if (prev !== undefined) {
       update.previousFingerprint = prev.fingerprint;
       if (prev.version !== undefined) update.previousVersion = prev.version;

@@ -80,6 +80,8 @@ export interface CallDeps {
    * now, or undefined; no promise when the card cannot be re-fetched.
    */
   confirmCard?: (cardUrl: string, cause: Suspicion) => Promise<Refetched | undefined> | undefined;
+  /** A call uses the card at this URL (CardRevalidator.noteUse). */
+  cardInUse?: (cardUrl: string) => void;
 }
 
 const REFETCH_WAIT_MS = 5000;
@@ -91,7 +93,8 @@ const CONFIRM_WAIT_MS = 2000;
  * for its own origin.
  */
 export type CallTarget =
-  | { type: 'card'; sniffed?: boolean; extended?: boolean }
+  /** `credentials`: fetched with the app's credentials (never revalidated in the background). */
+  | { type: 'card'; sniffed?: boolean; extended?: boolean; credentials?: boolean }
   /**
    * `push`: a task update the agent pushed to the app's webhook (deliverPush); `request` is the
    * lifecycle request it stands for (its task id, the registering call's binding and version).
@@ -184,6 +187,7 @@ export class A2ACall {
           : entry;
       const negotiated = negotiationAtStart(req, url, applicationSkillId, cardEntry);
       this.ctx = negotiated.context;
+      if (this.ctx.cardUrl !== undefined && !push) deps.cardInUse?.(this.ctx.cardUrl);
       const attributes = operationStartAttributes({
         url,
         request: req,
@@ -405,6 +409,7 @@ export class A2ACall {
       this.cardFreshness,
       sniffed,
       extended,
+      this.target.type === 'card' && this.target.credentials === true,
     );
     if (r.unjudged !== undefined) this.setUnjudged(r.unjudged);
     if (r.attributes) this.span.setAttributes(r.attributes);

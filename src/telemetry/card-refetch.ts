@@ -85,14 +85,17 @@ export class CardRefetcher {
     const { fetch: doFetch, maxInspectBytes, debounceMs } = this.settings();
     const last = this.memo.get(memoKey);
     if (last !== undefined) {
+      // a revalidation shares a fetch in flight, never an answer: it is due because the last
+      // answer is one interval old
       const fresh =
         last.settledAt === undefined
           ? now < last.startedAt + REFETCH_IN_FLIGHT_MS
-          : now <
-            last.settledAt +
-              (cause !== 'drift' || last.changed === true
-                ? Math.max(UNCHANGED_REFETCH_MEMO_MS, debounceMs)
-                : UNCHANGED_REFETCH_MEMO_MS);
+          : cause !== 'revalidation' &&
+            now <
+              last.settledAt +
+                (cause !== 'drift' || last.changed === true
+                  ? Math.max(UNCHANGED_REFETCH_MEMO_MS, debounceMs)
+                  : UNCHANGED_REFETCH_MEMO_MS);
       if (fresh) return last.result;
     }
     const headers: Record<string, string> = { accept: 'application/json' };

@@ -7,6 +7,7 @@
 import type { Attributes } from '@opentelemetry/api';
 import { logger } from '../diag-logger';
 import { decodeCard, isAgentCard, notACardReason } from '../core/card';
+import { diffCards } from '../core/card-diff';
 import { skillFingerprintBounded } from '../core/fingerprint';
 import { judgeCardChange, type DriftEvent } from '../core/judge';
 import { cardProtocolVersion } from '../core/protocol/versions';
@@ -33,6 +34,7 @@ export function cardResponse(
   fresh: Freshness | undefined,
   sniffed: boolean,
   extended?: 'rest' | 'jsonrpc',
+  credentials = false,
 ): CardOutcome {
   if (statusCode !== undefined && (statusCode < 200 || statusCode >= 300))
     return { unjudged: `card fetch answered ${statusCode}` };
@@ -56,6 +58,7 @@ export function cardResponse(
     etag: fresh?.etag,
     lastModified: fresh?.lastModified,
     extended,
+    credentials,
   });
   logger.debug(
     `Agent Card recognised at ${cardUrl}: ${card.skills.length} skills, fingerprint ${fingerprint.slice(0, 12)}…`,
@@ -71,7 +74,14 @@ export function cardResponse(
   });
   const drift =
     update.changed && update.previousFingerprint !== undefined
-      ? judgeCardChange(cardUrl, card.name, card.version, update.previousFingerprint, fingerprint)
+      ? judgeCardChange(
+          cardUrl,
+          card.name,
+          card.version,
+          update.previousFingerprint,
+          fingerprint,
+          diffCards(update.previousCard, card),
+        )
       : undefined;
   return { attributes, drift };
 }

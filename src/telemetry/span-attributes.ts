@@ -451,6 +451,7 @@ export function driftAttributes(event: DriftEvent): Attributes {
     if (event.fingerprint !== undefined)
       attrs[sc.ATTR_A2A_DRIFT_CURRENT_FINGERPRINT] = event.fingerprint;
   }
+  Object.assign(attrs, cardDiffAttributes(event));
   return attrs;
 }
 
@@ -461,6 +462,25 @@ export function cardChangedEventAttributes(event: DriftEvent): Attributes {
     attrs[sc.ATTR_A2A_DRIFT_PREVIOUS_FINGERPRINT] = event.previousFingerprint;
   if (event.fingerprint !== undefined)
     attrs[sc.ATTR_A2A_DRIFT_CURRENT_FINGERPRINT] = event.fingerprint;
+  Object.assign(attrs, cardDiffAttributes(event));
+  return attrs;
+}
+
+/**
+ * What changed on a card_changed (its diff, ids only; each list bounded by the diff): the skills
+ * removed, added, with other modes, and the capabilities flipped. Empty lists are left out.
+ */
+export function cardDiffAttributes(event: DriftEvent): Attributes {
+  const diff = event.diff;
+  if (event.kind !== 'card_changed' || diff === undefined) return {};
+  const attrs: Attributes = {};
+  if (diff.removed.length > 0) attrs[sc.ATTR_A2A_AGENT_CARD_SKILLS_REMOVED] = [...diff.removed];
+  if (diff.added.length > 0) attrs[sc.ATTR_A2A_AGENT_CARD_SKILLS_ADDED] = [...diff.added];
+  if (diff.modesChanged.length > 0)
+    attrs[sc.ATTR_A2A_AGENT_CARD_SKILLS_MODES_CHANGED] = diff.modesChanged.map((m) => m.id);
+  if (diff.truncated) attrs[sc.ATTR_A2A_AGENT_CARD_SKILLS_CHANGED_TRUNCATED] = true;
+  if (diff.capabilities.length > 0)
+    attrs[sc.ATTR_A2A_AGENT_CARD_CAPABILITIES_CHANGED] = [...diff.capabilities];
   return attrs;
 }
 

@@ -117,6 +117,9 @@ async function checkFleetTelemetry(service: string, run: RunResult): Promise<voi
     'DRIFT  output_mode_mismatch  agent=peer-b skill=summarize-v2',
     'CARD CHANGED  peer-a',
     'CARD CHANGED  peer-b',
+    // what changed, from the card_changed event's diff
+    'removed summarize-v2; added translate-v1',
+    'summarize-v2 output text/markdown → text/plain',
     'healthy calls flagged: 0',
     'OK: everything expected was caught',
   ]) {

@@ -34,7 +34,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import express from 'express';
 import { Role, TaskState } from '@a2a-js/sdk';
 import type {
@@ -119,6 +119,12 @@ export interface SdkPeerBehaviour {
    */
   cardAnswer: 'card' | 'slow' | '500' | 'html' | 'redirect';
   cardDelayMs: number;
+  /**
+   * Answer a card GET whose `If-None-Match` names the card's current weak ETag with 304, as a
+   * caching reverse proxy in front of the SDK would (the SDK's handler sets a weak ETag and
+   * answers 200 regardless). The number of 304s is `cardNotModified`.
+   */
+  conditionalCard: boolean;
 }
 
 export interface SdkPeerOptions {
@@ -196,6 +202,8 @@ export interface SdkPeer {
   readonly executions: SdkExecution[];
   /** Number of GETs of any agent-card URL of this peer. */
   readonly cardFetches: number;
+  /** Card GETs answered 304 (`conditionalCard`). */
+  readonly cardNotModified: number;
   readonly behaviour: Readonly<SdkPeerBehaviour>;
   /** Replace `card.skills` IN PLACE (same array object), keeping `version`. */
   redeploy(skills: PeerSkillInput[]): void;
@@ -447,6 +455,7 @@ export async function startSdkPeer(opts: SdkPeerOptions = {}): Promise<SdkPeer> 
     broken: false,
     cardAnswer: 'card',
     cardDelayMs: 3000,
+    conditionalCard: false,
     artifactText: defaultArtifactText,
     ...opts.behaviour,
   };
@@ -491,6 +500,7 @@ export async function startSdkPeer(opts: SdkPeerOptions = {}): Promise<SdkPeer> 
   requestHandler.forceReturnImmediately = () => behaviour.returnImmediately;
 
   let cardFetches = 0;
+  let cardNotModified = 0;
   const app = express();
   app.use((req, res, next) => {
     if (req.method === 'GET' && req.path.endsWith('/.well-known/agent-card.json')) {
@@ -500,6 +510,20 @@ export async function startSdkPeer(opts: SdkPeerOptions = {}): Promise<SdkPeer> 
       if (answer === 'html') return void res.status(200).type('text/html').send('<html></html>');
       if (answer === 'redirect') return void res.redirect(302, '/v03/.well-known/agent-card.json');
       if (answer === 'slow') return void setTimeout(next, behaviour.cardDelayMs).unref();
+      if (behaviour.conditionalCard) {
+        const etag = `W/"${createHash('sha256').update(JSON.stringify(card)).digest('hex').slice(0, 16)}"`;
+        res.setHeader('etag', etag);
+        // the SDK's own ETag would replace it: this layer's is the one served
+        const setHeader = res.setHeader.bind(res);
+        res.setHeader = ((name: string, value: number | string | readonly string[]) =>
+          name.toLowerCase() === 'etag' ? res : setHeader(name, value)) as typeof res.setHeader;
+        const inm = req.headers['if-none-match'];
+        // weak comparison: W/"x" and "x" name the same card
+        if (inm !== undefined && inm.replace(/^W\//, '') === etag.replace(/^W\//, '')) {
+          cardNotModified++;
+          return void res.status(304).end();
+        }
+      }
     }
     next();
   });
@@ -580,6 +604,9 @@ export async function startSdkPeer(opts: SdkPeerOptions = {}): Promise<SdkPeer> 
     card,
     requestHandler,
     executions,
+    get cardNotModified() {
+      return cardNotModified;
+    },
     get cardFetches() {
       return cardFetches;
     },

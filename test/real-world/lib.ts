@@ -15,7 +15,9 @@ import {
   RestTransportFactory,
   type Client,
 } from '@a2a-js/sdk/client';
+import { SpanKind } from '@opentelemetry/api';
 import { drifted, type Harness } from '../helpers/otel';
+import { onAgentCardDrift, type DriftEvent } from '../../src/index';
 
 export type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -187,4 +189,46 @@ export function callVerdict(s: ReadableSpan): Json {
     status: s.status.code,
     fingerprint: s.attributes['a2a.agent_card.fingerprint'] !== undefined,
   };
+}
+
+/**
+ * Bounded staleness against a live peer: with `cardRevalidationMs` set short on the harness's
+ * instrumentation, `call()` is made until the card held (fetched before the redeploy) is found
+ * changed in the background; returns the card_changed event (with its diff), how long it took,
+ * and the span of one more call, judged against the newer card. The configuration is restored.
+ */
+export async function caughtByRevalidation(
+  h: Harness,
+  call: () => Promise<unknown>,
+  intervalMs = 200,
+): Promise<{ changed: DriftEvent; tookMs: number; next: ReadableSpan }> {
+  const config = h.instrumentation.getConfig();
+  const events: DriftEvent[] = [];
+  const off = onAgentCardDrift((e) => {
+    events.push(e);
+  });
+  h.instrumentation.setConfig({ ...config, cardRevalidationMs: intervalMs });
+  try {
+    const started = Date.now();
+    while (
+      !events.some((e) => e.kind === 'card_changed') &&
+      Date.now() - started < 10 * intervalMs
+    ) {
+      await call();
+      await new Promise((r) => setTimeout(r, intervalMs / 5));
+    }
+    const tookMs = Date.now() - started;
+    const changed = events.find((e) => e.kind === 'card_changed');
+    assert.ok(changed, `card_changed from the revalidation within ${tookMs} ms`);
+    h.exporter.reset();
+    await call();
+    const spans = await h.waitForSpans((s) =>
+      s.some((x) => x.kind === SpanKind.CLIENT && x.name !== 'GetAgentCard'),
+    );
+    const next = spans.find((x) => x.name !== 'GetAgentCard') as ReadableSpan;
+    return { changed, tookMs, next };
+  } finally {
+    off();
+    h.instrumentation.setConfig(config);
+  }
 }

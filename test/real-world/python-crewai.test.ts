@@ -26,7 +26,7 @@ import { setupOtel, type Harness } from '../helpers/otel';
 import { pythonSeedFingerprint } from '../helpers/seed-fingerprint';
 import { skillFingerprint } from '../../src/index';
 import { startCrewAIPeer, venvInstalled, type CrewAIPeer } from './python/crewai/peer-process.mjs';
-import { FOX, getCard, messages, rpc, spanChecks, type Json } from './lib';
+import { FOX, caughtByRevalidation, getCard, messages, rpc, spanChecks, type Json } from './lib';
 
 /** crewAI's ToolUsage error (ReAct), up to where it appends its retry prompt */
 const REACT_MISSING =
@@ -167,6 +167,24 @@ for (const [mode, missing] of [
           );
           assert.deepEqual(driftKinds(), [], describeSpans());
         }
+      });
+
+      test('the card revalidated in the background (short interval): card_changed saying translate was removed, then drift on the next call', async () => {
+        const { changed, tookMs, next } = await caughtByRevalidation(h, () =>
+          rpc(peer.rpcUrl, 'message/send', params('translate: hello', 'translate')),
+        );
+        assert.deepEqual(changed.diff?.removed, ['translate']);
+        assert.deepEqual(changed.diff?.added, []);
+        console.log(`# crewAI ${mode}: caught by revalidation in ${tookMs} ms (interval 200 ms)`);
+        assert.equal(next.attributes['a2a.skill.id'], 'translate');
+        // the ReAct path's words decide the call themselves; the function-calling path's
+        // "Tool not found" says nothing: the newer card decides
+        assert.equal(
+          next.attributes['a2a.drift.kind'],
+          mode === 'react' ? 'unknown_skill' : 'skill_not_in_card',
+          describeSpans(),
+        );
+        assert.equal(next.attributes['a2a.drift.evidence'], 'card');
       });
     },
   );
