@@ -1,0 +1,478 @@
+/**
+ * The conformance checks, written once for every row of the table (implementations.ts). Each
+ * check says which rows it applies to (`applies`: true, or the reason it is N/A for that row,
+ * taken from the row's own data) and what it asserts (`asserts`, shown in docs/real-world.md).
+ *
+ * Adding a check: one entry of CHECKS. It picks its rows by what they declare — a capability
+ * (`capabilities.streaming`...), a path list (`variantA.paths`), or a fact on a path, e.g. a check
+ * for "a failing call of a skill the redeployed card no longer lists is confirmed by the card"
+ * takes the variant A paths whose `says.value` is 'failure' or 'words' and is N/A elsewhere with
+ * the row's `says.source`. Rows opt in by data; no row file changes.
+ */
+import assert from 'node:assert/strict';
+import { SpanStatusCode } from '@opentelemetry/api';
+import { activeCallCount, type Harness } from '../../helpers/otel';
+import { pythonSeedFingerprint } from '../../helpers/seed-fingerprint';
+import { skillFingerprint } from '../../../src/index';
+import { getCard, spanChecks, type Json } from '../lib';
+import { normaliseWire } from '../live-checks';
+import { call, fetchesCard } from './drivers';
+import {
+  isNA,
+  type Deploy,
+  type Expect,
+  type Op,
+  type Outcome,
+  type Path,
+  type Peer,
+  type Row,
+  type Variant,
+} from './types';
+
+const SPAN: Record<Op, string> = { send: 'SendMessage', stream: 'SendStreamingMessage' };
+
+/** A row's running agents and the harness, shared by its checks (one test file, in order). */
+export class RowContext {
+  /** why the row did not run (its agent could not start), once known */
+  notRun: string | undefined;
+  readonly spans: ReturnType<typeof spanChecks>;
+  private readonly healthyPeers = new Map<string, Promise<Peer>>();
+  private variant: { key: string; got: Promise<{ peer: Peer; card: Json }> } | undefined;
+  private readonly started: Peer[] = [];
+
+  constructor(
+    readonly row: Row,
+    readonly h: () => Harness,
+  ) {
+    this.spans = spanChecks(h);
+  }
+
+  private async start(d: Deploy, same?: Peer): Promise<Peer> {
+    const peer = await this.row.start(d, same);
+    this.started.push(peer);
+    return peer;
+  }
+
+  /** The healthy agent with these options (started once, stopped by stopAll). */
+  healthy(opts: Record<string, unknown> = {}): Promise<Peer> {
+    const key = JSON.stringify(opts);
+    let p = this.healthyPeers.get(key);
+    if (!p) {
+      p = this.start({ variant: 'healthy', opts });
+      this.healthyPeers.set(key, p);
+    }
+    return p;
+  }
+
+  /**
+   * The app reads the card from a healthy deployment, which is then replaced on the SAME port
+   * by the variant: that peer and the card the app holds. One variant runs at a time.
+   */
+  redeployed(variant: Variant, opts: Record<string, unknown> = {}) {
+    const key = `${variant} ${JSON.stringify(opts)}`;
+    if (this.variant?.key === key) return this.variant.got;
+    const previous = this.variant?.got;
+    const got = (async () => {
+      if (previous) await (await previous.catch(() => undefined))?.peer.stop();
+      const healthy = await this.start({ variant: 'healthy', opts });
+      let card: Json;
+      try {
+        await this.h().reset();
+        card = (await getCard(healthy.cardUrl)).card;
+        await this.spans.spansSettled(1);
+      } finally {
+        await healthy.stop();
+      }
+      return { peer: await this.start({ variant, opts }, healthy), card };
+    })();
+    this.variant = { key, got };
+    return got;
+  }
+
+  /** Every agent the row started, stopped; their pids. */
+  async stopAll(): Promise<Array<number | undefined>> {
+    const started = this.started.splice(0);
+    this.healthyPeers.clear();
+    this.variant = undefined;
+    await Promise.all(started.map((p) => p.stop()));
+    return started.map((p) => p.pid);
+  }
+}
+
+export interface Check {
+  id: string;
+  title: string;
+  /** what it asserts, for the doc */
+  asserts: string;
+  /** runs after the row's quirks (it stops the row's agents) */
+  last?: boolean;
+  /** true, or why the row cannot be checked so (N/A) */
+  applies(row: Row): true | string;
+  run(ctx: RowContext): Promise<void>;
+}
+
+/** `actual` cut down to the keys `expected` names, at every depth (arrays kept whole in length). */
+function subset(actual: unknown, expected: unknown): unknown {
+  if (Array.isArray(expected) && Array.isArray(actual))
+    return actual.map((a, i) => (i < expected.length ? subset(a, expected[i]) : a));
+  if (expected && typeof expected === 'object' && actual && typeof actual === 'object')
+    return Object.fromEntries(
+      Object.keys(expected).map((k) => [k, subset((actual as Json)[k], (expected as Json)[k])]),
+    );
+  return actual;
+}
+
+/** The outcome matches every field `e` gives. */
+function expectOutcome(o: Outcome, e: Expect | undefined, what: string): void {
+  if (!e) return;
+  const show = `${what}: ${JSON.stringify(o).slice(0, 600)}`;
+  if (e.error) {
+    assert.ok(o.error !== undefined, `${what} fails: ${show}`);
+    assert.match(o.error, e.error, show);
+  } else if (o.error !== undefined && !e.wire) assert.fail(`${what} failed: ${show}`);
+  if (e.state !== undefined) assert.equal(o.state, e.state, show);
+  if (e.part !== undefined) assert.deepEqual(subset(o.part ?? {}, e.part), e.part, show);
+  if (e.statusText !== undefined) assert.equal(o.statusText, e.statusText, show);
+  if (e.events !== undefined) assert.deepEqual(o.events, e.events, show);
+  if (e.minEvents !== undefined) assert.ok((o.events?.length ?? 0) >= e.minEvents, show);
+  if (e.wire !== undefined) assert.match(o.wire ?? '', e.wire, show);
+}
+
+/** Runs a path's operations with `skill`: the spans they made, by operation. */
+async function runPath(
+  ctx: RowContext,
+  path: Path,
+  peer: Peer,
+  held: Json | undefined,
+  skill: (op: Op) => string,
+): Promise<Array<[Op, ReturnType<RowContext['spans']['only']>]>> {
+  const ops = Object.keys(path.ops) as Op[];
+  for (const op of ops) {
+    const s = skill(op);
+    const o = await call(path.client, peer, held, op, s, ctx.row.skills.prompts[s] ?? s);
+    expectOutcome(o, path.ops[op], `${path.label} ${op} ${s}`);
+  }
+  await ctx.spans.spansSettled(ops.length);
+  return ops.map((op) => [op, ctx.spans.only(SPAN[op])]);
+}
+
+/** Prefixes a path's failure with its label. */
+async function labelled(label: string, fn: () => Promise<void>): Promise<void> {
+  try {
+    await fn();
+  } catch (e) {
+    if (e instanceof Error) e.message = `[${label}] ${e.message}`;
+    throw e;
+  }
+}
+
+function variantAOf(row: Row) {
+  assert.ok(!isNA(row.variantA));
+  return row.variantA;
+}
+function variantBOf(row: Row) {
+  assert.ok(!isNA(row.variantB));
+  return row.variantB;
+}
+
+export const CHECKS: Check[] = [
+  {
+    id: 'card',
+    title: 'card and fingerprint',
+    asserts:
+      'GetAgentCard span with the fingerprint, skill count and protocol version, no verdict; the field report’s Python fingerprint of the live bytes (python3 and the agent’s own interpreter) agrees; the card’s skills, modes and fields',
+    applies: () => true,
+    async run(ctx) {
+      const { row, spans } = ctx;
+      const peer = await ctx.healthy();
+      await ctx.h().reset();
+      const { card, raw } = await getCard(peer.cardUrl);
+      assert.deepEqual(
+        card.skills.map((s: Json) => [s.id, s.outputModes]),
+        row.card.skills,
+      );
+      const fields = row.card.fields?.(peer) ?? {};
+      assert.deepEqual(subset(card, fields), fields, 'the card’s fields');
+      await spans.spansSettled(1);
+      const get = spans.only('GetAgentCard');
+      const fp = skillFingerprint(card as never);
+      assert.equal(get.attributes['a2a.agent_card.fingerprint'], fp, spans.describeSpans());
+      assert.equal(get.attributes['a2a.agent_card.skill_count'], row.card.skills.length);
+      assert.equal(
+        get.attributes['a2a.protocol.version'],
+        row.card.protocol,
+        spans.describeSpans(),
+      );
+      assert.equal(get.attributes['a2a.drift.kind'], undefined, spans.describeSpans());
+      assert.equal(
+        pythonSeedFingerprint(raw),
+        fp,
+        'python3 runs the field report on the live bytes',
+      );
+      if (row.agentPython)
+        assert.equal(pythonSeedFingerprint(raw, row.agentPython), fp, 'the agent’s own Python');
+    },
+  },
+  {
+    id: 'healthy',
+    title: 'healthy traffic, zero drift',
+    asserts:
+      'per client: send and stream of listed skills complete as the agent answers them; each span names the skill, COMPLETED, the protocol version, not an error; no verdict on any span, the drift counter unmoved',
+    applies: (row) => (row.healthy.length ? true : 'no healthy client path'),
+    async run(ctx) {
+      const { row, spans } = ctx;
+      for (const path of row.healthy) {
+        await labelled(path.label, async () => {
+          const peer = await ctx.healthy(path.deploy);
+          await ctx.h().reset();
+          const held = fetchesCard(path.client) ? undefined : (await getCard(peer.cardUrl)).card;
+          const got = await runPath(ctx, path, peer, held, (op) => row.skills[op]);
+          for (const [op, s] of got) {
+            assert.equal(s.attributes['a2a.skill.id'], row.skills[op], spans.describeSpans());
+            assert.equal(
+              s.attributes['a2a.task.state'],
+              'TASK_STATE_COMPLETED',
+              spans.describeSpans(),
+            );
+            if (path.protocol)
+              assert.equal(
+                s.attributes['a2a.protocol.version'],
+                path.protocol,
+                spans.describeSpans(),
+              );
+            assert.notEqual(s.status.code, SpanStatusCode.ERROR, spans.describeSpans());
+          }
+          assert.deepEqual(spans.driftKinds(), [], spans.describeSpans());
+          assert.equal(await ctx.h().driftCount(), 0);
+        });
+      }
+    },
+  },
+  {
+    id: 'errors',
+    title: 'error spans without drift',
+    asserts:
+      'the agent’s JSON-RPC and HTTP errors (unknown task, a path it does not serve...) as the app sees them; each an error span; no verdict',
+    applies: (row) => (isNA(row.errors) ? row.errors.na : true),
+    async run(ctx) {
+      const { spans } = ctx;
+      assert.ok(!isNA(ctx.row.errors));
+      const probes = ctx.row.errors;
+      const peer = await ctx.healthy();
+      await ctx.h().reset();
+      await getCard(peer.cardUrl);
+      for (const p of probes) {
+        const { url, init } = p.request(peer, 'probe');
+        const res = await fetch(url, init);
+        const text = await res.text();
+        assert.equal(res.status, p.status, `${p.label}: ${text.slice(0, 300)}`);
+        if (p.contentType) assert.equal(res.headers.get('content-type'), p.contentType, p.label);
+        if (p.body) assert.match(text, p.body, p.label);
+      }
+      const withSpan = probes.filter((p) => p.span);
+      await spans.spansSettled(1 + withSpan.length);
+      for (const name of new Set(withSpan.map((p) => p.span!.name))) {
+        const mine = withSpan.filter((p) => p.span!.name === name);
+        const got = ctx.h().spans(name);
+        assert.equal(got.length, mine.length, `${name} spans: ${spans.describeSpans()}`);
+        mine.forEach((p, i) =>
+          assert.equal(
+            got[i].status.code === SpanStatusCode.ERROR,
+            p.span!.error,
+            `${p.label}: ${spans.describeSpans()}`,
+          ),
+        );
+      }
+      assert.deepEqual(spans.driftKinds(), [], spans.describeSpans());
+    },
+  },
+  {
+    id: 'same-bytes',
+    title: 'the same bytes with and without the instrumentation',
+    asserts:
+      'card, calls and errors fetched twice, instrumented and not: the same status, content type and body (ids and timestamps normalised); the instrumented run made spans',
+    applies: (row) => (isNA(row.sameBytes) ? row.sameBytes.na : true),
+    async run(ctx) {
+      const { spans } = ctx;
+      assert.ok(!isNA(ctx.row.sameBytes));
+      const { probes, drift = [] } = ctx.row.sameBytes;
+      const peer = await ctx.healthy();
+      await ctx.h().reset();
+      const run = async (tag: string): Promise<Array<[number, string | null, string]>> => {
+        const out: Array<[number, string | null, string]> = [];
+        for (const p of probes) {
+          const { url, init } = p.request(peer, tag);
+          const res = await fetch(url, init);
+          const text = await res.text();
+          out.push([res.status, res.headers.get('content-type'), normaliseWire(text, tag)]);
+        }
+        return out;
+      };
+      const on = await run('probe-instrumented');
+      ctx.h().instrumentation.disable();
+      let off: Array<[number, string | null, string]>;
+      try {
+        off = await run('probe-bare');
+      } finally {
+        ctx.h().instrumentation.enable();
+      }
+      assert.deepEqual(on, off);
+      probes.forEach((p, i) => {
+        const [status, type, body] = on[i];
+        assert.equal(status, p.status, `${p.label}: ${body.slice(0, 200)}`);
+        if (p.contentType) assert.equal(type, p.contentType, p.label);
+        if (p.body) assert.match(body, p.body, p.label);
+      });
+      assert.ok(ctx.h().spans().length >= probes.length - 1, 'the instrumented run made spans');
+      assert.deepEqual(spans.driftKinds(), drift, spans.describeSpans());
+    },
+  },
+  {
+    id: 'variant-a',
+    title: 'variant A caught (unknown_skill)',
+    asserts:
+      'the app holding the healthy card calls the skill removed by a redeploy on the same port: per path, what the agent answers, and the span: that skill, judged against the held card, unknown_skill (or, where the agent says nothing that names it, an error span without a verdict), with the evidence kind and confirmation the row pins',
+    applies: (row) => (isNA(row.variantA) ? row.variantA.na : true),
+    async run(ctx) {
+      const { spans } = ctx;
+      const a = variantAOf(ctx.row);
+      for (const path of a.paths) {
+        await labelled(path.label, async () => {
+          const v = await ctx.redeployed('A', path.deploy);
+          ctx.h().exporter.reset();
+          const got = await runPath(ctx, path, v.peer, v.card, () => a.gone);
+          for (const [, s] of got) {
+            const at = s.attributes;
+            assert.equal(at['a2a.skill.id'], a.gone, spans.describeSpans());
+            assert.equal(at['a2a.agent_card.fingerprint'], skillFingerprint(v.card as never));
+            assert.equal(
+              at['a2a.drift.kind'],
+              path.verdict === 'none' ? undefined : path.verdict,
+              spans.describeSpans(),
+            );
+            if (path.evidence) assert.equal(at['a2a.drift.evidence'], path.evidence);
+            if (path.confirmed !== undefined)
+              assert.equal(at['a2a.drift.confirmed'], path.confirmed, 'confirmed by the card');
+            if (path.protocol) assert.equal(at['a2a.protocol.version'], path.protocol);
+            if (path.errorSpan !== undefined)
+              assert.equal(
+                s.status.code === SpanStatusCode.ERROR,
+                path.errorSpan,
+                spans.describeSpans(),
+              );
+          }
+        });
+      }
+    },
+  },
+  {
+    id: 'still-listed',
+    title: 'a skill still listed is unaffected',
+    asserts: 'after the variant A redeploy, a call of a skill the card still lists: no verdict',
+    applies: (row) => (isNA(row.variantA) ? row.variantA.na : true),
+    async run(ctx) {
+      const a = variantAOf(ctx.row);
+      const skill = ctx.row.skills.send;
+      assert.ok(a.left.includes(skill), `${skill} is still on the card`);
+      const v = await ctx.redeployed('A', a.paths[0]?.deploy);
+      ctx.h().exporter.reset();
+      await runPath(ctx, a.still, v.peer, v.card, () => skill);
+      assert.deepEqual(ctx.spans.driftKinds(), [], ctx.spans.describeSpans());
+    },
+  },
+  {
+    id: 'card-changed',
+    title: 'card_changed on re-fetch',
+    asserts:
+      'after the variant A redeploy (same card version), re-fetching the card: card_changed, the previous fingerprint the held card’s, the new one the field report’s Python on the live bytes; the skills left',
+    applies: (row) => (isNA(row.variantA) ? row.variantA.na : true),
+    async run(ctx) {
+      const { spans } = ctx;
+      const a = variantAOf(ctx.row);
+      const v = await ctx.redeployed('A', a.paths[0]?.deploy);
+      ctx.h().exporter.reset();
+      const { card, raw } = await getCard(v.peer.cardUrl);
+      assert.equal(card.version, v.card.version, 'the same card version');
+      assert.deepEqual(
+        card.skills.map((s: Json) => s.id),
+        a.left,
+      );
+      await spans.spansSettled(1);
+      const get = spans.only('GetAgentCard');
+      const fp = skillFingerprint(card as never);
+      assert.equal(
+        get.attributes['a2a.agent_card.previous_fingerprint'],
+        skillFingerprint(v.card as never),
+      );
+      assert.equal(get.attributes['a2a.agent_card.fingerprint'], fp);
+      assert.equal(get.attributes['a2a.drift.kind'], 'card_changed', spans.describeSpans());
+      assert.equal(pythonSeedFingerprint(raw), fp);
+    },
+  },
+  {
+    id: 'variant-b',
+    title: 'variant B caught (output_mode_mismatch)',
+    asserts:
+      'a listed skill answering, after a redeploy with the card unchanged, with a media type its card does not list: per path, the part the app gets, and output_mode_mismatch with that media type',
+    applies: (row) => (isNA(row.variantB) ? row.variantB.na : true),
+    async run(ctx) {
+      const { spans } = ctx;
+      const b = variantBOf(ctx.row);
+      for (const path of b.paths) {
+        await labelled(path.label, async () => {
+          const v = await ctx.redeployed('B', path.deploy);
+          ctx.h().exporter.reset();
+          const got = await runPath(ctx, path, v.peer, v.card, () => b.skill);
+          for (const [, s] of got) {
+            assert.equal(s.attributes['a2a.skill.id'], b.skill);
+            assert.equal(
+              s.attributes['a2a.drift.kind'],
+              'output_mode_mismatch',
+              spans.describeSpans(),
+            );
+            assert.equal(s.attributes['a2a.drift.actual_media_type'], path.mediaType);
+            if (path.expectedModes)
+              assert.deepEqual(s.attributes['a2a.drift.expected_output_modes'], path.expectedModes);
+            if (path.protocol) assert.equal(s.attributes['a2a.protocol.version'], path.protocol);
+          }
+        });
+      }
+    },
+  },
+  {
+    id: 'b-card-same',
+    title: 'variant B: the card unchanged, no card_changed',
+    asserts:
+      'after the variant B redeploy the card is the one the app holds; re-fetching it: no verdict',
+    applies: (row) => (isNA(row.variantB) ? row.variantB.na : true),
+    async run(ctx) {
+      const b = variantBOf(ctx.row);
+      const v = await ctx.redeployed('B', b.paths[0]?.deploy);
+      ctx.h().exporter.reset();
+      const { card } = await getCard(v.peer.cardUrl);
+      assert.deepEqual(card, v.card);
+      await ctx.spans.spansSettled(1);
+      assert.equal(
+        ctx.spans.only('GetAgentCard').attributes['a2a.drift.kind'],
+        undefined,
+        ctx.spans.describeSpans(),
+      );
+    },
+  },
+  {
+    id: 'client-exits',
+    title: 'the client exits',
+    last: true,
+    asserts:
+      'after the row’s traffic no A2A call is left open in the instrumentation, and every agent it started stops (its process gone)',
+    applies: () => true,
+    async run(ctx) {
+      await new Promise((r) => setTimeout(r, 100));
+      assert.equal(activeCallCount(ctx.h()), 0, 'no A2A call left open');
+      for (const pid of await ctx.stopAll()) {
+        if (pid === undefined) continue;
+        assert.throws(() => process.kill(pid, 0), 'the agent process is gone');
+      }
+    },
+  },
+];

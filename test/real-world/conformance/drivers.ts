@@ -1,0 +1,202 @@
+/**
+ * The app's clients, one driver per ClientSpec kind: each sends or streams one skill and returns
+ * what the app saw as an Outcome (the same fields whatever the client), so that a check can state
+ * what must come back once for every row.
+ */
+import { TaskState, type Part, type StreamResponse } from '@a2a-js/sdk';
+import { asTask, collect, messageText, sendRequest } from '../../peers/sdk-client';
+import { getCard, messages, nextRpcId, sdkClient, type Json } from '../lib';
+import { endpoint, type ClientSpec, type Op, type Outcome, type Peer } from './types';
+
+const { v03Message, v10Params } = messages('conf-');
+const V10 = { 'A2A-Version': '1.0' };
+
+/** TASK_STATE_COMPLETED, completed, 3 → completed */
+function stateWord(s: unknown): string | undefined {
+  if (s === undefined || s === null) return undefined;
+  const name = typeof s === 'number' ? TaskState[s] : String(s);
+  return name
+    .replace(/^TASK_STATE_/, '')
+    .toLowerCase()
+    .replace(/_/g, '-');
+}
+
+function sdkPart(p: Part | undefined): Outcome['part'] {
+  if (!p) return undefined;
+  const c = p.content;
+  return {
+    kind: c?.$case ?? 'none',
+    ...(c?.$case === 'text' ? { text: c.value } : {}),
+    ...(p.mediaType ? { mediaType: p.mediaType } : {}),
+  };
+}
+const SDK_EVENT: Record<string, string> = {
+  task: 'task',
+  statusUpdate: 'status',
+  artifactUpdate: 'artifact',
+  msg: 'message',
+  message: 'message',
+};
+
+async function sdkCall(
+  spec: Extract<ClientSpec, { kind: 'sdk' }>,
+  peer: Peer,
+  held: Json | undefined,
+  op: Op,
+  skill: string,
+  text: string,
+): Promise<Outcome> {
+  let card = held;
+  if (spec.from === 'card' && card === undefined) card = (await getCard(peer.cardUrl)).card;
+  if (card && spec.stripInterfaces) {
+    card = structuredClone(card);
+    delete card.supportedInterfaces;
+  }
+  const opts = { transport: spec.transport, rest: true, legacy: spec.legacy };
+  const client =
+    spec.from === 'url'
+      ? await sdkClient({ baseUrl: peer.baseUrl ?? peer.origin }, opts)
+      : await sdkClient({ card: card as Json }, opts);
+  try {
+    if (op === 'send') {
+      const task = asTask(await client.sendMessage(sendRequest(skill, { text })));
+      return {
+        state: stateWord(task.status?.state),
+        part: sdkPart(task.artifacts[0]?.parts[0]),
+        statusText: messageText(task.status?.message),
+      };
+    }
+    const events: StreamResponse[] = await collect(
+      client.sendMessageStream(sendRequest(skill, { text })),
+    );
+    let state: string | undefined;
+    for (const e of events) {
+      const p = e.payload;
+      if (p?.$case === 'task') state = stateWord(p.value.status?.state);
+      if (p?.$case === 'statusUpdate') state = stateWord(p.value.status?.state);
+    }
+    return { state, events: events.map((e) => SDK_EVENT[e.payload?.$case ?? ''] ?? 'other') };
+  } catch (e) {
+    return { error: (e as Error).message };
+  }
+}
+
+/** A JSON-RPC result (0.3 Task or 1.0 `{task}` / `{message}`) as an Outcome. */
+function rpcResult(version: '0.3' | '1.0', body: Json): Outcome {
+  if (body.error) return { error: `${body.error.code} ${body.error.message}` };
+  const task = version === '1.0' ? (body.result?.task ?? body.result) : body.result;
+  const p = task?.artifacts?.[0]?.parts?.[0] as Json | undefined;
+  const status = task?.status as Json | undefined;
+  return {
+    state: stateWord(status?.state),
+    part: p ? wirePart(p) : undefined,
+    statusText: (status?.message?.parts as Json[] | undefined)?.find((x) => 'text' in x)?.text,
+  };
+}
+/** 0.3 `{kind, text | file | data}` and 1.0 `{text | raw | data | url, mediaType}` parts */
+function wirePart(p: Json): NonNullable<Outcome['part']> {
+  const kind = p.kind ?? ['text', 'raw', 'data', 'url', 'file'].find((k) => k in p) ?? 'unknown';
+  const mediaType = p.mediaType ?? p.file?.mimeType ?? p.mimeType;
+  return {
+    kind,
+    ...(typeof p.text === 'string' ? { text: p.text } : {}),
+    ...(mediaType ? { mediaType } : {}),
+  };
+}
+/** the kind of a stream event's result: 0.3 `kind`, 1.0 the one key */
+function eventKind(result: Json): string {
+  const k = result.kind ?? Object.keys(result)[0];
+  return (
+    {
+      'status-update': 'status',
+      statusUpdate: 'status',
+      'artifact-update': 'artifact',
+      artifactUpdate: 'artifact',
+    }[k as string] ?? k
+  );
+}
+
+async function rpcCall(
+  spec: Extract<ClientSpec, { kind: 'jsonrpc' }>,
+  peer: Peer,
+  op: Op,
+  skill: string,
+  text: string,
+): Promise<Outcome> {
+  const v10 = spec.version === '1.0';
+  const method = v10
+    ? { send: 'SendMessage', stream: 'SendStreamingMessage' }[op]
+    : { send: 'message/send', stream: 'message/stream' }[op];
+  const params = v10 ? v10Params(text, skill) : { message: v03Message(text, skill) };
+  const res = await fetch(endpoint(peer, spec.endpoint), {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: op === 'stream' ? 'text/event-stream' : 'application/json',
+      ...(v10 ? V10 : {}),
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: nextRpcId(), method, params }),
+  });
+  const wire = await res.text();
+  if (op === 'send') {
+    let body: Json;
+    try {
+      body = JSON.parse(wire) as Json;
+    } catch {
+      return { error: `HTTP ${res.status}`, wire };
+    }
+    return { ...rpcResult(spec.version, body), wire };
+  }
+  const out: Outcome = { events: [], wire };
+  for (const block of wire.split(/\r?\n\r?\n/)) {
+    const data = block
+      .split(/\r?\n/)
+      .filter((l) => l.startsWith('data:'))
+      .map((l) => l.slice(5).trim())
+      .join('\n');
+    if (!data) continue;
+    const ev = JSON.parse(data.slice(data.indexOf('{'))) as Json;
+    if (ev.error) {
+      out.events!.push('error');
+      out.error = `${ev.error.code} ${ev.error.message}`;
+      continue;
+    }
+    const r = ev.result as Json;
+    out.events!.push(eventKind(r));
+    const status = (r.status ?? r.statusUpdate?.status ?? r.task?.status) as Json | undefined;
+    if (status?.state) out.state = stateWord(status.state);
+  }
+  return out;
+}
+
+/** Runs one call of `skill` the way `spec` says; `held`: the card the app holds, if any. */
+export function call(
+  spec: ClientSpec,
+  peer: Peer,
+  held: Json | undefined,
+  op: Op,
+  skill: string,
+  text: string,
+): Promise<Outcome> {
+  switch (spec.kind) {
+    case 'sdk':
+      return sdkCall(spec, peer, held, op, skill, text);
+    case 'jsonrpc':
+      return rpcCall(spec, peer, op, skill, text);
+  }
+}
+
+/** Does the client fetch the card itself (else the app fetches it first, as an app would)? */
+export function fetchesCard(spec: ClientSpec): boolean {
+  return spec.kind === 'sdk' && spec.from === 'url';
+}
+
+/** A short name of the client for test names and the doc. */
+export function clientName(spec: ClientSpec): string {
+  switch (spec.kind) {
+    case 'sdk':
+      return `@a2a-js/sdk ${spec.transport}${spec.legacy ? ' (0.3 mode)' : ''} from the ${spec.from === 'url' ? 'card URL' : 'held card'}`;
+    case 'jsonrpc':
+      return `raw JSON-RPC ${spec.version}`;
+  }
+}

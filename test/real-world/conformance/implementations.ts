@@ -1,0 +1,504 @@
+/**
+ * The table of live implementations the real-world suite runs: one row per agent, saying how to
+ * start it and redeploy it in place, what it serves, where its client puts the skill id and what
+ * it can express — each fact with the source that says so. The checks (checks.ts) run against
+ * every row that declares what they need; conformance.test.ts runs them; docs/real-world.md is
+ * generated from this table (`npm run docs:real-world`).
+ *
+ * Adding an implementation: its agent code in its own folder (a peer that prints {"port":N} and
+ * reads VARIANT / PORT from its environment, e.g. python/<impl>/peer.py + peer-process.mjs), and
+ * one row here.
+ */
+import { FOX } from '../lib';
+import {
+  VENV_PYTHON as SDK_PYTHON,
+  startPythonSdkPeer,
+  venvInstalled as sdkInstalled,
+} from '../python/a2a-sdk/peer-process.mjs';
+import {
+  VENV_PYTHON as STRANDS_PYTHON,
+  startStrandsPeer,
+  venvInstalled as strandsInstalled,
+} from '../python/strands/peer-process.mjs';
+import { cardProbe, httpProbe, m03, m10, rpcProbe, V10 } from './probes';
+import { a2aSdkQuirks } from '../rows/python-a2a-sdk.quirks';
+import type { DocOnlyRow, Row } from './types';
+
+/** The reason a Python row cannot run while its venv is missing. */
+function venvMissing(impl: string, installed: () => boolean): () => string | undefined {
+  return () =>
+    installed()
+      ? undefined
+      : `test/real-world/python/${impl}/.venv missing: REAL_WORLD_INSTALL_ONLY=1 bash scripts/real-world.sh`;
+}
+
+const PROMPTS = { summarize: `summarize: ${FOX}`, translate: 'translate: hello' };
+const SUMMARY = 'Summary: The quick brown fox jumps over.';
+const sdk03 = (from: 'url' | 'card') =>
+  ({ kind: 'sdk', transport: 'JSONRPC', legacy: true, from }) as const;
+const sdk = (transport: 'JSONRPC' | 'HTTP+JSON', from: 'url' | 'card', legacy = false) =>
+  ({ kind: 'sdk', transport, from, legacy, stripInterfaces: legacy }) as const;
+const TRANSPORTS = ['JSONRPC', 'HTTP+JSON'] as const;
+
+const strands: Row = {
+  id: 'python-strands',
+  name: 'Strands Agents (`strands-agents[a2a]` 1.62.0 `A2AServer`, on `a2a-sdk` 0.3.26; a `Model` subclass)',
+  agentCode: 'test/real-world/python/strands/',
+  unavailable: venvMissing('strands', strandsInstalled),
+  start: (d, same) =>
+    startStrandsPeer({
+      variant: d.variant as 'healthy' | 'A',
+      port: same?.port,
+      streaming: d.opts?.streaming as 'legacy' | 'compliant' | undefined,
+    }),
+  agentPython: STRANDS_PYTHON,
+  facts: {
+    bindings: {
+      value:
+        '0.3 JSON-RPC at `/` only (no HTTP+JSON); legacy (default) and A2A-compliant streaming',
+      source:
+        'strands/multiagent/a2a/server.py: A2AServer builds the a2a-sdk 0.3 JSON-RPC app only; `enable_a2a_compliant_streaming`',
+    },
+    clients: {
+      value:
+        '`@a2a-js/sdk` 1.3 in its 0.3 mode and raw fetch; the skill id in `message.metadata.skillId` (raw) and the request metadata (SDK)',
+      source: 'the card is 0.3-only (protocolVersion 0.3.0, no supportedInterfaces)',
+    },
+    card: {
+      value:
+        '`/.well-known/agent-card.json` (and `agent.json`), 0.3 card, skills = the tools (id = tool name, no modes), defaults `["text"]`',
+      source:
+        'strands/multiagent/a2a/server.py:187-188 `default_output_modes=["text"]`; test/fixtures/strands-live/card.json',
+    },
+    judged: {
+      value:
+        'removed tool: COMPLETED with Strands\' "Unknown tool: x" repeated by the model → content evidence, confirmed by the card re-fetched without the skill → `unknown_skill`; `card_changed`; -32001 and a 404 on the REST path it does not serve: error spans, no verdict. Variant B not expressible (text parts only, modes fixed to `["text"]`)',
+      source: 'strands/tools/executors/_executor.py:654 `f"Unknown tool: {tool_name}"`',
+    },
+    fixtures: 'test/fixtures/strands-live/',
+  },
+  card: {
+    protocol: '0.3',
+    skills: [
+      ['summarize', undefined],
+      ['translate', undefined],
+    ],
+    fields: (p) => ({
+      protocolVersion: '0.3.0',
+      supportedInterfaces: undefined,
+      url: `${p.origin}/`,
+      defaultOutputModes: ['text'],
+    }),
+  },
+  skills: { send: 'summarize', stream: 'translate', prompts: PROMPTS },
+  capabilities: {
+    streaming: {
+      value: true,
+      source: 'strands/multiagent/a2a/server.py:126 `AgentCapabilities(streaming=True)`',
+    },
+    push: {
+      value: false,
+      source: 'A2AServer: no push_config_store / push_sender given (server.py:48-49)',
+    },
+    grpc: { value: false, source: 'A2AServer serves JSON-RPC only' },
+    variantB: {
+      value: 'none',
+      source:
+        'StrandsA2AExecutor emits only text parts (the AgentResult str()-ed) and A2AServer fixes the card’s modes to ["text"] (server.py:187-188)',
+    },
+  },
+  healthy: [
+    {
+      label: 'SDK 0.3 mode from the card URL, legacy streaming',
+      client: sdk03('url'),
+      protocol: '0.3',
+      ops: {
+        // legacy: the AgentResult str()-ed (a newline per text block)
+        send: { state: 'completed', part: { kind: 'text', text: `${SUMMARY}\n` } },
+        stream: { state: 'completed', events: ['task', 'status', 'artifact', 'status'] },
+      },
+    },
+    {
+      label: 'SDK 0.3 mode from the card URL, A2A-compliant streaming',
+      deploy: { streaming: 'compliant' },
+      client: sdk03('url'),
+      protocol: '0.3',
+      ops: {
+        send: { state: 'completed', part: { kind: 'text', text: SUMMARY } },
+        stream: { state: 'completed', events: ['task', 'artifact', 'artifact', 'status'] },
+      },
+    },
+    {
+      label: 'raw 0.3 message/send and message/stream',
+      client: { kind: 'jsonrpc', version: '0.3', endpoint: 'rpcUrl' },
+      protocol: '0.3',
+      ops: {
+        send: { state: 'completed', part: { kind: 'text', text: `${SUMMARY}\n` } },
+        stream: { state: 'completed', wire: /"kind":"artifact-update"/ },
+      },
+    },
+  ],
+  errors: [
+    rpcProbe(
+      'tasks/get of an unknown task',
+      'rpcUrl',
+      'tasks/get',
+      () => ({ id: 'no-such-task' }),
+      {
+        status: 200,
+        body: /-32001/,
+        span: { name: 'GetTask', error: true },
+      },
+    ),
+    httpProbe(
+      'a REST path it does not serve',
+      '/v1/message:send',
+      { status: 404, span: { name: 'SendMessage', error: true } },
+      { headers: V10, body: (tag) => m10('hi', 'summarize', tag) },
+    ),
+  ],
+  sameBytes: {
+    probes: [
+      cardProbe(),
+      rpcProbe(
+        'send',
+        'rpcUrl',
+        'message/send',
+        (tag) => m03(PROMPTS.summarize, 'summarize', tag),
+        {
+          status: 200,
+        },
+      ),
+      rpcProbe(
+        'stream',
+        'rpcUrl',
+        'message/stream',
+        (tag) => m03(PROMPTS.translate, 'translate', tag),
+        { status: 200, contentType: 'text/event-stream; charset=utf-8', body: /^data: / },
+        { stream: true },
+      ),
+      rpcProbe('tasks/get unknown', 'rpcUrl', 'tasks/get', (tag) => ({ id: `${tag}-none` }), {
+        status: 200,
+        body: /-32001/,
+      }),
+      httpProbe('a REST path it does not serve', '/v1/tasks/x', { status: 404 }),
+    ],
+  },
+  variantA: {
+    gone: 'translate',
+    left: ['summarize'],
+    paths: [
+      {
+        label: 'raw 0.3 message/send',
+        client: { kind: 'jsonrpc', version: '0.3', endpoint: 'rpcUrl' },
+        ops: {
+          send: { state: 'completed', part: { kind: 'text', text: 'Unknown tool: translate\n' } },
+        },
+        says: {
+          value: 'words',
+          source:
+            'strands/tools/executors/_executor.py:654: the tool result "Unknown tool: translate", repeated by the model; the task COMPLETES',
+        },
+        verdict: 'unknown_skill',
+        evidence: 'content',
+      },
+      {
+        label: 'SDK 0.3 mode stream, holding the healthy card',
+        client: sdk03('card'),
+        ops: { stream: { minEvents: 3 } },
+        says: { value: 'words', source: 'as above, in the stream’s artifact' },
+        verdict: 'unknown_skill',
+        evidence: 'content',
+        confirmed: true,
+      },
+    ],
+    still: {
+      label: 'SDK 0.3 mode send summarize',
+      client: sdk03('card'),
+      ops: { send: { state: 'completed' } },
+    },
+  },
+  variantB: {
+    na: 'not expressible: StrandsA2AExecutor emits only text parts and A2AServer fixes the card’s output modes to ["text"]',
+  },
+};
+
+const A2A_SDK_PEER = 'test/real-world/python/a2a-sdk/peer.py';
+const pythonSdk: Row = {
+  id: 'python-a2a-sdk',
+  name: 'Python `a2a-sdk` 1.3.0 (the reference SDK: its Starlette routes on uvicorn, a deterministic `AgentExecutor`)',
+  agentCode: 'test/real-world/python/a2a-sdk/',
+  unavailable: venvMissing('a2a-sdk', sdkInstalled),
+  start: (d, same) =>
+    startPythonSdkPeer({
+      variant: d.variant,
+      port: same?.port,
+      unknownSkill: d.opts?.unknownSkill as 'status' | 'raise' | undefined,
+    }),
+  agentPython: SDK_PYTHON,
+  facts: {
+    bindings: {
+      value:
+        '1.0 JSON-RPC (`/a2a/jsonrpc`) and HTTP+JSON (`/a2a/rest`), and its 0.3 compat layer on both',
+      source: `${A2A_SDK_PEER}: the SDK's JSON-RPC and REST Starlette routes; test/fixtures/a2a-python-live/README.md`,
+    },
+    clients: {
+      value:
+        '`@a2a-js/sdk` 1.3 (JSON-RPC, REST; 1.0 from the card URL, 0.3 mode from the card without its 1.0 interfaces) and raw fetch; the skill id in the request metadata (1.0) or `message.metadata` (0.3)',
+      source: 'test/peers/sdk-client.ts (how the SDK client puts a skill id on the wire)',
+    },
+    card: {
+      value:
+        '`/.well-known/agent-card.json` (1.0 card + 0.3 fields merged: `supportedInterfaces` ×4, `url`, `protocolVersion: "0.3"`), skills `text/plain`, version 1.0.0 in every variant',
+      source: 'test/fixtures/a2a-python-live/card.json',
+    },
+    judged: {
+      value:
+        'healthy send/stream on both bindings and both versions: no drift; removed skill: FAILED `unknown skill: x` (task, 0.3 `failed`, or a raised `ValueError` → -32603 / stream `event: error`) → `unknown_skill`; raised over HTTP+JSON → 500 `unknown exception`: error span, no verdict; `image/png` raw part for a `text/plain` skill → `output_mode_mismatch`; `card_changed`; the skill’s own InvalidParamsError → `invalid_params`',
+      source: `${A2A_SDK_PEER}:166-181`,
+    },
+    fixtures: 'test/fixtures/a2a-python-live/',
+  },
+  card: {
+    protocol: '1.0',
+    skills: [
+      ['summarize', ['text/plain']],
+      ['translate', ['text/plain']],
+    ],
+    fields: (p) => ({
+      version: '1.0.0',
+      protocolVersion: '0.3',
+      url: `${p.origin}/a2a/jsonrpc`,
+      supportedInterfaces: [
+        { protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+        { protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+        { protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+        { protocolBinding: 'HTTP+JSON', protocolVersion: '0.3' },
+      ],
+    }),
+  },
+  skills: { send: 'summarize', stream: 'translate', prompts: PROMPTS },
+  capabilities: {
+    streaming: { value: true, source: `${A2A_SDK_PEER}: AgentCapabilities(streaming=True)` },
+    push: { value: false, source: `${A2A_SDK_PEER}: no push config store` },
+    grpc: {
+      value: false,
+      source: 'served by the python-a2a-sdk-grpc deployment (GRPC=1), not this one',
+    },
+    variantB: {
+      value: 'raw',
+      source: `${A2A_SDK_PEER}:180-181 new_raw_part(PNG, media_type="image/png")`,
+    },
+  },
+  healthy: [
+    ...TRANSPORTS.map((transport) => ({
+      label: `SDK ${transport} 1.0 from the card URL`,
+      client: sdk(transport, 'url'),
+      protocol: '1.0' as const,
+      ops: {
+        send: {
+          state: 'completed',
+          part: { kind: 'text', text: SUMMARY, mediaType: 'text/plain' },
+        },
+        stream: { state: 'completed', events: ['task', 'status', 'artifact', 'status'] },
+      },
+    })),
+    ...TRANSPORTS.map((transport) => ({
+      label: `SDK ${transport} 0.3 mode on the compat layer (the card without its 1.0 interfaces)`,
+      client: sdk(transport, 'card', true),
+      protocol: '0.3' as const,
+      ops: { send: { state: 'completed' }, stream: { state: 'completed', minEvents: 3 } },
+    })),
+    {
+      label: 'raw JSON-RPC 1.0 SendMessage / SendStreamingMessage',
+      client: { kind: 'jsonrpc', version: '1.0', endpoint: 'jsonRpcUrl' },
+      protocol: '1.0',
+      ops: {
+        send: { state: 'completed', part: { kind: 'text', text: SUMMARY } },
+        stream: { state: 'completed' },
+      },
+    },
+    {
+      label: 'raw 0.3 message/send / message/stream on the same endpoint',
+      client: { kind: 'jsonrpc', version: '0.3', endpoint: 'jsonRpcUrl' },
+      protocol: '0.3',
+      ops: {
+        send: { state: 'completed', part: { kind: 'text', text: SUMMARY } },
+        stream: { state: 'completed' },
+      },
+    },
+  ],
+  errors: [
+    httpProbe(
+      'REST GET of an unknown task',
+      '/tasks/no-such-task',
+      { status: 404, span: { name: 'GetTask', error: true } },
+      { base: 'restUrl', headers: V10 },
+    ),
+    httpProbe(
+      'a REST body with no parts (the 1.0 parser rejects it)',
+      '/message:send',
+      { status: 400, body: /INVALID_ARGUMENT/, span: { name: 'SendMessage', error: true } },
+      {
+        base: 'restUrl',
+        headers: V10,
+        body: (tag) => ({ message: { messageId: tag, role: 'ROLE_USER', parts: [] } }),
+      },
+    ),
+  ],
+  sameBytes: {
+    probes: [
+      cardProbe(),
+      rpcProbe(
+        'JSON-RPC 1.0 send',
+        'jsonRpcUrl',
+        'SendMessage',
+        (tag) => m10(PROMPTS.summarize, 'summarize', tag),
+        { status: 200 },
+        { v10: true },
+      ),
+      httpProbe(
+        'HTTP+JSON stream',
+        '/message:stream',
+        { status: 200, contentType: 'text/event-stream; charset=utf-8', body: /^data: \{"task"/ },
+        {
+          base: 'restUrl',
+          headers: { ...V10, accept: 'text/event-stream' },
+          body: (tag) => m10(PROMPTS.translate, 'translate', tag),
+        },
+      ),
+      httpProbe(
+        'the skill’s own InvalidParamsError (400)',
+        '/message:send',
+        { status: 400, contentType: 'application/json' },
+        {
+          base: 'restUrl',
+          headers: V10,
+          body: (tag) => m10('summarize: max_words=-1', 'summarize', tag),
+        },
+      ),
+      httpProbe(
+        'REST GET of an unknown task',
+        '/tasks/no-such-task',
+        { status: 404, contentType: 'application/json' },
+        { base: 'restUrl', headers: V10 },
+      ),
+    ],
+    // the skill's own InvalidParamsError (HTTP+JSON 400 INVALID_ARGUMENT / INVALID_PARAMS)
+    drift: [['SendMessage', 'invalid_params']],
+  },
+  variantA: {
+    gone: 'translate',
+    left: ['summarize'],
+    paths: [
+      ...TRANSPORTS.map((transport) => ({
+        label: `SDK ${transport} holding the healthy card: a FAILED task`,
+        client: sdk(transport, 'card'),
+        ops: { send: { state: 'failed', statusText: 'unknown skill: translate' } },
+        says: {
+          value: 'words' as const,
+          source: `${A2A_SDK_PEER}:166 the FAILED status message "unknown skill: translate"`,
+        },
+        verdict: 'unknown_skill' as const,
+        errorSpan: true,
+      })),
+      {
+        label: 'raw 0.3 message/send: a failed task',
+        client: { kind: 'jsonrpc', version: '0.3', endpoint: 'jsonRpcUrl' },
+        ops: { send: { state: 'failed', statusText: 'unknown skill: translate' } },
+        says: { value: 'words', source: `${A2A_SDK_PEER}:166` },
+        verdict: 'unknown_skill',
+      },
+      ...(['1.0', '0.3'] as const).map((version) => ({
+        label: `the executor raises ValueError: raw JSON-RPC ${version} send → -32603 with the text`,
+        deploy: { unknownSkill: 'raise' },
+        client: { kind: 'jsonrpc', version, endpoint: 'jsonRpcUrl' } as const,
+        ops: { send: { error: /unknown skill: translate/ } },
+        says: {
+          value: 'words' as const,
+          source: `${A2A_SDK_PEER}:167-168 raise ValueError(reason); the JSON-RPC handler sends its text`,
+        },
+        verdict: 'unknown_skill' as const,
+        errorSpan: true,
+      })),
+      {
+        label: 'the executor raises: JSON-RPC 1.0 stream → Task event, then event: error -32603',
+        deploy: { unknownSkill: 'raise' },
+        client: { kind: 'jsonrpc', version: '1.0', endpoint: 'jsonRpcUrl' },
+        ops: {
+          stream: {
+            error: /unknown skill: translate/,
+            wire: /\r\nevent: error\r\ndata: \{"error": \{"code": -32603, "message": "unknown skill: translate"\}/,
+          },
+        },
+        says: { value: 'words', source: `${A2A_SDK_PEER}:167-168` },
+        verdict: 'unknown_skill',
+        errorSpan: true,
+      },
+      {
+        label: 'the executor raises: HTTP+JSON send → 500 "unknown exception" (the text is lost)',
+        deploy: { unknownSkill: 'raise' },
+        client: sdk('HTTP+JSON', 'card'),
+        ops: { send: { error: /./ } },
+        says: {
+          value: 'failure',
+          source: 'a2a/utils/error_handlers.py:130 `message="unknown exception"`',
+        },
+        verdict: 'none',
+        errorSpan: true,
+      },
+    ],
+    still: {
+      label: 'SDK JSON-RPC send summarize',
+      client: sdk('JSONRPC', 'card'),
+      ops: { send: { state: 'completed' } },
+    },
+  },
+  variantB: {
+    skill: 'summarize',
+    paths: [
+      ...TRANSPORTS.map((transport) => ({
+        label: `SDK ${transport} holding the healthy card: a raw image/png part`,
+        client: sdk(transport, 'card'),
+        ops: {
+          send: { state: 'completed', part: { kind: 'raw', mediaType: 'image/png' } },
+          stream: {},
+        },
+        mediaType: 'image/png',
+      })),
+      {
+        label: 'raw 0.3 message/send: a file part image/png',
+        client: { kind: 'jsonrpc', version: '0.3', endpoint: 'jsonRpcUrl' },
+        ops: { send: { state: 'completed', part: { kind: 'file', mediaType: 'image/png' } } },
+        mediaType: 'image/png',
+      },
+    ],
+  },
+  quirks: a2aSdkQuirks,
+};
+
+/** The rows the conformance suite runs. */
+export const ROWS: Row[] = [pythonSdk, strands];
+
+/** Implementations known from recorded wire only (test/fixtures/), listed in the doc. */
+export const RECORDED: DocOnlyRow[] = [
+  {
+    id: 'recorded-a2a-sdk-1x',
+    name: 'Python `a2a-sdk` 1.x',
+    testedAs:
+      'fixtures derived from its source (PyPI was not reachable; checked against the live 1.3.0 server, `test/fixtures/a2a-python-live/`)',
+    bindings: '1.0 + 0.3 JSON-RPC and HTTP+JSON, CRLF SSE',
+    card: '`/.well-known/agent-card.json` (1.0 + 0.3 fields)',
+    judged:
+      '-32603 `unknown skill: x` → `unknown_skill` for x only; 400 google.rpc.Status `INVALID_ARGUMENT` / `INVALID_PARAMS`, also as `event: error` → `invalid_params`',
+  },
+  {
+    id: 'recorded-fasta2a-0.5',
+    name: 'fasta2a ≈0.5',
+    testedAs: 'fixtures from its real app (run here; 2.1.1 live in its own row)',
+    bindings: '0.2.5 JSON-RPC at `/`',
+    card: '`/.well-known/agent.json`',
+    judged:
+      'failed task whose text is only in `history` → `unknown_skill`; typeless text against its forced `application/json` → unjudged',
+  },
+];

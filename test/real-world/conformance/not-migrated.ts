@@ -1,0 +1,141 @@
+/**
+ * The implementations whose checks still run in their own file (test/real-world/<file>), until
+ * their row joins the table (implementations.ts): what the doc says of them, kept here so that
+ * docs/real-world.md is generated from one place meanwhile. An entry leaves when its row is
+ * migrated and its file deleted.
+ */
+import type { DocOnlyRow } from './types';
+
+export const NOT_MIGRATED: DocOnlyRow[] = [
+  {
+    id: 'node-mastra',
+    file: 'mastra.test.ts',
+    name: 'Mastra (`@mastra/core` 1.71, `@mastra/server` 1.67, Node 22)',
+    testedAs: 'real peer, 18 tests',
+    bindings: '0.3 JSON-RPC (1.0 shapes with `A2A-Version: 1.0`, slash method names)',
+    card: '`/api/.well-known/{agentId}/agent-card.json`, one per agent',
+    judged:
+      'removed tool: COMPLETED task `Tool "x" not found` → `unknown_skill` (send; stream in word chunks; SDK client; 1.0 shapes); `card_changed` on re-fetch; another agent on the origin unaffected',
+  },
+  {
+    id: 'node-voltagent',
+    file: 'voltagent.test.ts',
+    name: 'VoltAgent (`@voltagent/core` 2.10, `@voltagent/a2a-server` 2.0.3)',
+    testedAs: 'real peer, 15 tests',
+    bindings: '0.3 JSON-RPC, kind-less Tasks, `\\x1e` SSE snapshots',
+    card: '`/.well-known/{agentId}/agent-card.json`',
+    judged:
+      "COMPLETED `unavailable tool 'x'`, -32603 over HTTP 400, stream error event, the FAILED task polled later → `unknown_skill`; `card_changed`; then `skill_not_in_card`",
+  },
+  {
+    id: 'node-adk',
+    file: 'adk.test.ts',
+    name: 'Google ADK server (`@google/adk` 2.0.0 `toA2a` / `A2AAgentExecutor`, two LlmAgents on a scripted `BaseLlm`)',
+    testedAs: 'real peer, 11 tests',
+    bindings:
+      '0.3 JSON-RPC send / stream (`@a2a-js/sdk` 0.3 server); tool calls and results streamed as artifacts, data parts marked `adk_type`',
+    card: '`{basePath}/.well-known/agent-card.json` per agent, skills `<agent>-<tool>` named after the tool, `["text"]`',
+    judged:
+      "healthy tool calls: no drift (the marked parts are intermediate); removed tool: FAILED `Function translate is not found in the toolsDict.` → `unknown_skill` for `desk-translate` (the tool named by the skill's name); an image where the card says text → `output_mode_mismatch` `image/png`; `card_changed` on re-fetch; skill named in a data part",
+  },
+  {
+    id: 'node-adk-client',
+    file: 'clients.test.ts',
+    name: 'Google ADK (`@google/adk` 2.0 `RemoteA2AAgent`, client)',
+    testedAs: 'real client, 6 tests',
+    bindings: '0.3 JSON-RPC stream / send',
+    card: '`.well-known/agent-card.json` under the URL given',
+    judged:
+      '`unknown_skill` on `SendStreamingMessage`; version 0.3 from a card offering 1.0 and 0.3; skill id via `withSkill` or `metadata.skillId`',
+  },
+  {
+    id: 'node-reactive-agents',
+    file: 'clients.test.ts',
+    name: 'reactive-agents (`@reactive-agents/a2a` 0.9, client and server)',
+    testedAs: 'real client + server, 6 tests',
+    bindings: '0.3 JSON-RPC',
+    card: '`{url}/agent/card` (sniffed), `/.well-known/agent.json`',
+    judged: '`card_changed` on re-fetch, `skill_not_in_card`; against an SDK peer `unknown_skill`',
+  },
+  {
+    id: 'python-a2a-sdk-grpc',
+    file: 'python-a2a-sdk-grpc.test.ts',
+    name: 'Python `a2a-sdk` 1.3.0 over gRPC (its `grpc` extra: grpcio 1.85; `GrpcHandler` and `CompatGrpcHandler` on one `grpc.aio` port, listed first in the card)',
+    testedAs: 'real peer, 10 tests',
+    bindings:
+      'gRPC 1.0 (`lf.a2a.v1.A2AService`) and 0.3 (`a2a.v1.A2AService`); `@a2a-js/sdk` 1.3 `GrpcTransportFactory` (ClientFactory picks GRPC) and its 0.3 `LegacyGrpcTransport`',
+    card: 'the same card with two GRPC interfaces first',
+    judged:
+      'healthy send/stream/GetTask: no drift; removed skill: FAILED `unknown skill: x` → `unknown_skill` (1.0 and 0.3, unary and stream); a raised `ValueError` → status `UNKNOWN` (2) whose details carry the text → `unknown_skill`; `image/png` (1.0 raw part, 0.3 file part) → `output_mode_mismatch`; GetTask of an unknown task → `NOT_FOUND` (5): error span, no verdict; `rpc.*` attributes',
+  },
+  {
+    id: 'python-google-adk',
+    file: 'python-google-adk.test.ts',
+    name: 'Google ADK Python (`google-adk` 2.13.0 `to_a2a`, on `a2a-sdk` 1.3.0; `BaseLlm` subclass)',
+    testedAs: 'real peer, 10 tests',
+    bindings:
+      '1.0 JSON-RPC + 0.3 compat at `/`; tool calls as `adk_type` data parts in WORKING status messages',
+    card: '`/.well-known/agent-card.json`, pure 1.0 card, version `0.0.1`, skills `<agent>-<tool>`',
+    judged:
+      'healthy tool calls: no drift; `card_changed`; JSON-RPC error. Removed tool: the task COMPLETES, the function_response says "Invoking \\`x()\\` failed as no tool with that name is available…", the model repeats it → content evidence, confirmed by the card re-fetched without the skill → `unknown_skill`. Variant B: the model answers with an image (`inline_data`), which ADK\'s part converter sends as a file part `image/png` (1.0: `raw` + `mediaType`) where the card says `text/plain` → `output_mode_mismatch` (raw 1.0 send; SDK stream); the card unchanged, no `card_changed`',
+  },
+  {
+    id: 'python-fasta2a',
+    file: 'python-fasta2a.test.ts',
+    name: 'FastA2A (`fasta2a` 2.1.1 + `pydantic-ai-slim` 2.68.0 `FunctionModel`)',
+    testedAs: 'real peer, 10 tests',
+    bindings:
+      '0.3 names at `/` (1.0 names translated), a send answers SUBMITTED, results by polling; 1.0-shaped results with 0.3 states',
+    card: '`/.well-known/agent-card.json`, 1.0 card, skills `text/plain`, defaults `application/json`',
+    judged:
+      'healthy send + poll / stream: no drift; `card_changed`; -32001. Removed tool: COMPLETED with "Unknown tool name: \'x\'. Available tools: …" → content evidence, confirmed by the card re-fetched without the skill → `unknown_skill`. Variant B: the agent\'s output made structured (`output_type`) → fasta2a sends any non-`str` output as a data part (`{"result": …}`) where the skill says `text/plain` → `output_mode_mismatch` (the polled GetTask; SDK stream). A file part cannot be expressed: fasta2a\'s bridge converts only text / thinking model parts and str-or-data outputs (`fasta2a/pydantic_ai/_bridge.py` `_convert_result_to_part`, `_response_parts_to_a2a`)',
+  },
+  {
+    id: 'python-langgraph',
+    file: 'python-langgraph.test.ts',
+    name: "LangGraph server's A2A endpoint (`langgraph-api` 0.16.7 + `langgraph-runtime-inmem` 0.36.7, what `langgraph dev` runs; Elastic-2.0; two graphs without a model)",
+    testedAs:
+      'real peer, 11 tests; live fixtures `test/fixtures/langgraph-live/` (10 offline tests); runs offline (no license key, no LangSmith, version check off)',
+    bindings:
+      '1.0 JSON-RPC at `/a2a/{assistant_id}`, 0.3 slash names answered in 0.3 shapes, 1.0 names in a hybrid (`{task: {kind: "task", …, "TASK_STATE_COMPLETED"}}`); `event: message` CRLF SSE; `@a2a-js/sdk` 1.3 (1.0) and raw fetch',
+    card: "`/.well-known/agent-card.json?assistant_id={id}` (400 -32602 without it), 1.0 card + `url`, version = langgraph-api's (`0.16.7`) whatever the graph, ONE skill `{id}-main` with modes `application/json`, `text/plain`",
+    judged:
+      "healthy send / stream, two assistants' cards at one path: no drift (they were one card, `card_changed`, before the card key kept the query); graph removed by a redeploy: -32602 `Assistant '{id}' not found` to a client holding its card → `invalid_params`, its card URL 400; an image content block → file part `image/png` → `output_mode_mismatch`; -32001, 400: error spans; the field report's Python fingerprint on the live card; the same bytes with and without. Not expressible: `unknown_skill` (no per-tool skills), `card_changed` (the one skill and its modes are fixed by langgraph-api). Protocol version of 0.3 names at its 1.0-only card: not told",
+  },
+  {
+    id: 'python-agent-framework',
+    file: 'python-agent-framework.test.ts',
+    name: "Microsoft Agent Framework (`agent-framework-a2a` 1.0.0b261022 `A2AExecutor`, `agent-framework-core` 1.26.0, on `a2a-sdk` 1.3.0; a `BaseChatClient` with the framework's `FunctionInvocationLayer` over a scripted model)",
+    testedAs:
+      'real peer, 22 tests; live fixtures `test/fixtures/agent-framework-live/` (replayed offline by `test/core/python-frameworks-live-fixtures.test.ts`)',
+    bindings:
+      "1.0 JSON-RPC and HTTP+JSON, the SDK's 0.3 compat layer on JSON-RPC; `@a2a-js/sdk` 1.3 (JSON-RPC, REST; 1.0 and 0.3 modes), raw fetch and Google ADK JS `RemoteA2AAgent` (0.3 stream); `stream=False` (default: the answer is a WORKING status message, in `history`, no artifacts) and `stream=True` (artifact updates)",
+    card: "`/.well-known/agent-card.json`, the app's own card (the framework writes none): 1.0 + the SDK's 0.3 fields, skills = the tools, `text/plain`",
+    judged:
+      'healthy tool-using send / stream on both bindings and both executor modes: no drift; `a2a.protocol.version` 1.0 / 0.3 per call; -32001 and REST 404: error spans, no verdict; the field report\'s Python fingerprint on the live card; the same bytes with and without the instrumentation. Removed tool: COMPLETED with the framework\'s `Error: Requested function "x" not found.` repeated by the model (history / status message) → `unknown_skill`, confirmed by the card re-served; with `terminate_on_unknown_calls` FAILED with that text → `unknown_skill`; `card_changed`. Variant B (`stream=True`): raw `image/png` artifact → `output_mode_mismatch`; under `stream=False` the image is a status message, not judged for modes (limit)',
+  },
+  {
+    id: 'python-python-a2a',
+    file: 'python-python-a2a.test.ts',
+    name: 'python-a2a 0.5.9 (an `@agent` `A2AServer` with `@skill` methods on its own Flask app, werkzeug; a deterministic handler)',
+    testedAs:
+      'real peer, 12 tests; live fixtures `test/fixtures/python-a2a-live/` (replayed offline by `test/core/python-frameworks-live-fixtures.test.ts`); earlier recording `test/fixtures/python-a2a/`',
+    bindings:
+      '0.1 `tasks/send` at `/tasks/send`, `tasks/sendSubscribe` at `/tasks/stream` (SSE `event: update/complete` with bare Tasks); raw fetch (no JS client speaks it), skill id by `withSkill` or `message.metadata.skillId`',
+    card: "`/.well-known/agent.json`, `/agent.json`, `/a2a/agent.json`, no `protocolVersion` (the card span names none; calls say 0.1); HTML at `agent-card.json` (no card, no verdict); the decorator's card says `streaming: false`",
+    judged:
+      'healthy send / stream: no drift; removed skill: COMPLETED with a data part `{"error": "Error in message handler: Unknown skill: x"}` (send and stream) → `unknown_skill`; `image/png` file part → `output_mode_mismatch`; `card_changed`; `tasks/get` 404 (-32000) and a JSON-RPC POST to `/` (500): error spans, no verdict; the field report\'s Python fingerprint on the live card; the same bytes with and without the instrumentation',
+  },
+  {
+    id: 'go-a2a-go',
+    file: 'go-a2a-go.test.ts, go-a2a-go-grpc.test.ts',
+    name: 'Go `a2a-go` v0.3.3 (the official Go SDK: `a2asrv.NewJSONRPCHandler` + `NewStaticAgentCardHandler` on net/http, with `GRPC=1` also `a2agrpc.NewHandler(...).RegisterWith` on a `grpc.Server` (google.golang.org/grpc v1.73.0), one request handler behind both; a deterministic `AgentExecutor`; built by `scripts/real-world-go.sh`)',
+    testedAs:
+      'real peer, 17 tests (JSON-RPC, `go-a2a-go.test.ts`) + 13 tests (gRPC, `go-a2a-go-grpc.test.ts`); live fixtures `test/fixtures/a2a-go-live/` (20 offline tests)',
+    bindings:
+      '0.3 JSON-RPC and 0.3 gRPC (`a2a.v1.A2AService`; v0.3.3 has no HTTP+JSON server); `@a2a-js/sdk` 1.3 in 0.3 mode (JSON-RPC; gRPC through `ClientFactory` with `GrpcTransportFactory({legacyCompat})`, which picks GRPC from the card, and `LegacyGrpcTransport`) and raw fetch; non-streaming JSON-RPC answers `text/plain` (no Content-Type set), streams start with a `status-update`',
+    card: '`/.well-known/agent-card.json`, 0.3 card, skills `text/plain`; with gRPC: `url` = the gRPC target, `preferredTransport: "GRPC"`, `additionalInterfaces` [GRPC, JSONRPC]; a nil Go slice is `"tags": null` (decoded; the `@a2a-js/sdk` client refuses it)',
+    judged:
+      'healthy send/stream/get: no drift (both bindings); removed skill: final `status-update` FAILED `unknown skill: x` → `unknown_skill` (also on the GetTask poll); an executor error wrapping `ErrUnsupportedOperation` (-32004, text in `data.error`; gRPC `UNIMPLEMENTED` with the text) → `unknown_skill`, wrapping `ErrInvalidParams` (-32602; gRPC `INTERNAL` "…: invalid params") → `invalid_params`, wrapping `ErrUnsupportedContentType` (-32005; gRPC `INVALID_ARGUMENT` "…: incompatible content types") → `unsupported_mode`, a plain error → JSON-RPC -32603 without text: error span, no verdict (gRPC: `INTERNAL` with the text → `unknown_skill`); `image/png` file part → `output_mode_mismatch`; `NOT_FOUND` (GetTask of an unknown task, TaskSubscription to a finished one): error spans, no verdict; `rpc.*` attributes; `card_changed`; the field report\'s Python fingerprint on the live card; the same bytes (JSON-RPC) and results (gRPC) with and without the instrumentation',
+  },
+];

@@ -1,0 +1,252 @@
+/**
+ * The shape of one row of the conformance table (implementations.ts): how to start the agent and
+ * redeploy it in place, what it serves, where its client puts the skill id and what it can
+ * express, each with the source that says so. The checks (checks.ts) read only these fields:
+ * a check runs where a row declares the capability and is N/A, with the row's reason, elsewhere.
+ */
+import type { Json } from '../lib';
+
+/** A running agent: what every starter returns (plus its own endpoint fields). */
+export interface Peer {
+  port: number;
+  origin: string;
+  cardUrl: string;
+  /** what `ClientFactory.createFromUrl` takes */
+  baseUrl?: string;
+  pid?: number | undefined;
+  stop(): Promise<void>;
+}
+
+/** A peer's own endpoint field (`rpcUrl`, `jsonRpcUrl`, ...), which its starter adds. */
+export function endpoint(peer: Peer, name: string): string {
+  const url = (peer as unknown as Record<string, unknown>)[name];
+  if (typeof url !== 'string') throw new Error(`the peer has no endpoint ${name}`);
+  return url;
+}
+
+/** A fact and where it comes from (a file and line of the implementation, or a recording). */
+export interface Fact<T = string> {
+  value: T;
+  source: string;
+}
+
+/** Which deployment: the healthy agent or a redeploy in place (same port, same card version). */
+export type Variant = 'healthy' | 'A' | 'B';
+/** A deployment: the variant and the starter's own options (streaming mode, how it fails...). */
+export interface Deploy {
+  variant: Variant;
+  opts?: Record<string, unknown>;
+}
+
+/** How the app's client talks to the agent (drivers.ts runs each). */
+export type ClientSpec =
+  /** `@a2a-js/sdk` 1.3's ClientFactory: from the card URL, or from the card the app holds */
+  | {
+      kind: 'sdk';
+      transport: 'JSONRPC' | 'HTTP+JSON';
+      /** its 0.3 mode (legacyCompat) */
+      legacy?: boolean;
+      from: 'url' | 'card';
+      /** drop the 1.0 `supportedInterfaces` of a hybrid card (as a 0.3-only client sees it) */
+      stripInterfaces?: boolean;
+    }
+  /** raw `fetch` of JSON-RPC (0.3 `message/send` / `message/stream`, 1.0 `SendMessage` / `SendStreamingMessage`) */
+  | { kind: 'jsonrpc'; version: '0.3' | '1.0'; endpoint: string };
+
+/** What a call returned, the same whatever the client: checked by the checks against `Expect`. */
+export interface Outcome {
+  /** the task's final state, lower case: completed, failed, submitted... */
+  state?: string;
+  /** the first part of the first artifact */
+  part?: { kind: string; text?: string; mediaType?: string };
+  /** the text of the final status message */
+  statusText?: string;
+  /** stream events in order: task, status, artifact, message, error */
+  events?: string[];
+  /** the call failed: the client's error message, or the JSON-RPC error */
+  error?: string;
+  /** raw clients: the response body as received */
+  wire?: string;
+}
+
+/** What a call must have returned (only the fields given are checked). */
+export interface Expect {
+  state?: string;
+  part?: { kind: string; text?: string; mediaType?: string };
+  statusText?: string;
+  events?: string[];
+  /** at least this many stream events */
+  minEvents?: number;
+  /** the call fails (its error message matches) */
+  error?: RegExp;
+  /** the wire (raw clients) matches */
+  wire?: RegExp;
+}
+
+export type Op = 'send' | 'stream';
+
+/** One way of calling the agent with a skill, and what comes back. */
+export interface Path {
+  /** shown in the test name */
+  label: string;
+  /** the deployment (default: the check's own variant, no options) */
+  deploy?: Record<string, unknown>;
+  client: ClientSpec;
+  /** `a2a.protocol.version` of the calls' spans */
+  protocol?: '0.3' | '1.0' | '0.1';
+  /** per operation: what the app sees */
+  ops: Partial<Record<Op, Expect>>;
+}
+
+/** How an agent tells the app that a skill is gone. */
+export type GoneSkillSays =
+  /** the task or error carries text naming the skill as unknown */
+  | 'words'
+  /** the call fails, with nothing that names the skill */
+  | 'failure'
+  /** the call succeeds as if nothing happened */
+  | 'silence';
+
+/** A variant A path: the skill removed from agent and card, called by an app holding the old card. */
+export interface GonePath extends Path {
+  /** how the agent says it, on this path (the next checks pick their rows by it) */
+  says: Fact<GoneSkillSays>;
+  /** the verdict on the span today: unknown_skill, or none (an error span without a verdict) */
+  verdict: 'unknown_skill' | 'none';
+  /** `a2a.drift.evidence`, where the row pins it */
+  evidence?: 'content' | 'protocol';
+  /** `a2a.drift.confirmed` (the card re-served lacks the skill), where the row pins it */
+  confirmed?: boolean;
+  /** the span's status is ERROR (true) or not (false); unchecked when absent */
+  errorSpan?: boolean;
+}
+
+/** A variant B path: a listed skill answering with a media type its card does not list. */
+export interface ModePath extends Path {
+  mediaType: string;
+  /** `a2a.drift.expected_output_modes`, where the row pins it */
+  expectedModes?: string[];
+}
+
+/** A request the app sends as it is (errors, the bytes compared with and without). */
+export interface Probe {
+  label: string;
+  request(peer: Peer, tag: string): { url: string; init?: RequestInit };
+  /** HTTP status of the answer */
+  status: number;
+  /** the answer's Content-Type, where the row pins it */
+  contentType?: string;
+  /** the answer's body matches */
+  body?: RegExp;
+  /** the span this request makes, and that it is an error span */
+  span?: { name: string; error: boolean };
+}
+
+/** Not expressible, with the reason (the check reports N/A with it). */
+export interface NotExpressible {
+  na: string;
+}
+
+export interface Row {
+  /** `<language>-<implementation>`; the matrix's row name */
+  id: string;
+  /** the implementation and its versions, as the doc names it */
+  name: string;
+  /** the agent code of this row (its folder) */
+  agentCode: string;
+  /** why the agent cannot run here (toolchain, venv missing), or undefined */
+  unavailable(): string | undefined;
+  /** a row CI may leave unrun, with why; a row without it fails the run when it cannot start */
+  optional?: string;
+  /** starts a deployment; `samePortsAs` is the deployment it replaces in place */
+  start(deploy: Deploy, samePortsAs?: Peer): Promise<Peer>;
+  /** the interpreter of the agent's own environment (the Python fingerprint runs in it too) */
+  agentPython?: string;
+
+  facts: {
+    /** protocol versions and bindings served */
+    bindings: Fact;
+    /** the clients the row drives, and where they put the skill id */
+    clients: Fact;
+    /** where the card is and what it says */
+    card: Fact;
+    /** what is judged (the product's verdicts on this agent) */
+    judged: Fact;
+    /** live fixtures recorded from this agent, if any */
+    fixtures?: string;
+  };
+
+  card: {
+    /** `a2a.protocol.version` of the GetAgentCard span (undefined: the card names none) */
+    protocol: string | undefined;
+    /** `[skill id, outputModes]` in card order */
+    skills: Array<[string, string[] | undefined]>;
+    /** top-level card fields and their values on the live card */
+    fields?(peer: Peer): Json;
+  };
+
+  /** the skills called: one by `send`, one by `stream`; the prompt of each */
+  skills: { send: string; stream: string; prompts: Record<string, string> };
+
+  capabilities: {
+    streaming: Fact<boolean>;
+    push: Fact<boolean>;
+    grpc: Fact<boolean>;
+    /** how variant B can be expressed: a file part, a data part, a raw part, or not at all */
+    variantB: Fact<'file' | 'data' | 'raw' | 'none'>;
+  };
+
+  /** healthy traffic: every path sends `skills.send` and streams `skills.stream` */
+  healthy: Path[];
+  /** JSON-RPC and HTTP errors of the healthy agent */
+  errors: Probe[] | NotExpressible;
+  /** the bytes the app sees with and without the instrumentation */
+  sameBytes:
+    | {
+        probes: Probe[];
+        /** drift verdicts the instrumented run may make: [span name, kind] */
+        drift?: Array<[string, string]>;
+      }
+    | NotExpressible;
+  /** variant A: `gone` removed from the agent and its card, `left` the card's skills after */
+  variantA:
+    | {
+        gone: string;
+        left: string[];
+        paths: GonePath[];
+        /** a call of a skill still on the card, on the redeployed agent */
+        still: Path;
+      }
+    | NotExpressible;
+  /** variant B: a listed skill answers with another media type, the card unchanged */
+  variantB: { skill: string; paths: ModePath[] } | NotExpressible;
+  /**
+   * What no shared check can say of this agent: small tests run after the checks, on the same
+   * agents (rows/<id>.quirks.ts), each with why it is this agent's own.
+   */
+  quirks?: Quirk[];
+}
+
+/** A test of one row's own behaviour. */
+export interface Quirk {
+  title: string;
+  /** why no shared check expresses it */
+  why: string;
+  run(ctx: import('./checks').RowContext): Promise<void>;
+}
+
+/** An implementation the doc lists that is not (yet) a row: its own test file, or fixtures. */
+export interface DocOnlyRow {
+  id: string;
+  /** the test file that still runs it; none for recorded-only implementations */
+  file?: string;
+  name: string;
+  testedAs: string;
+  bindings: string;
+  card: string;
+  judged: string;
+}
+
+export function isNA(x: unknown): x is NotExpressible {
+  return typeof x === 'object' && x !== null && 'na' in x;
+}
