@@ -156,6 +156,19 @@ async function runPath(
   return ops.map((op) => [op, ctx.spans.only(SPAN[op])]);
 }
 
+/** The span's `a2a.protocol.version` ('none': it claims none). */
+function assertProtocol(
+  attributes: Readonly<Record<string, unknown>>,
+  protocol: NonNullable<Path['protocol']>,
+  describe: () => string,
+): void {
+  assert.equal(
+    attributes['a2a.protocol.version'],
+    protocol === 'none' ? undefined : protocol,
+    describe(),
+  );
+}
+
 /** Prefixes a path's failure with its label. */
 async function labelled(label: string, fn: () => Promise<void>): Promise<void> {
   try {
@@ -234,12 +247,7 @@ export const CHECKS: Check[] = [
               'TASK_STATE_COMPLETED',
               spans.describeSpans(),
             );
-            if (path.protocol)
-              assert.equal(
-                s.attributes['a2a.protocol.version'],
-                path.protocol,
-                spans.describeSpans(),
-              );
+            if (path.protocol) assertProtocol(s.attributes, path.protocol, spans.describeSpans);
             assert.notEqual(s.status.code, SpanStatusCode.ERROR, spans.describeSpans());
           }
           assert.deepEqual(spans.driftKinds(), [], spans.describeSpans());
@@ -353,7 +361,7 @@ export const CHECKS: Check[] = [
             if (path.evidence) assert.equal(at['a2a.drift.evidence'], path.evidence);
             if (path.confirmed !== undefined)
               assert.equal(at['a2a.drift.confirmed'], path.confirmed, 'confirmed by the card');
-            if (path.protocol) assert.equal(at['a2a.protocol.version'], path.protocol);
+            if (path.protocol) assertProtocol(at, path.protocol, spans.describeSpans);
             if (path.errorSpan !== undefined)
               assert.equal(
                 s.status.code === SpanStatusCode.ERROR,
@@ -433,7 +441,8 @@ export const CHECKS: Check[] = [
             assert.equal(s.attributes['a2a.drift.actual_media_type'], path.mediaType);
             if (path.expectedModes)
               assert.deepEqual(s.attributes['a2a.drift.expected_output_modes'], path.expectedModes);
-            if (path.protocol) assert.equal(s.attributes['a2a.protocol.version'], path.protocol);
+            if (path.protocol) assertProtocol(s.attributes, path.protocol, spans.describeSpans);
+            if (path.evidence) assert.equal(s.attributes['a2a.drift.evidence'], path.evidence);
           }
         });
       }

@@ -69,17 +69,6 @@ export const NOT_MIGRATED: DocOnlyRow[] = [
       'healthy send/stream/GetTask: no drift; removed skill: FAILED `unknown skill: x` → `unknown_skill` (1.0 and 0.3, unary and stream); a raised `ValueError` → status `UNKNOWN` (2) whose details carry the text → `unknown_skill`; `image/png` (1.0 raw part, 0.3 file part) → `output_mode_mismatch`; GetTask of an unknown task → `NOT_FOUND` (5): error span, no verdict; `rpc.*` attributes',
   },
   {
-    id: 'python-google-adk',
-    file: 'python-google-adk.test.ts',
-    name: 'Google ADK Python (`google-adk` 2.13.0 `to_a2a`, on `a2a-sdk` 1.3.0; `BaseLlm` subclass)',
-    testedAs: 'real peer, 10 tests',
-    bindings:
-      '1.0 JSON-RPC + 0.3 compat at `/`; tool calls as `adk_type` data parts in WORKING status messages',
-    card: '`/.well-known/agent-card.json`, pure 1.0 card, version `0.0.1`, skills `<agent>-<tool>`',
-    judged:
-      'healthy tool calls: no drift; `card_changed`; JSON-RPC error. Removed tool: the task COMPLETES, the function_response says "Invoking \\`x()\\` failed as no tool with that name is available…", the model repeats it → content evidence, confirmed by the card re-fetched without the skill → `unknown_skill`. Variant B: the model answers with an image (`inline_data`), which ADK\'s part converter sends as a file part `image/png` (1.0: `raw` + `mediaType`) where the card says `text/plain` → `output_mode_mismatch` (raw 1.0 send; SDK stream); the card unchanged, no `card_changed`',
-  },
-  {
     id: 'python-fasta2a',
     file: 'python-fasta2a.test.ts',
     name: 'FastA2A (`fasta2a` 2.1.1 + `pydantic-ai-slim` 2.68.0 `FunctionModel`)',

@@ -92,8 +92,8 @@ export interface Path {
   /** the deployment (default: the check's own variant, no options) */
   deploy?: Record<string, unknown>;
   client: ClientSpec;
-  /** `a2a.protocol.version` of the calls' spans */
-  protocol?: '0.3' | '1.0' | '0.1';
+  /** `a2a.protocol.version` of the calls' spans ('none': the span claims no version) */
+  protocol?: '0.3' | '1.0' | '0.1' | 'none';
   /** per operation: what the app sees */
   ops: Partial<Record<Op, Expect>>;
 }
@@ -124,6 +124,8 @@ export interface GonePath extends Path {
 /** A variant B path: a listed skill answering with a media type its card does not list. */
 export interface ModePath extends Path {
   mediaType: string;
+  /** `a2a.drift.evidence`, where the row pins it */
+  evidence?: 'content' | 'protocol';
   /** `a2a.drift.expected_output_modes`, where the row pins it */
   expectedModes?: string[];
 }
