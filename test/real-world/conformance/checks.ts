@@ -131,11 +131,21 @@ function expectOutcome(o: Outcome, e: Expect | undefined, what: string): void {
     assert.match(o.error, e.error, show);
   } else if (o.error !== undefined && !e.wire) assert.fail(`${what} failed: ${show}`);
   if (e.state !== undefined) assert.equal(o.state, e.state, show);
+  if (e.answered !== undefined) assert.equal(o.answered, e.answered, show);
   if (e.part !== undefined) assert.deepEqual(subset(o.part ?? {}, e.part), e.part, show);
   if (e.statusText !== undefined) assert.equal(o.statusText, e.statusText, show);
   if (e.events !== undefined) assert.deepEqual(o.events, e.events, show);
   if (e.minEvents !== undefined) assert.ok((o.events?.length ?? 0) >= e.minEvents, show);
   if (e.wire !== undefined) assert.match(o.wire ?? '', e.wire, show);
+}
+
+/** The span that carries an operation's verdict: its own, or the polled GetTask that judged. */
+function judged(ctx: RowContext, path: Path, op: Op): ReturnType<RowContext['spans']['only']> {
+  if (op !== 'send' || path.judgedOn !== 'GetTask') return ctx.spans.only(SPAN[op]);
+  const polls = ctx.h().spans('GetTask');
+  const s = polls.find((x) => x.attributes['a2a.drift.kind'] !== undefined) ?? polls.at(-1);
+  assert.ok(s, `a GetTask span: ${ctx.spans.describeSpans()}`);
+  return s;
 }
 
 /** Runs a path's operations with `skill`: the spans they made, by operation. */
@@ -153,7 +163,7 @@ async function runPath(
     expectOutcome(o, path.ops[op], `${path.label} ${op} ${s}`);
   }
   await ctx.spans.spansSettled(ops.length);
-  return ops.map((op) => [op, ctx.spans.only(SPAN[op])]);
+  return ops.map((op) => [op, judged(ctx, path, op)]);
 }
 
 /** The span's `a2a.protocol.version` ('none': it claims none). */
@@ -244,7 +254,7 @@ export const CHECKS: Check[] = [
             assert.equal(s.attributes['a2a.skill.id'], row.skills[op], spans.describeSpans());
             assert.equal(
               s.attributes['a2a.task.state'],
-              'TASK_STATE_COMPLETED',
+              path.ops[op]?.spanState ?? 'TASK_STATE_COMPLETED',
               spans.describeSpans(),
             );
             if (path.protocol) assertProtocol(s.attributes, path.protocol, spans.describeSpans);
@@ -444,6 +454,8 @@ export const CHECKS: Check[] = [
             if (path.protocol) assertProtocol(s.attributes, path.protocol, spans.describeSpans);
             if (path.evidence) assert.equal(s.attributes['a2a.drift.evidence'], path.evidence);
           }
+          for (const [name, kind] of spans.driftKinds())
+            assert.equal(kind, 'output_mode_mismatch', `${name}: ${spans.describeSpans()}`);
         });
       }
     },

@@ -10,6 +10,8 @@ import { endpoint, type ClientSpec, type Op, type Outcome, type Peer } from './t
 
 const { v03Message, v10Params } = messages('conf-');
 const V10 = { 'A2A-Version': '1.0' };
+/** the states a polling client stops at */
+const DONE = new Set(['completed', 'failed', 'canceled', 'rejected']);
 
 /** TASK_STATE_COMPLETED, completed, 3 → completed */
 function stateWord(s: unknown): string | undefined {
@@ -59,10 +61,17 @@ async function sdkCall(
       : await sdkClient({ card: card as Json }, opts);
   try {
     if (op === 'send') {
-      const task = asTask(await client.sendMessage(sendRequest(skill, { text })));
+      let task = asTask(await client.sendMessage(sendRequest(skill, { text })));
+      const answered = stateWord(task.status?.state);
+      for (let i = 0; spec.poll && !DONE.has(stateWord(task.status?.state) ?? ''); i++) {
+        if (i === 100) throw new Error(`task ${task.id} did not finish`);
+        await new Promise((r) => setTimeout(r, 20));
+        task = await client.getTask({ tenant: '', id: task.id, historyLength: undefined });
+      }
       return {
         state: stateWord(task.status?.state),
-        part: sdkPart(task.artifacts[0]?.parts[0]),
+        ...(spec.poll ? { answered } : {}),
+        part: sdkPart(task.artifacts[task.artifacts.length - 1]?.parts[0]),
         statusText: messageText(task.status?.message),
       };
     }
@@ -84,8 +93,10 @@ async function sdkCall(
 /** A JSON-RPC result (0.3 Task or 1.0 `{task}` / `{message}`) as an Outcome. */
 function rpcResult(version: '0.3' | '1.0', body: Json): Outcome {
   if (body.error) return { error: `${body.error.code} ${body.error.message}` };
-  const task = version === '1.0' ? (body.result?.task ?? body.result) : body.result;
-  const p = task?.artifacts?.[0]?.parts?.[0] as Json | undefined;
+  // a 1.0 `{task}` wrapper; fasta2a sends it to 0.3 calls too
+  const task = (body.result?.task ?? body.result) as Json | undefined;
+  const artifacts = (task?.artifacts ?? []) as Json[];
+  const p = artifacts[artifacts.length - 1]?.parts?.[0] as Json | undefined;
   const status = task?.status as Json | undefined;
   return {
     state: stateWord(status?.state),
@@ -145,7 +156,28 @@ async function rpcCall(
     } catch {
       return { error: `HTTP ${res.status}`, wire };
     }
-    return { ...rpcResult(spec.version, body), wire };
+    const out = { ...rpcResult(spec.version, body), wire };
+    if (!spec.poll || out.error !== undefined) return out;
+    const id = (body.result?.task ?? body.result)?.id as string;
+    for (let i = 0; i < 100; i++) {
+      const polled = await fetch(endpoint(peer, spec.endpoint), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(v10 ? V10 : {}) },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: nextRpcId(),
+          method: v10 ? 'GetTask' : 'tasks/get',
+          params: { id },
+        }),
+      });
+      const polledWire = await polled.text();
+      const got = rpcResult(spec.version, JSON.parse(polledWire) as Json);
+      // the wire of a polled send: the last poll's answer (the task as it ended)
+      if (got.error !== undefined || DONE.has(got.state ?? ''))
+        return { ...got, answered: out.state, wire: polledWire };
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    throw new Error(`task ${id} did not finish`);
   }
   const out: Outcome = { events: [], wire };
   for (const block of wire.split(/\r?\n\r?\n/)) {

@@ -69,17 +69,6 @@ export const NOT_MIGRATED: DocOnlyRow[] = [
       'healthy send/stream/GetTask: no drift; removed skill: FAILED `unknown skill: x` → `unknown_skill` (1.0 and 0.3, unary and stream); a raised `ValueError` → status `UNKNOWN` (2) whose details carry the text → `unknown_skill`; `image/png` (1.0 raw part, 0.3 file part) → `output_mode_mismatch`; GetTask of an unknown task → `NOT_FOUND` (5): error span, no verdict; `rpc.*` attributes',
   },
   {
-    id: 'python-fasta2a',
-    file: 'python-fasta2a.test.ts',
-    name: 'FastA2A (`fasta2a` 2.1.1 + `pydantic-ai-slim` 2.68.0 `FunctionModel`)',
-    testedAs: 'real peer, 10 tests',
-    bindings:
-      '0.3 names at `/` (1.0 names translated), a send answers SUBMITTED, results by polling; 1.0-shaped results with 0.3 states',
-    card: '`/.well-known/agent-card.json`, 1.0 card, skills `text/plain`, defaults `application/json`',
-    judged:
-      'healthy send + poll / stream: no drift; `card_changed`; -32001. Removed tool: COMPLETED with "Unknown tool name: \'x\'. Available tools: …" → content evidence, confirmed by the card re-fetched without the skill → `unknown_skill`. Variant B: the agent\'s output made structured (`output_type`) → fasta2a sends any non-`str` output as a data part (`{"result": …}`) where the skill says `text/plain` → `output_mode_mismatch` (the polled GetTask; SDK stream). A file part cannot be expressed: fasta2a\'s bridge converts only text / thinking model parts and str-or-data outputs (`fasta2a/pydantic_ai/_bridge.py` `_convert_result_to_part`, `_response_parts_to_a2a`)',
-  },
-  {
     id: 'python-langgraph',
     file: 'python-langgraph.test.ts',
     name: "LangGraph server's A2A endpoint (`langgraph-api` 0.16.7 + `langgraph-runtime-inmem` 0.36.7, what `langgraph dev` runs; Elastic-2.0; two graphs without a model)",

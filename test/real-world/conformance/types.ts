@@ -49,14 +49,18 @@ export type ClientSpec =
       from: 'url' | 'card';
       /** drop the 1.0 `supportedInterfaces` of a hybrid card (as a 0.3-only client sees it) */
       stripInterfaces?: boolean;
+      /** a send answers before the task ends: poll GetTask until it does */
+      poll?: boolean;
     }
   /** raw `fetch` of JSON-RPC (0.3 `message/send` / `message/stream`, 1.0 `SendMessage` / `SendStreamingMessage`) */
-  | { kind: 'jsonrpc'; version: '0.3' | '1.0'; endpoint: string };
+  | { kind: 'jsonrpc'; version: '0.3' | '1.0'; endpoint: string; poll?: boolean };
 
 /** What a call returned, the same whatever the client: checked by the checks against `Expect`. */
 export interface Outcome {
   /** the task's final state, lower case: completed, failed, submitted... */
   state?: string;
+  /** polled clients: the state the send answered with */
+  answered?: string;
   /** the first part of the first artifact */
   part?: { kind: string; text?: string; mediaType?: string };
   /** the text of the final status message */
@@ -72,6 +76,10 @@ export interface Outcome {
 /** What a call must have returned (only the fields given are checked). */
 export interface Expect {
   state?: string;
+  /** polled clients: the state the send answered with */
+  answered?: string;
+  /** the `a2a.task.state` of the call's span in healthy traffic (default TASK_STATE_COMPLETED) */
+  spanState?: string;
   part?: { kind: string; text?: string; mediaType?: string };
   statusText?: string;
   events?: string[];
@@ -96,6 +104,8 @@ export interface Path {
   protocol?: '0.3' | '1.0' | '0.1' | 'none';
   /** per operation: what the app sees */
   ops: Partial<Record<Op, Expect>>;
+  /** the span that carries the verdict, where it is not the call's own (a polled GetTask) */
+  judgedOn?: 'GetTask';
 }
 
 /** How an agent tells the app that a skill is gone. */
