@@ -4,7 +4,7 @@
  * protocol version, no drift, and the seed's Python fingerprint of the same bytes (the machine's
  * python3 and the peer's own interpreter) agreeing; the healthy card cached by the app before a
  * redeploy on the SAME port; card_changed on re-fetch; and the app's bytes compared with and
- * without the instrumentation. Used by python-agent-framework.test.ts and python-python-a2a.test.ts.
+ * without the instrumentation. Used by python-agent-framework.test.ts; the conformance suite takes its harness and wire normalisation.
  */
 import { after, before, beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -259,6 +259,10 @@ export const CHECKS: Check[] = [
             );
             if (path.protocol) assertProtocol(s.attributes, path.protocol, spans.describeSpans);
             assert.notEqual(s.status.code, SpanStatusCode.ERROR, spans.describeSpans());
+            if (path.skillSource === 'application')
+              assert.equal(s.attributes['a2a.skill.id_source'], 'application');
+            if (path.skillSource === 'wire')
+              assert.notEqual(s.attributes['a2a.skill.id_source'], 'application');
           }
           assert.deepEqual(spans.driftKinds(), [], spans.describeSpans());
           assert.equal(await ctx.h().driftCount(), 0);

@@ -5,6 +5,7 @@
  */
 import { TaskState, type Part, type StreamResponse } from '@a2a-js/sdk';
 import { asTask, collect, messageText, sendRequest } from '../../peers/sdk-client';
+import { withSkill } from '../../../src/index';
 import { getCard, messages, nextRpcId, sdkClient, type Json } from '../lib';
 import { endpoint, type ClientSpec, type Op, type Outcome, type Peer } from './types';
 
@@ -201,6 +202,66 @@ async function rpcCall(
   return out;
 }
 
+/** python-a2a's 0.1 `tasks/send` / `tasks/sendSubscribe`: bare Tasks, SSE `event: update/complete`. */
+async function rpc01Call(
+  spec: Extract<ClientSpec, { kind: 'jsonrpc01' }>,
+  peer: Peer,
+  op: Op,
+  skill: string,
+  text: string,
+): Promise<Outcome> {
+  const n = nextRpcId();
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: `conf-rpc-${n}`,
+    method: op === 'send' ? 'tasks/send' : 'tasks/sendSubscribe',
+    params: {
+      id: `conf-task-${n}`,
+      sessionId: 'conf-session',
+      message: {
+        role: 'user',
+        parts: [{ type: 'text', text }],
+        ...(spec.skillBy === 'metadata' ? { metadata: { skillId: skill } } : {}),
+      },
+    },
+  });
+  const go = () =>
+    fetch(endpoint(peer, spec[op]), {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: op === 'stream' ? 'text/event-stream' : 'application/json',
+      },
+      body,
+    });
+  const res = spec.skillBy === 'withSkill' ? await withSkill(skill, go) : await go();
+  const wire = await res.text();
+  if (op === 'send') {
+    try {
+      return { ...rpcResult('0.3', JSON.parse(wire) as Json), wire };
+    } catch {
+      return { error: `HTTP ${res.status}`, wire };
+    }
+  }
+  const out: Outcome = { events: [], wire };
+  for (const block of wire.split(/\r?\n\r?\n/)) {
+    const lines = block.split(/\r?\n/);
+    const event = lines
+      .find((l) => l.startsWith('event:'))
+      ?.slice(6)
+      .trim();
+    const data = lines
+      .find((l) => l.startsWith('data:'))
+      ?.slice(5)
+      .trim();
+    if (!event || !data) continue;
+    out.events!.push(event);
+    const state = (JSON.parse(data) as Json).status?.state;
+    if (state) out.state = stateWord(state);
+  }
+  return out;
+}
+
 /** Runs one call of `skill` the way `spec` says; `held`: the card the app holds, if any. */
 export function call(
   spec: ClientSpec,
@@ -215,6 +276,8 @@ export function call(
       return sdkCall(spec, peer, held, op, skill, text);
     case 'jsonrpc':
       return rpcCall(spec, peer, op, skill, text);
+    case 'jsonrpc01':
+      return rpc01Call(spec, peer, op, skill, text);
   }
 }
 
@@ -230,5 +293,7 @@ export function clientName(spec: ClientSpec): string {
       return `@a2a-js/sdk ${spec.transport}${spec.legacy ? ' (0.3 mode)' : ''} from the ${spec.from === 'url' ? 'card URL' : 'held card'}`;
     case 'jsonrpc':
       return `raw JSON-RPC ${spec.version}`;
+    case 'jsonrpc01':
+      return `raw 0.1 tasks/send (skill by ${spec.skillBy})`;
   }
 }

@@ -93,18 +93,6 @@ export const NOT_MIGRATED: DocOnlyRow[] = [
       'healthy tool-using send / stream on both bindings and both executor modes: no drift; `a2a.protocol.version` 1.0 / 0.3 per call; -32001 and REST 404: error spans, no verdict; the field report\'s Python fingerprint on the live card; the same bytes with and without the instrumentation. Removed tool: COMPLETED with the framework\'s `Error: Requested function "x" not found.` repeated by the model (history / status message) → `unknown_skill`, confirmed by the card re-served; with `terminate_on_unknown_calls` FAILED with that text → `unknown_skill`; `card_changed`. Variant B (`stream=True`): raw `image/png` artifact → `output_mode_mismatch`; under `stream=False` the image is a status message, not judged for modes (limit)',
   },
   {
-    id: 'python-python-a2a',
-    file: 'python-python-a2a.test.ts',
-    name: 'python-a2a 0.5.9 (an `@agent` `A2AServer` with `@skill` methods on its own Flask app, werkzeug; a deterministic handler)',
-    testedAs:
-      'real peer, 12 tests; live fixtures `test/fixtures/python-a2a-live/` (replayed offline by `test/core/python-frameworks-live-fixtures.test.ts`); earlier recording `test/fixtures/python-a2a/`',
-    bindings:
-      '0.1 `tasks/send` at `/tasks/send`, `tasks/sendSubscribe` at `/tasks/stream` (SSE `event: update/complete` with bare Tasks); raw fetch (no JS client speaks it), skill id by `withSkill` or `message.metadata.skillId`',
-    card: "`/.well-known/agent.json`, `/agent.json`, `/a2a/agent.json`, no `protocolVersion` (the card span names none; calls say 0.1); HTML at `agent-card.json` (no card, no verdict); the decorator's card says `streaming: false`",
-    judged:
-      'healthy send / stream: no drift; removed skill: COMPLETED with a data part `{"error": "Error in message handler: Unknown skill: x"}` (send and stream) → `unknown_skill`; `image/png` file part → `output_mode_mismatch`; `card_changed`; `tasks/get` 404 (-32000) and a JSON-RPC POST to `/` (500): error spans, no verdict; the field report\'s Python fingerprint on the live card; the same bytes with and without the instrumentation',
-  },
-  {
     id: 'go-a2a-go',
     file: 'go-a2a-go.test.ts, go-a2a-go-grpc.test.ts',
     name: 'Go `a2a-go` v0.3.3 (the official Go SDK: `a2asrv.NewJSONRPCHandler` + `NewStaticAgentCardHandler` on net/http, with `GRPC=1` also `a2agrpc.NewHandler(...).RegisterWith` on a `grpc.Server` (google.golang.org/grpc v1.73.0), one request handler behind both; a deterministic `AgentExecutor`; built by `scripts/real-world-go.sh`)',

@@ -53,7 +53,12 @@ export type ClientSpec =
       poll?: boolean;
     }
   /** raw `fetch` of JSON-RPC (0.3 `message/send` / `message/stream`, 1.0 `SendMessage` / `SendStreamingMessage`) */
-  | { kind: 'jsonrpc'; version: '0.3' | '1.0'; endpoint: string; poll?: boolean };
+  | { kind: 'jsonrpc'; version: '0.3' | '1.0'; endpoint: string; poll?: boolean }
+  /**
+   * raw `fetch` of the 0.1-era `tasks/send` / `tasks/sendSubscribe` (python-a2a), each at its
+   * own endpoint; the skill id declared by the app with `withSkill`, or in `message.metadata`
+   */
+  | { kind: 'jsonrpc01'; send: string; stream: string; skillBy: 'withSkill' | 'metadata' };
 
 /** What a call returned, the same whatever the client: checked by the checks against `Expect`. */
 export interface Outcome {
@@ -106,6 +111,8 @@ export interface Path {
   ops: Partial<Record<Op, Expect>>;
   /** the span that carries the verdict, where it is not the call's own (a polled GetTask) */
   judgedOn?: 'GetTask';
+  /** `a2a.skill.id_source` of the calls' spans: the app declared it, or it was read from the wire */
+  skillSource?: 'application' | 'wire';
 }
 
 /** How an agent tells the app that a skill is gone. */
