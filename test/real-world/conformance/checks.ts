@@ -134,6 +134,9 @@ function expectOutcome(o: Outcome, e: Expect | undefined, what: string): void {
   if (e.answered !== undefined) assert.equal(o.answered, e.answered, show);
   if (e.part !== undefined) assert.deepEqual(subset(o.part ?? {}, e.part), e.part, show);
   if (e.statusText !== undefined) assert.equal(o.statusText, e.statusText, show);
+  if (e.answer !== undefined) assert.equal(o.answer, e.answer, show);
+  if (e.artifacts !== undefined) assert.equal(o.artifacts, e.artifacts, show);
+  if (e.firstEvent !== undefined) assert.equal(o.events?.[0], e.firstEvent, show);
   if (e.events !== undefined) assert.deepEqual(o.events, e.events, show);
   if (e.minEvents !== undefined) assert.ok((o.events?.length ?? 0) >= e.minEvents, show);
   if (e.wire !== undefined) assert.match(o.wire ?? '', e.wire, show);
@@ -363,7 +366,7 @@ export const CHECKS: Check[] = [
           const v = await ctx.redeployed('A', path.deploy);
           ctx.h().exporter.reset();
           const got = await runPath(ctx, path, v.peer, v.card, () => a.gone);
-          for (const [, s] of got) {
+          for (const [op, s] of got) {
             const at = s.attributes;
             assert.equal(at['a2a.skill.id'], a.gone, spans.describeSpans());
             assert.equal(at['a2a.agent_card.fingerprint'], skillFingerprint(v.card as never));
@@ -373,6 +376,8 @@ export const CHECKS: Check[] = [
               spans.describeSpans(),
             );
             if (path.evidence) assert.equal(at['a2a.drift.evidence'], path.evidence);
+            const spanState = path.ops[op]?.spanState;
+            if (spanState) assert.equal(at['a2a.task.state'], spanState, spans.describeSpans());
             if (path.confirmed !== undefined)
               assert.equal(at['a2a.drift.confirmed'], path.confirmed, 'confirmed by the card');
             if (path.protocol) assertProtocol(at, path.protocol, spans.describeSpans);

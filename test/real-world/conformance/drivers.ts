@@ -3,7 +3,7 @@
  * what the app saw as an Outcome (the same fields whatever the client), so that a check can state
  * what must come back once for every row.
  */
-import { TaskState, type Part, type StreamResponse } from '@a2a-js/sdk';
+import { Role, TaskState, type Part, type StreamResponse } from '@a2a-js/sdk';
 import { asTask, collect, messageText, sendRequest } from '../../peers/sdk-client';
 import { withSkill } from '../../../src/index';
 import { getCard, messages, nextRpcId, sdkClient, type Json } from '../lib';
@@ -69,11 +69,19 @@ async function sdkCall(
         await new Promise((r) => setTimeout(r, 20));
         task = await client.getTask({ tenant: '', id: task.id, historyLength: undefined });
       }
+      const agentSaid = task.history.filter((m) => m.role === Role.ROLE_AGENT).pop();
       return {
         state: stateWord(task.status?.state),
         ...(spec.poll ? { answered } : {}),
         part: sdkPart(task.artifacts[task.artifacts.length - 1]?.parts[0]),
         statusText: messageText(task.status?.message),
+        artifacts: task.artifacts.length,
+        answer: task.artifacts.length
+          ? task.artifacts
+              .flatMap((a) => a.parts)
+              .map((x) => (x.content?.$case === 'text' ? x.content.value : ''))
+              .join('')
+          : messageText(agentSaid),
       };
     }
     const events: StreamResponse[] = await collect(
@@ -99,9 +107,15 @@ function rpcResult(version: '0.3' | '1.0', body: Json): Outcome {
   const artifacts = (task?.artifacts ?? []) as Json[];
   const p = artifacts[artifacts.length - 1]?.parts?.[0] as Json | undefined;
   const status = task?.status as Json | undefined;
+  const agentSaid = ((task?.history ?? []) as Json[]).filter((m) => /agent/i.test(m.role)).pop();
+  const answerParts = (
+    artifacts.length ? artifacts.flatMap((a) => a.parts) : (agentSaid?.parts ?? [])
+  ) as Json[];
   return {
     state: stateWord(status?.state),
     part: p ? wirePart(p) : undefined,
+    artifacts: artifacts.length,
+    answer: answerParts.map((x) => x.text ?? '').join(''),
     statusText: (status?.message?.parts as Json[] | undefined)?.find((x) => 'text' in x)?.text,
   };
 }

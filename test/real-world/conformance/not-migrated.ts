@@ -81,18 +81,6 @@ export const NOT_MIGRATED: DocOnlyRow[] = [
       "healthy send / stream, two assistants' cards at one path: no drift (they were one card, `card_changed`, before the card key kept the query); graph removed by a redeploy: -32602 `Assistant '{id}' not found` to a client holding its card → `invalid_params`, its card URL 400; an image content block → file part `image/png` → `output_mode_mismatch`; -32001, 400: error spans; the field report's Python fingerprint on the live card; the same bytes with and without. Not expressible: `unknown_skill` (no per-tool skills), `card_changed` (the one skill and its modes are fixed by langgraph-api). Protocol version of 0.3 names at its 1.0-only card: not told",
   },
   {
-    id: 'python-agent-framework',
-    file: 'python-agent-framework.test.ts',
-    name: "Microsoft Agent Framework (`agent-framework-a2a` 1.0.0b261022 `A2AExecutor`, `agent-framework-core` 1.26.0, on `a2a-sdk` 1.3.0; a `BaseChatClient` with the framework's `FunctionInvocationLayer` over a scripted model)",
-    testedAs:
-      'real peer, 22 tests; live fixtures `test/fixtures/agent-framework-live/` (replayed offline by `test/core/python-frameworks-live-fixtures.test.ts`)',
-    bindings:
-      "1.0 JSON-RPC and HTTP+JSON, the SDK's 0.3 compat layer on JSON-RPC; `@a2a-js/sdk` 1.3 (JSON-RPC, REST; 1.0 and 0.3 modes), raw fetch and Google ADK JS `RemoteA2AAgent` (0.3 stream); `stream=False` (default: the answer is a WORKING status message, in `history`, no artifacts) and `stream=True` (artifact updates)",
-    card: "`/.well-known/agent-card.json`, the app's own card (the framework writes none): 1.0 + the SDK's 0.3 fields, skills = the tools, `text/plain`",
-    judged:
-      'healthy tool-using send / stream on both bindings and both executor modes: no drift; `a2a.protocol.version` 1.0 / 0.3 per call; -32001 and REST 404: error spans, no verdict; the field report\'s Python fingerprint on the live card; the same bytes with and without the instrumentation. Removed tool: COMPLETED with the framework\'s `Error: Requested function "x" not found.` repeated by the model (history / status message) → `unknown_skill`, confirmed by the card re-served; with `terminate_on_unknown_calls` FAILED with that text → `unknown_skill`; `card_changed`. Variant B (`stream=True`): raw `image/png` artifact → `output_mode_mismatch`; under `stream=False` the image is a status message, not judged for modes (limit)',
-  },
-  {
     id: 'go-a2a-go',
     file: 'go-a2a-go.test.ts, go-a2a-go-grpc.test.ts',
     name: 'Go `a2a-go` v0.3.3 (the official Go SDK: `a2asrv.NewJSONRPCHandler` + `NewStaticAgentCardHandler` on net/http, with `GRPC=1` also `a2agrpc.NewHandler(...).RegisterWith` on a `grpc.Server` (google.golang.org/grpc v1.73.0), one request handler behind both; a deterministic `AgentExecutor`; built by `scripts/real-world-go.sh`)',

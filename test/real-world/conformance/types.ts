@@ -70,6 +70,10 @@ export interface Outcome {
   part?: { kind: string; text?: string; mediaType?: string };
   /** the text of the final status message */
   statusText?: string;
+  /** the agent's answer: the artifacts' text, or the last agent message of the history */
+  answer?: string;
+  /** how many artifacts the task has */
+  artifacts?: number;
   /** stream events in order: task, status, artifact, message, error */
   events?: string[];
   /** the call failed: the client's error message, or the JSON-RPC error */
@@ -87,7 +91,11 @@ export interface Expect {
   spanState?: string;
   part?: { kind: string; text?: string; mediaType?: string };
   statusText?: string;
+  answer?: string;
+  artifacts?: number;
   events?: string[];
+  /** the first stream event */
+  firstEvent?: string;
   /** at least this many stream events */
   minEvents?: number;
   /** the call fails (its error message matches) */
