@@ -58,7 +58,7 @@ async function sdkCall(
   const opts = { transport: spec.transport, rest: true, legacy: spec.legacy };
   const client =
     spec.from === 'url'
-      ? await sdkClient({ baseUrl: peer.baseUrl ?? peer.origin }, opts)
+      ? await sdkClient({ baseUrl: peer.baseUrl ?? peer.origin, path: peer.cardPath }, opts)
       : await sdkClient({ card: card as Json }, opts);
   try {
     if (op === 'send') {

@@ -69,18 +69,6 @@ export const NOT_MIGRATED: DocOnlyRow[] = [
       'healthy send/stream/GetTask: no drift; removed skill: FAILED `unknown skill: x` → `unknown_skill` (1.0 and 0.3, unary and stream); a raised `ValueError` → status `UNKNOWN` (2) whose details carry the text → `unknown_skill`; `image/png` (1.0 raw part, 0.3 file part) → `output_mode_mismatch`; GetTask of an unknown task → `NOT_FOUND` (5): error span, no verdict; `rpc.*` attributes',
   },
   {
-    id: 'python-langgraph',
-    file: 'python-langgraph.test.ts',
-    name: "LangGraph server's A2A endpoint (`langgraph-api` 0.16.7 + `langgraph-runtime-inmem` 0.36.7, what `langgraph dev` runs; Elastic-2.0; two graphs without a model)",
-    testedAs:
-      'real peer, 11 tests; live fixtures `test/fixtures/langgraph-live/` (10 offline tests); runs offline (no license key, no LangSmith, version check off)',
-    bindings:
-      '1.0 JSON-RPC at `/a2a/{assistant_id}`, 0.3 slash names answered in 0.3 shapes, 1.0 names in a hybrid (`{task: {kind: "task", …, "TASK_STATE_COMPLETED"}}`); `event: message` CRLF SSE; `@a2a-js/sdk` 1.3 (1.0) and raw fetch',
-    card: "`/.well-known/agent-card.json?assistant_id={id}` (400 -32602 without it), 1.0 card + `url`, version = langgraph-api's (`0.16.7`) whatever the graph, ONE skill `{id}-main` with modes `application/json`, `text/plain`",
-    judged:
-      "healthy send / stream, two assistants' cards at one path: no drift (they were one card, `card_changed`, before the card key kept the query); graph removed by a redeploy: -32602 `Assistant '{id}' not found` to a client holding its card → `invalid_params`, its card URL 400; an image content block → file part `image/png` → `output_mode_mismatch`; -32001, 400: error spans; the field report's Python fingerprint on the live card; the same bytes with and without. Not expressible: `unknown_skill` (no per-tool skills), `card_changed` (the one skill and its modes are fixed by langgraph-api). Protocol version of 0.3 names at its 1.0-only card: not told",
-  },
-  {
     id: 'go-a2a-go',
     file: 'go-a2a-go.test.ts, go-a2a-go-grpc.test.ts',
     name: 'Go `a2a-go` v0.3.3 (the official Go SDK: `a2asrv.NewJSONRPCHandler` + `NewStaticAgentCardHandler` on net/http, with `GRPC=1` also `a2agrpc.NewHandler(...).RegisterWith` on a `grpc.Server` (google.golang.org/grpc v1.73.0), one request handler behind both; a deterministic `AgentExecutor`; built by `scripts/real-world-go.sh`)',

@@ -40,7 +40,7 @@ export function rpcProbe(
   label: string,
   endpointName: string,
   method: string,
-  params: (tag: string) => Json,
+  params: (tag: string, peer: Peer) => Json,
   expected: Expected,
   o: { stream?: boolean; v10?: boolean } = {},
 ): Probe {
@@ -57,7 +57,7 @@ export function rpcProbe(
           ...(o.v10 ? V10 : {}),
         },
         // one id for every run: the bytes of two runs compare equal
-        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params: params(tag) }),
+        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params: params(tag, peer) }),
       },
     }),
   };

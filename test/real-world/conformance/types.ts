@@ -13,6 +13,8 @@ export interface Peer {
   cardUrl: string;
   /** what `ClientFactory.createFromUrl` takes */
   baseUrl?: string;
+  /** the card's path under baseUrl, where it is not `/.well-known/agent-card.json` ('' : baseUrl is the card) */
+  cardPath?: string;
   pid?: number | undefined;
   stop(): Promise<void>;
 }
@@ -136,10 +138,15 @@ export type GoneSkillSays =
 export interface GonePath extends Path {
   /** how the agent says it, on this path (the next checks pick their rows by it) */
   says: Fact<GoneSkillSays>;
-  /** the verdict on the span today: unknown_skill, or none (an error span without a verdict) */
-  verdict: 'unknown_skill' | 'none';
+  /**
+   * the verdict on the span today: unknown_skill; invalid_params (the agent rejects a skill its
+   * card listed); or none (an error span without a verdict)
+   */
+  verdict: 'unknown_skill' | 'invalid_params' | 'none';
   /** `a2a.drift.evidence`, where the row pins it */
   evidence?: 'content' | 'protocol';
+  /** `a2a.drift.rpc_code`, where the row pins it */
+  rpcCode?: number;
   /** `a2a.drift.confirmed` (the card re-served lacks the skill), where the row pins it */
   confirmed?: boolean;
   /** the span's status is ERROR (true) or not (false); unchecked when absent */
@@ -214,6 +221,8 @@ export interface Row {
 
   /** the skills called: one by `send`, one by `stream`; the prompt of each */
   skills: { send: string; stream: string; prompts: Record<string, string> };
+  /** the skill id on the wire of a skill named in this row, where only the running agent knows it */
+  skillId?(peer: Peer, name: string): string;
 
   capabilities: {
     streaming: Fact<boolean>;
@@ -243,6 +252,8 @@ export interface Row {
         paths: GonePath[];
         /** a call of a skill still on the card, on the redeployed agent */
         still: Path;
+        /** card_changed cannot be seen, and why (the redeploy took the card too) */
+        cardChanged?: NotExpressible;
       }
     | NotExpressible;
   /** variant B: a listed skill answers with another media type, the card unchanged */
