@@ -2,7 +2,7 @@
  * The instrumentation against the official GO SDK's gRPC server (`github.com/a2aproject/a2a-go`
  * v0.3.3, A2A protocol 0.3, pinned in test/real-world/go/a2a-go/go.sum with
  * google.golang.org/grpc v1.73.0, built by scripts/real-world-go.sh): the same peer as
- * go-a2a-go.test.ts with GRPC=1, the SDK's `a2agrpc.NewHandler(...).RegisterWith(grpc.Server)`
+ * the go-a2a-go row of the conformance table with GRPC=1, the SDK's `a2agrpc.NewHandler(...).RegisterWith(grpc.Server)`
  * serving the 0.3 service `a2a.v1.A2AService` beside its JSON-RPC handler, one default request
  * handler behind both. The card is a 0.3 card preferring gRPC: `url` "127.0.0.1:<grpc port>",
  * `preferredTransport: "GRPC"`, `additionalInterfaces` [GRPC that target, JSONRPC /invoke].

@@ -145,6 +145,7 @@ function expectOutcome(o: Outcome, e: Expect | undefined, what: string): void {
   if (e.events !== undefined) assert.deepEqual(o.events, e.events, show);
   if (e.minEvents !== undefined) assert.ok((o.events?.length ?? 0) >= e.minEvents, show);
   if (e.wire !== undefined) assert.match(o.wire ?? '', e.wire, show);
+  if (e.contentType !== undefined) assert.equal(o.contentType, e.contentType, show);
 }
 
 /** The span that carries an operation's verdict: its own, or the polled GetTask that judged. */
@@ -242,6 +243,8 @@ export const CHECKS: Check[] = [
         spans.describeSpans(),
       );
       assert.equal(get.attributes['a2a.drift.kind'], undefined, spans.describeSpans());
+      if (row.card.judged)
+        assert.equal(get.attributes['a2a.drift.unjudged_reason'], undefined, spans.describeSpans());
       assert.equal(
         pythonSeedFingerprint(raw),
         fp,
@@ -278,6 +281,12 @@ export const CHECKS: Check[] = [
             );
             if (path.protocol) assertProtocol(s.attributes, path.protocol, spans.describeSpans);
             assert.notEqual(s.status.code, SpanStatusCode.ERROR, spans.describeSpans());
+            if (path.judged)
+              assert.equal(
+                s.attributes['a2a.drift.unjudged_reason'],
+                undefined,
+                spans.describeSpans(),
+              );
             if (path.skillSource === 'application')
               assert.equal(s.attributes['a2a.skill.id_source'], 'application');
             if (path.skillSource === 'wire')
@@ -318,15 +327,28 @@ export const CHECKS: Check[] = [
         const all = ctx.h().spans(name);
         assert.ok(all.length >= mine.length, `${name} spans: ${spans.describeSpans()}`);
         const got = all.slice(-mine.length);
-        mine.forEach((p, i) =>
+        mine.forEach((p, i) => {
+          const s = got[i];
           assert.equal(
-            got[i].status.code === SpanStatusCode.ERROR,
+            s.status.code === SpanStatusCode.ERROR,
             p.span!.error,
             `${p.label}: ${spans.describeSpans()}`,
-          ),
-        );
+          );
+          assert.equal(
+            s.attributes['a2a.drift.kind'],
+            p.span!.drift,
+            `${p.label}: ${spans.describeSpans()}`,
+          );
+          if (p.span!.httpStatus !== undefined)
+            assert.equal(s.attributes['http.response.status_code'], p.span!.httpStatus, p.label);
+        });
       }
-      assert.deepEqual(spans.driftKinds(), [], spans.describeSpans());
+      // a verdict only where a probe expects one (a listed skill's own invalid params)
+      assert.deepEqual(
+        spans.driftKinds(),
+        withSpan.filter((p) => p.span!.drift).map((p) => [p.span!.name, p.span!.drift]),
+        spans.describeSpans(),
+      );
     },
   },
   {

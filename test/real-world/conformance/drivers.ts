@@ -164,6 +164,7 @@ async function rpcCall(
     body: JSON.stringify({ jsonrpc: '2.0', id: nextRpcId(), method, params }),
   });
   const wire = await res.text();
+  const contentType = res.headers.get('content-type');
   if (op === 'send') {
     let body: Json;
     try {
@@ -171,7 +172,7 @@ async function rpcCall(
     } catch {
       return { error: `HTTP ${res.status}`, wire };
     }
-    const out = { ...rpcResult(spec.version, body), wire };
+    const out = { ...rpcResult(spec.version, body), wire, contentType };
     if (!spec.poll || out.error !== undefined) return out;
     const id = (body.result?.task ?? body.result)?.id as string;
     for (let i = 0; i < 100; i++) {
@@ -194,7 +195,7 @@ async function rpcCall(
     }
     throw new Error(`task ${id} did not finish`);
   }
-  const out: Outcome = { events: [], wire };
+  const out: Outcome = { events: [], wire, contentType };
   for (const block of wire.split(/\r?\n\r?\n/)) {
     const data = block
       .split(/\r?\n/)

@@ -20,6 +20,7 @@ import {
   startPythonAdkPeer,
   venvInstalled as adkInstalled,
 } from '../python/google-adk/peer-process.mjs';
+import { buildGoPeer, startGoPeer } from '../go/a2a-go/peer-process.mjs';
 import {
   VENV_PYTHON as LANGGRAPH_PYTHON,
   assistantUrls,
@@ -52,6 +53,7 @@ import { a2aSdkQuirks } from '../rows/python-a2a-sdk.quirks';
 import { googleAdkQuirks } from '../rows/python-google-adk.quirks';
 import { agentFrameworkQuirks } from '../rows/python-agent-framework.quirks';
 import { langgraphQuirks } from '../rows/python-langgraph.quirks';
+import { goQuirks } from '../rows/go-a2a-go.quirks';
 import { pythonA2aQuirks } from '../rows/python-python-a2a.quirks';
 import type { DocOnlyRow, Row } from './types';
 
@@ -1515,6 +1517,307 @@ const langgraph: Row = {
   quirks: langgraphQuirks,
 };
 
+const GO_PEER = 'test/real-world/go/a2a-go/main.go';
+/** the build of the Go peer, once per run (cached by go.sum: instant once built) */
+let goBuilt: true | string | undefined;
+const goUnavailable = (): string | undefined => {
+  goBuilt ??= buildGoPeer();
+  return goBuilt === true ? undefined : goBuilt;
+};
+const goJsonRpc: Row = {
+  id: 'go-a2a-go',
+  name: 'Go `a2a-go` v0.3.3 (the official Go SDK: `a2asrv.NewJSONRPCHandler` + `NewStaticAgentCardHandler` on net/http, one request handler; a deterministic `AgentExecutor`; built by `scripts/real-world-go.sh`)',
+  agentCode: 'test/real-world/go/a2a-go/',
+  optional:
+    'it needs the Go toolchain and the module proxy; scripts/real-world.sh builds it only where `go` is installed',
+  unavailable: goUnavailable,
+  start: (d, same) =>
+    startGoPeer({
+      variant: d.variant,
+      port: same?.port,
+      unknownSkill: d.opts?.unknownSkill as
+        'status' | 'error' | 'unsupported' | 'plain' | undefined,
+    }),
+  facts: {
+    bindings: {
+      value:
+        '0.3 JSON-RPC at `/invoke` (v0.3.3 has no HTTP+JSON server); non-streaming answers `text/plain` (no Content-Type set), every JSON-RPC error at HTTP 200, streams start with a `status-update`',
+      source: 'test/fixtures/a2a-go-live/README.md',
+    },
+    clients: {
+      value:
+        '`@a2a-js/sdk` 1.3 in 0.3 mode (JSON-RPC) and raw fetch; the skill id in `message.metadata.skillId` (raw) or the request metadata (SDK)',
+      source: 'the card is a 0.3 card (protocolVersion 0.3.0)',
+    },
+    card: {
+      value:
+        '`/.well-known/agent-card.json`, 0.3 card, skills `text/plain`; a nil Go slice is `"tags": null` (decoded; the `@a2a-js/sdk` client refuses it)',
+      source: `${GO_PEER} (NIL_TAGS=1); test/fixtures/a2a-go-live/card.json`,
+    },
+    judged: {
+      value:
+        'healthy send/stream/get: no drift; removed skill: final `status-update` FAILED `unknown skill: x` → `unknown_skill`; an executor error wrapping `ErrUnsupportedOperation` (-32004, text in `data.error`) → `unknown_skill`, wrapping `ErrInvalidParams` (-32602) → `invalid_params`, a plain error → -32603 without text: error span, no verdict; `image/png` file part → `output_mode_mismatch`; `card_changed`; net/http 404 and -32001: error spans',
+      source: `${GO_PEER} (UNKNOWN_SKILL=status|error|unsupported|plain)`,
+    },
+    fixtures: 'test/fixtures/a2a-go-live/',
+  },
+  card: {
+    protocol: '0.3',
+    judged: true,
+    skills: [
+      ['summarize', ['text/plain']],
+      ['translate', ['text/plain']],
+    ],
+    fields: (p) => ({
+      version: '1.0.0',
+      protocolVersion: '0.3.0',
+      url: `${p.origin}/invoke`,
+      preferredTransport: 'JSONRPC',
+      skills: [{ tags: ['docs'] }, { tags: ['docs'] }],
+    }),
+  },
+  skills: { send: 'summarize', stream: 'translate', prompts: PROMPTS },
+  capabilities: {
+    streaming: { value: true, source: 'the card’s capabilities.streaming' },
+    push: { value: false, source: 'the card’s capabilities' },
+    grpc: { value: true, source: 'GRPC=1: a2agrpc.NewHandler (the go-a2a-go-grpc deployment)' },
+    variantB: {
+      value: 'file',
+      source: `${GO_PEER}: variant B answers summarize with an image/png file part`,
+    },
+  },
+  healthy: [
+    {
+      label: 'SDK 0.3 mode on the card the app fetched',
+      client: sdk03('card'),
+      protocol: '0.3',
+      judged: true,
+      ops: {
+        send: { state: 'completed', part: { kind: 'text', text: SUMMARY } },
+        stream: { state: 'completed', events: ['status', 'status', 'artifact', 'status'] },
+      },
+    },
+    {
+      label: 'SDK 0.3 mode from the URL (its resolver fetches the card)',
+      client: sdk03('url'),
+      protocol: '0.3',
+      ops: { send: { state: 'completed' } },
+    },
+    {
+      label: 'raw 0.3 message/send (answered as text/plain) and message/stream',
+      client: { kind: 'jsonrpc', version: '0.3', endpoint: 'jsonRpcUrl' },
+      protocol: '0.3',
+      ops: {
+        send: {
+          state: 'completed',
+          part: { kind: 'text', text: SUMMARY },
+          contentType: 'text/plain; charset=utf-8',
+        },
+        stream: {
+          state: 'completed',
+          contentType: 'text/event-stream',
+          events: ['status', 'status', 'artifact', 'status'],
+          wire: /^id: [0-9a-f-]{36}\ndata: \{"jsonrpc":"2.0"[\s\S]*"state":"submitted"[\s\S]*"state":"working"[\s\S]*"state":"completed"/,
+        },
+      },
+    },
+  ],
+  errors: [
+    httpProbe(
+      'a path net/http does not serve',
+      '/no-such-path',
+      {
+        status: 404,
+        body: /^404 page not found\n$/,
+        span: { name: 'SendMessage', error: true, httpStatus: 404 },
+      },
+      {
+        body: (tag) => ({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'message/send',
+          params: m03('summarize: x', 'summarize', tag),
+        }),
+      },
+    ),
+    rpcProbe(
+      'tasks/get of an unknown task',
+      'jsonRpcUrl',
+      'tasks/get',
+      () => ({ id: 'no-such-task' }),
+      {
+        status: 200,
+        body: /"error":\{"code":-32001,"message":"task not found","data":\{"error":"failed to get task: task not found"\}\}/,
+        span: { name: 'GetTask', error: true },
+      },
+    ),
+    rpcProbe(
+      'the skill’s own invalid params (-32602 at HTTP 200)',
+      'jsonRpcUrl',
+      'message/send',
+      (tag) => m03('summarize: max_words=-1', 'summarize', tag),
+      {
+        status: 200,
+        body: /"code":-32602,.*'max_words' must be a positive integer: invalid params"/,
+        span: { name: 'SendMessage', error: true, drift: 'invalid_params' },
+      },
+    ),
+  ],
+  sameBytes: {
+    probes: [
+      cardProbe(),
+      rpcProbe(
+        'send',
+        'jsonRpcUrl',
+        'message/send',
+        (tag) => m03(PROMPTS.summarize, 'summarize', tag),
+        {
+          status: 200,
+          contentType: 'text/plain; charset=utf-8',
+          body: /^\{"jsonrpc":"2.0","id":7,"result"/,
+        },
+      ),
+      rpcProbe(
+        'stream',
+        'jsonRpcUrl',
+        'message/stream',
+        (tag) => m03(PROMPTS.translate, 'translate', tag),
+        { status: 200, contentType: 'text/event-stream', body: /^id: UUID\ndata: / },
+        { stream: true },
+      ),
+      rpcProbe(
+        'invalid params',
+        'jsonRpcUrl',
+        'message/send',
+        (tag) => m03('summarize: max_words=-1', 'summarize', tag),
+        {
+          status: 200,
+          contentType: 'text/plain; charset=utf-8',
+          body: /^\{"jsonrpc":"2.0","id":7,"error"/,
+        },
+      ),
+      httpProbe(
+        'a path it does not serve',
+        '/nope',
+        { status: 404, contentType: 'text/plain; charset=utf-8', body: /^404 page not found/ },
+        {
+          body: (tag) => ({
+            jsonrpc: '2.0',
+            id: 7,
+            method: 'message/send',
+            params: m03('x', 'summarize', tag),
+          }),
+        },
+      ),
+    ],
+    drift: [['SendMessage', 'invalid_params']],
+  },
+  variantA: {
+    gone: 'translate',
+    left: ['summarize'],
+    paths: [
+      {
+        label:
+          'SDK 0.3 mode holding the healthy card: FAILED "unknown skill: translate" (send and stream)',
+        client: sdk03('card'),
+        ops: { send: { state: 'failed', statusText: 'unknown skill: translate' }, stream: {} },
+        says: {
+          value: 'words',
+          source: `${GO_PEER}:119 the final status-update FAILED "unknown skill: translate"`,
+        },
+        verdict: 'unknown_skill',
+        errorSpan: true,
+      },
+      {
+        label: 'raw 0.3 message/send and message/stream: failed',
+        client: { kind: 'jsonrpc', version: '0.3', endpoint: 'jsonRpcUrl' },
+        ops: {
+          send: { state: 'failed', statusText: 'unknown skill: translate' },
+          stream: { state: 'failed' },
+        },
+        says: { value: 'words', source: 'as above' },
+        verdict: 'unknown_skill',
+      },
+      {
+        label:
+          'Execute returns fmt.Errorf("unknown skill: translate: %w", a2a.ErrInvalidParams): -32602 (send and the stream’s only event)',
+        deploy: { unknownSkill: 'error' },
+        client: { kind: 'jsonrpc', version: '0.3', endpoint: 'jsonRpcUrl' },
+        ops: {
+          send: {
+            error: /^-32602 invalid params$/,
+            wire: /"error":\{"code":-32602,"message":"invalid params","data":\{"error":"unknown skill: translate: invalid params"\}\}/,
+          },
+          stream: { error: /^-32602 /, events: ['error'] },
+        },
+        says: {
+          value: 'words',
+          source: `${GO_PEER} UNKNOWN_SKILL=error; the contract’s verdict for -32602 on a listed skill`,
+        },
+        verdict: 'invalid_params',
+        errorSpan: true,
+      },
+      {
+        label:
+          'Execute returns fmt.Errorf("unknown skill: translate: %w", a2a.ErrUnsupportedOperation): -32004, the words in data.error',
+        deploy: { unknownSkill: 'unsupported' },
+        client: { kind: 'jsonrpc', version: '0.3', endpoint: 'jsonRpcUrl' },
+        ops: {
+          send: {
+            error: /^-32004 this operation is not supported$/,
+            wire: /"data":\{"error":"unknown skill: translate: this operation is not supported"\}/,
+          },
+          stream: { error: /^-32004 / },
+        },
+        says: { value: 'words', source: `${GO_PEER} UNKNOWN_SKILL=unsupported` },
+        verdict: 'unknown_skill',
+        errorSpan: true,
+      },
+      {
+        label:
+          'a plain errors.New("unknown skill: translate") after the submitted event: -32603 "internal error" without the text',
+        deploy: { unknownSkill: 'plain' },
+        client: { kind: 'jsonrpc', version: '0.3', endpoint: 'jsonRpcUrl' },
+        ops: {
+          send: {
+            error: /^-32603 internal error$/,
+            wire: /"error":\{"code":-32603,"message":"internal error"\}/,
+          },
+        },
+        says: {
+          value: 'failure',
+          source: 'a2asrv’s JSON-RPC handler hides a plain error’s text (-32603 "internal error")',
+        },
+        verdict: 'none',
+        errorSpan: true,
+      },
+    ],
+    still: {
+      label: 'SDK 0.3 mode send summarize',
+      client: sdk03('card'),
+      ops: { send: { state: 'completed' } },
+    },
+  },
+  variantB: {
+    skill: 'summarize',
+    paths: [
+      {
+        label: 'SDK 0.3 mode send + stream: a file part image/png',
+        client: sdk03('card'),
+        ops: { send: { state: 'completed', part: { mediaType: 'image/png' } }, stream: {} },
+        mediaType: 'image/png',
+      },
+      {
+        label: 'raw 0.3 message/send: a file part image/png',
+        client: { kind: 'jsonrpc', version: '0.3', endpoint: 'jsonRpcUrl' },
+        ops: { send: { state: 'completed', part: { kind: 'file', mediaType: 'image/png' } } },
+        mediaType: 'image/png',
+      },
+    ],
+  },
+  quirks: goQuirks,
+};
+
 /** The rows the conformance suite runs. */
 export const ROWS: Row[] = [
   pythonSdk,
@@ -1524,6 +1827,7 @@ export const ROWS: Row[] = [
   strands,
   agentFramework,
   langgraph,
+  goJsonRpc,
 ];
 
 /** Implementations known from recorded wire only (test/fixtures/), listed in the doc. */

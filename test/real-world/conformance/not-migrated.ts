@@ -69,15 +69,14 @@ export const NOT_MIGRATED: DocOnlyRow[] = [
       'healthy send/stream/GetTask: no drift; removed skill: FAILED `unknown skill: x` → `unknown_skill` (1.0 and 0.3, unary and stream); a raised `ValueError` → status `UNKNOWN` (2) whose details carry the text → `unknown_skill`; `image/png` (1.0 raw part, 0.3 file part) → `output_mode_mismatch`; GetTask of an unknown task → `NOT_FOUND` (5): error span, no verdict; `rpc.*` attributes',
   },
   {
-    id: 'go-a2a-go',
-    file: 'go-a2a-go.test.ts, go-a2a-go-grpc.test.ts',
-    name: 'Go `a2a-go` v0.3.3 (the official Go SDK: `a2asrv.NewJSONRPCHandler` + `NewStaticAgentCardHandler` on net/http, with `GRPC=1` also `a2agrpc.NewHandler(...).RegisterWith` on a `grpc.Server` (google.golang.org/grpc v1.73.0), one request handler behind both; a deterministic `AgentExecutor`; built by `scripts/real-world-go.sh`)',
-    testedAs:
-      'real peer, 17 tests (JSON-RPC, `go-a2a-go.test.ts`) + 13 tests (gRPC, `go-a2a-go-grpc.test.ts`); live fixtures `test/fixtures/a2a-go-live/` (20 offline tests)',
+    id: 'go-a2a-go-grpc',
+    file: 'go-a2a-go-grpc.test.ts',
+    name: 'Go `a2a-go` v0.3.3 over gRPC (`GRPC=1`: `a2agrpc.NewHandler(...).RegisterWith` on a `grpc.Server` (google.golang.org/grpc v1.73.0) beside the JSON-RPC handler, one request handler behind both)',
+    testedAs: 'real peer, 13 tests; live fixtures `test/fixtures/a2a-go-live/`',
     bindings:
-      '0.3 JSON-RPC and 0.3 gRPC (`a2a.v1.A2AService`; v0.3.3 has no HTTP+JSON server); `@a2a-js/sdk` 1.3 in 0.3 mode (JSON-RPC; gRPC through `ClientFactory` with `GrpcTransportFactory({legacyCompat})`, which picks GRPC from the card, and `LegacyGrpcTransport`) and raw fetch; non-streaming JSON-RPC answers `text/plain` (no Content-Type set), streams start with a `status-update`',
-    card: '`/.well-known/agent-card.json`, 0.3 card, skills `text/plain`; with gRPC: `url` = the gRPC target, `preferredTransport: "GRPC"`, `additionalInterfaces` [GRPC, JSONRPC]; a nil Go slice is `"tags": null` (decoded; the `@a2a-js/sdk` client refuses it)',
+      '0.3 gRPC (`a2a.v1.A2AService`); `@a2a-js/sdk` 1.3 in 0.3 mode through `ClientFactory` with `GrpcTransportFactory({legacyCompat})`, which picks GRPC from the card, and `LegacyGrpcTransport`',
+    card: '`url` = the gRPC target, `preferredTransport: "GRPC"`, `additionalInterfaces` [GRPC, JSONRPC]',
     judged:
-      'healthy send/stream/get: no drift (both bindings); removed skill: final `status-update` FAILED `unknown skill: x` → `unknown_skill` (also on the GetTask poll); an executor error wrapping `ErrUnsupportedOperation` (-32004, text in `data.error`; gRPC `UNIMPLEMENTED` with the text) → `unknown_skill`, wrapping `ErrInvalidParams` (-32602; gRPC `INTERNAL` "…: invalid params") → `invalid_params`, wrapping `ErrUnsupportedContentType` (-32005; gRPC `INVALID_ARGUMENT` "…: incompatible content types") → `unsupported_mode`, a plain error → JSON-RPC -32603 without text: error span, no verdict (gRPC: `INTERNAL` with the text → `unknown_skill`); `image/png` file part → `output_mode_mismatch`; `NOT_FOUND` (GetTask of an unknown task, TaskSubscription to a finished one): error spans, no verdict; `rpc.*` attributes; `card_changed`; the field report\'s Python fingerprint on the live card; the same bytes (JSON-RPC) and results (gRPC) with and without the instrumentation',
+      'healthy send/stream/get: no drift; removed skill: FAILED `unknown skill: x` → `unknown_skill`; `ErrUnsupportedOperation` → `UNIMPLEMENTED` with the text → `unknown_skill`; `ErrInvalidParams` → `INTERNAL` "…: invalid params" → `invalid_params`; `ErrUnsupportedContentType` → `INVALID_ARGUMENT` "…: incompatible content types" → `unsupported_mode`; a plain error → `INTERNAL` with the text → `unknown_skill`; `image/png` file part → `output_mode_mismatch`; `NOT_FOUND` (GetTask of an unknown task, TaskSubscription to a finished one): error spans, no verdict; `rpc.*` attributes; the same results with and without the instrumentation',
   },
 ];

@@ -82,6 +82,8 @@ export interface Outcome {
   error?: string;
   /** raw clients: the response body as received */
   wire?: string;
+  /** raw clients: the response's Content-Type */
+  contentType?: string | null;
 }
 
 /** What a call must have returned (only the fields given are checked). */
@@ -91,7 +93,7 @@ export interface Expect {
   answered?: string;
   /** the `a2a.task.state` of the call's span in healthy traffic (default TASK_STATE_COMPLETED) */
   spanState?: string;
-  part?: { kind: string; text?: string; mediaType?: string };
+  part?: { kind?: string; text?: string; mediaType?: string };
   statusText?: string;
   answer?: string;
   artifacts?: number;
@@ -104,6 +106,8 @@ export interface Expect {
   error?: RegExp;
   /** the wire (raw clients) matches */
   wire?: RegExp;
+  /** the response's Content-Type (raw clients) */
+  contentType?: string;
 }
 
 export type Op = 'send' | 'stream';
@@ -121,6 +125,8 @@ export interface Path {
   ops: Partial<Record<Op, Expect>>;
   /** the span that carries the verdict, where it is not the call's own (a polled GetTask) */
   judgedOn?: 'GetTask';
+  /** the calls' spans carry no `a2a.drift.unjudged_reason` (everything was judged) */
+  judged?: boolean;
   /** `a2a.skill.id_source` of the calls' spans: the app declared it, or it was read from the wire */
   skillSource?: 'application' | 'wire';
 }
@@ -172,8 +178,8 @@ export interface Probe {
   contentType?: string;
   /** the answer's body matches */
   body?: RegExp;
-  /** the span this request makes, and that it is an error span */
-  span?: { name: string; error: boolean };
+  /** the span this request makes, that it is an error span, and its verdict if it has one */
+  span?: { name: string; error: boolean; drift?: string; httpStatus?: number };
 }
 
 /** Not expressible, with the reason (the check reports N/A with it). */
@@ -217,6 +223,8 @@ export interface Row {
     skills: Array<[string, string[] | undefined]>;
     /** top-level card fields and their values on the live card */
     fields?(peer: Peer): Json;
+    /** the card span carries no `a2a.drift.unjudged_reason` */
+    judged?: boolean;
   };
 
   /** the skills called: one by `send`, one by `stream`; the prompt of each */
