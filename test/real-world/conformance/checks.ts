@@ -15,6 +15,7 @@ import { activeCallCount, type Harness } from '../../helpers/otel';
 import { pythonSeedFingerprint } from '../../helpers/seed-fingerprint';
 import { skillFingerprint } from '../../../src/index';
 import { getCard, spanChecks, type Json } from '../lib';
+import { checkGrpcSpanAttributes } from '../grpc-clients';
 import { normaliseWire } from '../live-checks';
 import { call, fetchesCard } from './drivers';
 import {
@@ -29,7 +30,13 @@ import {
   type Variant,
 } from './types';
 
-const SPAN: Record<Op, string> = { send: 'SendMessage', stream: 'SendStreamingMessage' };
+const SPAN: Record<Op, string> = {
+  send: 'SendMessage',
+  stream: 'SendStreamingMessage',
+  get: 'GetTask',
+};
+/** the order a path's operations run in (a get reads the task of the send before it) */
+const ORDER: Op[] = ['send', 'stream', 'get'];
 
 /** A row's running agents and the harness, shared by its checks (one test file, in order). */
 export class RowContext {
@@ -157,7 +164,11 @@ function judged(ctx: RowContext, path: Path, op: Op): ReturnType<RowContext['spa
   return s;
 }
 
-/** Runs a path's operations with `skill`: the spans they made, by operation. */
+/**
+ * Runs a path's operations with `skill` (a get: of the task its send made, or the id it names)
+ * and checks what each span carries by the path's and the operation's own words: the span by
+ * operation.
+ */
 async function runPath(
   ctx: RowContext,
   path: Path,
@@ -165,21 +176,43 @@ async function runPath(
   held: Json | undefined,
   skill: (op: Op) => string,
 ): Promise<Array<[Op, ReturnType<RowContext['spans']['only']>]>> {
-  const ops = Object.keys(path.ops) as Op[];
+  const ops = ORDER.filter((op) => path.ops[op] !== undefined);
+  let sent: string | undefined;
   for (const op of ops) {
-    const s = skill(op);
-    const o = await call(
-      path.client,
-      peer,
-      held,
-      op,
-      ctx.skillOn(peer, s),
-      ctx.row.skills.prompts[s] ?? s,
-    );
-    expectOutcome(o, path.ops[op], `${path.label} ${op} ${s}`);
+    const e = path.ops[op];
+    const s = skill(op === 'get' ? 'send' : op);
+    const subject = op === 'get' ? (e?.taskId ?? sent ?? 'no task sent') : ctx.skillOn(peer, s);
+    const o = await call(path.client, peer, held, op, subject, ctx.row.skills.prompts[s] ?? s);
+    if (op === 'send') sent = o.taskId;
+    expectOutcome(o, e, `${path.label} ${op} ${s}`);
   }
   await ctx.spans.spansSettled(ops.length);
-  return ops.map((op) => [op, judged(ctx, path, op)]);
+  const got = ops.map((op): [Op, ReturnType<RowContext['spans']['only']>] => [
+    op,
+    judged(ctx, path, op),
+  ]);
+  const card = path.grpc ? (held ?? (await getCard(peer.cardUrl)).card) : undefined;
+  for (const [op, span] of got) {
+    const e = path.ops[op];
+    for (const [k, v] of Object.entries(e?.spanAttributes ?? {}))
+      assert.deepEqual(span.attributes[k], v, `${op} ${k}: ${ctx.spans.describeSpans()}`);
+    if (e?.spanStatusMessage) assert.match(span.status.message ?? '', e.spanStatusMessage);
+    if (path.grpc)
+      checkGrpcSpanAttributes(
+        span,
+        {
+          service: path.grpc.service,
+          version: path.grpc.version,
+          port: (peer as unknown as { grpcPort?: number }).grpcPort,
+          cardUrl: peer.cardUrl,
+          card: card as Json,
+          agentName: path.grpc.agentName,
+          methodOf: path.grpc.methodOf,
+        },
+        ctx.spans.describeSpans,
+      );
+  }
+  return got;
 }
 
 /** The span's `a2a.protocol.version` ('none': it claims none). */
@@ -193,6 +226,15 @@ function assertProtocol(
     protocol === 'none' ? undefined : protocol,
     describe(),
   );
+}
+
+/** What an SDK-shaped client got, as text: uuids, message ids and timestamps normalised. */
+function normaliseResult(v: unknown): string {
+  return (typeof v === 'string' ? v : JSON.stringify(v))
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, 'UUID')
+    .replace(/msg-\d+-\d+-\d+/g, 'MSGID')
+    .replace(/"seconds":"?\d+"?,"nanos":\d+/g, 'TS')
+    .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, 'TS');
 }
 
 /** Prefixes a path's failure with its label. */
@@ -267,11 +309,17 @@ export const CHECKS: Check[] = [
           const peer = await ctx.healthy(path.deploy);
           await ctx.h().reset();
           const held = fetchesCard(path.client) ? undefined : (await getCard(peer.cardUrl)).card;
-          const got = await runPath(ctx, path, peer, held, (op) => row.skills[op]);
+          const got = await runPath(
+            ctx,
+            path,
+            peer,
+            held,
+            (op) => row.skills[op === 'get' ? 'send' : op],
+          );
           for (const [op, s] of got) {
             assert.equal(
               s.attributes['a2a.skill.id'],
-              ctx.skillOn(peer, row.skills[op]),
+              ctx.skillOn(peer, row.skills[op === 'get' ? 'send' : op]),
               spans.describeSpans(),
             );
             assert.equal(
@@ -303,12 +351,31 @@ export const CHECKS: Check[] = [
     title: 'error spans without drift',
     asserts:
       'the agent’s JSON-RPC and HTTP errors (unknown task, a path it does not serve...) as the app sees them; each an error span; no verdict',
-    applies: (row) => (isNA(row.errors) ? row.errors.na : true),
+    applies: (row) => (isNA(row.errors) && !row.errorCalls?.length ? row.errors.na : true),
     async run(ctx) {
       const { spans } = ctx;
-      assert.ok(!isNA(ctx.row.errors));
-      const probes = ctx.row.errors;
+      const probes = isNA(ctx.row.errors) ? [] : ctx.row.errors;
       const peer = await ctx.healthy();
+      for (const path of ctx.row.errorCalls ?? []) {
+        await labelled(path.label, async () => {
+          await ctx.h().reset();
+          const card = (await getCard(peer.cardUrl)).card;
+          await spans.spansSettled(1);
+          ctx.h().exporter.reset();
+          for (const [, s] of await runPath(
+            ctx,
+            path,
+            peer,
+            card,
+            (op) => ctx.row.skills[op === 'get' ? 'send' : op],
+          )) {
+            assert.equal(s.status.code, SpanStatusCode.ERROR, spans.describeSpans());
+            assert.equal(s.attributes['a2a.drift.kind'], undefined, spans.describeSpans());
+          }
+          assert.equal(await ctx.h().driftCount(), 0);
+        });
+      }
+      if (!probes.length) return;
       await ctx.h().reset();
       await getCard(peer.cardUrl);
       for (const p of probes) {
@@ -360,7 +427,7 @@ export const CHECKS: Check[] = [
     async run(ctx) {
       const { spans } = ctx;
       assert.ok(!isNA(ctx.row.sameBytes));
-      const { probes, drift = [] } = ctx.row.sameBytes;
+      const { probes, calls = [], drift = [] } = ctx.row.sameBytes;
       const peer = await ctx.healthy();
       await ctx.h().reset();
       const run = async (tag: string): Promise<Array<[number, string | null, string]>> => {
@@ -373,22 +440,49 @@ export const CHECKS: Check[] = [
         }
         return out;
       };
+      // what the app's client got, ids and timestamps normalised
+      const viaClient = async (): Promise<string[]> => {
+        const out: string[] = [];
+        for (const path of calls)
+          for (const op of (['send', 'stream', 'get'] as Op[]).filter((o) => path.ops[o])) {
+            const e = path.ops[op];
+            const s = ctx.row.skills[op === 'get' ? 'send' : op];
+            const o = await call(
+              path.client,
+              peer,
+              undefined,
+              op,
+              e?.taskId ?? ctx.skillOn(peer, s),
+              ctx.row.skills.prompts[s] ?? s,
+            );
+            expectOutcome(o, e, `${path.label} ${op}`);
+            out.push(normaliseResult(o.raw));
+          }
+        return out;
+      };
       const on = await run('probe-instrumented');
+      const onCalls = await viaClient();
       ctx.h().instrumentation.disable();
       let off: Array<[number, string | null, string]>;
+      let offCalls: string[];
       try {
         off = await run('probe-bare');
+        offCalls = await viaClient();
       } finally {
         ctx.h().instrumentation.enable();
       }
       assert.deepEqual(on, off);
+      assert.deepEqual(onCalls, offCalls);
       probes.forEach((p, i) => {
         const [status, type, body] = on[i];
         assert.equal(status, p.status, `${p.label}: ${body.slice(0, 200)}`);
         if (p.contentType) assert.equal(type, p.contentType, p.label);
         if (p.body) assert.match(body, p.body, p.label);
       });
-      assert.ok(ctx.h().spans().length >= probes.length - 1, 'the instrumented run made spans');
+      assert.ok(
+        ctx.h().spans().length >= probes.length + onCalls.length - 1,
+        'the instrumented run made spans',
+      );
       assert.deepEqual(spans.driftKinds(), drift, spans.describeSpans());
     },
   },

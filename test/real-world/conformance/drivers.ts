@@ -3,7 +3,15 @@
  * what the app saw as an Outcome (the same fields whatever the client), so that a check can state
  * what must come back once for every row.
  */
-import { Role, TaskState, type Part, type StreamResponse } from '@a2a-js/sdk';
+import {
+  Role,
+  TaskState,
+  type Message,
+  type Part,
+  type StreamResponse,
+  type Task,
+} from '@a2a-js/sdk';
+import { grpcClient, grpcClients, legacyGrpc } from '../grpc-clients';
 import { asTask, collect, messageText, sendRequest } from '../../peers/sdk-client';
 import { withSkill } from '../../../src/index';
 import { getCard, messages, nextRpcId, sdkClient, type Json } from '../lib';
@@ -41,30 +49,30 @@ const SDK_EVENT: Record<string, string> = {
   message: 'message',
 };
 
-async function sdkCall(
-  spec: Extract<ClientSpec, { kind: 'sdk' }>,
-  peer: Peer,
-  held: Json | undefined,
+/** What the SDK's Client and its gRPC transports have in common: the calls a driver makes. */
+interface SdkLikeClient {
+  sendMessage(req: ReturnType<typeof sendRequest>): Promise<Message | Task>;
+  sendMessageStream(req: ReturnType<typeof sendRequest>): AsyncIterable<StreamResponse>;
+  getTask(req: { tenant: string; id: string; historyLength: number | undefined }): Promise<Task>;
+}
+
+/** A call through an SDK-shaped client (`@a2a-js/sdk` Client, its gRPC transports). */
+async function clientCall(
+  client: SdkLikeClient,
+  poll: boolean,
   op: Op,
   skill: string,
   text: string,
 ): Promise<Outcome> {
-  let card = held;
-  if (spec.from === 'card' && card === undefined) card = (await getCard(peer.cardUrl)).card;
-  if (card && spec.stripInterfaces) {
-    card = structuredClone(card);
-    delete card.supportedInterfaces;
-  }
-  const opts = { transport: spec.transport, rest: true, legacy: spec.legacy };
-  const client =
-    spec.from === 'url'
-      ? await sdkClient({ baseUrl: peer.baseUrl ?? peer.origin, path: peer.cardPath }, opts)
-      : await sdkClient({ card: card as Json }, opts);
   try {
+    if (op === 'get') {
+      const task = await client.getTask({ tenant: '', id: skill, historyLength: undefined });
+      return { state: stateWord(task.status?.state), taskId: task.id, raw: task };
+    }
     if (op === 'send') {
       let task = asTask(await client.sendMessage(sendRequest(skill, { text })));
       const answered = stateWord(task.status?.state);
-      for (let i = 0; spec.poll && !DONE.has(stateWord(task.status?.state) ?? ''); i++) {
+      for (let i = 0; poll && !DONE.has(stateWord(task.status?.state) ?? ''); i++) {
         if (i === 100) throw new Error(`task ${task.id} did not finish`);
         await new Promise((r) => setTimeout(r, 20));
         task = await client.getTask({ tenant: '', id: task.id, historyLength: undefined });
@@ -72,7 +80,8 @@ async function sdkCall(
       const agentSaid = task.history.filter((m) => m.role === Role.ROLE_AGENT).pop();
       return {
         state: stateWord(task.status?.state),
-        ...(spec.poll ? { answered } : {}),
+        ...(poll ? { answered } : {}),
+        taskId: task.id,
         part: sdkPart(task.artifacts[task.artifacts.length - 1]?.parts[0]),
         statusText: messageText(task.status?.message),
         artifacts: task.artifacts.length,
@@ -82,6 +91,7 @@ async function sdkCall(
               .map((x) => (x.content?.$case === 'text' ? x.content.value : ''))
               .join('')
           : messageText(agentSaid),
+        raw: task,
       };
     }
     const events: StreamResponse[] = await collect(
@@ -93,10 +103,73 @@ async function sdkCall(
       if (p?.$case === 'task') state = stateWord(p.value.status?.state);
       if (p?.$case === 'statusUpdate') state = stateWord(p.value.status?.state);
     }
-    return { state, events: events.map((e) => SDK_EVENT[e.payload?.$case ?? ''] ?? 'other') };
+    return {
+      state,
+      events: events.map((e) => SDK_EVENT[e.payload?.$case ?? ''] ?? 'other'),
+      raw: events,
+    };
   } catch (e) {
-    return { error: (e as Error).message };
+    return {
+      error: (e as Error).message,
+      raw: `${(e as Error).constructor.name} ${(e as Error).message}`,
+    };
   }
+}
+
+/** The card a client builds from: the held one, or the one the app fetches now. */
+async function cardFor(peer: Peer, held: Json | undefined, strip = false): Promise<Json> {
+  let card = held ?? (await getCard(peer.cardUrl)).card;
+  if (strip) {
+    card = structuredClone(card);
+    delete card.supportedInterfaces;
+  }
+  return card;
+}
+
+async function sdkCall(
+  spec: Extract<ClientSpec, { kind: 'sdk' }>,
+  peer: Peer,
+  held: Json | undefined,
+  op: Op,
+  skill: string,
+  text: string,
+): Promise<Outcome> {
+  const opts = { transport: spec.transport, rest: true, legacy: spec.legacy };
+  const client =
+    spec.from === 'url'
+      ? await sdkClient({ baseUrl: peer.baseUrl ?? peer.origin, path: peer.cardPath }, opts)
+      : await sdkClient({ card: await cardFor(peer, held, spec.stripInterfaces) }, opts);
+  return clientCall(client, spec.poll ?? false, op, skill, text);
+}
+
+/**
+ * gRPC: the SDK's ClientFactory with its gRPC transport (it picks GRPC from the card), its 0.3
+ * LegacyGrpcTransport on the card's target, or the 1.0 GrpcTransportFactory's transport.
+ */
+async function grpcCall(
+  spec: Extract<ClientSpec, { kind: 'grpc' }>,
+  peer: Peer,
+  held: Json | undefined,
+  op: Op,
+  skill: string,
+  text: string,
+): Promise<Outcome> {
+  const target = endpoint(peer, 'grpcTarget');
+  let client: SdkLikeClient;
+  if (spec.via === 'legacy') client = (await legacyGrpc(target)) as unknown as SdkLikeClient;
+  else if (spec.via === 'transport')
+    client = (await new (await grpcClients()).grpc.GrpcTransportFactory().create(
+      target,
+      structuredClone(await cardFor(peer, held)) as never,
+    )) as unknown as SdkLikeClient;
+  else
+    client = (await grpcClient(
+      spec.from === 'url'
+        ? { baseUrl: peer.baseUrl ?? peer.origin }
+        : { card: await cardFor(peer, held) },
+      { legacyCompat: spec.legacyCompat },
+    )) as unknown as SdkLikeClient;
+  return clientCall(client, false, op, skill, text);
 }
 
 /** A JSON-RPC result (0.3 Task or 1.0 `{task}` / `{message}`) as an Outcome. */
@@ -149,6 +222,7 @@ async function rpcCall(
   skill: string,
   text: string,
 ): Promise<Outcome> {
+  if (op === 'get') throw new Error('the raw JSON-RPC driver sends and streams only');
   const v10 = spec.version === '1.0';
   const method = v10
     ? { send: 'SendMessage', stream: 'SendStreamingMessage' }[op]
@@ -240,8 +314,10 @@ async function rpc01Call(
       },
     },
   });
+  if (op === 'get') throw new Error('the 0.1 driver sends and streams only');
+  const url = endpoint(peer, spec[op]);
   const go = () =>
-    fetch(endpoint(peer, spec[op]), {
+    fetch(url, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
@@ -293,6 +369,8 @@ export function call(
       return rpcCall(spec, peer, op, skill, text);
     case 'jsonrpc01':
       return rpc01Call(spec, peer, op, skill, text);
+    case 'grpc':
+      return grpcCall(spec, peer, held, op, skill, text);
   }
 }
 
@@ -310,5 +388,7 @@ export function clientName(spec: ClientSpec): string {
       return `raw JSON-RPC ${spec.version}`;
     case 'jsonrpc01':
       return `raw 0.1 tasks/send (skill by ${spec.skillBy})`;
+    case 'grpc':
+      return `@a2a-js/sdk gRPC (${spec.via})`;
   }
 }

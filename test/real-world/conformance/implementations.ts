@@ -53,7 +53,7 @@ import { a2aSdkQuirks } from '../rows/python-a2a-sdk.quirks';
 import { googleAdkQuirks } from '../rows/python-google-adk.quirks';
 import { agentFrameworkQuirks } from '../rows/python-agent-framework.quirks';
 import { langgraphQuirks } from '../rows/python-langgraph.quirks';
-import { goQuirks } from '../rows/go-a2a-go.quirks';
+import { goGrpcQuirks, goQuirks } from '../rows/go-a2a-go.quirks';
 import { pythonA2aQuirks } from '../rows/python-python-a2a.quirks';
 import type { DocOnlyRow, Row } from './types';
 
@@ -1818,6 +1818,457 @@ const goJsonRpc: Row = {
   quirks: goQuirks,
 };
 
+const PY_GRPC_10 = {
+  service: 'lf.a2a.v1.A2AService',
+  version: '1.0',
+  agentName: 'Docs Agent',
+} as const;
+const PY_GRPC_03 = {
+  service: 'a2a.v1.A2AService',
+  version: '0.3',
+  agentName: 'Docs Agent',
+} as const;
+const grpcOk = { 'rpc.grpc.status_code': 0 };
+const pythonSdkGrpc: Row = {
+  id: 'python-a2a-sdk-grpc',
+  name: 'Python `a2a-sdk` 1.3.0 over gRPC (its `grpc` extra: grpcio 1.85; `GrpcHandler` and `CompatGrpcHandler` on one `grpc.aio` port, listed first in the card)',
+  agentCode: 'test/real-world/python/a2a-sdk/ (GRPC=1)',
+  unavailable: venvMissing('a2a-sdk', sdkInstalled),
+  start: (d, same) =>
+    startPythonSdkPeer({
+      variant: d.variant,
+      port: same?.port,
+      grpc: true,
+      grpcPort: (same as unknown as { grpcPort?: number } | undefined)?.grpcPort,
+      unknownSkill: d.opts?.unknownSkill as 'status' | 'raise' | undefined,
+    }),
+  agentPython: SDK_PYTHON,
+  facts: {
+    bindings: {
+      value:
+        'gRPC 1.0 (`lf.a2a.v1.A2AService`) and 0.3 (`a2a.v1.A2AService`) on one port, beside the JSON-RPC and HTTP+JSON routes',
+      source: `${A2A_SDK_PEER} (GRPC=1: GrpcHandler, CompatGrpcHandler)`,
+    },
+    clients: {
+      value:
+        '`@a2a-js/sdk` 1.3 `GrpcTransportFactory` (ClientFactory picks GRPC from the card) and its 0.3 `LegacyGrpcTransport`; the skill id in the request metadata',
+      source: 'test/real-world/grpc-clients.ts',
+    },
+    card: {
+      value: 'the a2a-sdk card with two GRPC interfaces (1.0, 0.3) first',
+      source: `${A2A_SDK_PEER}`,
+    },
+    judged: {
+      value:
+        'healthy send/stream/GetTask: no drift; removed skill: FAILED `unknown skill: x` → `unknown_skill` (1.0 and 0.3, unary and stream); a raised `ValueError` → status `UNKNOWN` (2) whose details carry the text → `unknown_skill`; `image/png` (1.0 raw part, 0.3 file part) → `output_mode_mismatch`; GetTask of an unknown task → `NOT_FOUND` (5): error span, no verdict; `rpc.*` attributes',
+      source: `${A2A_SDK_PEER}:166-181`,
+    },
+  },
+  card: {
+    protocol: '1.0',
+    skills: [
+      ['summarize', ['text/plain']],
+      ['translate', ['text/plain']],
+    ],
+    fields: (p) => ({
+      supportedInterfaces: [
+        { protocolBinding: 'GRPC', protocolVersion: '1.0', url: endpoint(p, 'grpcTarget') },
+        { protocolBinding: 'GRPC', protocolVersion: '0.3', url: endpoint(p, 'grpcTarget') },
+        { protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+        { protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+        { protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+        { protocolBinding: 'HTTP+JSON', protocolVersion: '0.3' },
+      ],
+    }),
+  },
+  skills: { send: 'summarize', stream: 'translate', prompts: PROMPTS },
+  capabilities: {
+    streaming: { value: true, source: `${A2A_SDK_PEER}: AgentCapabilities(streaming=True)` },
+    push: { value: false, source: `${A2A_SDK_PEER}: no push config store` },
+    grpc: { value: true, source: `${A2A_SDK_PEER} GRPC=1` },
+    variantB: { value: 'raw', source: `${A2A_SDK_PEER}:180-181 (over 0.3: a file part)` },
+  },
+  healthy: [
+    {
+      label: 'ClientFactory from the card URL picks gRPC 1.0: send + stream + GetTask',
+      client: { kind: 'grpc', via: 'factory', from: 'url' },
+      grpc: PY_GRPC_10,
+      ops: {
+        send: {
+          state: 'completed',
+          part: { kind: 'text', text: SUMMARY, mediaType: 'text/plain' },
+          spanAttributes: grpcOk,
+        },
+        stream: { state: 'completed', minEvents: 3, spanAttributes: grpcOk },
+        get: { state: 'completed', spanAttributes: grpcOk },
+      },
+    },
+    {
+      label: 'the 0.3 gRPC client (LegacyGrpcTransport) on the CompatGrpcHandler: send + stream',
+      client: { kind: 'grpc', via: 'legacy' },
+      grpc: PY_GRPC_03,
+      ops: {
+        send: { state: 'completed', spanAttributes: grpcOk },
+        stream: { minEvents: 2, spanAttributes: grpcOk },
+      },
+    },
+  ],
+  errors: { na: 'gRPC only: its errors are the client’s (errorCalls)' },
+  errorCalls: [
+    {
+      label: 'GetTask of an unknown task over gRPC 1.0: NOT_FOUND',
+      client: { kind: 'grpc', via: 'factory', from: 'card' },
+      grpc: PY_GRPC_10,
+      ops: {
+        get: {
+          taskId: 'no-such-task',
+          error: /./,
+          spanAttributes: { 'rpc.grpc.status_code': 5 },
+          spanStatusMessage: /NOT_FOUND/,
+        },
+      },
+    },
+    {
+      label: 'GetTask of an unknown task over gRPC 0.3: NOT_FOUND',
+      client: { kind: 'grpc', via: 'legacy' },
+      grpc: PY_GRPC_03,
+      ops: {
+        get: {
+          taskId: 'no-such-task',
+          error: /./,
+          spanAttributes: { 'rpc.grpc.status_code': 5 },
+          spanStatusMessage: /NOT_FOUND/,
+        },
+      },
+    },
+  ],
+  sameBytes: {
+    probes: [],
+    calls: [
+      {
+        label: 'LegacyGrpcTransport: send, stream, GetTask of an unknown task',
+        client: { kind: 'grpc', via: 'legacy' },
+        ops: { send: {}, stream: {}, get: { taskId: 'no-such-task', error: /./ } },
+      },
+    ],
+  },
+  variantA: {
+    gone: 'translate',
+    left: ['summarize'],
+    paths: [
+      {
+        label: 'gRPC 1.0 send + stream: FAILED "unknown skill: translate" (the server’s words)',
+        client: { kind: 'grpc', via: 'factory', from: 'card' },
+        grpc: PY_GRPC_10,
+        ops: {
+          send: {
+            state: 'failed',
+            statusText: 'unknown skill: translate',
+            spanState: 'TASK_STATE_FAILED',
+          },
+          stream: { spanState: 'TASK_STATE_FAILED' },
+        },
+        says: { value: 'words', source: `${A2A_SDK_PEER}:166` },
+        verdict: 'unknown_skill',
+        evidence: 'protocol',
+        errorSpan: true,
+      },
+      {
+        label: 'gRPC 0.3 (LegacyGrpcTransport) send + stream',
+        client: { kind: 'grpc', via: 'legacy' },
+        grpc: PY_GRPC_03,
+        ops: { send: { state: 'failed' }, stream: {} },
+        says: { value: 'words', source: `${A2A_SDK_PEER}:166` },
+        verdict: 'unknown_skill',
+      },
+      ...(
+        [
+          ['1.0', 'transport', PY_GRPC_10],
+          ['0.3', 'legacy', PY_GRPC_03],
+        ] as const
+      ).map(([version, via, grpc]) => ({
+        label: `the executor raises: gRPC ${version} status UNKNOWN (2) whose details carry the text (unary and stream)`,
+        deploy: { unknownSkill: 'raise' },
+        client: { kind: 'grpc', via } as const,
+        grpc,
+        ops: {
+          send: {
+            error: /Unexpected <class 'ValueError'>: unknown skill: translate/,
+            spanAttributes: { 'rpc.grpc.status_code': 2 },
+          },
+          stream: { error: /./, spanAttributes: { 'rpc.grpc.status_code': 2 } },
+        },
+        says: {
+          value: 'words' as const,
+          source: `${A2A_SDK_PEER}:167-168; grpc's status details carry the exception text`,
+        },
+        verdict: 'unknown_skill' as const,
+        errorSpan: true,
+      })),
+    ],
+    still: {
+      label: 'gRPC 1.0 send summarize',
+      client: { kind: 'grpc', via: 'factory', from: 'card' },
+      ops: { send: { state: 'completed' } },
+    },
+  },
+  variantB: {
+    skill: 'summarize',
+    paths: [
+      {
+        label: 'gRPC 1.0 send + stream: a raw image/png part',
+        client: { kind: 'grpc', via: 'factory', from: 'card' },
+        grpc: PY_GRPC_10,
+        ops: { send: { part: { kind: 'raw', mediaType: 'image/png' } }, stream: {} },
+        mediaType: 'image/png',
+        expectedModes: ['text/plain'],
+      },
+      {
+        label: 'gRPC 0.3: a file part with mimeType image/png',
+        client: { kind: 'grpc', via: 'legacy' },
+        grpc: PY_GRPC_03,
+        ops: { send: {}, stream: {} },
+        mediaType: 'image/png',
+      },
+    ],
+  },
+};
+
+const GO_GRPC = {
+  service: 'a2a.v1.A2AService',
+  version: '0.3',
+  agentName: 'Docs Agent',
+  methodOf: { SubscribeToTask: 'TaskSubscription' },
+} as const;
+const goFactory = (from: 'url' | 'card') =>
+  ({ kind: 'grpc', via: 'factory', from, legacyCompat: true }) as const;
+const goLegacy = { kind: 'grpc', via: 'legacy' } as const;
+const goGrpc: Row = {
+  id: 'go-a2a-go-grpc',
+  name: 'Go `a2a-go` v0.3.3 over gRPC (`GRPC=1`: `a2agrpc.NewHandler(...).RegisterWith` on a `grpc.Server` (google.golang.org/grpc v1.73.0) beside the JSON-RPC handler, one request handler behind both)',
+  agentCode: 'test/real-world/go/a2a-go/ (GRPC=1)',
+  optional: goJsonRpc.optional,
+  unavailable: goUnavailable,
+  start: (d, same) =>
+    startGoPeer({
+      variant: d.variant,
+      port: same?.port,
+      grpc: true,
+      grpcPort: (same as unknown as { grpcPort?: number } | undefined)?.grpcPort,
+      unknownSkill: d.opts?.unknownSkill as
+        'status' | 'error' | 'unsupported' | 'plain' | undefined,
+    }),
+  facts: {
+    bindings: {
+      value: '0.3 gRPC (`a2a.v1.A2AService`) beside 0.3 JSON-RPC',
+      source: `${GO_PEER} (GRPC=1)`,
+    },
+    clients: {
+      value:
+        '`@a2a-js/sdk` 1.3 in 0.3 mode through `ClientFactory` with `GrpcTransportFactory({legacyCompat})`, which picks GRPC from the card, and `LegacyGrpcTransport`',
+      source: 'test/real-world/grpc-clients.ts',
+    },
+    card: {
+      value:
+        '0.3 card: `url` = the gRPC target, `preferredTransport: "GRPC"`, `additionalInterfaces` [GRPC, JSONRPC]',
+      source: `${GO_PEER}`,
+    },
+    judged: {
+      value:
+        'healthy send/stream/get: no drift; removed skill: FAILED `unknown skill: x` → `unknown_skill` (also on the GetTask poll); `ErrUnsupportedOperation` → `UNIMPLEMENTED` with the text → `unknown_skill`; `ErrInvalidParams` → `INTERNAL` "…: invalid params" → `invalid_params`; a plain error → `INTERNAL` with the text → `unknown_skill`; `image/png` file part → `output_mode_mismatch`; `NOT_FOUND`: error spans, no verdict; `rpc.*` attributes; the same results with and without the instrumentation',
+      source: `${GO_PEER}:44-49 (toGRPCError)`,
+    },
+    fixtures: 'test/fixtures/a2a-go-live/',
+  },
+  card: {
+    protocol: '0.3',
+    skills: [
+      ['summarize', ['text/plain']],
+      ['translate', ['text/plain']],
+    ],
+    fields: (p) => ({
+      protocolVersion: '0.3.0',
+      preferredTransport: 'GRPC',
+      url: endpoint(p, 'grpcTarget'),
+      additionalInterfaces: [
+        { transport: 'GRPC', url: endpoint(p, 'grpcTarget') },
+        { transport: 'JSONRPC', url: endpoint(p, 'jsonRpcUrl') },
+      ],
+    }),
+  },
+  skills: { send: 'summarize', stream: 'translate', prompts: PROMPTS },
+  capabilities: {
+    streaming: { value: true, source: 'the card’s capabilities.streaming' },
+    push: { value: false, source: 'the card’s capabilities' },
+    grpc: { value: true, source: `${GO_PEER} GRPC=1` },
+    variantB: { value: 'file', source: `${GO_PEER}: an image/png file part` },
+  },
+  healthy: [
+    {
+      label: 'ClientFactory (0.3 mode) from the card URL picks gRPC: send + stream + GetTask',
+      client: goFactory('url'),
+      grpc: GO_GRPC,
+      judged: true,
+      ops: {
+        send: { state: 'completed', part: { kind: 'text', text: SUMMARY }, spanAttributes: grpcOk },
+        stream: {
+          state: 'completed',
+          events: ['status', 'status', 'artifact', 'status'],
+          spanAttributes: grpcOk,
+        },
+        get: { state: 'completed', spanAttributes: grpcOk },
+      },
+    },
+    {
+      label: 'LegacyGrpcTransport on the target: send + stream + GetTask',
+      client: goLegacy,
+      grpc: GO_GRPC,
+      ops: {
+        send: { state: 'completed', spanAttributes: grpcOk },
+        stream: { events: ['status', 'status', 'artifact', 'status'], spanAttributes: grpcOk },
+        get: { state: 'completed', spanAttributes: grpcOk },
+      },
+    },
+  ],
+  errors: { na: 'gRPC only: its errors are the client’s (errorCalls)' },
+  errorCalls: [
+    {
+      label: 'GetTask of an unknown task: NOT_FOUND (5)',
+      client: goFactory('card'),
+      grpc: GO_GRPC,
+      ops: {
+        get: {
+          taskId: 'no-such-task',
+          error: /^gRPC error for getTask: 5 failed to get task: task not found$/,
+          spanAttributes: { 'rpc.grpc.status_code': 5 },
+          spanStatusMessage: /NOT_FOUND/,
+        },
+      },
+    },
+  ],
+  sameBytes: {
+    probes: [],
+    calls: [
+      {
+        label: 'LegacyGrpcTransport: send, stream, GetTask of an unknown task',
+        client: goLegacy,
+        ops: { send: {}, stream: {}, get: { taskId: 'no-such-task', error: /task not found/ } },
+      },
+    ],
+  },
+  variantA: {
+    gone: 'translate',
+    left: ['summarize'],
+    paths: [
+      {
+        label:
+          'ClientFactory (gRPC) send + stream: FAILED "unknown skill: translate"; the GetTask of that task judged under its skill',
+        client: goFactory('card'),
+        grpc: GO_GRPC,
+        ops: {
+          send: {
+            state: 'failed',
+            statusText: 'unknown skill: translate',
+            spanState: 'TASK_STATE_FAILED',
+          },
+          stream: { spanState: 'TASK_STATE_FAILED' },
+          get: {
+            state: 'failed',
+            spanState: 'TASK_STATE_FAILED',
+            spanAttributes: { 'a2a.lifecycle.negotiation_known': true },
+          },
+        },
+        says: { value: 'words', source: `${GO_PEER}:119` },
+        verdict: 'unknown_skill',
+        evidence: 'protocol',
+      },
+      {
+        label: 'LegacyGrpcTransport send + stream',
+        client: goLegacy,
+        grpc: GO_GRPC,
+        ops: { send: { state: 'failed' }, stream: {} },
+        says: { value: 'words', source: `${GO_PEER}:119` },
+        verdict: 'unknown_skill',
+      },
+      ...(
+        [
+          ['error', 13, 'unknown skill: translate: invalid params', 'invalid_params'],
+          [
+            'unsupported',
+            12,
+            'unknown skill: translate: this operation is not supported',
+            'unknown_skill',
+          ],
+        ] as const
+      ).map(([unknownSkill, code, details, verdict]) => ({
+        label: `Execute returns the error (UNKNOWN_SKILL=${unknownSkill}): gRPC ${code} "${details}" (unary and stream)`,
+        deploy: { unknownSkill },
+        client: goFactory('card'),
+        grpc: GO_GRPC,
+        ops: {
+          send: {
+            error: new RegExp(details),
+            spanAttributes: { 'rpc.grpc.status_code': code },
+            spanStatusMessage: new RegExp(`with (error )?${code}`),
+          },
+          stream: { error: /./, spanAttributes: { 'rpc.grpc.status_code': code } },
+        },
+        says: { value: 'words' as const, source: `${GO_PEER}:48-49 toGRPCError` },
+        verdict,
+        evidence: 'protocol' as const,
+        errorSpan: true,
+      })),
+      {
+        label:
+          'a plain errors.New("unknown skill: translate"): INTERNAL (13) with the text (JSON-RPC hides it)',
+        deploy: { unknownSkill: 'plain' },
+        client: goLegacy,
+        grpc: GO_GRPC,
+        ops: {
+          send: {
+            error: /^gRPC error for sendMessage: 13 unknown skill: translate$/,
+            spanAttributes: { 'rpc.grpc.status_code': 13 },
+          },
+          stream: {
+            error: /13 unknown skill: translate/,
+            spanAttributes: { 'rpc.grpc.status_code': 13 },
+          },
+        },
+        says: { value: 'words', source: 'the gRPC status carries a plain error’s text' },
+        verdict: 'unknown_skill',
+        rpcCode: 13,
+        errorSpan: true,
+      },
+    ],
+    still: {
+      label: 'ClientFactory (gRPC) send summarize',
+      client: goFactory('card'),
+      ops: { send: { state: 'completed' } },
+    },
+  },
+  variantB: {
+    skill: 'summarize',
+    paths: [
+      {
+        label: 'ClientFactory (gRPC) send + stream: a file part image/png',
+        client: goFactory('card'),
+        grpc: GO_GRPC,
+        ops: { send: { state: 'completed', part: { mediaType: 'image/png' } }, stream: {} },
+        mediaType: 'image/png',
+        expectedModes: ['text/plain'],
+      },
+      {
+        label: 'LegacyGrpcTransport send + stream',
+        client: goLegacy,
+        grpc: GO_GRPC,
+        ops: { send: {}, stream: {} },
+        mediaType: 'image/png',
+      },
+    ],
+  },
+  quirks: goGrpcQuirks,
+};
+
 /** The rows the conformance suite runs. */
 export const ROWS: Row[] = [
   pythonSdk,
@@ -1828,6 +2279,8 @@ export const ROWS: Row[] = [
   agentFramework,
   langgraph,
   goJsonRpc,
+  pythonSdkGrpc,
+  goGrpc,
 ];
 
 /** Implementations known from recorded wire only (test/fixtures/), listed in the doc. */

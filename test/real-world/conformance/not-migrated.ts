@@ -57,26 +57,4 @@ export const NOT_MIGRATED: DocOnlyRow[] = [
     card: '`{url}/agent/card` (sniffed), `/.well-known/agent.json`',
     judged: '`card_changed` on re-fetch, `skill_not_in_card`; against an SDK peer `unknown_skill`',
   },
-  {
-    id: 'python-a2a-sdk-grpc',
-    file: 'python-a2a-sdk-grpc.test.ts',
-    name: 'Python `a2a-sdk` 1.3.0 over gRPC (its `grpc` extra: grpcio 1.85; `GrpcHandler` and `CompatGrpcHandler` on one `grpc.aio` port, listed first in the card)',
-    testedAs: 'real peer, 10 tests',
-    bindings:
-      'gRPC 1.0 (`lf.a2a.v1.A2AService`) and 0.3 (`a2a.v1.A2AService`); `@a2a-js/sdk` 1.3 `GrpcTransportFactory` (ClientFactory picks GRPC) and its 0.3 `LegacyGrpcTransport`',
-    card: 'the same card with two GRPC interfaces first',
-    judged:
-      'healthy send/stream/GetTask: no drift; removed skill: FAILED `unknown skill: x` → `unknown_skill` (1.0 and 0.3, unary and stream); a raised `ValueError` → status `UNKNOWN` (2) whose details carry the text → `unknown_skill`; `image/png` (1.0 raw part, 0.3 file part) → `output_mode_mismatch`; GetTask of an unknown task → `NOT_FOUND` (5): error span, no verdict; `rpc.*` attributes',
-  },
-  {
-    id: 'go-a2a-go-grpc',
-    file: 'go-a2a-go-grpc.test.ts',
-    name: 'Go `a2a-go` v0.3.3 over gRPC (`GRPC=1`: `a2agrpc.NewHandler(...).RegisterWith` on a `grpc.Server` (google.golang.org/grpc v1.73.0) beside the JSON-RPC handler, one request handler behind both)',
-    testedAs: 'real peer, 13 tests; live fixtures `test/fixtures/a2a-go-live/`',
-    bindings:
-      '0.3 gRPC (`a2a.v1.A2AService`); `@a2a-js/sdk` 1.3 in 0.3 mode through `ClientFactory` with `GrpcTransportFactory({legacyCompat})`, which picks GRPC from the card, and `LegacyGrpcTransport`',
-    card: '`url` = the gRPC target, `preferredTransport: "GRPC"`, `additionalInterfaces` [GRPC, JSONRPC]',
-    judged:
-      'healthy send/stream/get: no drift; removed skill: FAILED `unknown skill: x` → `unknown_skill`; `ErrUnsupportedOperation` → `UNIMPLEMENTED` with the text → `unknown_skill`; `ErrInvalidParams` → `INTERNAL` "…: invalid params" → `invalid_params`; `ErrUnsupportedContentType` → `INVALID_ARGUMENT` "…: incompatible content types" → `unsupported_mode`; a plain error → `INTERNAL` with the text → `unknown_skill`; `image/png` file part → `output_mode_mismatch`; `NOT_FOUND` (GetTask of an unknown task, TaskSubscription to a finished one): error spans, no verdict; `rpc.*` attributes; the same results with and without the instrumentation',
-  },
 ];

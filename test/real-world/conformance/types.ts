@@ -60,7 +60,18 @@ export type ClientSpec =
    * raw `fetch` of the 0.1-era `tasks/send` / `tasks/sendSubscribe` (python-a2a), each at its
    * own endpoint; the skill id declared by the app with `withSkill`, or in `message.metadata`
    */
-  | { kind: 'jsonrpc01'; send: string; stream: string; skillBy: 'withSkill' | 'metadata' };
+  | { kind: 'jsonrpc01'; send: string; stream: string; skillBy: 'withSkill' | 'metadata' }
+  /**
+   * gRPC at the peer's `grpcTarget`: the SDK's ClientFactory with its gRPC transport (from the
+   * card URL or the held card; `legacyCompat` its 0.3 mode), its 0.3 `LegacyGrpcTransport`, or
+   * the 1.0 `GrpcTransportFactory`'s transport on the card
+   */
+  | {
+      kind: 'grpc';
+      via: 'factory' | 'legacy' | 'transport';
+      from?: 'url' | 'card';
+      legacyCompat?: boolean;
+    };
 
 /** What a call returned, the same whatever the client: checked by the checks against `Expect`. */
 export interface Outcome {
@@ -84,6 +95,10 @@ export interface Outcome {
   wire?: string;
   /** raw clients: the response's Content-Type */
   contentType?: string | null;
+  /** the task's id */
+  taskId?: string;
+  /** SDK-shaped clients: what the app got (task, events, or the error), to compare runs */
+  raw?: unknown;
 }
 
 /** What a call must have returned (only the fields given are checked). */
@@ -108,9 +123,16 @@ export interface Expect {
   wire?: RegExp;
   /** the response's Content-Type (raw clients) */
   contentType?: string;
+  /** get: the task id asked for (default: the task of the path's send) */
+  taskId?: string;
+  /** attributes the call's span carries, with these values */
+  spanAttributes?: Record<string, unknown>;
+  /** the call's span status message matches */
+  spanStatusMessage?: RegExp;
 }
 
-export type Op = 'send' | 'stream';
+/** send and stream a skill; get: GetTask of the task the path's send made (or of `Expect.taskId`) */
+export type Op = 'send' | 'stream' | 'get';
 
 /** One way of calling the agent with a skill, and what comes back. */
 export interface Path {
@@ -125,6 +147,13 @@ export interface Path {
   ops: Partial<Record<Op, Expect>>;
   /** the span that carries the verdict, where it is not the call's own (a polled GetTask) */
   judgedOn?: 'GetTask';
+  /** gRPC: the RPC attributes and negotiated card every span of the path carries */
+  grpc?: {
+    service: string;
+    version: '1.0' | '0.3';
+    agentName: string;
+    methodOf?: Record<string, string>;
+  };
   /** the calls' spans carry no `a2a.drift.unjudged_reason` (everything was judged) */
   judged?: boolean;
   /** `a2a.skill.id_source` of the calls' spans: the app declared it, or it was read from the wire */
@@ -244,10 +273,14 @@ export interface Row {
   healthy: Path[];
   /** JSON-RPC and HTTP errors of the healthy agent */
   errors: Probe[] | NotExpressible;
+  /** errors the app's client meets (a gRPC status): each span an error span, no verdict */
+  errorCalls?: Path[];
   /** the bytes the app sees with and without the instrumentation */
   sameBytes:
     | {
         probes: Probe[];
+        /** calls through the app's client: what it got (task, events, error) compared */
+        calls?: Path[];
         /** drift verdicts the instrumented run may make: [span name, kind] */
         drift?: Array<[string, string]>;
       }
