@@ -81,7 +81,12 @@ export class RowContext {
     const previous = this.variant?.got;
     const got = (async () => {
       if (previous) await (await previous.catch(() => undefined))?.peer.stop();
-      const healthy = await this.start({ variant: 'healthy', opts });
+      // the healthy agent with these options, if one runs, is the one replaced (it starts
+      // again when a later check wants it): one start fewer per redeploy
+      const running = this.healthyPeers.get(JSON.stringify(opts));
+      this.healthyPeers.delete(JSON.stringify(opts));
+      const healthy =
+        (await running?.catch(() => undefined)) ?? (await this.start({ variant: 'healthy', opts }));
       let card: Json;
       try {
         await this.h().reset();

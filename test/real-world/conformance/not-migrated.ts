@@ -28,17 +28,6 @@ export const NOT_MIGRATED: DocOnlyRow[] = [
       "COMPLETED `unavailable tool 'x'`, -32603 over HTTP 400, stream error event, the FAILED task polled later → `unknown_skill`; `card_changed`; then `skill_not_in_card`",
   },
   {
-    id: 'node-adk',
-    file: 'adk.test.ts',
-    name: 'Google ADK server (`@google/adk` 2.0.0 `toA2a` / `A2AAgentExecutor`, two LlmAgents on a scripted `BaseLlm`)',
-    testedAs: 'real peer, 11 tests',
-    bindings:
-      '0.3 JSON-RPC send / stream (`@a2a-js/sdk` 0.3 server); tool calls and results streamed as artifacts, data parts marked `adk_type`',
-    card: '`{basePath}/.well-known/agent-card.json` per agent, skills `<agent>-<tool>` named after the tool, `["text"]`',
-    judged:
-      "healthy tool calls: no drift (the marked parts are intermediate); removed tool: FAILED `Function translate is not found in the toolsDict.` → `unknown_skill` for `desk-translate` (the tool named by the skill's name); an image where the card says text → `output_mode_mismatch` `image/png`; `card_changed` on re-fetch; skill named in a data part",
-  },
-  {
     id: 'node-adk-client',
     file: 'clients.test.ts',
     name: 'Google ADK (`@google/adk` 2.0 `RemoteA2AAgent`, client)',

@@ -7,6 +7,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { CHECKS } from './checks';
+import { ROWS } from './implementations';
 import { NOT_MIGRATED } from './not-migrated';
 import type { Cell } from './results';
 
@@ -20,7 +21,12 @@ const cells: Cell[] =
     : [];
 
 const columns = ['starts', ...CHECKS.map((c) => c.id), 'quirks'];
-const rows = [...new Set(cells.map((c) => c.row))];
+// in the table's order
+const seen = new Set(cells.map((c) => c.row));
+const rows = [
+  ...ROWS.map((r) => r.id).filter((id) => seen.has(id)),
+  ...[...seen].filter((id) => !ROWS.some((r) => r.id === id)),
+];
 const mark = { pass: 'pass', fail: 'FAIL', 'n/a': 'n/a', 'not run': 'not run' };
 
 function cell(row: string, column: string): string {
