@@ -151,6 +151,7 @@ function expectOutcome(o: Outcome, e: Expect | undefined, what: string): void {
   if (e.answered !== undefined) assert.equal(o.answered, e.answered, show);
   if (e.part !== undefined) assert.deepEqual(subset(o.part ?? {}, e.part), e.part, show);
   if (e.statusText !== undefined) assert.equal(o.statusText, e.statusText, show);
+  if (e.statusMatch !== undefined) assert.match(o.statusText ?? '', e.statusMatch, show);
   if (e.answer !== undefined) assert.equal(o.answer, e.answer, show);
   if (e.artifacts !== undefined) assert.equal(o.artifacts, e.artifacts, show);
   if (e.firstEvent !== undefined) assert.equal(o.events?.[0], e.firstEvent, show);
@@ -183,13 +184,22 @@ async function runPath(
 ): Promise<Array<[Op, ReturnType<RowContext['spans']['only']>]>> {
   const ops = ORDER.filter((op) => path.ops[op] !== undefined);
   let sent: string | undefined;
+  const outcomes = new Map<Op, Outcome>();
   for (const op of ops) {
     const e = path.ops[op];
     const s = skill(op === 'get' ? 'send' : op);
     const subject = op === 'get' ? (e?.taskId ?? sent ?? 'no task sent') : ctx.skillOn(peer, s);
-    const o = await call(path.client, peer, held, op, subject, ctx.row.skills.prompts[s] ?? s);
-    if (op === 'send') sent = o.taskId;
+    const o = await call(
+      path.client,
+      peer,
+      held,
+      op,
+      subject,
+      path.prompt ?? ctx.row.skills.prompts[s] ?? s,
+    );
+    if (op !== 'get') sent ??= o.taskId;
     expectOutcome(o, e, `${path.label} ${op} ${s}`);
+    outcomes.set(op, o);
   }
   await ctx.spans.spansSettled(ops.length);
   const got = ops.map((op): [Op, ReturnType<RowContext['spans']['only']>] => [
@@ -202,6 +212,8 @@ async function runPath(
     for (const [k, v] of Object.entries(e?.spanAttributes ?? {}))
       assert.deepEqual(span.attributes[k], v, `${op} ${k}: ${ctx.spans.describeSpans()}`);
     if (e?.spanStatusMessage) assert.match(span.status.message ?? '', e.spanStatusMessage);
+    if (e?.countsEvents)
+      assert.equal(span.attributes['a2a.stream.event_count'], outcomes.get(op)?.events?.length);
     if (path.grpc)
       checkGrpcSpanAttributes(
         span,
@@ -413,6 +425,8 @@ export const CHECKS: Check[] = [
           );
           if (p.span!.httpStatus !== undefined)
             assert.equal(s.attributes['http.response.status_code'], p.span!.httpStatus, p.label);
+          for (const [k, v] of Object.entries(p.span!.attributes ?? {}))
+            assert.deepEqual(s.attributes[k], v, `${p.label} ${k}`);
         });
       }
       // a verdict only where a probe expects one (a listed skill's own invalid params)
@@ -548,6 +562,30 @@ export const CHECKS: Check[] = [
     },
   },
   {
+    id: 'names-another',
+    title: 'words naming another tool are not drift',
+    asserts:
+      'after the variant A redeploy, a skill still listed whose answer (a COMPLETED task or an error) names ANOTHER tool as unavailable: no verdict',
+    applies: (row) =>
+      isNA(row.variantA)
+        ? row.variantA.na
+        : row.variantA.namesAnother?.length
+          ? true
+          : 'the agent’s words are never about another tool than the one called (no scripted call of another tool)',
+    async run(ctx) {
+      const a = variantAOf(ctx.row);
+      for (const path of a.namesAnother ?? []) {
+        await labelled(path.label, async () => {
+          const v = await ctx.redeployed('A', a.paths[0]?.deploy);
+          ctx.h().exporter.reset();
+          for (const [, s] of await runPath(ctx, path, v.peer, v.card, () => ctx.row.skills.send))
+            assert.equal(s.attributes['a2a.skill.id'], ctx.skillOn(v.peer, ctx.row.skills.send));
+          assert.deepEqual(ctx.spans.driftKinds(), [], ctx.spans.describeSpans());
+        });
+      }
+    },
+  },
+  {
     id: 'card-changed',
     title: 'card_changed on re-fetch',
     asserts:
@@ -575,6 +613,13 @@ export const CHECKS: Check[] = [
       assert.equal(get.attributes['a2a.agent_card.fingerprint'], fp);
       assert.equal(get.attributes['a2a.drift.kind'], 'card_changed', spans.describeSpans());
       assert.equal(pythonSeedFingerprint(raw), fp);
+      if (!a.afterRefetch) return;
+      // the app now holds the new card: the gone skill is not in it
+      ctx.h().exporter.reset();
+      for (const [, s] of await runPath(ctx, a.afterRefetch, v.peer, card, () => a.gone)) {
+        assert.equal(s.attributes['a2a.agent_card.fingerprint'], fp);
+        assert.equal(s.attributes['a2a.drift.kind'], 'skill_not_in_card', spans.describeSpans());
+      }
     },
   },
   {

@@ -186,6 +186,7 @@ function rpcResult(version: '0.3' | '1.0', body: Json): Outcome {
   ) as Json[];
   return {
     state: stateWord(status?.state),
+    taskId: task?.id as string | undefined,
     part: p ? wirePart(p) : undefined,
     artifacts: artifacts.length,
     answer: answerParts.map((x) => x.text ?? '').join(''),
@@ -222,12 +223,17 @@ async function rpcCall(
   skill: string,
   text: string,
 ): Promise<Outcome> {
-  if (op === 'get') throw new Error('the raw JSON-RPC driver sends and streams only');
   const v10 = spec.version === '1.0';
   const method = v10
-    ? { send: 'SendMessage', stream: 'SendStreamingMessage' }[op]
-    : { send: 'message/send', stream: 'message/stream' }[op];
-  const params = v10 ? v10Params(text, skill) : { message: v03Message(text, skill) };
+    ? { send: 'SendMessage', stream: 'SendStreamingMessage', get: 'GetTask' }[op]
+    : { send: 'message/send', stream: 'message/stream', get: 'tasks/get' }[op];
+  // a get names the task (in `skill`'s place)
+  const params =
+    op === 'get'
+      ? { id: skill }
+      : v10
+        ? v10Params(text, skill)
+        : { message: v03Message(text, skill) };
   const res = await fetch(endpoint(peer, spec.endpoint), {
     method: 'POST',
     headers: {
@@ -239,7 +245,7 @@ async function rpcCall(
   });
   const wire = await res.text();
   const contentType = res.headers.get('content-type');
-  if (op === 'send') {
+  if (op !== 'stream') {
     let body: Json;
     try {
       body = JSON.parse(wire) as Json;
@@ -285,6 +291,7 @@ async function rpcCall(
     }
     const r = ev.result as Json;
     out.events!.push(eventKind(r));
+    out.taskId ??= (r.task?.id ?? r.taskId ?? r.id) as string | undefined;
     const status = (r.status ?? r.statusUpdate?.status ?? r.task?.status) as Json | undefined;
     if (status?.state) out.state = stateWord(status.state);
   }

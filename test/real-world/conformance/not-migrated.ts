@@ -18,16 +18,6 @@ export const NOT_MIGRATED: DocOnlyRow[] = [
       'removed tool: COMPLETED task `Tool "x" not found` → `unknown_skill` (send; stream in word chunks; SDK client; 1.0 shapes); `card_changed` on re-fetch; another agent on the origin unaffected',
   },
   {
-    id: 'node-voltagent',
-    file: 'voltagent.test.ts',
-    name: 'VoltAgent (`@voltagent/core` 2.10, `@voltagent/a2a-server` 2.0.3)',
-    testedAs: 'real peer, 15 tests',
-    bindings: '0.3 JSON-RPC, kind-less Tasks, `\\x1e` SSE snapshots',
-    card: '`/.well-known/{agentId}/agent-card.json`',
-    judged:
-      "COMPLETED `unavailable tool 'x'`, -32603 over HTTP 400, stream error event, the FAILED task polled later → `unknown_skill`; `card_changed`; then `skill_not_in_card`",
-  },
-  {
     id: 'node-adk-client',
     file: 'clients.test.ts',
     name: 'Google ADK (`@google/adk` 2.0 `RemoteA2AAgent`, client)',

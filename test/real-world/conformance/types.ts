@@ -106,6 +106,8 @@ export interface Expect {
   state?: string;
   /** polled clients: the state the send answered with */
   answered?: string;
+  /** the text of the final status message matches */
+  statusMatch?: RegExp;
   /** the `a2a.task.state` of the call's span in healthy traffic (default TASK_STATE_COMPLETED) */
   spanState?: string;
   part?: { kind?: string; text?: string; mediaType?: string };
@@ -129,6 +131,8 @@ export interface Expect {
   spanAttributes?: Record<string, unknown>;
   /** the call's span status message matches */
   spanStatusMessage?: RegExp;
+  /** stream: the span's `a2a.stream.event_count` is the number of events the app got */
+  countsEvents?: boolean;
 }
 
 /** send and stream a skill; get: GetTask of the task the path's send made (or of `Expect.taskId`) */
@@ -154,6 +158,8 @@ export interface Path {
     agentName: string;
     methodOf?: Record<string, string>;
   };
+  /** the text sent, where it is not the row's prompt of the skill (a prompt the scripted model reads) */
+  prompt?: string;
   /** the calls' spans carry no `a2a.drift.unjudged_reason` (everything was judged) */
   judged?: boolean;
   /** `a2a.skill.id_source` of the calls' spans: the app declared it, or it was read from the wire */
@@ -207,8 +213,14 @@ export interface Probe {
   contentType?: string;
   /** the answer's body matches */
   body?: RegExp;
-  /** the span this request makes, that it is an error span, and its verdict if it has one */
-  span?: { name: string; error: boolean; drift?: string; httpStatus?: number };
+  /** the span this request makes, that it is an error span, its verdict and attributes if any */
+  span?: {
+    name: string;
+    error: boolean;
+    drift?: string;
+    httpStatus?: number;
+    attributes?: Record<string, unknown>;
+  };
 }
 
 /** Not expressible, with the reason (the check reports N/A with it). */
@@ -295,6 +307,10 @@ export interface Row {
         still: Path;
         /** card_changed cannot be seen, and why (the redeploy took the card too) */
         cardChanged?: NotExpressible;
+        /** after the card is re-fetched, a call of the gone skill: skill_not_in_card */
+        afterRefetch?: Path;
+        /** a skill still listed whose answer names ANOTHER tool as unavailable: no verdict */
+        namesAnother?: Path[];
       }
     | NotExpressible;
   /** variant B: a listed skill answers with another media type, the card unchanged */
