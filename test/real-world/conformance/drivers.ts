@@ -224,9 +224,10 @@ async function rpcCall(
   text: string,
 ): Promise<Outcome> {
   const v10 = spec.version === '1.0';
-  const method = v10
-    ? { send: 'SendMessage', stream: 'SendStreamingMessage', get: 'GetTask' }[op]
-    : { send: 'message/send', stream: 'message/stream', get: 'tasks/get' }[op];
+  const method =
+    v10 && !spec.slashNames
+      ? { send: 'SendMessage', stream: 'SendStreamingMessage', get: 'GetTask' }[op]
+      : { send: 'message/send', stream: 'message/stream', get: 'tasks/get' }[op];
   // a get names the task (in `skill`'s place)
   const params =
     op === 'get'

@@ -8,16 +8,6 @@ import type { DocOnlyRow } from './types';
 
 export const NOT_MIGRATED: DocOnlyRow[] = [
   {
-    id: 'node-mastra',
-    file: 'mastra.test.ts',
-    name: 'Mastra (`@mastra/core` 1.71, `@mastra/server` 1.67, Node 22)',
-    testedAs: 'real peer, 18 tests',
-    bindings: '0.3 JSON-RPC (1.0 shapes with `A2A-Version: 1.0`, slash method names)',
-    card: '`/api/.well-known/{agentId}/agent-card.json`, one per agent',
-    judged:
-      'removed tool: COMPLETED task `Tool "x" not found` → `unknown_skill` (send; stream in word chunks; SDK client; 1.0 shapes); `card_changed` on re-fetch; another agent on the origin unaffected',
-  },
-  {
     id: 'node-adk-client',
     file: 'clients.test.ts',
     name: 'Google ADK (`@google/adk` 2.0 `RemoteA2AAgent`, client)',

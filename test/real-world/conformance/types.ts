@@ -55,7 +55,14 @@ export type ClientSpec =
       poll?: boolean;
     }
   /** raw `fetch` of JSON-RPC (0.3 `message/send` / `message/stream`, 1.0 `SendMessage` / `SendStreamingMessage`) */
-  | { kind: 'jsonrpc'; version: '0.3' | '1.0'; endpoint: string; poll?: boolean }
+  | {
+      kind: 'jsonrpc';
+      version: '0.3' | '1.0';
+      endpoint: string;
+      poll?: boolean;
+      /** 1.0 shapes under the 0.3 slash method names (what Mastra keeps) */
+      slashNames?: boolean;
+    }
   /**
    * raw `fetch` of the 0.1-era `tasks/send` / `tasks/sendSubscribe` (python-a2a), each at its
    * own endpoint; the skill id declared by the app with `withSkill`, or in `message.metadata`
@@ -158,6 +165,8 @@ export interface Path {
     agentName: string;
     methodOf?: Record<string, string>;
   };
+  /** the spans' status is ERROR (true) or not (false); unchecked when absent (error calls: ERROR unless false) */
+  errorSpan?: boolean;
   /** the text sent, where it is not the row's prompt of the skill (a prompt the scripted model reads) */
   prompt?: string;
   /** the calls' spans carry no `a2a.drift.unjudged_reason` (everything was judged) */
@@ -190,8 +199,6 @@ export interface GonePath extends Path {
   rpcCode?: number;
   /** `a2a.drift.confirmed` (the card re-served lacks the skill), where the row pins it */
   confirmed?: boolean;
-  /** the span's status is ERROR (true) or not (false); unchecked when absent */
-  errorSpan?: boolean;
 }
 
 /** A variant B path: a listed skill answering with a media type its card does not list. */
@@ -266,6 +273,8 @@ export interface Row {
     fields?(peer: Peer): Json;
     /** the card span carries no `a2a.drift.unjudged_reason` */
     judged?: boolean;
+    /** attributes the card span carries, with these values */
+    spanAttributes?(peer: Peer): Record<string, unknown>;
   };
 
   /** the skills called: one by `send`, one by `stream`; the prompt of each */
@@ -309,8 +318,11 @@ export interface Row {
         cardChanged?: NotExpressible;
         /** after the card is re-fetched, a call of the gone skill: skill_not_in_card */
         afterRefetch?: Path;
-        /** a skill still listed whose answer names ANOTHER tool as unavailable: no verdict */
-        namesAnother?: Path[];
+        /**
+         * a skill still listed whose answer names ANOTHER tool as unavailable: no verdict (on the
+         * redeployed agent, or on the healthy one where `on` says so)
+         */
+        namesAnother?: Array<Path & { on?: 'healthy' }>;
       }
     | NotExpressible;
   /** variant B: a listed skill answers with another media type, the card unchanged */
