@@ -19,6 +19,7 @@ import { checkGrpcSpanAttributes } from '../grpc-clients';
 import { normaliseWire } from '../live-checks';
 import { call, fetchesCard } from './drivers';
 import {
+  endpoint,
   isNA,
   type Deploy,
   type Expect,
@@ -513,6 +514,76 @@ export const CHECKS: Check[] = [
         'the instrumented run made spans',
       );
       assert.deepEqual(spans.driftKinds(), drift, spans.describeSpans());
+    },
+  },
+  {
+    id: 'second-agent',
+    title: 'another agent on the origin is judged against its own card',
+    asserts:
+      'with only the first agent’s card fetched, a call to the second agent (send and stream) carries neither the first card’s fingerprint nor its name and gets no verdict; with both cards fetched, each call carries its own card',
+    applies: (row) =>
+      row.secondAgent
+        ? true
+        : 'one agent per origin (no second agent beside it in this deployment)',
+    async run(ctx) {
+      const { spans } = ctx;
+      const second = ctx.row.secondAgent!;
+      const peer = await ctx.healthy();
+      const skill = ctx.skillOn(peer, second.skill);
+      const client = { kind: 'jsonrpc', version: '0.3', endpoint: second.rpcUrl } as const;
+      const firstName = (card: Json) => card.name as string;
+      await ctx.h().reset();
+      const first = (await getCard(peer.cardUrl)).card;
+      for (const op of ['send', 'stream'] as Op[])
+        expectOutcome(
+          await call(client, peer, undefined, op, skill, second.prompt),
+          { state: 'completed' },
+          `second agent ${op}`,
+        );
+      await spans.spansSettled(3);
+      for (const name of ['SendMessage', 'SendStreamingMessage']) {
+        const s = spans.only(name);
+        assert.equal(s.attributes['a2a.skill.id'], skill, spans.describeSpans());
+        assert.notEqual(
+          s.attributes['a2a.agent_card.fingerprint'],
+          skillFingerprint(first as never),
+        );
+        assert.notEqual(s.attributes['gen_ai.agent.name'], firstName(first));
+      }
+      assert.deepEqual(spans.driftKinds(), [], spans.describeSpans());
+
+      await ctx.h().reset();
+      const a = (await getCard(peer.cardUrl)).card;
+      const b = (await getCard(endpoint(peer, second.cardUrl))).card;
+      await call(client, peer, undefined, 'send', skill, second.prompt);
+      const own = ctx.skillOn(peer, ctx.row.skills.send);
+      await call(
+        { kind: 'jsonrpc', version: '0.3', endpoint: 'rpcUrl' },
+        peer,
+        undefined,
+        'send',
+        own,
+        ctx.row.skills.prompts[ctx.row.skills.send] ?? own,
+      );
+      await spans.spansSettled(4);
+      const bySkill = new Map(
+        ctx
+          .h()
+          .spans('SendMessage')
+          .map((s) => [s.attributes['a2a.skill.id'], s]),
+      );
+      assert.equal(
+        bySkill.get(skill)?.attributes['a2a.agent_card.fingerprint'],
+        skillFingerprint(b as never),
+      );
+      if (second.agentName)
+        assert.equal(bySkill.get(skill)?.attributes['gen_ai.agent.name'], second.agentName);
+      assert.equal(
+        bySkill.get(own)?.attributes['a2a.agent_card.fingerprint'],
+        skillFingerprint(a as never),
+      );
+      assert.notEqual(skillFingerprint(a as never), skillFingerprint(b as never));
+      assert.deepEqual(spans.driftKinds(), [], spans.describeSpans());
     },
   },
   {

@@ -89,6 +89,40 @@ const sdk = (transport: 'JSONRPC' | 'HTTP+JSON', from: 'url' | 'card', legacy = 
   ({ kind: 'sdk', transport, from, legacy, stripInterfaces: legacy }) as const;
 const TRANSPORTS = ['JSONRPC', 'HTTP+JSON'] as const;
 
+/** The two skills most agents here serve, both `text/plain`. */
+const TEXT_SKILLS: Array<[string, string[]]> = [
+  ['summarize', ['text/plain']],
+  ['translate', ['text/plain']],
+];
+/** tasks/get of a task the agent never had: -32001 at HTTP 200, an error span (or, `bytes`, its tagged id for the bytes compared). */
+function unknownTaskProbe(endpointName: string, bytes = false) {
+  return rpcProbe(
+    bytes ? 'tasks/get unknown' : 'tasks/get of an unknown task',
+    endpointName,
+    'tasks/get',
+    (tag) => ({ id: bytes ? `${tag}-none` : 'no-such-task' }),
+    { status: 200, body: /-32001/, ...(bytes ? {} : { span: { name: 'GetTask', error: true } }) },
+  );
+}
+/** The a2a-sdk 1.3 routes: a REST GET of an unknown task (404, an error span). */
+const REST_UNKNOWN_TASK = httpProbe(
+  'REST GET of an unknown task',
+  '/tasks/no-such-task',
+  { status: 404, span: { name: 'GetTask', error: true } },
+  { base: 'restUrl', headers: V10 },
+);
+/** The a2a-sdk 1.3 routes: an HTTP+JSON 1.0 stream, its first event the Task. */
+const REST_STREAM = httpProbe(
+  'HTTP+JSON stream',
+  '/message:stream',
+  { status: 200, contentType: 'text/event-stream; charset=utf-8', body: /^data: \{"task"/ },
+  {
+    base: 'restUrl',
+    headers: { ...V10, accept: 'text/event-stream' },
+    body: (tag) => m10(PROMPTS.translate, 'translate', tag),
+  },
+);
+
 const strands: Row = {
   id: 'python-strands',
   name: 'Strands Agents (`strands-agents[a2a]` 1.62.0 `A2AServer`, on `a2a-sdk` 0.3.26; a `Model` subclass)',
@@ -188,17 +222,7 @@ const strands: Row = {
     },
   ],
   errors: [
-    rpcProbe(
-      'tasks/get of an unknown task',
-      'rpcUrl',
-      'tasks/get',
-      () => ({ id: 'no-such-task' }),
-      {
-        status: 200,
-        body: /-32001/,
-        span: { name: 'GetTask', error: true },
-      },
-    ),
+    unknownTaskProbe('rpcUrl'),
     httpProbe(
       'a REST path it does not serve',
       '/v1/message:send',
@@ -226,10 +250,7 @@ const strands: Row = {
         { status: 200, contentType: 'text/event-stream; charset=utf-8', body: /^data: / },
         { stream: true },
       ),
-      rpcProbe('tasks/get unknown', 'rpcUrl', 'tasks/get', (tag) => ({ id: `${tag}-none` }), {
-        status: 200,
-        body: /-32001/,
-      }),
+      unknownTaskProbe('rpcUrl', true),
       httpProbe('a REST path it does not serve', '/v1/tasks/x', { status: 404 }),
     ],
   },
@@ -310,10 +331,7 @@ const pythonSdk: Row = {
   },
   card: {
     protocol: '1.0',
-    skills: [
-      ['summarize', ['text/plain']],
-      ['translate', ['text/plain']],
-    ],
+    skills: TEXT_SKILLS,
     fields: (p) => ({
       version: '1.0.0',
       protocolVersion: '0.3',
@@ -378,12 +396,7 @@ const pythonSdk: Row = {
     },
   ],
   errors: [
-    httpProbe(
-      'REST GET of an unknown task',
-      '/tasks/no-such-task',
-      { status: 404, span: { name: 'GetTask', error: true } },
-      { base: 'restUrl', headers: V10 },
-    ),
+    REST_UNKNOWN_TASK,
     httpProbe(
       'a REST body with no parts (the 1.0 parser rejects it)',
       '/message:send',
@@ -406,16 +419,7 @@ const pythonSdk: Row = {
         { status: 200 },
         { v10: true },
       ),
-      httpProbe(
-        'HTTP+JSON stream',
-        '/message:stream',
-        { status: 200, contentType: 'text/event-stream; charset=utf-8', body: /^data: \{"task"/ },
-        {
-          base: 'restUrl',
-          headers: { ...V10, accept: 'text/event-stream' },
-          body: (tag) => m10(PROMPTS.translate, 'translate', tag),
-        },
-      ),
+      REST_STREAM,
       httpProbe(
         'the skill’s own InvalidParamsError (400)',
         '/message:send',
@@ -743,10 +747,7 @@ const fasta2a: Row = {
   },
   card: {
     protocol: '1.0',
-    skills: [
-      ['summarize', ['text/plain']],
-      ['translate', ['text/plain']],
-    ],
+    skills: TEXT_SKILLS,
     fields: (p) => ({
       supportedInterfaces: [{ protocolBinding: 'JSONRPC', url: p.origin, protocolVersion: '1.0' }],
       defaultOutputModes: ['application/json'],
@@ -795,27 +796,9 @@ const fasta2a: Row = {
       },
     },
   ],
-  errors: [
-    rpcProbe(
-      'tasks/get of an unknown task',
-      'rpcUrl',
-      'tasks/get',
-      () => ({ id: 'no-such-task' }),
-      {
-        status: 200,
-        body: /-32001/,
-        span: { name: 'GetTask', error: true },
-      },
-    ),
-  ],
+  errors: [unknownTaskProbe('rpcUrl')],
   sameBytes: {
-    probes: [
-      cardProbe(),
-      rpcProbe('tasks/get unknown', 'rpcUrl', 'tasks/get', (tag) => ({ id: `${tag}-none` }), {
-        status: 200,
-        body: /-32001/,
-      }),
-    ],
+    probes: [cardProbe(), unknownTaskProbe('rpcUrl', true)],
   },
   variantA: {
     gone: 'translate',
@@ -933,10 +916,7 @@ const pythonA2a: Row = {
   },
   card: {
     protocol: undefined,
-    skills: [
-      ['summarize', ['text/plain']],
-      ['translate', ['text/plain']],
-    ],
+    skills: TEXT_SKILLS,
     fields: (p) => ({ protocolVersion: undefined, url: p.origin, version: '1.0.0' }),
   },
   skills: { send: 'summarize', stream: 'translate', prompts: PROMPTS },
@@ -1135,10 +1115,7 @@ const agentFramework: Row = {
   },
   card: {
     protocol: '1.0',
-    skills: [
-      ['summarize', ['text/plain']],
-      ['translate', ['text/plain']],
-    ],
+    skills: TEXT_SKILLS,
     fields: () => ({
       version: '1.0.0',
       protocolVersion: '0.3',
@@ -1201,12 +1178,7 @@ const agentFramework: Row = {
       { status: 200, body: /-32001/, span: { name: 'GetTask', error: true } },
       { v10: true },
     ),
-    httpProbe(
-      'REST GET of an unknown task',
-      '/tasks/no-such-task',
-      { status: 404, span: { name: 'GetTask', error: true } },
-      { base: 'restUrl', headers: V10 },
-    ),
+    REST_UNKNOWN_TASK,
   ],
   sameBytes: {
     probes: [
@@ -1219,16 +1191,7 @@ const agentFramework: Row = {
         { status: 200 },
         { v10: true },
       ),
-      httpProbe(
-        'HTTP+JSON stream',
-        '/message:stream',
-        { status: 200, contentType: 'text/event-stream; charset=utf-8', body: /^data: \{"task"/ },
-        {
-          base: 'restUrl',
-          headers: { ...V10, accept: 'text/event-stream' },
-          body: (tag) => m10(PROMPTS.translate, 'translate', tag),
-        },
-      ),
+      REST_STREAM,
       rpcProbe(
         'GetTask unknown',
         'rpcUrl',
@@ -1347,6 +1310,8 @@ async function startLangGraph(
     cardUrl: view.cardUrl,
     rpcUrl: view.rpcUrl,
     deskRpcUrl: assistantUrls(p.origin, ids.desk).rpcUrl,
+    studioCardUrl: assistantUrls(p.origin, ids.studio).cardUrl,
+    studioRpcUrl: assistantUrls(p.origin, ids.studio).rpcUrl,
     baseUrl: view.cardUrl,
     cardPath: '',
   } as Peer;
@@ -1427,17 +1392,7 @@ const langgraph: Row = {
     },
   ],
   errors: [
-    rpcProbe(
-      'tasks/get of an unknown task',
-      'rpcUrl',
-      'tasks/get',
-      () => ({ id: 'no-such-task' }),
-      {
-        status: 200,
-        body: /-32001/,
-        span: { name: 'GetTask', error: true },
-      },
-    ),
+    unknownTaskProbe('rpcUrl'),
     httpProbe('a card fetch without assistant_id', '/.well-known/agent-card.json', {
       status: 400,
       body: /^\{"error":\{"code":-32602,"message":"Missing required query parameter: assistant_id"\}\}$/,
@@ -1462,10 +1417,7 @@ const langgraph: Row = {
         { status: 200, contentType: 'text/event-stream', body: /^event: message\r\ndata: / },
         { stream: true },
       ),
-      rpcProbe('tasks/get unknown', 'rpcUrl', 'tasks/get', (tag) => ({ id: `${tag}-none` }), {
-        status: 200,
-        body: /-32001/,
-      }),
+      unknownTaskProbe('rpcUrl', true),
       httpProbe('a card fetch without assistant_id', '/.well-known/agent-card.json', {
         status: 400,
       }),
@@ -1509,6 +1461,12 @@ const langgraph: Row = {
       client: { kind: 'jsonrpc', version: '0.3', endpoint: 'deskRpcUrl' },
       ops: { send: { state: 'completed' } },
     },
+  },
+  secondAgent: {
+    cardUrl: 'studioCardUrl',
+    rpcUrl: 'studioRpcUrl',
+    skill: 'studio',
+    prompt: 'hello',
   },
   variantB: {
     skill: 'desk',
@@ -1580,10 +1538,7 @@ const goJsonRpc: Row = {
   card: {
     protocol: '0.3',
     judged: true,
-    skills: [
-      ['summarize', ['text/plain']],
-      ['translate', ['text/plain']],
-    ],
+    skills: TEXT_SKILLS,
     fields: (p) => ({
       version: '1.0.0',
       protocolVersion: '0.3.0',
@@ -1882,10 +1837,7 @@ const pythonSdkGrpc: Row = {
   },
   card: {
     protocol: '1.0',
-    skills: [
-      ['summarize', ['text/plain']],
-      ['translate', ['text/plain']],
-    ],
+    skills: TEXT_SKILLS,
     fields: (p) => ({
       supportedInterfaces: [
         { protocolBinding: 'GRPC', protocolVersion: '1.0', url: endpoint(p, 'grpcTarget') },
@@ -2098,10 +2050,7 @@ const goGrpc: Row = {
   },
   card: {
     protocol: '0.3',
-    skills: [
-      ['summarize', ['text/plain']],
-      ['translate', ['text/plain']],
-    ],
+    skills: TEXT_SKILLS,
     fields: (p) => ({
       protocolVersion: '0.3.0',
       preferredTransport: 'GRPC',
@@ -2454,6 +2403,12 @@ const adkJs: Row = {
       ops: { send: { state: 'completed' } },
     },
   },
+  secondAgent: {
+    cardUrl: 'studioCardUrl',
+    rpcUrl: 'studioRpcUrl',
+    skill: 'studio-render',
+    prompt: 'render: a red house',
+  },
   variantB: {
     skill: 'desk-summarize',
     paths: [
@@ -2722,6 +2677,13 @@ const voltagent: Row = {
       client: raw03volt,
       ops: { send: {} },
     },
+  },
+  secondAgent: {
+    cardUrl: 'helperCardUrl',
+    rpcUrl: 'helperRpcUrl',
+    skill: 'lookup',
+    prompt: 'volt',
+    agentName: 'helper',
   },
   variantB: {
     na: 'not expressible: VoltAgent cards carry no per-skill modes and defaultOutputModes is always ["text"] (only card_changed could show it; the row’s own test shows it is not flagged)',
@@ -3055,6 +3017,13 @@ const mastra: Row = {
         },
       },
     ],
+  },
+  secondAgent: {
+    cardUrl: 'helperCardUrl',
+    rpcUrl: 'helperRpcUrl',
+    skill: 'lookup',
+    prompt: 'skill:lookup drift',
+    agentName: 'helper',
   },
   variantB: {
     na: 'not expressible: Mastra cards carry no per-skill modes and fixed text/plain defaults, and its parts carry no media type (the row’s own test shows it)',

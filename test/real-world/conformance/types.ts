@@ -325,6 +325,19 @@ export interface Row {
         namesAnother?: Array<Path & { on?: 'healthy' }>;
       }
     | NotExpressible;
+  /**
+   * another agent on the same origin (its own card and endpoint): its calls are never judged
+   * against the first agent's card, and each carries its own
+   */
+  secondAgent?: {
+    /** the peer's endpoint fields of its card and its JSON-RPC 0.3 endpoint */
+    cardUrl: string;
+    rpcUrl: string;
+    skill: string;
+    prompt: string;
+    /** `gen_ai.agent.name` of its spans, where the card names it */
+    agentName?: string;
+  };
   /** variant B: a listed skill answers with another media type, the card unchanged */
   variantB: { skill: string; paths: ModePath[] } | NotExpressible;
   /**
