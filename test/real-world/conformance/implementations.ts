@@ -10,6 +10,7 @@
  * one row here.
  */
 import { existsSync } from 'node:fs';
+import { post, sse, V03 } from '../record-lib.mjs';
 import { join } from 'node:path';
 import { FOX } from '../lib';
 import {
@@ -287,6 +288,98 @@ const strands: Row = {
       client: sdk03('card'),
       ops: { send: { state: 'completed' } },
     },
+  },
+  recording: {
+    fixture: 'strands-live',
+    versionsOf: ['strands-agents', 'a2a-sdk', 'starlette', 'uvicorn'],
+    steps: [
+      {
+        deploy: { variant: 'healthy' },
+        exchanges: [
+          {
+            name: 'card',
+            note: 'GET /.well-known/agent-card.json: a 0.3 card (protocolVersion 0.3.0), defaults ["text"], skills = the tools (no modes, tags [])',
+            request: (p) => ({ url: p.cardUrl }),
+          },
+          {
+            name: 'card.agent-json',
+            note: 'GET /.well-known/agent.json (the a2a-sdk 0.3 server serves the older path too)',
+            request: (p) => ({ url: `${p.origin}/.well-known/agent.json` }),
+          },
+          {
+            name: 'jsonrpc-v0.3.message-send.summarize',
+            note: '0.3 message/send skill summarize: the model calls the summarize tool; COMPLETED, artifact "agent_response" = the AgentResult str()-ed (trailing newline)',
+            request: (p, r) => ({
+              url: endpoint(p, 'rpcUrl'),
+              init: post(V03, r.rpc('message/send', r.m03(PROMPTS.summarize, 'summarize'))),
+            }),
+          },
+          {
+            name: 'jsonrpc-v0.3.message-stream.translate',
+            note: "0.3 message/stream skill translate, A2AServer's default (legacy) streaming: task, status-update working carrying the text chunk as an agent message, artifact-update, status-update completed",
+            request: (p, r) => ({
+              url: endpoint(p, 'rpcUrl'),
+              init: post(sse(V03), r.rpc('message/stream', r.m03(PROMPTS.translate, 'translate'))),
+            }),
+          },
+          {
+            name: 'jsonrpc-v0.3.tasks-get.not-found',
+            note: '0.3 tasks/get of an unknown id',
+            request: (p, r) => ({
+              url: endpoint(p, 'rpcUrl'),
+              init: post(V03, r.rpc('tasks/get', { id: 'no-such-task' })),
+            }),
+          },
+          {
+            name: 'rest.message-send.not-served',
+            note: 'POST /v1/message:send: A2AServer serves no HTTP+JSON binding (404)',
+            request: (p, r) => ({
+              url: `${p.origin}/v1/message:send`,
+              init: post(V03, JSON.stringify({ message: r.m03('hi', 'summarize').message })),
+            }),
+          },
+        ],
+      },
+      {
+        deploy: { variant: 'healthy', opts: { streaming: 'compliant' } },
+        exchanges: [
+          {
+            name: 'compliant.jsonrpc-v0.3.message-stream.translate',
+            note: 'enable_a2a_compliant_streaming=True: task, artifact-update (the chunk), artifact-update (append, lastChunk, empty text), status-update completed',
+            request: (p, r) => ({
+              url: endpoint(p, 'rpcUrl'),
+              init: post(sse(V03), r.rpc('message/stream', r.m03(PROMPTS.translate, 'translate'))),
+            }),
+          },
+        ],
+      },
+      {
+        deploy: { variant: 'A' },
+        exchanges: [
+          {
+            name: 'variant-a.card',
+            note: 'card after the A redeploy: the translate tool removed, so the skill too; version 1.0.0',
+            request: (p) => ({ url: p.cardUrl }),
+          },
+          {
+            name: 'variant-a.jsonrpc-v0.3.message-send.translate',
+            note: 'variant A, 0.3 message/send skill translate: COMPLETED, text "Unknown tool: translate" (Strands\' tool result, repeated by the model)',
+            request: (p, r) => ({
+              url: endpoint(p, 'rpcUrl'),
+              init: post(V03, r.rpc('message/send', r.m03(PROMPTS.translate, 'translate'))),
+            }),
+          },
+          {
+            name: 'variant-a.jsonrpc-v0.3.message-stream.translate',
+            note: 'variant A, 0.3 message/stream skill translate: COMPLETED with the same text',
+            request: (p, r) => ({
+              url: endpoint(p, 'rpcUrl'),
+              init: post(sse(V03), r.rpc('message/stream', r.m03(PROMPTS.translate, 'translate'))),
+            }),
+          },
+        ],
+      },
+    ],
   },
   variantB: {
     na: 'not expressible: StrandsA2AExecutor emits only text parts and A2AServer fixes the card’s output modes to ["text"]',

@@ -341,6 +341,26 @@ export interface Row {
   /** variant B: a listed skill answers with another media type, the card unchanged */
   variantB: { skill: string; paths: ModePath[] } | NotExpressible;
   /**
+   * Its live wire, recorded into test/fixtures/<fixture>/ by conformance/record.ts: deployments
+   * in order (each replacing the last on the same port), the exchanges of each.
+   */
+  recording?: {
+    fixture: string;
+    /** the packages whose versions index.json names */
+    versionsOf: string[];
+    steps: Array<{
+      deploy: Deploy;
+      exchanges: Array<{
+        name: string;
+        note: string;
+        request(
+          peer: Peer,
+          rec: import('../record-lib.mjs').Recorder,
+        ): { url: string; init?: RequestInit };
+      }>;
+    }>;
+  };
+  /**
    * What no shared check can say of this agent: small tests run after the checks, on the same
    * agents (rows/<id>.quirks.ts), each with why it is this agent's own.
    */
