@@ -79,18 +79,29 @@ fi
 [ -d dist ] || npm run build
 files=()
 for p in "${PACKAGES[@]}"; do [ -f "test/real-world/$p.test.ts" ] && [ -f "test/real-world/$p/package.json" ] && files+=("test/real-world/$p.test.ts"); done
-# python-<impl>.test.ts and its companions python-<impl>-<part>.test.ts (python-strands-fail.test.ts:
-# the variant whose task fails naming no skill)
+# python-<impl>.test.ts and its companions python-<impl>-<part>.test.ts: the live tests not (yet)
+# rows of the conformance table
 for p in "${PYTHON_IMPLS[@]}"; do
   [ -f "test/real-world/python/$p/.venv/.installed" ] || continue
   for f in "test/real-world/python-$p.test.ts" test/real-world/python-"$p"-*.test.ts; do [ -f "$f" ] && files+=("$f"); done
 done
 # bad input from a live Python server (issue 29): a Starlette app run with the FastA2A venv
 [ -f test/real-world/python/fasta2a/.venv/.installed ] && files+=(test/real-world/python-bad-input.test.ts)
-# go-<impl>.test.ts and its companions go-<impl>-<part>.test.ts (go-a2a-go-grpc.test.ts: the gRPC binding)
-for p in "${GO_IMPLS[@]}"; do
-  [ -f "test/real-world/go/$p/.bin/.installed" ] || continue
-  for f in "test/real-world/go-$p.test.ts" test/real-world/go-"$p"-*.test.ts; do [ -f "$f" ] && files+=("$f"); done
-done
+# The conformance table (test/real-world/conformance/): every row runs, or is reported as not run
+# with its reason (a row whose agent cannot start fails the run unless the row is optional).
+files+=(test/real-world/conformance.test.ts)
 cd "$ROOT"
-node --import tsx --test --test-concurrency=1 "${files[@]}"
+# Each conformance cell (implementation × check) is written here, then printed as a matrix.
+REAL_WORLD_MATRIX="$(mktemp)"
+export REAL_WORLD_MATRIX
+log="$(mktemp)"
+trap 'rm -f "$REAL_WORLD_MATRIX" "$log"' EXIT
+set +e
+node --import tsx --test --test-concurrency=1 "${files[@]}" 2>&1 | tee "$log"
+rc=${PIPESTATUS[0]}
+set -e
+node --import tsx test/real-world/conformance/report.ts "$REAL_WORLD_MATRIX"
+# node's own summary, again below the matrix
+echo
+grep -E '^(# |ℹ )(tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) ' "$log" || true
+exit "$rc"

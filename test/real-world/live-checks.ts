@@ -4,7 +4,7 @@
  * protocol version, no drift, and the seed's Python fingerprint of the same bytes (the machine's
  * python3 and the peer's own interpreter) agreeing; the healthy card cached by the app before a
  * redeploy on the SAME port; card_changed on re-fetch; and the app's bytes compared with and
- * without the instrumentation. Used by python-agent-framework.test.ts and python-python-a2a.test.ts.
+ * without the instrumentation. Used by python-agent-framework.test.ts; the conformance suite takes its harness and wire normalisation.
  */
 import { after, before, beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,14 +14,18 @@ import { pythonSeedFingerprint } from '../helpers/seed-fingerprint';
 import { skillFingerprint } from '../../src/index';
 import { getCard, spanChecks, type Json } from './lib';
 
-/** uuids, hex ids and timestamps: what differs between two runs of the same exchanges */
+/** uuids, hex ids, tool-call ids and timestamps: what differs between two runs of the same exchanges */
 export function normaliseWire(text: string, tag: string): string {
-  return text
-    .split(tag)
-    .join('MSG')
-    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, 'UUID')
-    .replace(/\b[0-9a-f]{32}\b/g, 'HEX')
-    .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)?/g, 'TS');
+  return (
+    text
+      .split(tag)
+      .join('MSG')
+      .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, 'UUID')
+      .replace(/\b[0-9a-f]{32}\b/g, 'HEX')
+      // the tool-call ids a mock model numbers per process (Mastra's `call-N`)
+      .replace(/\bcall-\d+\b/g, 'CALL')
+      .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)?/g, 'TS')
+  );
 }
 
 /** The test file's harness: created in a file-level `before`, shut down in `after`. */

@@ -1,8 +1,9 @@
 /**
  * Starts peer.py (a Strands Agent served by Strands' own `A2AServer`) through ../python-peer.mjs.
- * Used by record.mjs and ../../python-strands.test.ts. What is this impl's own: its name,
- * PYTHONWARNINGS=ignore, the streaming mode (A2AServer's legacy default or its A2A-compliant
- * artifact streaming) and the JSON-RPC endpoint at the root.
+ * Used by its row of the conformance table (../../conformance/implementations.ts), which records
+ * its wire too. What is this impl's own: its name, PYTHONWARNINGS=ignore, the streaming mode
+ * (A2AServer's legacy default or its A2A-compliant artifact streaming) and the JSON-RPC endpoint
+ * at the root.
  */
 import { pythonPeerFiles, startPythonPeer } from '../python-peer.mjs';
 

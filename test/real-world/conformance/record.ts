@@ -1,0 +1,54 @@
+/**
+ * The recorder of a row's live wire: `node --import tsx test/real-world/conformance/record.ts
+ * <row id> [out dir]` runs the row's `recording` (its deployments in order, each replacing the
+ * last on the same port, and the exchanges of each) with plain `fetch` — no instrumentation
+ * loaded — and writes test/fixtures/<fixture>/ (or the out dir) through record-lib.mjs: per
+ * exchange the body byte for byte and its meta, then index.json with the versions recorded with.
+ */
+import path from 'node:path';
+import { createRecorder, nodePackageVersions, pythonPackageVersions } from '../record-lib.mjs';
+import { ROWS } from './implementations';
+import type { Peer } from './types';
+
+async function main(): Promise<void> {
+  const [id, outArg] = process.argv.slice(2);
+  const row = ROWS.find((r) => r.id === id);
+  if (!row?.recording) {
+    console.error(
+      `no recording for ${id ?? '(no row id)'}; rows with one: ${ROWS.filter((r) => r.recording)
+        .map((r) => r.id)
+        .join(', ')}`,
+    );
+    process.exit(2);
+  }
+  const { recording } = row;
+  const rec = createRecorder({
+    out: outArg ?? path.resolve(__dirname, '../../fixtures', recording.fixture),
+    keep: ['README.md'],
+    dropResponseHeaders: ['date'],
+    messageIdPrefix: 'rec-',
+  });
+  let last: Peer | undefined;
+  for (const step of recording.steps) {
+    const peer: Peer = await row.start(step.deploy, last);
+    last = peer;
+    try {
+      for (const x of step.exchanges) {
+        const { url, init } = x.request(peer, rec);
+        await rec.exchange(x.name, x.note, url, init);
+      }
+    } finally {
+      await peer.stop();
+    }
+  }
+  const versions = row.agentPython
+    ? pythonPackageVersions(row.agentPython, recording.versionsOf)
+    : nodePackageVersions(
+        path.resolve(__dirname, '..', row.agentCode.split('/')[2]),
+        recording.versionsOf,
+      );
+  rec.writeIndex({ recordedWith: versions });
+  console.log(`recorded ${rec.index.length} exchanges into ${rec.out}`, versions);
+}
+
+void main();

@@ -1,0 +1,28 @@
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+export const FOX: string;
+export const V10: Record<string, string>;
+export const V03: Record<string, string>;
+export function post(headers: Record<string, string>, body: string): RequestInit;
+export function sse(headers: Record<string, string>): Record<string, string>;
+export function nodePackageVersions(dir: string, pkgs: string[]): Record<string, string>;
+export function pythonPackageVersions(python: string, pkgs: string[]): Record<string, string>;
+export interface Recorder {
+  out: string;
+  index: unknown[];
+  exchange(
+    name: string,
+    note: string,
+    url: string,
+    init?: RequestInit,
+  ): Promise<{ status: number; text: string; contentType: string }>;
+  rpc(method: string, params: Json): string;
+  m10(text: string, skillId: string): Json;
+  m03(text: string, skillId?: string, where?: 'message' | 'params'): Json;
+  writeIndex(head: Json): void;
+}
+export function createRecorder(opts: {
+  out: string;
+  keep?: string[];
+  dropResponseHeaders?: string[];
+  messageIdPrefix?: string;
+}): Recorder;

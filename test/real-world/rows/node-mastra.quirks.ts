@@ -1,0 +1,27 @@
+/**
+ * What only Mastra shows, beside its row of the conformance table: its second agent (helper)
+ * unaffected by the redeploy of the first (the shared second-agent check covers the healthy
+ * deployment).
+ */
+import assert from 'node:assert/strict';
+import { rpc } from '../lib';
+import { m03 } from '../conformance/probes';
+import { endpoint, type Quirk } from '../conformance/types';
+
+const lookup = (url: string) =>
+  rpc(url, 'message/send', m03('skill:lookup drift', 'lookup', 'mastra-lookup'));
+
+export const mastraQuirks: Quirk[] = [
+  {
+    title:
+      'after the variant A redeploy of assistant, the second agent (helper, unchanged) is not affected',
+    why: 'the only row whose redeploy changes one agent of two on the origin and keeps the other',
+    async run(ctx) {
+      const v = await ctx.redeployed('A');
+      ctx.h().exporter.reset();
+      assert.equal((await lookup(endpoint(v.peer, 'helperRpcUrl'))).status.state, 'completed');
+      await ctx.spans.spansSettled(1);
+      assert.deepEqual(ctx.spans.driftKinds(), [], ctx.spans.describeSpans());
+    },
+  },
+];

@@ -1,0 +1,26 @@
+/**
+ * What only python-a2a shows, beside its row of the conformance table: the well-known card path
+ * other agents serve is its HTML agent page, which must not be taken for a card.
+ */
+import assert from 'node:assert/strict';
+import { endpoint, type Quirk } from '../conformance/types';
+
+export const pythonA2aQuirks: Quirk[] = [
+  {
+    title:
+      '/.well-known/agent-card.json is python-a2a’s HTML agent page: not judged as a card, no drift, no exception',
+    why: 'the only agent answering the standard card path with HTML (its card is at agent.json)',
+    async run(ctx) {
+      const peer = await ctx.healthy();
+      await ctx.h().reset();
+      const res = await fetch(endpoint(peer, 'agentCardJsonUrl'));
+      assert.equal(res.status, 200);
+      assert.match(res.headers.get('content-type') ?? '', /^text\/html/);
+      assert.match(await res.text(), /<!DOCTYPE html>/i);
+      await new Promise((r) => setTimeout(r, 100));
+      for (const s of ctx.h().spans())
+        assert.equal(s.attributes['a2a.agent_card.fingerprint'], undefined);
+      assert.deepEqual(ctx.spans.driftKinds(), [], ctx.spans.describeSpans());
+    },
+  },
+];
