@@ -74,6 +74,14 @@ export class CardRevalidator {
 
   /** A call uses the card at `cardUrl` (held in the registry): keep it fresh while that lasts. */
   noteUse(cardUrl: string, now: number): void {
+    try {
+      this.use(cardUrl, now);
+    } catch (err) {
+      logger.debug('could not note a card in use', err);
+    }
+  }
+
+  private use(cardUrl: string, now: number): void {
     const interval = this.settings().intervalMs;
     if (interval <= 0) return;
     const u = this.inUse.get(cardUrl);
