@@ -123,6 +123,7 @@ describe('variant A however the agent fails: the card fetched again confirms it'
         assert.equal(events[0]?.kind, 'unknown_skill');
         assert.equal(events[0]?.skillId, TRANSLATE_SKILL.id);
         assert.ok(tookMs < 2500, `the verdict on the failing call's own span (${tookMs} ms)`);
+        console.log(`# ${transport} ${goneSkill}: call to confirmed verdict ${tookMs} ms`);
       });
     }
   }
