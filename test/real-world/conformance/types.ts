@@ -350,14 +350,7 @@ export interface Row {
     versionsOf: string[];
     steps: Array<{
       deploy: Deploy;
-      exchanges: Array<{
-        name: string;
-        note: string;
-        request(
-          peer: Peer,
-          rec: import('../record-lib.mjs').Recorder,
-        ): { url: string; init?: RequestInit };
-      }>;
+      exchanges: RecordedExchange[];
     }>;
   };
   /**
@@ -365,6 +358,16 @@ export interface Row {
    * agents (rows/<id>.quirks.ts), each with why it is this agent's own.
    */
   quirks?: Quirk[];
+}
+
+/** One exchange of a recording: its fixture name, the note index.json keeps, the request. */
+export interface RecordedExchange {
+  name: string;
+  note: string;
+  request(
+    peer: Peer,
+    rec: import('../record-lib.mjs').Recorder,
+  ): { url: string; init?: RequestInit };
 }
 
 /** A test of one row's own behaviour. */
