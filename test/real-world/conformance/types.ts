@@ -378,6 +378,11 @@ export interface Quirk {
   run(ctx: import('./checks').RowContext): Promise<void>;
 }
 
+/** A quirk: its title, why no shared check says it, and the test. */
+export function quirk(title: string, why: string, run: Quirk['run']): Quirk {
+  return { title, why, run };
+}
+
 /** An implementation the doc lists that is not (yet) a row: its own test file, or fixtures. */
 export interface DocOnlyRow {
   id: string;
