@@ -1,7 +1,8 @@
 /**
- * The recording machinery shared by the record.mjs scripts of the ADK and VoltAgent peers and of
- * the Python peers (python/<impl>/record.mjs): each script keeps only its scenario list (which
- * peer, which exchanges, with which notes) and its README. For every exchange the recorder
+ * The recording machinery shared by conformance/record.ts (which records a row of the
+ * conformance table from the row's `recording`) and the record.mjs scripts the rows not yet
+ * recording from the table still have: each keeps only its scenario (which peer, which
+ * exchanges, with which notes) and its README. For every exchange the recorder
  * writes, into its fixture folder:
  *   <name>.json | <name>.sse | <name>.txt   the response body, byte for byte as received
  *   <name>.meta.json                        request (method, path, headers, body) + response

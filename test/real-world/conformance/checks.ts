@@ -102,6 +102,13 @@ export class RowContext {
     return got;
   }
 
+  /** The healthy agent, with the app's state and the spans of earlier tests dropped. */
+  async freshHealthy(opts: Record<string, unknown> = {}): Promise<Peer> {
+    const peer = await this.healthy(opts);
+    await this.h().reset();
+    return peer;
+  }
+
   /** The skill id on the wire of a skill the row names (the same, unless the row maps it). */
   skillOn(peer: Peer, name: string): string {
     return this.row.skillId?.(peer, name) ?? name;

@@ -10,9 +10,9 @@
  * one row here.
  */
 import { existsSync } from 'node:fs';
-import { post, sse, V03 } from '../record-lib.mjs';
+import { post, sse, V03, V10 as V10REC, type Recorder } from '../record-lib.mjs';
 import { join } from 'node:path';
-import { FOX } from '../lib';
+import { FOX, type Json } from '../lib';
 import {
   VENV_PYTHON as SDK_PYTHON,
   startPythonSdkPeer,
@@ -51,7 +51,7 @@ import {
   venvInstalled as strandsInstalled,
 } from '../python/strands/peer-process.mjs';
 import { cardProbe, httpProbe, m03, m10, rpcProbe, V10 } from './probes';
-import { endpoint, type Peer } from './types';
+import { endpoint, type Peer, type RecordedExchange } from './types';
 import { a2aSdkQuirks } from '../rows/python-a2a-sdk.quirks';
 import { googleAdkQuirks } from '../rows/python-google-adk.quirks';
 import { agentFrameworkQuirks } from '../rows/python-agent-framework.quirks';
@@ -89,6 +89,30 @@ const sdk03 = (from: 'url' | 'card') =>
 const sdk = (transport: 'JSONRPC' | 'HTTP+JSON', from: 'url' | 'card', legacy = false) =>
   ({ kind: 'sdk', transport, from, legacy, stripInterfaces: legacy }) as const;
 const TRANSPORTS = ['JSONRPC', 'HTTP+JSON'] as const;
+
+/** A recorded exchange: GET a URL of the peer. */
+function getExchange(name: string, note: string, url: (p: Peer) => string): RecordedExchange {
+  return { name, note, request: (p) => ({ url: url(p) }) };
+}
+/** A recorded JSON-RPC exchange: POST `method` to the peer's `endpointName` (1.0 headers, SSE). */
+function rpcExchange(
+  name: string,
+  note: string,
+  endpointName: string,
+  method: string,
+  params: (r: Recorder) => Json,
+  o: { v10?: boolean; stream?: boolean } = {},
+): RecordedExchange {
+  const headers = o.v10 ? V10REC : V03;
+  return {
+    name,
+    note,
+    request: (p, r) => ({
+      url: endpoint(p, endpointName),
+      init: post(o.stream ? sse(headers) : headers, r.rpc(method, params(r))),
+    }),
+  };
+}
 
 /** The two skills most agents here serve, both `text/plain`. */
 const TEXT_SKILLS: Array<[string, string[]]> = [
@@ -296,40 +320,40 @@ const strands: Row = {
       {
         deploy: { variant: 'healthy' },
         exchanges: [
-          {
-            name: 'card',
-            note: 'GET /.well-known/agent-card.json: a 0.3 card (protocolVersion 0.3.0), defaults ["text"], skills = the tools (no modes, tags [])',
-            request: (p) => ({ url: p.cardUrl }),
-          },
-          {
-            name: 'card.agent-json',
-            note: 'GET /.well-known/agent.json (the a2a-sdk 0.3 server serves the older path too)',
-            request: (p) => ({ url: `${p.origin}/.well-known/agent.json` }),
-          },
-          {
-            name: 'jsonrpc-v0.3.message-send.summarize',
-            note: '0.3 message/send skill summarize: the model calls the summarize tool; COMPLETED, artifact "agent_response" = the AgentResult str()-ed (trailing newline)',
-            request: (p, r) => ({
-              url: endpoint(p, 'rpcUrl'),
-              init: post(V03, r.rpc('message/send', r.m03(PROMPTS.summarize, 'summarize'))),
+          getExchange(
+            'card',
+            'GET /.well-known/agent-card.json: a 0.3 card (protocolVersion 0.3.0), defaults ["text"], skills = the tools (no modes, tags [])',
+            (p) => p.cardUrl,
+          ),
+          getExchange(
+            'card.agent-json',
+            'GET /.well-known/agent.json (the a2a-sdk 0.3 server serves the older path too)',
+            (p) => `${p.origin}/.well-known/agent.json`,
+          ),
+          rpcExchange(
+            'jsonrpc-v0.3.message-send.summarize',
+            '0.3 message/send skill summarize: the model calls the summarize tool; COMPLETED, artifact "agent_response" = the AgentResult str()-ed (trailing newline)',
+            'rpcUrl',
+            'message/send',
+            (r) => r.m03(PROMPTS.summarize, 'summarize'),
+          ),
+          rpcExchange(
+            'jsonrpc-v0.3.message-stream.translate',
+            "0.3 message/stream skill translate, A2AServer's default (legacy) streaming: task, status-update working carrying the text chunk as an agent message, artifact-update, status-update completed",
+            'rpcUrl',
+            'message/stream',
+            (r) => r.m03(PROMPTS.translate, 'translate'),
+            { stream: true },
+          ),
+          rpcExchange(
+            'jsonrpc-v0.3.tasks-get.not-found',
+            '0.3 tasks/get of an unknown id',
+            'rpcUrl',
+            'tasks/get',
+            () => ({
+              id: 'no-such-task',
             }),
-          },
-          {
-            name: 'jsonrpc-v0.3.message-stream.translate',
-            note: "0.3 message/stream skill translate, A2AServer's default (legacy) streaming: task, status-update working carrying the text chunk as an agent message, artifact-update, status-update completed",
-            request: (p, r) => ({
-              url: endpoint(p, 'rpcUrl'),
-              init: post(sse(V03), r.rpc('message/stream', r.m03(PROMPTS.translate, 'translate'))),
-            }),
-          },
-          {
-            name: 'jsonrpc-v0.3.tasks-get.not-found',
-            note: '0.3 tasks/get of an unknown id',
-            request: (p, r) => ({
-              url: endpoint(p, 'rpcUrl'),
-              init: post(V03, r.rpc('tasks/get', { id: 'no-such-task' })),
-            }),
-          },
+          ),
           {
             name: 'rest.message-send.not-served',
             note: 'POST /v1/message:send: A2AServer serves no HTTP+JSON binding (404)',
@@ -343,40 +367,39 @@ const strands: Row = {
       {
         deploy: { variant: 'healthy', opts: { streaming: 'compliant' } },
         exchanges: [
-          {
-            name: 'compliant.jsonrpc-v0.3.message-stream.translate',
-            note: 'enable_a2a_compliant_streaming=True: task, artifact-update (the chunk), artifact-update (append, lastChunk, empty text), status-update completed',
-            request: (p, r) => ({
-              url: endpoint(p, 'rpcUrl'),
-              init: post(sse(V03), r.rpc('message/stream', r.m03(PROMPTS.translate, 'translate'))),
-            }),
-          },
+          rpcExchange(
+            'compliant.jsonrpc-v0.3.message-stream.translate',
+            'enable_a2a_compliant_streaming=True: task, artifact-update (the chunk), artifact-update (append, lastChunk, empty text), status-update completed',
+            'rpcUrl',
+            'message/stream',
+            (r) => r.m03(PROMPTS.translate, 'translate'),
+            { stream: true },
+          ),
         ],
       },
       {
         deploy: { variant: 'A' },
         exchanges: [
-          {
-            name: 'variant-a.card',
-            note: 'card after the A redeploy: the translate tool removed, so the skill too; version 1.0.0',
-            request: (p) => ({ url: p.cardUrl }),
-          },
-          {
-            name: 'variant-a.jsonrpc-v0.3.message-send.translate',
-            note: 'variant A, 0.3 message/send skill translate: COMPLETED, text "Unknown tool: translate" (Strands\' tool result, repeated by the model)',
-            request: (p, r) => ({
-              url: endpoint(p, 'rpcUrl'),
-              init: post(V03, r.rpc('message/send', r.m03(PROMPTS.translate, 'translate'))),
-            }),
-          },
-          {
-            name: 'variant-a.jsonrpc-v0.3.message-stream.translate',
-            note: 'variant A, 0.3 message/stream skill translate: COMPLETED with the same text',
-            request: (p, r) => ({
-              url: endpoint(p, 'rpcUrl'),
-              init: post(sse(V03), r.rpc('message/stream', r.m03(PROMPTS.translate, 'translate'))),
-            }),
-          },
+          getExchange(
+            'variant-a.card',
+            'card after the A redeploy: the translate tool removed, so the skill too; version 1.0.0',
+            (p) => p.cardUrl,
+          ),
+          rpcExchange(
+            'variant-a.jsonrpc-v0.3.message-send.translate',
+            'variant A, 0.3 message/send skill translate: COMPLETED, text "Unknown tool: translate" (Strands\' tool result, repeated by the model)',
+            'rpcUrl',
+            'message/send',
+            (r) => r.m03(PROMPTS.translate, 'translate'),
+          ),
+          rpcExchange(
+            'variant-a.jsonrpc-v0.3.message-stream.translate',
+            'variant A, 0.3 message/stream skill translate: COMPLETED with the same text',
+            'rpcUrl',
+            'message/stream',
+            (r) => r.m03(PROMPTS.translate, 'translate'),
+            { stream: true },
+          ),
         ],
       },
     ],
@@ -786,6 +809,115 @@ const pythonAdk: Row = {
       client: sdk('JSONRPC', 'card'),
       ops: { send: { state: 'completed' } },
     },
+  },
+  recording: {
+    fixture: 'google-adk-python-live',
+    versionsOf: ['google-adk', 'google-genai', 'a2a-sdk', 'starlette', 'sse-starlette', 'uvicorn'],
+    steps: [
+      {
+        deploy: { variant: 'healthy' },
+        exchanges: [
+          getExchange(
+            'card',
+            'GET /.well-known/agent-card.json: a pure 1.0 card',
+            (p) => p.cardUrl,
+          ),
+          rpcExchange(
+            'jsonrpc.send-message.summarize',
+            'JSON-RPC 1.0 SendMessage skill desk-summarize: COMPLETED; function_call / function_response data parts (metadata.adk_type) in history, the final text in the artifact',
+            'rpcUrl',
+            'SendMessage',
+            (r) => r.m10(`summarize: ${FOX}`, 'desk-summarize'),
+            { v10: true },
+          ),
+          rpcExchange(
+            'jsonrpc.send-streaming-message.summarize',
+            'JSON-RPC 1.0 SendStreamingMessage: task, WORKING status-updates (empty, function_call, function_response, text), artifactUpdate, COMPLETED',
+            'rpcUrl',
+            'SendStreamingMessage',
+            (r) => r.m10(`summarize: ${FOX}`, 'desk-summarize'),
+            { v10: true, stream: true },
+          ),
+          rpcExchange(
+            'jsonrpc-v0.3.message-send.translate',
+            'JSON-RPC 0.3 message/send (compat layer, same endpoint) skill desk-translate',
+            'rpcUrl',
+            'message/send',
+            (r) => r.m03('translate: hello', 'desk-translate'),
+          ),
+          rpcExchange(
+            'jsonrpc-v0.3.message-stream.translate',
+            'JSON-RPC 0.3 message/stream skill desk-translate',
+            'rpcUrl',
+            'message/stream',
+            (r) => r.m03('translate: hello', 'desk-translate'),
+            { stream: true },
+          ),
+          rpcExchange(
+            'jsonrpc.get-task.not-found',
+            'JSON-RPC 1.0 GetTask of an unknown id',
+            'rpcUrl',
+            'GetTask',
+            () => ({ id: 'no-such-task' }),
+            { v10: true },
+          ),
+        ],
+      },
+      {
+        deploy: { variant: 'A' },
+        exchanges: [
+          getExchange(
+            'variant-a.card',
+            'card after the A redeploy: desk-translate gone, version 0.0.1',
+            (p) => p.cardUrl,
+          ),
+          rpcExchange(
+            'variant-a.jsonrpc.send-message.translate',
+            'variant A, SendMessage skill desk-translate: COMPLETED; the function_response is {"error": "Invoking `translate()` failed as no tool with that name is available. ..."}',
+            'rpcUrl',
+            'SendMessage',
+            (r) => r.m10('translate: hello', 'desk-translate'),
+            { v10: true },
+          ),
+          rpcExchange(
+            'variant-a.jsonrpc.send-streaming-message.translate',
+            'variant A, SendStreamingMessage skill desk-translate',
+            'rpcUrl',
+            'SendStreamingMessage',
+            (r) => r.m10('translate: hello', 'desk-translate'),
+            { v10: true, stream: true },
+          ),
+          rpcExchange(
+            'variant-a.jsonrpc-v0.3.message-send.translate',
+            'variant A, 0.3 message/send skill desk-translate',
+            'rpcUrl',
+            'message/send',
+            (r) => r.m03('translate: hello', 'desk-translate'),
+          ),
+        ],
+      },
+      {
+        deploy: { variant: 'B' },
+        exchanges: [
+          rpcExchange(
+            'variant-b.jsonrpc.send-message.summarize',
+            'variant B (same tools and card; the model answers with an image), SendMessage skill desk-summarize: the artifact holds a file part (raw bytes, mediaType image/png) where the card says text/plain',
+            'rpcUrl',
+            'SendMessage',
+            (r) => r.m10(`summarize: ${FOX}`, 'desk-summarize'),
+            { v10: true },
+          ),
+          rpcExchange(
+            'variant-b.jsonrpc.send-streaming-message.summarize',
+            'variant B, SendStreamingMessage skill desk-summarize',
+            'rpcUrl',
+            'SendStreamingMessage',
+            (r) => r.m10(`summarize: ${FOX}`, 'desk-summarize'),
+            { v10: true, stream: true },
+          ),
+        ],
+      },
+    ],
   },
   variantB: {
     skill: 'desk-summarize',

@@ -352,14 +352,7 @@ export interface Row {
     versionsOf: string[];
     steps: Array<{
       deploy: Deploy;
-      exchanges: Array<{
-        name: string;
-        note: string;
-        request(
-          peer: Peer,
-          rec: import('../record-lib.mjs').Recorder,
-        ): { url: string; init?: RequestInit };
-      }>;
+      exchanges: RecordedExchange[];
     }>;
   };
   /**
@@ -369,12 +362,27 @@ export interface Row {
   quirks?: Quirk[];
 }
 
+/** One exchange of a recording: its fixture name, the note index.json keeps, the request. */
+export interface RecordedExchange {
+  name: string;
+  note: string;
+  request(
+    peer: Peer,
+    rec: import('../record-lib.mjs').Recorder,
+  ): { url: string; init?: RequestInit };
+}
+
 /** A test of one row's own behaviour. */
 export interface Quirk {
   title: string;
   /** why no shared check expresses it */
   why: string;
   run(ctx: import('./checks').RowContext): Promise<void>;
+}
+
+/** A quirk: its title, why no shared check says it, and the test. */
+export function quirk(title: string, why: string, run: Quirk['run']): Quirk {
+  return { title, why, run };
 }
 
 /** An implementation the doc lists that is not (yet) a row: its own test file, or fixtures. */

@@ -13,16 +13,15 @@ import { FOX, getCard, messages, rpc, rpcRaw, sdkClient, type Json } from '../li
 import { asTask, collect, sendRequest } from '../../peers/sdk-client';
 import { checkGrpcSpanAttributes, grpcClient, legacyGrpc } from '../grpc-clients';
 import type { RowContext } from '../conformance/checks';
-import { endpoint, type Peer, type Quirk } from '../conformance/types';
+import { endpoint, quirk, type Peer, type Quirk } from '../conformance/types';
 
 const { v03Message } = messages('go-sdk-');
 
 export const goQuirks: Quirk[] = [
-  {
-    title:
-      'a card with a nil Go slice (translate without Tags → "tags": null): GetAgentCard with the fingerprint (python3 agrees); the @a2a-js/sdk client refuses the card, raw fetch works with zero drift',
-    why: 'Go’s encoding/json writes a nil slice as null: no other row serves one',
-    async run(ctx) {
+  quirk(
+    'a card with a nil Go slice (translate without Tags → "tags": null): GetAgentCard with the fingerprint (python3 agrees); the @a2a-js/sdk client refuses the card, raw fetch works with zero drift',
+    'Go’s encoding/json writes a nil slice as null: no other row serves one',
+    async (ctx) => {
       const peer = await startGoPeer({ variant: 'healthy', nilTags: true });
       try {
         await ctx.h().reset();
@@ -48,13 +47,12 @@ export const goQuirks: Quirk[] = [
         await peer.stop();
       }
     },
-  },
-  {
-    title: 'raw tasks/get of the finished task: COMPLETED, protocol 0.3, zero drift',
-    why: 'a GetTask of a finished task: no shared check polls a task that a send already finished',
-    async run(ctx) {
-      const peer = await ctx.healthy();
-      await ctx.h().reset();
+  ),
+  quirk(
+    'raw tasks/get of the finished task: COMPLETED, protocol 0.3, zero drift',
+    'a GetTask of a finished task: no shared check polls a task that a send already finished',
+    async (ctx) => {
+      const peer = await ctx.freshHealthy();
       await getCard(peer.cardUrl);
       const url = endpoint(peer, 'jsonRpcUrl');
       const t = await rpc(url, 'message/send', {
@@ -68,7 +66,7 @@ export const goQuirks: Quirk[] = [
       assert.equal(s.attributes['a2a.protocol.version'], '0.3');
       assert.deepEqual(ctx.spans.driftKinds(), [], ctx.spans.describeSpans());
     },
-  },
+  ),
 ];
 
 /** A span's RPC attributes and negotiated card, as the Go peer's gRPC service says them. */
@@ -94,13 +92,11 @@ function goGrpcSpan(
 }
 
 export const goGrpcQuirks: Quirk[] = [
-  {
-    title:
-      'TaskSubscription to a finished task (its execution is gone): NOT_FOUND (5), an error span with the task id, no verdict',
-    why: 'a2a-go forgets a task’s execution once it finished; the one row whose resubscribe fails so',
-    async run(ctx) {
-      const peer = await ctx.healthy();
-      await ctx.h().reset();
+  quirk(
+    'TaskSubscription to a finished task (its execution is gone): NOT_FOUND (5), an error span with the task id, no verdict',
+    'a2a-go forgets a task’s execution once it finished; the one row whose resubscribe fails so',
+    async (ctx) => {
+      const peer = await ctx.freshHealthy();
       const card = (await getCard(peer.cardUrl)).card;
       const client = await grpcClient({ card }, { legacyCompat: true });
       const task = asTask(await client.sendMessage(sendRequest('translate', { text: 'x' })));
@@ -116,14 +112,12 @@ export const goGrpcQuirks: Quirk[] = [
       assert.equal(s.attributes['a2a.task.id'], task.id);
       assert.deepEqual(ctx.spans.driftKinds(), [], ctx.spans.describeSpans());
     },
-  },
-  {
-    title:
-      "a listed skill's own errors get the same verdict over gRPC as over JSON-RPC: ErrInvalidParams (gRPC INTERNAL + the text) → invalid_params, ErrUnsupportedContentType (gRPC INVALID_ARGUMENT + the text) → unsupported_mode",
-    why: 'the Go SDK maps these errors to gRPC statuses of its own (toGRPCError), which only its dialect reads back',
-    async run(ctx) {
-      const peer = await ctx.healthy();
-      await ctx.h().reset();
+  ),
+  quirk(
+    "a listed skill's own errors get the same verdict over gRPC as over JSON-RPC: ErrInvalidParams (gRPC INTERNAL + the text) → invalid_params, ErrUnsupportedContentType (gRPC INVALID_ARGUMENT + the text) → unsupported_mode",
+    'the Go SDK maps these errors to gRPC statuses of its own (toGRPCError), which only its dialect reads back',
+    async (ctx) => {
+      const peer = await ctx.freshHealthy();
       const card = (await getCard(peer.cardUrl)).card;
       const t = await legacyGrpc(endpoint(peer, 'grpcTarget'));
       const failure = (p: Promise<unknown>) =>
@@ -171,5 +165,5 @@ export const goGrpcQuirks: Quirk[] = [
       for (const s of sends) assert.equal(s.status.code, SpanStatusCode.ERROR);
       for (const s of sends.slice(0, 2)) goGrpcSpan(ctx, s, peer, card);
     },
-  },
+  ),
 ];

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { FOX, getCard, messages, nextRpcId, rpc, type Json } from '../lib';
-import { endpoint, type Quirk } from '../conformance/types';
+import { endpoint, quirk, type Quirk } from '../conformance/types';
 
 const { nextMessageId } = messages('adk-test-');
 /** A 0.3 message naming the skill in a data part only (no metadata.skillId). */
@@ -37,13 +37,11 @@ async function streamFinal(url: string, message: Json): Promise<Json> {
 }
 
 export const adkJsQuirks: Quirk[] = [
-  {
-    title:
-      'the skill named in a data part (no metadata.skillId): the span carries a2a.skill.id desk-summarize (send and stream)',
-    why: 'ADK’s convention for naming a skill; no other row’s client puts it there',
-    async run(ctx) {
-      const peer = await ctx.healthy();
-      await ctx.h().reset();
+  quirk(
+    'the skill named in a data part (no metadata.skillId): the span carries a2a.skill.id desk-summarize (send and stream)',
+    'ADK’s convention for naming a skill; no other row’s client puts it there',
+    async (ctx) => {
+      const peer = await ctx.freshHealthy();
       await getCard(peer.cardUrl);
       const url = endpoint(peer, 'rpcUrl');
       const task = await rpc(url, 'message/send', {
@@ -63,5 +61,5 @@ export const adkJsQuirks: Quirk[] = [
       }
       assert.deepEqual(ctx.spans.driftKinds(), [], ctx.spans.describeSpans());
     },
-  },
+  ),
 ];

@@ -7,20 +7,18 @@ import assert from 'node:assert/strict';
 import { skillFingerprint } from '../../../src/index';
 import { sendRequest } from '../../peers/sdk-client';
 import { getCard, rpc, rpcRaw, sdkClient, type Json } from '../lib';
-import { endpoint, type Quirk } from '../conformance/types';
+import { endpoint, quirk, type Quirk } from '../conformance/types';
 import { m03 } from '../conformance/probes';
 
 const send = (url: string, text: string, skill: string) =>
   rpc(url, 'message/send', m03(text, skill, `volt-${skill}`));
 
 export const voltagentQuirks: Quirk[] = [
-  {
-    title:
-      '@a2a-js/sdk 1.3 client (0.3 mode, card URL): the same outcome with and without the instrumentation (it refuses the kind-less Task), no drift',
-    why: 'a fact of the two libraries (VoltAgent’s Tasks carry no `kind`), no other row answers so',
-    async run(ctx) {
-      const peer = await ctx.healthy();
-      await ctx.h().reset();
+  quirk(
+    '@a2a-js/sdk 1.3 client (0.3 mode, card URL): the same outcome with and without the instrumentation (it refuses the kind-less Task), no drift',
+    'a fact of the two libraries (VoltAgent’s Tasks carry no `kind`), no other row answers so',
+    async (ctx) => {
+      const peer = await ctx.freshHealthy();
       const attempt = async (): Promise<string> => {
         const client = await sdkClient({ baseUrl: peer.cardUrl, path: '' }, { legacy: true });
         return client.sendMessage(sendRequest('summarize-v2', { text: 'Hello from the SDK' })).then(
@@ -46,12 +44,11 @@ export const voltagentQuirks: Quirk[] = [
       assert.equal(ctx.spans.only('GetAgentCard').attributes['a2a.agent_card.skill_count'], 2);
       assert.deepEqual(ctx.spans.driftKinds(), [], ctx.spans.describeSpans());
     },
-  },
-  {
-    title:
-      'variant B (summarize-v2 reused: plain text instead of markdown): not observable from its cards, not flagged, the card’s fingerprint unchanged',
-    why: 'the row’s variant B is N/A (no per-skill modes); this shows the redeploy is not mistaken for drift',
-    async run(ctx) {
+  ),
+  quirk(
+    'variant B (summarize-v2 reused: plain text instead of markdown): not observable from its cards, not flagged, the card’s fingerprint unchanged',
+    'the row’s variant B is N/A (no per-skill modes); this shows the redeploy is not mistaken for drift',
+    async (ctx) => {
       const v = await ctx.redeployed('B');
       ctx.h().exporter.reset();
       for (const s of v.card.skills as Json[]) {
@@ -68,5 +65,5 @@ export const voltagentQuirks: Quirk[] = [
       await ctx.spans.spansSettled(3);
       assert.deepEqual(ctx.spans.driftKinds(), [], ctx.spans.describeSpans());
     },
-  },
+  ),
 ];

@@ -5,16 +5,14 @@
  */
 import assert from 'node:assert/strict';
 import type { Json } from '../lib';
-import type { Quirk } from '../conformance/types';
+import { quirk, type Quirk } from '../conformance/types';
 
 export const a2aSdkQuirks: Quirk[] = [
-  {
-    title:
-      'GetAgentCard of the hybrid card a 1.0 client fetched (A2A-Version: 1.0, 1.0 interfaces listed first) says a2a.protocol.version 1.0',
-    why: 'the only row whose one card serves both 1.0 and 0.3 clients: the header the app sent decides',
-    async run(ctx) {
-      const peer = await ctx.healthy();
-      await ctx.h().reset();
+  quirk(
+    'GetAgentCard of the hybrid card a 1.0 client fetched (A2A-Version: 1.0, 1.0 interfaces listed first) says a2a.protocol.version 1.0',
+    'the only row whose one card serves both 1.0 and 0.3 clients: the header the app sent decides',
+    async (ctx) => {
+      const peer = await ctx.freshHealthy();
       const res = await fetch(peer.cardUrl, { headers: { 'A2A-Version': '1.0' } });
       const card = (await res.json()) as Json;
       assert.equal(card.protocolVersion, '0.3');
@@ -22,5 +20,5 @@ export const a2aSdkQuirks: Quirk[] = [
       await ctx.spans.spansSettled(1);
       assert.equal(ctx.spans.only('GetAgentCard').attributes['a2a.protocol.version'], '1.0');
     },
-  },
+  ),
 ];

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { asTask, sendRequest } from '../../peers/sdk-client';
 import { FOX, sdkClient } from '../lib';
-import type { Quirk } from '../conformance/types';
+import { quirk, type Quirk } from '../conformance/types';
 import type { RowContext } from '../conformance/checks';
 
 const A2A_SPANS = new Set(['GetAgentCard', 'SendMessage', 'SendStreamingMessage']);
@@ -41,11 +41,10 @@ const a2aDrift = (ctx: RowContext) =>
     .map((s) => [s.name, s.attributes['a2a.drift.kind']]);
 
 export const agentFrameworkQuirks: Quirk[] = [
-  {
-    title:
-      'variant B under A2AExecutor stream=False: the raw image/png part is the WORKING status message (history), not an artifact: not judged for output modes (a limit), no false verdict',
-    why: 'output modes are judged on artifacts only (a status message also carries progress text); only this executor puts its answer in a status message',
-    async run(ctx) {
+  quirk(
+    'variant B under A2AExecutor stream=False: the raw image/png part is the WORKING status message (history), not an artifact: not judged for output modes (a limit), no false verdict',
+    'output modes are judged on artifacts only (a status message also carries progress text); only this executor puts its answer in a status message',
+    async (ctx) => {
       const v = await ctx.redeployed('B');
       ctx.h().exporter.reset();
       const client = await sdkClient({ card: v.card });
@@ -59,15 +58,13 @@ export const agentFrameworkQuirks: Quirk[] = [
       await ctx.spans.spansSettled(1);
       assert.deepEqual(ctx.spans.driftKinds(), [], ctx.spans.describeSpans());
     },
-  },
-  {
-    title:
-      'Google ADK JS RemoteA2AAgent from the base URL, skill in message.metadata → 0.3 message/stream, COMPLETED, zero drift',
-    why: 'a third-party JS client (ADK) against this agent: the one row whose app is not the SDK or raw fetch',
-    async run(ctx) {
+  ),
+  quirk(
+    'Google ADK JS RemoteA2AAgent from the base URL, skill in message.metadata → 0.3 message/stream, COMPLETED, zero drift',
+    'a third-party JS client (ADK) against this agent: the one row whose app is not the SDK or raw fetch',
+    async (ctx) => {
       const lib = await adk();
-      const peer = await ctx.healthy();
-      await ctx.h().reset();
+      const peer = await ctx.freshHealthy();
       const events = await lib.runAdk(
         lib.adkAgent(peer.baseUrl ?? peer.origin, 'summarize'),
         `summarize: ${FOX}`,
@@ -83,12 +80,11 @@ export const agentFrameworkQuirks: Quirk[] = [
       assert.equal(send.attributes['a2a.task.state'], 'TASK_STATE_COMPLETED');
       assert.deepEqual(a2aDrift(ctx), [], ctx.spans.describeSpans());
     },
-  },
-  {
-    title:
-      'Google ADK JS RemoteA2AAgent holding the healthy card, skill translate → the framework’s "Requested function … not found" → unknown_skill',
-    why: 'as above, under variant A',
-    async run(ctx) {
+  ),
+  quirk(
+    'Google ADK JS RemoteA2AAgent holding the healthy card, skill translate → the framework’s "Requested function … not found" → unknown_skill',
+    'as above, under variant A',
+    async (ctx) => {
       const lib = await adk();
       const v = await ctx.redeployed('A');
       ctx.h().exporter.reset();
@@ -107,5 +103,5 @@ export const agentFrameworkQuirks: Quirk[] = [
       assert.equal(send.attributes['a2a.skill.id'], 'translate');
       assert.equal(send.attributes['a2a.drift.kind'], 'unknown_skill', ctx.spans.describeSpans());
     },
-  },
+  ),
 ];

@@ -7,18 +7,16 @@
 import assert from 'node:assert/strict';
 import { collect, sendRequest } from '../../peers/sdk-client';
 import { FOX, getCard, messages, rpc, sdkClient, type Json } from '../lib';
-import { endpoint, type Quirk } from '../conformance/types';
+import { endpoint, quirk, type Quirk } from '../conformance/types';
 
 const { v03Params } = messages('py-adk-');
 
 export const googleAdkQuirks: Quirk[] = [
-  {
-    title:
-      'a tool-using turn: function_call / function_response parts (adk_type) in WORKING status messages (SDK stream) and in the 0.3 history, unjudged',
-    why: 'ADK’s own marking of intermediate work; the shared healthy check sees only that nothing is judged',
-    async run(ctx) {
-      const peer = await ctx.healthy();
-      await ctx.h().reset();
+  quirk(
+    'a tool-using turn: function_call / function_response parts (adk_type) in WORKING status messages (SDK stream) and in the 0.3 history, unjudged',
+    'ADK’s own marking of intermediate work; the shared healthy check sees only that nothing is judged',
+    async (ctx) => {
+      const peer = await ctx.freshHealthy();
       const client = await sdkClient({ baseUrl: peer.baseUrl ?? peer.origin });
       const events = await collect(
         client.sendMessageStream(sendRequest('desk-summarize', { text: `summarize: ${FOX}` })),
@@ -45,5 +43,5 @@ export const googleAdkQuirks: Quirk[] = [
       await ctx.spans.spansSettled(3);
       assert.deepEqual(ctx.spans.driftKinds(), [], ctx.spans.describeSpans());
     },
-  },
+  ),
 ];

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { onAgentCardDrift, type DriftEvent } from '../../../src/index';
 import { FOX, getCard, messages, rpc, rpcRaw } from '../lib';
-import { endpoint, type Peer, type Quirk } from '../conformance/types';
+import { endpoint, quirk, type Peer, type Quirk } from '../conformance/types';
 
 const { v03Params, v10Params } = messages('py-lg-');
 const ids = (p: Peer) => (p as unknown as { assistantIds: Record<string, string> }).assistantIds;
@@ -14,13 +14,11 @@ const cardOf = (p: Peer, id: string) =>
   `${p.origin}/.well-known/agent-card.json?assistant_id=${id}`;
 
 export const langgraphQuirks: Quirk[] = [
-  {
-    title:
-      'two assistants on one origin: each card its own (no card_changed between them), the query out of telemetry, each call judged against its own card (0.3 and the 1.0 hybrid answer)',
-    why: 'the only row with several cards at one path, told apart by a query parameter',
-    async run(ctx) {
-      const peer = await ctx.healthy();
-      await ctx.h().reset();
+  quirk(
+    'two assistants on one origin: each card its own (no card_changed between them), the query out of telemetry, each call judged against its own card (0.3 and the 1.0 hybrid answer)',
+    'the only row with several cards at one path, told apart by a query parameter',
+    async (ctx) => {
+      const peer = await ctx.freshHealthy();
       const { desk, studio } = ids(peer);
       await getCard(cardOf(peer, desk));
       await getCard(cardOf(peer, studio));
@@ -64,12 +62,11 @@ export const langgraphQuirks: Quirk[] = [
       );
       assert.deepEqual(ctx.spans.driftKinds(), [], ctx.spans.describeSpans());
     },
-  },
-  {
-    title:
-      'variant A: the removed assistant’s card URL answers 400 -32602: the card span says why it could not judge, no card_changed',
-    why: 'the redeploy takes the card with the skill; no other row loses its card',
-    async run(ctx) {
+  ),
+  quirk(
+    'variant A: the removed assistant’s card URL answers 400 -32602: the card span says why it could not judge, no card_changed',
+    'the redeploy takes the card with the skill; no other row loses its card',
+    async (ctx) => {
       const v = await ctx.redeployed('A', { assistant: 'studio' });
       ctx.h().exporter.reset();
       assert.deepEqual(Object.keys((v.peer as unknown as { assistants: object }).assistants), [
@@ -92,12 +89,11 @@ export const langgraphQuirks: Quirk[] = [
       assert.equal(get.attributes['a2a.drift.unjudged_reason'], 'card fetch answered 400');
       assert.equal(get.attributes['a2a.drift.kind'], undefined, 'no card, no card_changed');
     },
-  },
-  {
-    title:
-      'variant B: the app’s drift callback gets the card URL it fetched, query included (which card to evict)',
-    why: 'only a card URL with a query shows that the callback names the card the app fetched',
-    async run(ctx) {
+  ),
+  quirk(
+    'variant B: the app’s drift callback gets the card URL it fetched, query included (which card to evict)',
+    'only a card URL with a query shows that the callback names the card the app fetched',
+    async (ctx) => {
       const v = await ctx.redeployed('B');
       ctx.h().exporter.reset();
       const events: DriftEvent[] = [];
@@ -118,5 +114,5 @@ export const langgraphQuirks: Quirk[] = [
         [['output_mode_mismatch', v.peer.cardUrl]],
       );
     },
-  },
+  ),
 ];

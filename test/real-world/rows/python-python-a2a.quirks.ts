@@ -3,16 +3,14 @@
  * other agents serve is its HTML agent page, which must not be taken for a card.
  */
 import assert from 'node:assert/strict';
-import { endpoint, type Quirk } from '../conformance/types';
+import { endpoint, quirk, type Quirk } from '../conformance/types';
 
 export const pythonA2aQuirks: Quirk[] = [
-  {
-    title:
-      '/.well-known/agent-card.json is python-a2a’s HTML agent page: not judged as a card, no drift, no exception',
-    why: 'the only agent answering the standard card path with HTML (its card is at agent.json)',
-    async run(ctx) {
-      const peer = await ctx.healthy();
-      await ctx.h().reset();
+  quirk(
+    '/.well-known/agent-card.json is python-a2a’s HTML agent page: not judged as a card, no drift, no exception',
+    'the only agent answering the standard card path with HTML (its card is at agent.json)',
+    async (ctx) => {
+      const peer = await ctx.freshHealthy();
       const res = await fetch(endpoint(peer, 'agentCardJsonUrl'));
       assert.equal(res.status, 200);
       assert.match(res.headers.get('content-type') ?? '', /^text\/html/);
@@ -22,5 +20,5 @@ export const pythonA2aQuirks: Quirk[] = [
         assert.equal(s.attributes['a2a.agent_card.fingerprint'], undefined);
       assert.deepEqual(ctx.spans.driftKinds(), [], ctx.spans.describeSpans());
     },
-  },
+  ),
 ];

@@ -1,7 +1,8 @@
 /**
  * Starts peer.py (the real Google ADK Python `to_a2a` server) through ../python-peer.mjs. Used by
- * record.mjs and its row of the conformance table (../../conformance/implementations.ts). What is this impl's own: its name,
- * PYTHONWARNINGS=ignore and the JSON-RPC endpoint at the root.
+ * its row of the conformance table (../../conformance/implementations.ts), which records its
+ * wire too. What is this impl's own: its name, PYTHONWARNINGS=ignore and the JSON-RPC endpoint
+ * at the root.
  */
 import { pythonPeerFiles, startPythonPeer } from '../python-peer.mjs';
 
