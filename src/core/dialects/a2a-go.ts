@@ -7,7 +7,7 @@
  * `fmt.Errorf("skill %q: ...: %w", id, a2a.ErrInvalidParams)` → `... : invalid params`), and no
  * `grpc-status-details-bin`. The sentinel's text says which A2A error it is, so the call is judged
  * as its JSON-RPC twin (-32602 → invalid_params, -32005 → unsupported_mode).
- * Live: test/real-world/go-a2a-go-grpc.test.ts.
+ * Live: the `go-a2a-go-grpc` row of test/real-world/conformance/implementations.ts.
  */
 import type { Dialect } from './types';
 
