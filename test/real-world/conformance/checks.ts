@@ -334,49 +334,66 @@ export const CHECKS: Check[] = [
     id: 'healthy',
     title: 'healthy traffic, zero drift',
     asserts:
-      'per client: send and stream of listed skills complete as the agent answers them; each span names the skill, COMPLETED, the protocol version, not an error; no verdict on any span, the drift counter unmoved',
+      'per client, with the cards in use revalidated every 50 ms: send and stream of listed skills complete as the agent answers them; each span names the skill, COMPLETED, the protocol version, not an error; no verdict on any span, the drift counter unmoved, no revalidation finds a change',
     applies: (row) => (row.healthy.length ? true : 'no healthy client path'),
     async run(ctx) {
       const { row, spans } = ctx;
-      for (const path of row.healthy) {
-        await labelled(path.label, async () => {
-          const peer = await ctx.healthy(path.deploy);
-          await ctx.h().reset();
-          const held = fetchesCard(path.client) ? undefined : (await getCard(peer.cardUrl)).card;
-          const got = await runPath(
-            ctx,
-            path,
-            peer,
-            held,
-            (op) => row.skills[op === 'get' ? 'send' : op],
-          );
-          for (const [op, s] of got) {
-            assert.equal(
-              s.attributes['a2a.skill.id'],
-              ctx.skillOn(peer, row.skills[op === 'get' ? 'send' : op]),
-              spans.describeSpans(),
+      const instrumentation = ctx.h().instrumentation;
+      const config = instrumentation.getConfig();
+      instrumentation.setConfig({ ...config, cardRevalidationMs: 50 });
+      const changedBefore = instrumentation.cardRevalidations.changed;
+      const startedBefore = instrumentation.cardRevalidations.started;
+      try {
+        await healthyPaths();
+      } finally {
+        instrumentation.setConfig(config);
+      }
+      assert.equal(instrumentation.cardRevalidations.changed, changedBefore, 'no change found');
+      console.log(
+        `# ${row.id}: ${instrumentation.cardRevalidations.started - startedBefore} revalidations during healthy traffic, no change`,
+      );
+      async function healthyPaths(): Promise<void> {
+        for (const path of row.healthy) {
+          await labelled(path.label, async () => {
+            const peer = await ctx.healthy(path.deploy);
+            await ctx.h().reset();
+            const held = fetchesCard(path.client) ? undefined : (await getCard(peer.cardUrl)).card;
+            const got = await runPath(
+              ctx,
+              path,
+              peer,
+              held,
+              (op) => row.skills[op === 'get' ? 'send' : op],
             );
-            assert.equal(
-              s.attributes['a2a.task.state'],
-              path.ops[op]?.spanState ?? 'TASK_STATE_COMPLETED',
-              spans.describeSpans(),
-            );
-            if (path.protocol) assertProtocol(s.attributes, path.protocol, spans.describeSpans);
-            assert.notEqual(s.status.code, SpanStatusCode.ERROR, spans.describeSpans());
-            if (path.judged)
+            for (const [op, s] of got) {
               assert.equal(
-                s.attributes['a2a.drift.unjudged_reason'],
-                undefined,
+                s.attributes['a2a.skill.id'],
+                ctx.skillOn(peer, row.skills[op === 'get' ? 'send' : op]),
                 spans.describeSpans(),
               );
-            if (path.skillSource === 'application')
-              assert.equal(s.attributes['a2a.skill.id_source'], 'application');
-            if (path.skillSource === 'wire')
-              assert.notEqual(s.attributes['a2a.skill.id_source'], 'application');
-          }
-          assert.deepEqual(spans.driftKinds(), [], spans.describeSpans());
-          assert.equal(await ctx.h().driftCount(), 0);
-        });
+              assert.equal(
+                s.attributes['a2a.task.state'],
+                path.ops[op]?.spanState ?? 'TASK_STATE_COMPLETED',
+                spans.describeSpans(),
+              );
+              if (path.protocol) assertProtocol(s.attributes, path.protocol, spans.describeSpans);
+              assert.notEqual(s.status.code, SpanStatusCode.ERROR, spans.describeSpans());
+              if (path.judged)
+                assert.equal(
+                  s.attributes['a2a.drift.unjudged_reason'],
+                  undefined,
+                  spans.describeSpans(),
+                );
+              if (path.skillSource === 'application')
+                assert.equal(s.attributes['a2a.skill.id_source'], 'application');
+              if (path.skillSource === 'wire')
+                assert.notEqual(s.attributes['a2a.skill.id_source'], 'application');
+            }
+            await new Promise((r) => setTimeout(r, 120)); // revalidations due meanwhile answer
+            assert.deepEqual(spans.driftKinds(), [], spans.describeSpans());
+            assert.equal(await ctx.h().driftCount(), 0);
+          });
+        }
       }
     },
   },
