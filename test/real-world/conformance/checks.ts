@@ -76,9 +76,9 @@ export class RowContext {
    * The app reads the card from a healthy deployment, which is then replaced on the SAME port
    * by the variant: that peer and the card the app holds. One variant runs at a time.
    */
-  redeployed(variant: Variant, opts: Record<string, unknown> = {}) {
+  redeployed(variant: Variant, opts: Record<string, unknown> = {}, fresh = false) {
     const key = `${variant} ${JSON.stringify(opts)}`;
-    if (this.variant?.key === key) return this.variant.got;
+    if (this.variant?.key === key && !fresh) return this.variant.got;
     const previous = this.variant?.got;
     const got = (async () => {
       if (previous) await (await previous.catch(() => undefined))?.peer.stop();
@@ -327,7 +327,7 @@ export const CHECKS: Check[] = [
     id: 'healthy',
     title: 'healthy traffic, zero drift',
     asserts:
-      'per client: send and stream of listed skills complete as the agent answers them; each span names the skill, COMPLETED, the protocol version, not an error; no verdict on any span, the drift counter unmoved',
+      'per client: send and stream of listed skills complete as the agent answers them; each span names the skill, COMPLETED, the protocol version, not an error (and the held card’s fingerprint where the row pins it); no verdict on any span, the drift counter unmoved',
     applies: (row) => (row.healthy.length ? true : 'no healthy client path'),
     async run(ctx) {
       const { row, spans } = ctx;
@@ -366,6 +366,12 @@ export const CHECKS: Check[] = [
               assert.equal(s.attributes['a2a.skill.id_source'], 'application');
             if (path.skillSource === 'wire')
               assert.notEqual(s.attributes['a2a.skill.id_source'], 'application');
+            if (path.cardFingerprint)
+              assert.equal(
+                s.attributes['a2a.agent_card.fingerprint'],
+                skillFingerprint((held ?? (await getCard(peer.cardUrl)).card) as never),
+                `${op}: the card's fingerprint`,
+              );
           }
           assert.deepEqual(spans.driftKinds(), [], spans.describeSpans());
           assert.equal(await ctx.h().driftCount(), 0);
@@ -590,7 +596,7 @@ export const CHECKS: Check[] = [
     id: 'variant-a',
     title: 'variant A caught (unknown_skill)',
     asserts:
-      'the app holding the healthy card calls the skill removed by a redeploy on the same port: per path, what the agent answers, and the span: that skill, judged against the held card, unknown_skill (where the agent says nothing that names it, a failure the card fetched again settles: evidence `card`), with the evidence kind, suspicion and confirmation the row pins',
+      'the app holding the healthy card calls the skill removed by a redeploy on the same port: per path, what the agent answers, and the span: that skill, judged against the held card, unknown_skill (where the agent says nothing that names it, a failure the card fetched again settles: evidence `card`), with the evidence kind, suspicion and confirmation the row pins; where a polled GetTask carries the verdict, the send’s own span none and its status unset; the card of each other deployment the paths name: the skills left, the same version',
     applies: (row) => (isNA(row.variantA) ? row.variantA.na : true),
     async run(ctx) {
       const { spans } = ctx;
@@ -605,6 +611,12 @@ export const CHECKS: Check[] = [
           };
           const before = await ctx.h().driftCount(counted);
           const got = await runPath(ctx, path, v.peer, v.card, () => a.gone);
+          if (path.judgedOn === 'GetTask' && path.ops.send) {
+            // the send only accepted the task: nothing wrong yet on its own span
+            const own = spans.only('SendMessage');
+            assert.equal(own.attributes['a2a.drift.kind'], undefined, spans.describeSpans());
+            assert.equal(own.status.code, SpanStatusCode.UNSET, spans.describeSpans());
+          }
           // the drift counter moved once per verdict, under that kind and skill
           if (path.verdict !== 'none')
             assert.equal(
@@ -637,6 +649,21 @@ export const CHECKS: Check[] = [
               );
           }
         });
+      }
+      // the card of each other deployment (the card-changed check reads the first one's):
+      // the skills left, the same version
+      const first = JSON.stringify(a.paths[0]?.deploy ?? {});
+      const others = new Set(a.paths.map((p) => JSON.stringify(p.deploy ?? {})));
+      others.delete(first);
+      for (const d of others) {
+        const v = await ctx.redeployed('A', JSON.parse(d) as Record<string, unknown>);
+        const { card } = await getCard(v.peer.cardUrl);
+        assert.equal(card.version, v.card.version, `${d}: the same card version`);
+        assert.deepEqual(
+          card.skills.map((s: Json) => s.id),
+          a.left.map((id) => ctx.skillOn(v.peer, id)),
+          `${d}: the skills left`,
+        );
       }
     },
   },
@@ -691,7 +718,7 @@ export const CHECKS: Check[] = [
     id: 'revalidation',
     title: 'variant A seen by revalidation within the interval',
     asserts:
-      'after the variant A redeploy, the app holding the healthy card and calling a skill still listed, with `cardRevalidationMs` 200 ms: card_changed from the background fetch within 10 intervals, its diff naming exactly the skills removed; no call of the app fetched the card',
+      'after the variant A redeploy, the app holding the healthy card and calling a skill still listed, with `cardRevalidationMs` 200 ms: card_changed from the background fetch within 10 intervals, its diff naming exactly the skills removed; no call of the app fetched the card; where a path names the verdict that follows, on a fresh redeploy of its deployment: card_changed while calling the gone skill, then that verdict (evidence `card`) on the next call',
     applies: (row) =>
       isNA(row.variantA) ? row.variantA.na : (row.variantA.cardChanged?.na ?? true),
     async run(ctx) {
@@ -711,6 +738,36 @@ export const CHECKS: Check[] = [
       assert.equal(changed.previousFingerprint, skillFingerprint(v.card as never));
       assert.equal(ctx.spans.driftKinds().length, 0, 'the calls of a listed skill: no verdict');
       assert.equal(ctx.h().spans('GetAgentCard').length, 0, 'the background fetch is untraced');
+      // paths whose verdict on the gone skill comes once the newer card is seen: each on a
+      // fresh redeploy, calling the gone skill until the background fetch sees the card changed
+      for (const path of a.paths.filter((p) => p.afterRevalidation)) {
+        await labelled(path.label, async () => {
+          const w = await ctx.redeployed('A', path.deploy, true);
+          ctx.h().exporter.reset();
+          const { changed: c, next } = await caughtByRevalidation(ctx.h(), () =>
+            call(
+              path.client,
+              w.peer,
+              w.card,
+              'send',
+              ctx.skillOn(w.peer, a.gone),
+              path.prompt ?? ctx.row.skills.prompts[a.gone] ?? a.gone,
+            ),
+          );
+          assert.deepEqual(
+            c.diff?.removed,
+            held.filter((id) => !a.left.includes(id)),
+          );
+          assert.deepEqual(c.diff?.added, []);
+          assert.equal(next.attributes['a2a.skill.id'], ctx.skillOn(w.peer, a.gone));
+          assert.equal(
+            next.attributes['a2a.drift.kind'],
+            path.afterRevalidation,
+            ctx.spans.describeSpans(),
+          );
+          assert.equal(next.attributes['a2a.drift.evidence'], 'card');
+        });
+      }
     },
   },
   {
@@ -761,7 +818,7 @@ export const CHECKS: Check[] = [
     id: 'variant-b',
     title: 'variant B caught (output_mode_mismatch)',
     asserts:
-      'a listed skill answering, after a redeploy with the card unchanged, with a media type its card does not list: per path, the part the app gets, and output_mode_mismatch with that media type',
+      'a listed skill answering, after a redeploy with the card unchanged, with a media type its card does not list: per path, the part the app gets, and output_mode_mismatch with that media type (the span’s error status and the held card’s fingerprint where the row pins them)',
     applies: (row) => (isNA(row.variantB) ? row.variantB.na : true),
     async run(ctx) {
       const { spans } = ctx;
@@ -783,6 +840,17 @@ export const CHECKS: Check[] = [
               assert.deepEqual(s.attributes['a2a.drift.expected_output_modes'], path.expectedModes);
             if (path.protocol) assertProtocol(s.attributes, path.protocol, spans.describeSpans);
             if (path.evidence) assert.equal(s.attributes['a2a.drift.evidence'], path.evidence);
+            if (path.errorSpan !== undefined)
+              assert.equal(
+                s.status.code === SpanStatusCode.ERROR,
+                path.errorSpan,
+                spans.describeSpans(),
+              );
+            if (path.cardFingerprint)
+              assert.equal(
+                s.attributes['a2a.agent_card.fingerprint'],
+                skillFingerprint(v.card as never),
+              );
           }
           for (const [name, kind] of spans.driftKinds())
             assert.equal(kind, 'output_mode_mismatch', `${name}: ${spans.describeSpans()}`);

@@ -124,6 +124,11 @@ const REST_STREAM = httpProbe(
   },
 );
 
+/** Strands' one text of a task whose agent raised (executor.py `StrandsA2AExecutor.execute`) */
+const STRANDS_FAILED = 'Agent execution failed';
+/** its failed status: that one agent text part; the history only the client's message */
+const STRANDS_FAILED_WIRE =
+  /"history":\[\{[^[]*"parts":\[\{"kind":"text","text":"translate: hello"\}\],"role":"user"[^\]]*\],.*"status":\{"message":\{[^[]*"parts":\[\{"kind":"text","text":"Agent execution failed"\}\],"role":"agent"/;
 const strands: Row = {
   id: 'python-strands',
   name: 'Strands Agents (`strands-agents[a2a]` 1.62.0 `A2AServer`, on `a2a-sdk` 0.3.26; a `Model` subclass)',
@@ -131,7 +136,9 @@ const strands: Row = {
   unavailable: venvMissing('strands', strandsInstalled),
   start: (d, same) =>
     startStrandsPeer({
-      variant: d.variant as 'healthy' | 'A',
+      // opts.a 'fail': variant A whose model raises (peer.py VARIANT=A-fail)
+      variant:
+        d.variant === 'A' && d.opts?.a === 'fail' ? 'A-fail' : (d.variant as 'healthy' | 'A'),
       port: same?.port,
       streaming: d.opts?.streaming as 'legacy' | 'compliant' | undefined,
     }),
@@ -156,7 +163,7 @@ const strands: Row = {
     },
     judged: {
       value:
-        'removed tool: COMPLETED with Strands\' "Unknown tool: x" repeated by the model → content evidence, confirmed by the card re-fetched without the skill → `unknown_skill`; `card_changed`; -32001 and a 404 on the REST path it does not serve: error spans, no verdict. Variant B not expressible (text parts only, modes fixed to `["text"]`)',
+        'removed tool: COMPLETED with Strands\' "Unknown tool: x" repeated by the model → content evidence, confirmed by the card re-fetched without the skill → `unknown_skill`; the model raising instead (A-fail): FAILED with the fixed "Agent execution failed", naming nothing → the card fetched again decides, `unknown_skill` (evidence `card`, suspicion `failure`); `card_changed`; -32001 and a 404 on the REST path it does not serve: error spans, no verdict. Variant B not expressible (text parts only, modes fixed to `["text"]`)',
       source: 'strands/tools/executors/_executor.py:654 `f"Unknown tool: {tool_name}"`',
     },
     fixtures: 'test/fixtures/strands-live/',
@@ -281,6 +288,53 @@ const strands: Row = {
         verdict: 'unknown_skill',
         evidence: 'content',
         confirmed: true,
+      },
+      {
+        label:
+          'A-fail (the model raises): raw 0.3 message/send, FAILED with Strands’ fixed text, no artifact, the history only the client’s message; the card fetched again decides',
+        deploy: { a: 'fail' },
+        client: { kind: 'jsonrpc', version: '0.3', endpoint: 'rpcUrl' },
+        ops: {
+          send: {
+            state: 'failed',
+            statusText: STRANDS_FAILED,
+            artifacts: 0,
+            answer: '',
+            wire: STRANDS_FAILED_WIRE,
+            spanState: 'TASK_STATE_FAILED',
+            spanAttributes: { 'a2a.drift.refetch': 'changed' },
+          },
+        },
+        says: {
+          value: 'failure',
+          source:
+            'strands/multiagent/a2a/executor.py `StrandsA2AExecutor.execute`: `except Exception:` → `updater.failed(... TextPart(text="Agent execution failed"))`, no skill or tool named (peer.py VARIANT=A-fail: the model raises)',
+        },
+        verdict: 'unknown_skill',
+        evidence: 'card',
+        suspicion: 'failure',
+        confirmed: true,
+        errorSpan: true,
+      },
+      {
+        label:
+          'A-fail: SDK 0.3 mode stream holding the healthy card, task then a final status-update FAILED with the same text; judged at once against the newer card the failing send fetched',
+        deploy: { a: 'fail' },
+        client: sdk03('card'),
+        ops: {
+          stream: {
+            state: 'failed',
+            events: ['task', 'status'],
+            statusText: STRANDS_FAILED,
+            spanState: 'TASK_STATE_FAILED',
+            spanAttributes: { 'a2a.drift.refetch': undefined },
+          },
+        },
+        says: { value: 'failure', source: 'as above, in the final status-update' },
+        verdict: 'unknown_skill',
+        evidence: 'card',
+        confirmed: true,
+        errorSpan: true,
       },
     ],
     still: {
@@ -810,6 +864,9 @@ const pythonAdk: Row = {
 };
 
 const FASTA2A_PEER = 'test/real-world/python/fasta2a/peer.py';
+/** A-fail's polled task: a bare failed status (no message), the history only the client's message */
+const FASTA2A_FAILED_WIRE =
+  /"status":\{"state":"failed","timestamp":"[^"]*"\},"history":\[\{"role":"user","parts":\[\{"text":"translate: hello"\}\][^\]]*\]\}\}$/;
 const raw03 = (poll = false) =>
   ({ kind: 'jsonrpc', version: '0.3', endpoint: 'rpcUrl', poll }) as const;
 const fasta2a: Row = {
@@ -817,7 +874,12 @@ const fasta2a: Row = {
   name: 'FastA2A (`fasta2a` 2.1.1 + `pydantic-ai-slim` 2.68.0 `FunctionModel`)',
   agentCode: 'test/real-world/python/fasta2a/',
   unavailable: venvMissing('fasta2a', fasta2aInstalled),
-  start: (d, same) => startFastA2APeer({ variant: d.variant, port: same?.port }),
+  start: (d, same) =>
+    startFastA2APeer({
+      // opts.a 'fail': variant A whose tool retries run out (peer.py VARIANT=A-fail)
+      variant: d.variant === 'A' && d.opts?.a === 'fail' ? 'A-fail' : d.variant,
+      port: same?.port,
+    }),
   agentPython: FASTA2A_PYTHON,
   facts: {
     bindings: {
@@ -837,7 +899,7 @@ const fasta2a: Row = {
     },
     judged: {
       value:
-        'healthy send + poll / stream: no drift; `card_changed`; -32001. Removed tool: COMPLETED with "Unknown tool name: \'x\'. Available tools: …" → content evidence, confirmed by the card re-fetched without the skill → `unknown_skill`. Variant B: the agent’s output made structured (`output_type`) → fasta2a sends any non-`str` output as a data part (`{"result": …}`) where the skill says `text/plain` → `output_mode_mismatch` (the polled GetTask; SDK stream). A file part cannot be expressed: fasta2a’s bridge converts only text / thinking model parts and str-or-data outputs (`fasta2a/pydantic_ai/_bridge.py` `_convert_result_to_part`, `_response_parts_to_a2a`)',
+        'healthy send + poll / stream: no drift; `card_changed`; -32001. Removed tool: COMPLETED with "Unknown tool name: \'x\'. Available tools: …" → content evidence, confirmed by the card re-fetched without the skill → `unknown_skill`. The tool retries running out instead (A-fail): FAILED with no status message, no text at all → the card fetched again decides on the polled GetTask, `unknown_skill` (evidence `card`, suspicion `failure`). Variant B: the agent’s output made structured (`output_type`) → fasta2a sends any non-`str` output as a data part (`{"result": …}`) where the skill says `text/plain` → `output_mode_mismatch` (the polled GetTask; SDK stream). A file part cannot be expressed: fasta2a’s bridge converts only text / thinking model parts and str-or-data outputs (`fasta2a/pydantic_ai/_bridge.py` `_convert_result_to_part`, `_response_parts_to_a2a`)',
       source: `${FASTA2A_PEER}:108-131`,
     },
     fixtures: 'test/fixtures/fasta2a-live/',
@@ -930,6 +992,55 @@ const fasta2a: Row = {
         verdict: 'unknown_skill',
         evidence: 'content',
         confirmed: true,
+      },
+      {
+        label:
+          'A-fail (tool retries run out): raw 0.3 message/send (SUBMITTED) + polling, FAILED with no status message, no artifact, the history only the client’s message; the card fetched again decides on the polled GetTask',
+        deploy: { a: 'fail' },
+        client: raw03(true),
+        judgedOn: 'GetTask',
+        ops: {
+          send: {
+            answered: 'submitted',
+            state: 'failed',
+            statusMatch: /^$/,
+            artifacts: 0,
+            answer: '',
+            wire: FASTA2A_FAILED_WIRE,
+            spanState: 'TASK_STATE_FAILED',
+            spanAttributes: { 'a2a.drift.refetch': 'changed' },
+          },
+        },
+        says: {
+          value: 'failure',
+          source:
+            'pydantic_ai tool_manager.py `_check_max_retries` raises `UnexpectedModelBehavior`; fasta2a/pydantic_ai/_bridge.py `run_task` marks the task failed and re-raises; fasta2a/worker.py ends it with a bare failed status: no text at all (peer.py VARIANT=A-fail)',
+        },
+        verdict: 'unknown_skill',
+        evidence: 'card',
+        suspicion: 'failure',
+        confirmed: true,
+        errorSpan: true,
+      },
+      {
+        label:
+          'A-fail: SDK stream holding the healthy card, task, WORKING, FAILED with no message; judged at once against the newer card the failing poll fetched',
+        deploy: { a: 'fail' },
+        client: sdk('JSONRPC', 'card'),
+        ops: {
+          stream: {
+            state: 'failed',
+            events: ['task', 'status', 'status'],
+            statusMatch: /^$/,
+            spanState: 'TASK_STATE_FAILED',
+            spanAttributes: { 'a2a.drift.refetch': undefined },
+          },
+        },
+        says: { value: 'failure', source: 'as above, in the final status-update' },
+        verdict: 'unknown_skill',
+        evidence: 'card',
+        confirmed: true,
+        errorSpan: true,
       },
     ],
     still: {

@@ -62,6 +62,10 @@ export type ClientSpec =
       poll?: boolean;
       /** 1.0 shapes under the 0.3 slash method names (what Mastra keeps) */
       slashNames?: boolean;
+      /** the stream's endpoint, where the agent streams at another route than it sends */
+      streamEndpoint?: string;
+      /** 0.3: the key of `message.metadata` the skill id goes under (default `skillId`) */
+      skillKey?: string;
     }
   /**
    * raw `fetch` of the 0.1-era `tasks/send` / `tasks/sendSubscribe` (python-a2a), each at its
@@ -173,6 +177,8 @@ export interface Path {
   judged?: boolean;
   /** `a2a.skill.id_source` of the calls' spans: the app declared it, or it was read from the wire */
   skillSource?: 'application' | 'wire';
+  /** the calls' spans carry the fingerprint of the card the app holds (the route is tied to the card) */
+  cardFingerprint?: boolean;
 }
 
 /** How an agent tells the app that a skill is gone. */
@@ -201,6 +207,11 @@ export interface GonePath extends Path {
   rpcCode?: number;
   /** `a2a.drift.confirmed` (the card re-served lacks the skill), where the row pins it */
   confirmed?: boolean;
+  /**
+   * the verdict on a call of the gone skill once the card revalidated in the background has
+   * been seen changed (the revalidation check runs this path's deployment too)
+   */
+  afterRevalidation?: 'unknown_skill' | 'skill_not_in_card';
 }
 
 /** A variant B path: a listed skill answering with a media type its card does not list. */
