@@ -286,7 +286,7 @@ export const CHECKS: Check[] = [
     id: 'card',
     title: 'card and fingerprint',
     asserts:
-      'GetAgentCard span with the fingerprint, skill count and protocol version, no verdict; the field report’s Python fingerprint of the live bytes (python3 and the agent’s own interpreter) agrees; the card’s skills, modes and fields',
+      'GetAgentCard span with the fingerprint, skill count and protocol version, no verdict; the field report’s Python fingerprint of the live bytes (python3 and the agent’s own interpreter) agrees (or, where the row says the seed cannot read the card, raises the error it names); the card’s skills, modes and fields',
     applies: () => true,
     async run(ctx) {
       const { row, spans } = ctx;
@@ -314,6 +314,14 @@ export const CHECKS: Check[] = [
         assert.deepEqual(get.attributes[k], v, `GetAgentCard ${k}`);
       if (row.card.judged)
         assert.equal(get.attributes['a2a.drift.unjudged_reason'], undefined, spans.describeSpans());
+      const raises = row.card.seedRaises;
+      if (raises) {
+        // a fact of this card: the seed's Python fails on it (the instrumentation does not)
+        assert.throws(() => pythonSeedFingerprint(raw), raises.value, raises.source);
+        if (row.agentPython)
+          assert.throws(() => pythonSeedFingerprint(raw, row.agentPython), raises.value);
+        return;
+      }
       assert.equal(
         pythonSeedFingerprint(raw),
         fp,
@@ -633,6 +641,12 @@ export const CHECKS: Check[] = [
               path.verdict === 'none' ? undefined : path.verdict,
               spans.describeSpans(),
             );
+            if (path.verdict === 'none')
+              assert.deepEqual(
+                Object.keys(at).filter((k) => k.startsWith('a2a.drift.')),
+                [],
+                `no drift attribute: ${spans.describeSpans()}`,
+              );
             if (path.evidence) assert.equal(at['a2a.drift.evidence'], path.evidence);
             if (path.suspicion) assert.equal(at['a2a.drift.suspicion'], path.suspicion);
             if (path.rpcCode !== undefined) assert.equal(at['a2a.drift.rpc_code'], path.rpcCode);
@@ -648,6 +662,8 @@ export const CHECKS: Check[] = [
                 spans.describeSpans(),
               );
           }
+          if (path.verdict === 'none')
+            assert.deepEqual(spans.driftKinds(), [], spans.describeSpans());
         });
       }
       // the card of each other deployment (the card-changed check reads the first one's):

@@ -243,11 +243,7 @@ async function rpcCall(
               ? { ...v03Message(text), metadata: { [spec.skillKey]: skill } }
               : v03Message(text, skill),
           };
-  const url = endpoint(
-    peer,
-    op === 'stream' ? (spec.streamEndpoint ?? spec.endpoint) : spec.endpoint,
-  );
-  const res = await fetch(url, {
+  const res = await fetch(endpoint(peer, spec.endpoint), {
     method: 'POST',
     headers: {
       'content-type': 'application/json',

@@ -62,8 +62,6 @@ export type ClientSpec =
       poll?: boolean;
       /** 1.0 shapes under the 0.3 slash method names (what Mastra keeps) */
       slashNames?: boolean;
-      /** the stream's endpoint, where the agent streams at another route than it sends */
-      streamEndpoint?: string;
       /** 0.3: the key of `message.metadata` the skill id goes under (default `skillId`) */
       skillKey?: string;
     }
@@ -196,7 +194,7 @@ export interface GonePath extends Path {
   says: Fact<GoneSkillSays>;
   /**
    * the verdict on the span today: unknown_skill; invalid_params (the agent rejects a skill its
-   * card listed); or none (an error span without a verdict)
+   * card listed); or none (no verdict: no drift attribute on the span, none on any span)
    */
   verdict: 'unknown_skill' | 'invalid_params' | 'none';
   /** `a2a.drift.evidence`, where the row pins it */
@@ -288,6 +286,11 @@ export interface Row {
     judged?: boolean;
     /** attributes the card span carries, with these values */
     spanAttributes?(peer: Peer): Record<string, unknown>;
+    /**
+     * the seed's Python `skill_fingerprint` cannot read this card's bytes: the error it raises
+     * (value, matched against its stderr) and why
+     */
+    seedRaises?: Fact<RegExp>;
   };
 
   /** the skills called: one by `send`, one by `stream`; the prompt of each */
