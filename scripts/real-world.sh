@@ -79,12 +79,6 @@ fi
 [ -d dist ] || npm run build
 files=()
 for p in "${PACKAGES[@]}"; do [ -f "test/real-world/$p.test.ts" ] && [ -f "test/real-world/$p/package.json" ] && files+=("test/real-world/$p.test.ts"); done
-# python-<impl>.test.ts and its companions python-<impl>-<part>.test.ts: the live tests not (yet)
-# rows of the conformance table
-for p in "${PYTHON_IMPLS[@]}"; do
-  [ -f "test/real-world/python/$p/.venv/.installed" ] || continue
-  for f in "test/real-world/python-$p.test.ts" test/real-world/python-"$p"-*.test.ts; do [ -f "$f" ] && files+=("$f"); done
-done
 # bad input from a live Python server (issue 29): a Starlette app run with the FastA2A venv
 [ -f test/real-world/python/fasta2a/.venv/.installed ] && files+=(test/real-world/python-bad-input.test.ts)
 # The conformance table (test/real-world/conformance/): every row runs, or is reported as not run

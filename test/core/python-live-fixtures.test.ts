@@ -76,8 +76,9 @@ const EXPECTED: Record<string, Record<string, string[]>> = {
   // crewAI: the model repeats the missing-tool observation, ReAct (ToolUsage's "Action
   // 'translate' don't exist, ...") or native function calling ("Tool not found"); the skill
   // in message.metadata.skill_id, crewAI's own convention. Offline there is no card to fetch
-  // again: the ReAct answers are a suspicion (words), which the card settles live
-  // (test/real-world/python-crewai.test.ts); "Tool not found" names no tool: a gap.
+  // again: the ReAct answers are a suspicion (words), which the card settles live (the
+  // python-crewai row of test/real-world/conformance/); "Tool not found" names no tool: a gap
+  // until the card is revalidated.
   'crewai-live': {
     'variant-a.function-calling.jsonrpc-v0.3.message-send.translate': ['unknown_skill'],
   },

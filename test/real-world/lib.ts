@@ -170,8 +170,8 @@ export async function sameWithAndWithout<T>(
 }
 
 /**
- * What the instrumentation reported about one call, as the failure-variant tests
- * (python-*-fail.test.ts, python-agno.test.ts) record it: the drift verdict attributes that are
+ * What the instrumentation reported about one call, as the rows' quirks (rows/python-agno.quirks.ts)
+ * record it: the drift verdict attributes that are
  * set (kind, evidence, confirmed, refetch, unjudged), the span status code, and whether a card
  * fingerprint was on the span (a card known for the endpoint).
  */

@@ -76,9 +76,9 @@ export class RowContext {
    * The app reads the card from a healthy deployment, which is then replaced on the SAME port
    * by the variant: that peer and the card the app holds. One variant runs at a time.
    */
-  redeployed(variant: Variant, opts: Record<string, unknown> = {}) {
+  redeployed(variant: Variant, opts: Record<string, unknown> = {}, fresh = false) {
     const key = `${variant} ${JSON.stringify(opts)}`;
-    if (this.variant?.key === key) return this.variant.got;
+    if (this.variant?.key === key && !fresh) return this.variant.got;
     const previous = this.variant?.got;
     const got = (async () => {
       if (previous) await (await previous.catch(() => undefined))?.peer.stop();
@@ -293,7 +293,7 @@ export const CHECKS: Check[] = [
     id: 'card',
     title: 'card and fingerprint',
     asserts:
-      'GetAgentCard span with the fingerprint, skill count and protocol version, no verdict; the field report’s Python fingerprint of the live bytes (python3 and the agent’s own interpreter) agrees; the card’s skills, modes and fields',
+      'GetAgentCard span with the fingerprint, skill count and protocol version, no verdict; the field report’s Python fingerprint of the live bytes (python3 and the agent’s own interpreter) agrees (or, where the row says the seed cannot read the card, raises the error it names); the card’s skills, modes and fields',
     applies: () => true,
     async run(ctx) {
       const { row, spans } = ctx;
@@ -321,6 +321,14 @@ export const CHECKS: Check[] = [
         assert.deepEqual(get.attributes[k], v, `GetAgentCard ${k}`);
       if (row.card.judged)
         assert.equal(get.attributes['a2a.drift.unjudged_reason'], undefined, spans.describeSpans());
+      const raises = row.card.seedRaises;
+      if (raises) {
+        // a fact of this card: the seed's Python fails on it (the instrumentation does not)
+        assert.throws(() => pythonSeedFingerprint(raw), raises.value, raises.source);
+        if (row.agentPython)
+          assert.throws(() => pythonSeedFingerprint(raw, row.agentPython), raises.value);
+        return;
+      }
       assert.equal(
         pythonSeedFingerprint(raw),
         fp,
@@ -334,7 +342,7 @@ export const CHECKS: Check[] = [
     id: 'healthy',
     title: 'healthy traffic, zero drift',
     asserts:
-      'per client, with the cards in use revalidated every 50 ms: send and stream of listed skills complete as the agent answers them; each span names the skill, COMPLETED, the protocol version, not an error; no verdict on any span, the drift counter unmoved, no revalidation finds a change',
+      'per client, with the cards in use revalidated every 50 ms: send and stream of listed skills complete as the agent answers them; each span names the skill, COMPLETED, the protocol version, not an error (and the held card’s fingerprint where the row pins it); no verdict on any span, the drift counter unmoved, no revalidation finds a change',
     applies: (row) => (row.healthy.length ? true : 'no healthy client path'),
     async run(ctx) {
       const { row, spans } = ctx;
@@ -388,6 +396,12 @@ export const CHECKS: Check[] = [
                 assert.equal(s.attributes['a2a.skill.id_source'], 'application');
               if (path.skillSource === 'wire')
                 assert.notEqual(s.attributes['a2a.skill.id_source'], 'application');
+              if (path.cardFingerprint)
+                assert.equal(
+                  s.attributes['a2a.agent_card.fingerprint'],
+                  skillFingerprint((held ?? (await getCard(peer.cardUrl)).card) as never),
+                  `${op}: the card's fingerprint`,
+                );
             }
             await new Promise((r) => setTimeout(r, 120)); // revalidations due meanwhile answer
             assert.deepEqual(spans.driftKinds(), [], spans.describeSpans());
@@ -614,7 +628,7 @@ export const CHECKS: Check[] = [
     id: 'variant-a',
     title: 'variant A caught (unknown_skill)',
     asserts:
-      'the app holding the healthy card calls the skill removed by a redeploy on the same port: per path, what the agent answers, and the span: that skill, judged against the held card, unknown_skill (where the agent says nothing that names it, a failure the card fetched again settles: evidence `card`), with the evidence kind, suspicion and confirmation the row pins',
+      'the app holding the healthy card calls the skill removed by a redeploy on the same port: per path, what the agent answers, and the span: that skill, judged against the held card, unknown_skill (where the agent says nothing that names it, a failure the card fetched again settles: evidence `card`), with the evidence kind, suspicion and confirmation the row pins; where a polled GetTask carries the verdict, the send’s own span none and its status unset; the card of each other deployment the paths name: the skills left, the same version',
     applies: (row) => (isNA(row.variantA) ? row.variantA.na : true),
     async run(ctx) {
       const { spans } = ctx;
@@ -629,6 +643,12 @@ export const CHECKS: Check[] = [
           };
           const before = await ctx.h().driftCount(counted);
           const got = await runPath(ctx, path, v.peer, v.card, () => a.gone);
+          if (path.judgedOn === 'GetTask' && path.ops.send) {
+            // the send only accepted the task: nothing wrong yet on its own span
+            const own = spans.only('SendMessage');
+            assert.equal(own.attributes['a2a.drift.kind'], undefined, spans.describeSpans());
+            assert.equal(own.status.code, SpanStatusCode.UNSET, spans.describeSpans());
+          }
           // the drift counter moved once per verdict, under that kind and skill
           if (path.verdict !== 'none')
             assert.equal(
@@ -645,6 +665,12 @@ export const CHECKS: Check[] = [
               path.verdict === 'none' ? undefined : path.verdict,
               spans.describeSpans(),
             );
+            if (path.verdict === 'none')
+              assert.deepEqual(
+                Object.keys(at).filter((k) => k.startsWith('a2a.drift.')),
+                [],
+                `no drift attribute: ${spans.describeSpans()}`,
+              );
             if (path.evidence) assert.equal(at['a2a.drift.evidence'], path.evidence);
             if (path.suspicion) assert.equal(at['a2a.drift.suspicion'], path.suspicion);
             if (path.rpcCode !== undefined) assert.equal(at['a2a.drift.rpc_code'], path.rpcCode);
@@ -660,7 +686,24 @@ export const CHECKS: Check[] = [
                 spans.describeSpans(),
               );
           }
+          if (path.verdict === 'none')
+            assert.deepEqual(spans.driftKinds(), [], spans.describeSpans());
         });
+      }
+      // the card of each other deployment (the card-changed check reads the first one's):
+      // the skills left, the same version
+      const first = JSON.stringify(a.paths[0]?.deploy ?? {});
+      const others = new Set(a.paths.map((p) => JSON.stringify(p.deploy ?? {})));
+      others.delete(first);
+      for (const d of others) {
+        const v = await ctx.redeployed('A', JSON.parse(d) as Record<string, unknown>);
+        const { card } = await getCard(v.peer.cardUrl);
+        assert.equal(card.version, v.card.version, `${d}: the same card version`);
+        assert.deepEqual(
+          card.skills.map((s: Json) => s.id),
+          a.left.map((id) => ctx.skillOn(v.peer, id)),
+          `${d}: the skills left`,
+        );
       }
     },
   },
@@ -715,7 +758,7 @@ export const CHECKS: Check[] = [
     id: 'revalidation',
     title: 'variant A seen by revalidation within the interval',
     asserts:
-      'after the variant A redeploy, the app holding the healthy card and calling a skill still listed, with `cardRevalidationMs` 200 ms: card_changed from the background fetch within 10 intervals, its diff naming exactly the skills removed; no call of the app fetched the card',
+      'after the variant A redeploy, the app holding the healthy card and calling a skill still listed, with `cardRevalidationMs` 200 ms: card_changed from the background fetch within 10 intervals, its diff naming exactly the skills removed; no call of the app fetched the card; where a path names the verdict that follows, on a fresh redeploy of its deployment: card_changed while calling the gone skill, then that verdict (evidence `card`) on the next call',
     applies: (row) =>
       isNA(row.variantA) ? row.variantA.na : (row.variantA.cardChanged?.na ?? true),
     async run(ctx) {
@@ -724,7 +767,8 @@ export const CHECKS: Check[] = [
       const skill = stillSkill(ctx.row);
       ctx.h().exporter.reset();
       const { changed, tookMs } = await caughtByRevalidation(ctx.h(), () => {
-        ctx.h().exporter.reset(); // one call's spans at a time (runPath reads them)
+        // each call's spans on their own: the background fetch may take more than one call
+        ctx.h().exporter.reset();
         return runPath(ctx, a.still, v.peer, v.card, () => skill);
       });
       const held: string[] = (v.card.skills as Json[]).map((s) => s.id as string);
@@ -736,6 +780,36 @@ export const CHECKS: Check[] = [
       assert.equal(changed.previousFingerprint, skillFingerprint(v.card as never));
       assert.equal(ctx.spans.driftKinds().length, 0, 'the calls of a listed skill: no verdict');
       assert.equal(ctx.h().spans('GetAgentCard').length, 0, 'the background fetch is untraced');
+      // paths whose verdict on the gone skill comes once the newer card is seen: each on a
+      // fresh redeploy, calling the gone skill until the background fetch sees the card changed
+      for (const path of a.paths.filter((p) => p.afterRevalidation)) {
+        await labelled(path.label, async () => {
+          const w = await ctx.redeployed('A', path.deploy, true);
+          ctx.h().exporter.reset();
+          const { changed: c, next } = await caughtByRevalidation(ctx.h(), () =>
+            call(
+              path.client,
+              w.peer,
+              w.card,
+              'send',
+              ctx.skillOn(w.peer, a.gone),
+              path.prompt ?? ctx.row.skills.prompts[a.gone] ?? a.gone,
+            ),
+          );
+          assert.deepEqual(
+            c.diff?.removed,
+            held.filter((id) => !a.left.includes(id)),
+          );
+          assert.deepEqual(c.diff?.added, []);
+          assert.equal(next.attributes['a2a.skill.id'], ctx.skillOn(w.peer, a.gone));
+          assert.equal(
+            next.attributes['a2a.drift.kind'],
+            path.afterRevalidation,
+            ctx.spans.describeSpans(),
+          );
+          assert.equal(next.attributes['a2a.drift.evidence'], 'card');
+        });
+      }
     },
   },
   {
@@ -786,7 +860,7 @@ export const CHECKS: Check[] = [
     id: 'variant-b',
     title: 'variant B caught (output_mode_mismatch)',
     asserts:
-      'a listed skill answering, after a redeploy with the card unchanged, with a media type its card does not list: per path, the part the app gets, and output_mode_mismatch with that media type',
+      'a listed skill answering, after a redeploy with the card unchanged, with a media type its card does not list: per path, the part the app gets, and output_mode_mismatch with that media type (the span’s error status and the held card’s fingerprint where the row pins them)',
     applies: (row) => (isNA(row.variantB) ? row.variantB.na : true),
     async run(ctx) {
       const { spans } = ctx;
@@ -808,6 +882,17 @@ export const CHECKS: Check[] = [
               assert.deepEqual(s.attributes['a2a.drift.expected_output_modes'], path.expectedModes);
             if (path.protocol) assertProtocol(s.attributes, path.protocol, spans.describeSpans);
             if (path.evidence) assert.equal(s.attributes['a2a.drift.evidence'], path.evidence);
+            if (path.errorSpan !== undefined)
+              assert.equal(
+                s.status.code === SpanStatusCode.ERROR,
+                path.errorSpan,
+                spans.describeSpans(),
+              );
+            if (path.cardFingerprint)
+              assert.equal(
+                s.attributes['a2a.agent_card.fingerprint'],
+                skillFingerprint(v.card as never),
+              );
           }
           for (const [name, kind] of spans.driftKinds())
             assert.equal(kind, 'output_mode_mismatch', `${name}: ${spans.describeSpans()}`);

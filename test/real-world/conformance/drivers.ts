@@ -98,13 +98,17 @@ async function clientCall(
       client.sendMessageStream(sendRequest(skill, { text })),
     );
     let state: string | undefined;
+    let statusText: string | undefined;
     for (const e of events) {
       const p = e.payload;
-      if (p?.$case === 'task') state = stateWord(p.value.status?.state);
-      if (p?.$case === 'statusUpdate') state = stateWord(p.value.status?.state);
+      if (p?.$case === 'task' || p?.$case === 'statusUpdate') {
+        state = stateWord(p.value.status?.state);
+        statusText = messageText(p.value.status?.message);
+      }
     }
     return {
       state,
+      statusText,
       events: events.map((e) => SDK_EVENT[e.payload?.$case ?? ''] ?? 'other'),
       raw: events,
     };
@@ -234,7 +238,11 @@ async function rpcCall(
       ? { id: skill }
       : v10
         ? v10Params(text, skill)
-        : { message: v03Message(text, skill) };
+        : {
+            message: spec.skillKey
+              ? { ...v03Message(text), metadata: { [spec.skillKey]: skill } }
+              : v03Message(text, skill),
+          };
   const res = await fetch(endpoint(peer, spec.endpoint), {
     method: 'POST',
     headers: {

@@ -50,6 +50,16 @@ import {
   startStrandsPeer,
   venvInstalled as strandsInstalled,
 } from '../python/strands/peer-process.mjs';
+import {
+  VENV_PYTHON as CREWAI_PYTHON,
+  startCrewAIPeer,
+  venvInstalled as crewaiInstalled,
+} from '../python/crewai/peer-process.mjs';
+import {
+  VENV_PYTHON as AGNO_PYTHON,
+  startAgnoPeer,
+  venvInstalled as agnoInstalled,
+} from '../python/agno/peer-process.mjs';
 import { cardProbe, httpProbe, m03, m10, rpcProbe, V10 } from './probes';
 import { endpoint, type Peer, type RecordedExchange } from './types';
 import { a2aSdkQuirks } from '../rows/python-a2a-sdk.quirks';
@@ -64,6 +74,8 @@ import { node22, startMastraPeer } from '../mastra/peer-process.mjs';
 import { startVoltAgentPeer } from '../voltagent/peer-process.mjs';
 import { startAdkPeer } from '../adk/peer-process.mjs';
 import { pythonA2aQuirks } from '../rows/python-python-a2a.quirks';
+import { crewaiQuirks } from '../rows/python-crewai.quirks';
+import { agnoQuirks } from '../rows/python-agno.quirks';
 import type { DocOnlyRow, Row } from './types';
 
 /** The reason a Node row cannot run while its package under test/real-world/<dir> is not installed. */
@@ -148,6 +160,11 @@ const REST_STREAM = httpProbe(
   },
 );
 
+/** Strands' one text of a task whose agent raised (executor.py `StrandsA2AExecutor.execute`) */
+const STRANDS_FAILED = 'Agent execution failed';
+/** its failed status: that one agent text part; the history only the client's message */
+const STRANDS_FAILED_WIRE =
+  /"history":\[\{[^[]*"parts":\[\{"kind":"text","text":"translate: hello"\}\],"role":"user"[^\]]*\],.*"status":\{"message":\{[^[]*"parts":\[\{"kind":"text","text":"Agent execution failed"\}\],"role":"agent"/;
 const strands: Row = {
   id: 'python-strands',
   name: 'Strands Agents (`strands-agents[a2a]` 1.62.0 `A2AServer`, on `a2a-sdk` 0.3.26; a `Model` subclass)',
@@ -155,7 +172,9 @@ const strands: Row = {
   unavailable: venvMissing('strands', strandsInstalled),
   start: (d, same) =>
     startStrandsPeer({
-      variant: d.variant as 'healthy' | 'A',
+      // opts.a 'fail': variant A whose model raises (peer.py VARIANT=A-fail)
+      variant:
+        d.variant === 'A' && d.opts?.a === 'fail' ? 'A-fail' : (d.variant as 'healthy' | 'A'),
       port: same?.port,
       streaming: d.opts?.streaming as 'legacy' | 'compliant' | undefined,
     }),
@@ -180,7 +199,7 @@ const strands: Row = {
     },
     judged: {
       value:
-        'removed tool: COMPLETED with Strands\' "Unknown tool: x" repeated by the model → content evidence, confirmed by the card re-fetched without the skill → `unknown_skill`; `card_changed`; -32001 and a 404 on the REST path it does not serve: error spans, no verdict. Variant B not expressible (text parts only, modes fixed to `["text"]`)',
+        'removed tool: COMPLETED with Strands\' "Unknown tool: x" repeated by the model → content evidence, confirmed by the card re-fetched without the skill → `unknown_skill`; the model raising instead (A-fail): FAILED with the fixed "Agent execution failed", naming nothing → the card fetched again decides, `unknown_skill` (evidence `card`, suspicion `failure`); `card_changed`; -32001 and a 404 on the REST path it does not serve: error spans, no verdict. Variant B not expressible (text parts only, modes fixed to `["text"]`)',
       source: 'strands/tools/executors/_executor.py:654 `f"Unknown tool: {tool_name}"`',
     },
     fixtures: 'test/fixtures/strands-live/',
@@ -305,6 +324,53 @@ const strands: Row = {
         verdict: 'unknown_skill',
         evidence: 'content',
         confirmed: true,
+      },
+      {
+        label:
+          'A-fail (the model raises): raw 0.3 message/send, FAILED with Strands’ fixed text, no artifact, the history only the client’s message; the card fetched again decides',
+        deploy: { a: 'fail' },
+        client: { kind: 'jsonrpc', version: '0.3', endpoint: 'rpcUrl' },
+        ops: {
+          send: {
+            state: 'failed',
+            statusText: STRANDS_FAILED,
+            artifacts: 0,
+            answer: '',
+            wire: STRANDS_FAILED_WIRE,
+            spanState: 'TASK_STATE_FAILED',
+            spanAttributes: { 'a2a.drift.refetch': 'changed' },
+          },
+        },
+        says: {
+          value: 'failure',
+          source:
+            'strands/multiagent/a2a/executor.py `StrandsA2AExecutor.execute`: `except Exception:` → `updater.failed(... TextPart(text="Agent execution failed"))`, no skill or tool named (peer.py VARIANT=A-fail: the model raises)',
+        },
+        verdict: 'unknown_skill',
+        evidence: 'card',
+        suspicion: 'failure',
+        confirmed: true,
+        errorSpan: true,
+      },
+      {
+        label:
+          'A-fail: SDK 0.3 mode stream holding the healthy card, task then a final status-update FAILED with the same text; judged at once against the newer card the failing send fetched',
+        deploy: { a: 'fail' },
+        client: sdk03('card'),
+        ops: {
+          stream: {
+            state: 'failed',
+            events: ['task', 'status'],
+            statusText: STRANDS_FAILED,
+            spanState: 'TASK_STATE_FAILED',
+            spanAttributes: { 'a2a.drift.refetch': undefined },
+          },
+        },
+        says: { value: 'failure', source: 'as above, in the final status-update' },
+        verdict: 'unknown_skill',
+        evidence: 'card',
+        confirmed: true,
+        errorSpan: true,
       },
     ],
     still: {
@@ -942,6 +1008,9 @@ const pythonAdk: Row = {
 };
 
 const FASTA2A_PEER = 'test/real-world/python/fasta2a/peer.py';
+/** A-fail's polled task: a bare failed status (no message), the history only the client's message */
+const FASTA2A_FAILED_WIRE =
+  /"status":\{"state":"failed","timestamp":"[^"]*"\},"history":\[\{"role":"user","parts":\[\{"text":"translate: hello"\}\][^\]]*\]\}\}$/;
 const raw03 = (poll = false) =>
   ({ kind: 'jsonrpc', version: '0.3', endpoint: 'rpcUrl', poll }) as const;
 const fasta2a: Row = {
@@ -949,7 +1018,12 @@ const fasta2a: Row = {
   name: 'FastA2A (`fasta2a` 2.1.1 + `pydantic-ai-slim` 2.68.0 `FunctionModel`)',
   agentCode: 'test/real-world/python/fasta2a/',
   unavailable: venvMissing('fasta2a', fasta2aInstalled),
-  start: (d, same) => startFastA2APeer({ variant: d.variant, port: same?.port }),
+  start: (d, same) =>
+    startFastA2APeer({
+      // opts.a 'fail': variant A whose tool retries run out (peer.py VARIANT=A-fail)
+      variant: d.variant === 'A' && d.opts?.a === 'fail' ? 'A-fail' : d.variant,
+      port: same?.port,
+    }),
   agentPython: FASTA2A_PYTHON,
   facts: {
     bindings: {
@@ -969,7 +1043,7 @@ const fasta2a: Row = {
     },
     judged: {
       value:
-        'healthy send + poll / stream: no drift; `card_changed`; -32001. Removed tool: COMPLETED with "Unknown tool name: \'x\'. Available tools: …" → content evidence, confirmed by the card re-fetched without the skill → `unknown_skill`. Variant B: the agent’s output made structured (`output_type`) → fasta2a sends any non-`str` output as a data part (`{"result": …}`) where the skill says `text/plain` → `output_mode_mismatch` (the polled GetTask; SDK stream). A file part cannot be expressed: fasta2a’s bridge converts only text / thinking model parts and str-or-data outputs (`fasta2a/pydantic_ai/_bridge.py` `_convert_result_to_part`, `_response_parts_to_a2a`)',
+        'healthy send + poll / stream: no drift; `card_changed`; -32001. Removed tool: COMPLETED with "Unknown tool name: \'x\'. Available tools: …" → content evidence, confirmed by the card re-fetched without the skill → `unknown_skill`. The tool retries running out instead (A-fail): FAILED with no status message, no text at all → the card fetched again decides on the polled GetTask, `unknown_skill` (evidence `card`, suspicion `failure`). Variant B: the agent’s output made structured (`output_type`) → fasta2a sends any non-`str` output as a data part (`{"result": …}`) where the skill says `text/plain` → `output_mode_mismatch` (the polled GetTask; SDK stream). A file part cannot be expressed: fasta2a’s bridge converts only text / thinking model parts and str-or-data outputs (`fasta2a/pydantic_ai/_bridge.py` `_convert_result_to_part`, `_response_parts_to_a2a`)',
       source: `${FASTA2A_PEER}:108-131`,
     },
     fixtures: 'test/fixtures/fasta2a-live/',
@@ -1062,6 +1136,55 @@ const fasta2a: Row = {
         verdict: 'unknown_skill',
         evidence: 'content',
         confirmed: true,
+      },
+      {
+        label:
+          'A-fail (tool retries run out): raw 0.3 message/send (SUBMITTED) + polling, FAILED with no status message, no artifact, the history only the client’s message; the card fetched again decides on the polled GetTask',
+        deploy: { a: 'fail' },
+        client: raw03(true),
+        judgedOn: 'GetTask',
+        ops: {
+          send: {
+            answered: 'submitted',
+            state: 'failed',
+            statusMatch: /^$/,
+            artifacts: 0,
+            answer: '',
+            wire: FASTA2A_FAILED_WIRE,
+            spanState: 'TASK_STATE_FAILED',
+            spanAttributes: { 'a2a.drift.refetch': 'changed' },
+          },
+        },
+        says: {
+          value: 'failure',
+          source:
+            'pydantic_ai tool_manager.py `_check_max_retries` raises `UnexpectedModelBehavior`; fasta2a/pydantic_ai/_bridge.py `run_task` marks the task failed and re-raises; fasta2a/worker.py ends it with a bare failed status: no text at all (peer.py VARIANT=A-fail)',
+        },
+        verdict: 'unknown_skill',
+        evidence: 'card',
+        suspicion: 'failure',
+        confirmed: true,
+        errorSpan: true,
+      },
+      {
+        label:
+          'A-fail: SDK stream holding the healthy card, task, WORKING, FAILED with no message; judged at once against the newer card the failing poll fetched',
+        deploy: { a: 'fail' },
+        client: sdk('JSONRPC', 'card'),
+        ops: {
+          stream: {
+            state: 'failed',
+            events: ['task', 'status', 'status'],
+            statusMatch: /^$/,
+            spanState: 'TASK_STATE_FAILED',
+            spanAttributes: { 'a2a.drift.refetch': undefined },
+          },
+        },
+        says: { value: 'failure', source: 'as above, in the final status-update' },
+        verdict: 'unknown_skill',
+        evidence: 'card',
+        confirmed: true,
+        errorSpan: true,
       },
     ],
     still: {
@@ -3266,6 +3389,312 @@ const mastra: Row = {
 };
 
 /** The rows the conformance suite runs. */
+const CREWAI_PEER = 'test/real-world/python/crewai/peer.py';
+/** crewAI's own client convention: the skill id in `params.message.metadata.skill_id` */
+const crewRpc = {
+  kind: 'jsonrpc',
+  version: '0.3',
+  endpoint: 'rpcUrl',
+  skillKey: 'skill_id',
+} as const;
+/** crewAI's ToolUsage error (ReAct), up to where it appends its retry prompt */
+const CREWAI_REACT_MISSING =
+  "I encountered an error: Action 'translate' don't exist, these are the only available Actions:\n" +
+  'Tool Name: summarize\nTool Arguments: {\n  "properties": {\n    "text": {\n      "title": "Text",\n' +
+  '      "type": "string"\n    }\n  },\n  "required": [\n    "text"\n  ],\n  "title": "Summarize",\n' +
+  '  "type": "object",\n  "additionalProperties": false\n}\nTool Description: Summarise a text in one sentence.';
+/** a completed status with no message */
+const CREWAI_BARE_STATUS = /"status":\{"state":"completed"(,"timestamp":"[^"]*")?\}/;
+const crewai: Row = {
+  id: 'python-crewai',
+  name: 'crewAI (`crewai[a2a]` 1.15.30: its `to_agent_card` and task execution on `a2a-sdk` 0.3.26; a scripted `BaseLLM`)',
+  agentCode: 'test/real-world/python/crewai/',
+  unavailable: venvMissing('crewai', crewaiInstalled),
+  start: (d, same) =>
+    startCrewAIPeer({
+      variant: d.variant as 'healthy' | 'A',
+      port: same?.port,
+      // the LLM mode: crewAI's ReAct text protocol (default) or native function calling
+      mode: d.opts?.mode as 'react' | 'function-calling' | undefined,
+    }),
+  agentPython: CREWAI_PYTHON,
+  facts: {
+    bindings: {
+      value:
+        '0.3 JSON-RPC at `/` (crewAI 1.15 has no A2A HTTP app of its own: its card and task execution served by the reference a2a-sdk 0.3 Starlette app, as its users do)',
+      source: `${CREWAI_PEER}; crewai/a2a/utils/task.py \`execute\``,
+    },
+    clients: {
+      value:
+        'raw fetch, the skill id where crewAI’s own client puts it: `params.message.metadata.skill_id`',
+      source:
+        'crewAI’s delegation API `skill_id=` argument (docs/framework-survey.md, crewAI: skill ids and client)',
+    },
+    card: {
+      value:
+        '`/.well-known/agent-card.json`, 0.3 card (`to_agent_card`), skills = the tools (id = name, tags [name], no modes), defaults `text/plain`, `application/json`',
+      source: 'test/fixtures/crewai-live/card.json',
+    },
+    judged: {
+      value:
+        'healthy send / stream: no drift. A removed tool never fails the task: ReAct answers COMPLETED with ToolUsage’s "Action \'translate\' don\'t exist" → the words a suspicion the card fetched again confirms, `unknown_skill` (evidence `card`, suspicion `words`); native function calling answers COMPLETED with "Tool not found", naming nothing → no verdict at the call, caught by revalidation (`card_changed`, then `skill_not_in_card`); `card_changed` on re-fetch. Variant B not built',
+      source:
+        'crewai/tools/tool_usage.py (ReAct: "Action \'X\' don\'t exist"); crewAI’s AgentExecutor (native function calling: the tool message "Tool not found"); test/fixtures/crewai-live/',
+    },
+    fixtures: 'test/fixtures/crewai-live/',
+  },
+  card: {
+    protocol: '0.3',
+    skills: [
+      ['summarize', undefined],
+      ['translate', undefined],
+    ],
+    fields: (p) => ({
+      protocolVersion: '0.3.0',
+      version: '1.0.0',
+      url: `${p.origin}/`,
+      defaultOutputModes: ['text/plain', 'application/json'],
+      skills: [
+        { name: 'summarize', tags: ['summarize'] },
+        { name: 'translate', tags: ['translate'] },
+      ],
+    }),
+  },
+  skills: { send: 'summarize', stream: 'translate', prompts: PROMPTS },
+  capabilities: {
+    streaming: {
+      value: true,
+      source: 'the card’s capabilities (test/fixtures/crewai-live/card.json)',
+    },
+    push: { value: false, source: 'the card’s capabilities' },
+    grpc: { value: false, source: 'served by the a2a-sdk 0.3 JSON-RPC Starlette app only' },
+    variantB: {
+      value: 'none',
+      source:
+        'peer.py has no variant B: crewAI sends the final answer as one text artifact (a data part for a dict / BaseModel output, not scripted here)',
+    },
+  },
+  healthy: [
+    {
+      label: 'raw 0.3 message/send and message/stream, the skill in message.metadata.skill_id',
+      client: crewRpc,
+      protocol: '0.3',
+      ops: {
+        send: {
+          state: 'completed',
+          part: { kind: 'text', text: SUMMARY },
+          artifacts: 1,
+          answer: SUMMARY,
+          wire: CREWAI_BARE_STATUS,
+        },
+        stream: { state: 'completed', events: ['task'] },
+      },
+    },
+  ],
+  errors: [unknownTaskProbe('rpcUrl')],
+  sameBytes: { probes: [cardProbe(), unknownTaskProbe('rpcUrl', true)] },
+  variantA: {
+    gone: 'translate',
+    left: ['summarize'],
+    paths: [
+      {
+        label:
+          "ReAct: raw 0.3 message/send, COMPLETED with crewAI’s \"Action 'translate' don't exist\" as the answer; the card fetched again confirms",
+        deploy: { mode: 'react' },
+        client: crewRpc,
+        ops: {
+          send: {
+            state: 'completed',
+            artifacts: 1,
+            answer: CREWAI_REACT_MISSING,
+            wire: CREWAI_BARE_STATUS,
+            spanState: 'TASK_STATE_COMPLETED',
+          },
+        },
+        says: {
+          value: 'words',
+          source:
+            "crewai/tools/tool_usage.py `ToolUsage`: the observation \"I encountered an error: Action 'translate' don't exist, …\", repeated by the model; the task COMPLETES",
+        },
+        verdict: 'unknown_skill',
+        evidence: 'card',
+        suspicion: 'words',
+        confirmed: true,
+        afterRevalidation: 'unknown_skill',
+      },
+      {
+        label:
+          'native function calling: raw 0.3 message/send, COMPLETED with "Tool not found" (naming nothing): no verdict at the call',
+        deploy: { mode: 'function-calling' },
+        client: crewRpc,
+        ops: {
+          send: {
+            state: 'completed',
+            artifacts: 1,
+            answer: 'Tool not found',
+            wire: CREWAI_BARE_STATUS,
+            spanState: 'TASK_STATE_COMPLETED',
+          },
+        },
+        says: {
+          value: 'silence',
+          source:
+            'crewAI’s AgentExecutor answers a native call of an unknown tool with the tool message "Tool not found" (no name), repeated by the model; the task COMPLETES',
+        },
+        verdict: 'none',
+        afterRevalidation: 'skill_not_in_card',
+      },
+    ],
+    still: {
+      label: 'raw 0.3 message/send summarize',
+      client: crewRpc,
+      ops: { send: { state: 'completed', answer: SUMMARY } },
+    },
+  },
+  variantB: {
+    na: 'not built: peer.py has no variant B (crewAI sends the final answer as one text artifact, a data part for a dict / BaseModel output, docs/framework-survey.md; no such output is scripted here)',
+  },
+  quirks: crewaiQuirks,
+};
+
+const AGNO_PEER = 'test/real-world/python/agno/peer.py';
+const agnoSend = { kind: 'jsonrpc', version: '0.3', endpoint: 'sendUrl' } as const;
+const agnoStream = { kind: 'jsonrpc', version: '0.3', endpoint: 'streamUrl' } as const;
+const agno: Row = {
+  id: 'python-agno',
+  name: 'Agno AgentOS (`agno[os,a2a]` 3.1.10 with `a2a_interface=True`, on `a2a-sdk` 0.3.26; a scripted `Model`)',
+  agentCode: 'test/real-world/python/agno/',
+  unavailable: venvMissing('agno', agnoInstalled),
+  start: (d, same) =>
+    startAgnoPeer({ variant: d.variant as 'healthy' | 'A' | 'B', port: same?.port }),
+  agentPython: AGNO_PYTHON,
+  facts: {
+    bindings: {
+      value:
+        '0.3 JSON-RPC per agent under `/a2a/agents/<id>/`: `…/v1/message:send` (JSON) and `…/v1/message:stream` (SSE `event: <Name>` blocks), each its own route',
+      source: 'agno/os/interfaces/a2a/router.py; test/fixtures/agno-live/',
+    },
+    clients: {
+      value:
+        'raw fetch to each route, the skill id (`desk`) in `message.metadata.skillId`; `@a2a-js/sdk` 1.3 in its 0.3 mode from the card (its send posts to the card’s streaming `url` and gets HTTP 400: a row quirk)',
+      source: 'the card’s `url` is the streaming route (test/fixtures/agno-live/card.json)',
+    },
+    card: {
+      value:
+        '`/a2a/agents/desk/.well-known/agent-card.json` (none at the origin), 0.3 card, `url` = `…/v1/message:stream`; ONE skill, the agent (`desk`, outputModes `["application/json"]`), not its tools',
+      source: 'agno/os/interfaces/a2a/router.py; test/fixtures/agno-live/card.json',
+    },
+    judged: {
+      value:
+        'the card’s `url` names one operation route, so it speaks for its sibling `…/v1/message:send`: both routes carry the fingerprint and are judged. Healthy: no drift. Variant B (an image FILE part, `image/jpeg` on send, `image/*` on stream, where the skill says `application/json`) → `output_mode_mismatch` on both routes. Variant A not caught: the answer names no tool and the card (one skill, the agent) never changes',
+      source: `${AGNO_PEER}; test/fixtures/agno-live/`,
+    },
+    fixtures: 'test/fixtures/agno-live/',
+  },
+  card: {
+    protocol: '0.3',
+    skills: [['desk', ['application/json']]],
+    fields: (p) => ({
+      url: endpoint(p, 'streamUrl'),
+      protocolVersion: '0.3.0',
+      version: '1.0.0',
+      preferredTransport: 'JSONRPC',
+      defaultInputModes: ['text'],
+      defaultOutputModes: ['text'],
+      skills: [{ tags: ['agno'] }],
+    }),
+    seedRaises: {
+      value: /TypeError: 'NoneType' object is not iterable/,
+      source:
+        'the card’s skill says `"inputModes": null` (test/fixtures/agno-live/card.json): the seed’s `sorted(s.get("inputModes", []))` gets None, which the key’s presence does not default; the instrumentation reads null as absent',
+    },
+  },
+  skills: { send: 'desk', stream: 'desk', prompts: { desk: PROMPTS.summarize } },
+  capabilities: {
+    streaming: {
+      value: true,
+      source: 'the card’s capabilities (test/fixtures/agno-live/card.json)',
+    },
+    push: { value: false, source: 'the card’s capabilities' },
+    grpc: { value: false, source: 'AgentOS serves JSON-RPC routes only' },
+    variantB: {
+      value: 'file',
+      source: `${AGNO_PEER} VARIANT=B: the agent’s output an image, which AgentOS sends as a file part`,
+    },
+  },
+  healthy: [
+    {
+      label:
+        'raw 0.3 message/send at `…/v1/message:send` (the card’s sibling route): COMPLETED, the text in history, no artifacts',
+      client: agnoSend,
+      ops: { send: { state: 'completed', answer: SUMMARY, artifacts: 0 } },
+      cardFingerprint: true,
+    },
+    {
+      label:
+        'raw 0.3 message/stream at the card’s `url` (`…/v1/message:stream`): working updates naming the tool called, a Message with the text, completed, the Task',
+      client: agnoStream,
+      prompt: PROMPTS.translate,
+      ops: {
+        stream: {
+          state: 'completed',
+          events: ['status', 'status', 'status', 'message', 'status', 'task'],
+          contentType: 'text/event-stream; charset=utf-8',
+          wire: /"tool_name": "translate".*event: Message\ndata: [^\n]*"parts": \[\{"kind": "text", "text": "FR: hello"\}\]/s,
+        },
+      },
+      cardFingerprint: true,
+    },
+  ],
+  errors: [httpProbe('no card at the origin', '/.well-known/agent-card.json', { status: 404 })],
+  sameBytes: {
+    probes: [
+      cardProbe(),
+      httpProbe('no card at the origin', '/.well-known/agent-card.json', { status: 404 }),
+    ],
+  },
+  variantA: {
+    na: 'not expressible as a card change: the card lists ONE skill, the agent (`desk`), not its tools, so removing a tool never changes it; the answer ("Error: The requested tool does not exist or is not available.") names no tool (a row quirk keeps what it answers)',
+  },
+  variantB: {
+    skill: 'desk',
+    paths: [
+      {
+        label:
+          'raw 0.3 message/send: an image artifact (a FILE part, image/jpeg) where the skill says application/json',
+        client: agnoSend,
+        ops: {
+          send: {
+            state: 'completed',
+            artifacts: 1,
+            part: { kind: 'file', mediaType: 'image/jpeg' },
+            wire: /"artifacts":\[\{"artifactId":"[^"]+","description":"Generated image 0","name":"image_0","parts":\[\{"file":\{"mimeType":"image\/jpeg","uri":"https:\/\/media\.example\.invalid\/summary\.png"\},"kind":"file"\}\]\}\]/,
+          },
+        },
+        mediaType: 'image/jpeg',
+        evidence: 'protocol',
+        errorSpan: true,
+        cardFingerprint: true,
+      },
+      {
+        label: 'raw 0.3 message/stream: the final Task’s artifact `image-0`, a FILE part image/*',
+        client: agnoStream,
+        ops: {
+          stream: {
+            state: 'completed',
+            wire: /"name": "image-0", "parts": \[\{"file": \{"mimeType": "image\/\*", "uri": "https:\/\/media\.example\.invalid\/summary\.png"\}, "kind": "file"\}\]/,
+          },
+        },
+        mediaType: 'image/*',
+        evidence: 'protocol',
+        errorSpan: true,
+        cardFingerprint: true,
+      },
+    ],
+  },
+  quirks: agnoQuirks,
+};
+
 export const ROWS: Row[] = [
   pythonSdk,
   pythonAdk,
@@ -3280,6 +3709,8 @@ export const ROWS: Row[] = [
   adkJs,
   voltagent,
   mastra,
+  crewai,
+  agno,
 ];
 
 /** Implementations known from recorded wire only (test/fixtures/), listed in the doc. */

@@ -62,6 +62,8 @@ export type ClientSpec =
       poll?: boolean;
       /** 1.0 shapes under the 0.3 slash method names (what Mastra keeps) */
       slashNames?: boolean;
+      /** 0.3: the key of `message.metadata` the skill id goes under (default `skillId`) */
+      skillKey?: string;
     }
   /**
    * raw `fetch` of the 0.1-era `tasks/send` / `tasks/sendSubscribe` (python-a2a), each at its
@@ -173,6 +175,8 @@ export interface Path {
   judged?: boolean;
   /** `a2a.skill.id_source` of the calls' spans: the app declared it, or it was read from the wire */
   skillSource?: 'application' | 'wire';
+  /** the calls' spans carry the fingerprint of the card the app holds (the route is tied to the card) */
+  cardFingerprint?: boolean;
 }
 
 /** How an agent tells the app that a skill is gone. */
@@ -190,7 +194,7 @@ export interface GonePath extends Path {
   says: Fact<GoneSkillSays>;
   /**
    * the verdict on the span today: unknown_skill; invalid_params (the agent rejects a skill its
-   * card listed); or none (an error span without a verdict)
+   * card listed); or none (no verdict: no drift attribute on the span, none on any span)
    */
   verdict: 'unknown_skill' | 'invalid_params' | 'none';
   /** `a2a.drift.evidence`, where the row pins it */
@@ -201,6 +205,11 @@ export interface GonePath extends Path {
   rpcCode?: number;
   /** `a2a.drift.confirmed` (the card re-served lacks the skill), where the row pins it */
   confirmed?: boolean;
+  /**
+   * the verdict on a call of the gone skill once the card revalidated in the background has
+   * been seen changed (the revalidation check runs this path's deployment too)
+   */
+  afterRevalidation?: 'unknown_skill' | 'skill_not_in_card';
 }
 
 /** A variant B path: a listed skill answering with a media type its card does not list. */
@@ -277,6 +286,11 @@ export interface Row {
     judged?: boolean;
     /** attributes the card span carries, with these values */
     spanAttributes?(peer: Peer): Record<string, unknown>;
+    /**
+     * the seed's Python `skill_fingerprint` cannot read this card's bytes: the error it raises
+     * (value, matched against its stderr) and why
+     */
+    seedRaises?: Fact<RegExp>;
   };
 
   /** the skills called: one by `send`, one by `stream`; the prompt of each */

@@ -1,6 +1,6 @@
 """A real Agno AgentOS (`agno[os,a2a]` 3.1.10, on the reference `a2a-sdk` 0.3) A2A server for
-test/real-world/python-agno.test.ts: an Agno `Agent` (id `desk`, tools `summarize`, `translate`)
-served by `AgentOS(agents=[...], a2a_interface=True)` (its FastAPI app, A2A routes from
+the python-agno row of test/real-world/conformance/implementations.ts: an Agno `Agent` (id
+`desk`, tools `summarize`, `translate`) served by `AgentOS(agents=[...], a2a_interface=True)` (its FastAPI app, A2A routes from
 agno/os/interfaces/a2a/router.py) on uvicorn, 127.0.0.1. No database, telemetry off.
 
 What AgentOS serves per agent (router.py `attach_routes`):

@@ -1,4 +1,5 @@
-"""A real crewAI (`crewai[a2a]` 1.15.30) A2A server for test/real-world/python-crewai.test.ts.
+"""A real crewAI (`crewai[a2a]` 1.15.30) A2A server for the python-crewai row of
+test/real-world/conformance/implementations.ts.
 
 crewAI 1.15 ships the server-side A2A pieces but no HTTP app of its own; this wires them the way
 its users do:
