@@ -151,7 +151,7 @@ for (const impl of Object.keys(EXPECTED)) {
       `${impl} ${ex.name} → ${expected.length ? expected.join(', ') : 'no drift'}`,
       gap
         ? {
-            todo: 'missed variant A: the framework tells the model, the task completes (see the live test)',
+            todo: 'missed variant A: the framework tells the model, the task completes (the revalidation check of its conformance row catches it)',
           }
         : {},
       () => {
