@@ -7,10 +7,10 @@
  *
  *   npm run build && node --import tsx --test test/instrumentation/card-revalidation.test.ts
  */
-import { after, afterEach, before, beforeEach, test } from 'node:test';
+import { afterEach, beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TaskState } from '@a2a-js/sdk';
-import { drifted, setupOtel, type Harness } from '../helpers/otel';
+import { drifted, type Harness } from '../helpers/otel';
 import {
   startSdkPeer,
   DEFAULT_SKILL,
@@ -20,28 +20,16 @@ import {
   type SdkPeerBehaviour,
 } from '../peers/sdk-peer';
 import { createSdkClient, sendRequest } from '../peers/sdk-client';
-import { onAgentCardDrift, skillFingerprint, type DriftEvent } from '../../src/index';
+import { skillFingerprint } from '../../src/index';
+import { harnessWithDriftEvents } from '../helpers/drift-harness';
 
 const INTERVAL_MS = 300;
 
+const { h: harness, events } = harnessWithDriftEvents({ cardRevalidationMs: INTERVAL_MS });
 let h: Harness;
 let peer: SdkPeer | undefined;
-const events: DriftEvent[] = [];
-let removeCallback: () => void;
-
-before(() => {
-  h = setupOtel({ cardRevalidationMs: INTERVAL_MS });
-  removeCallback = onAgentCardDrift((e) => {
-    events.push(e);
-  });
-});
-after(async () => {
-  removeCallback();
-  await h.shutdown();
-});
-beforeEach(async () => {
-  await h.reset();
-  events.length = 0;
+beforeEach(() => {
+  h = harness();
 });
 afterEach(async () => {
   await peer?.close();

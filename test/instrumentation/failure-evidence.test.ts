@@ -7,12 +7,12 @@
  *
  *   npm run build && node --import tsx --test test/instrumentation/failure-evidence.test.ts
  */
-import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
+import { afterEach, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SpanStatusCode } from '@opentelemetry/api';
 import { TaskState } from '@a2a-js/sdk';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
-import { drifted, setupOtel, type Harness } from '../helpers/otel';
+import { drifted, type Harness } from '../helpers/otel';
 import {
   startSdkPeer,
   DEFAULT_SKILL,
@@ -26,29 +26,17 @@ import {
   collect,
   type SdkTransportChoice,
 } from '../peers/sdk-client';
-import { onAgentCardDrift, skillFingerprint, type DriftEvent } from '../../src/index';
+import { skillFingerprint } from '../../src/index';
+import { harnessWithDriftEvents } from '../helpers/drift-harness';
 
 /** The debounce window of these tests: long enough that a run of calls shares one card fetch. */
 const DEBOUNCE_MS = 10_000;
 
+const { h: harness, events } = harnessWithDriftEvents({ driftCallbackDebounceMs: DEBOUNCE_MS });
 let h: Harness;
 let peer: SdkPeer | undefined;
-const events: DriftEvent[] = [];
-let removeCallback: () => void;
-
-before(() => {
-  h = setupOtel({ driftCallbackDebounceMs: DEBOUNCE_MS });
-  removeCallback = onAgentCardDrift((e) => {
-    events.push(e);
-  });
-});
-after(async () => {
-  removeCallback();
-  await h.shutdown();
-});
-beforeEach(async () => {
-  await h.reset();
-  events.length = 0;
+beforeEach(() => {
+  h = harness();
 });
 afterEach(async () => {
   await peer?.close();
