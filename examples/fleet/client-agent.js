@@ -37,8 +37,11 @@ const STATE_NAMES = {
 };
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-/** Lets drift callbacks (dispatched with setImmediate after the response) run. */
-const settle = () => sleep(15);
+/**
+ * Lets drift callbacks (dispatched with setImmediate after the response) run; 50 ms, not 15: a
+ * loaded machine (2 busy cores) was seen to need more than 15.
+ */
+const settle = () => sleep(50);
 
 /** What a card_changed event says changed (the event's `diff`: skill ids only). */
 function whatChanged(diff) {

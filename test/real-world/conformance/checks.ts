@@ -293,7 +293,7 @@ export const CHECKS: Check[] = [
     id: 'card',
     title: 'card and fingerprint',
     asserts:
-      'GetAgentCard span with the fingerprint, skill count and protocol version, no verdict; the field report’s Python fingerprint of the live bytes (python3 and the agent’s own interpreter) agrees (or, where the row says the seed cannot read the card, raises the error it names); the card’s skills, modes and fields',
+      'GetAgentCard span with the fingerprint, skill count and protocol version, no verdict; the field report’s Python fingerprint of the live bytes (python3 and the agent’s own interpreter) agrees (or, where the row says the field report’s Python cannot read the card, raises the error it names); the card’s skills, modes and fields',
     applies: () => true,
     async run(ctx) {
       const { row, spans } = ctx;
@@ -323,7 +323,7 @@ export const CHECKS: Check[] = [
         assert.equal(get.attributes['a2a.drift.unjudged_reason'], undefined, spans.describeSpans());
       const raises = row.card.seedRaises;
       if (raises) {
-        // a fact of this card: the seed's Python fails on it (the instrumentation does not)
+        // a fact of this card: the field report's Python fails on it (the instrumentation does not)
         assert.throws(() => pythonSeedFingerprint(raw), raises.value, raises.source);
         if (row.agentPython)
           assert.throws(() => pythonSeedFingerprint(raw, row.agentPython), raises.value);

@@ -3606,7 +3606,7 @@ const agno: Row = {
     seedRaises: {
       value: /TypeError: 'NoneType' object is not iterable/,
       source:
-        'the card’s skill says `"inputModes": null` (test/fixtures/agno-live/card.json): the seed’s `sorted(s.get("inputModes", []))` gets None, which the key’s presence does not default; the instrumentation reads null as absent',
+        'the card’s skill says `"inputModes": null` (test/fixtures/agno-live/card.json): the field report’s Python `sorted(s.get("inputModes", []))` gets None, which the key’s presence does not default; the instrumentation reads null as absent',
     },
   },
   skills: { send: 'desk', stream: 'desk', prompts: { desk: PROMPTS.summarize } },

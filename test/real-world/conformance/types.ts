@@ -287,7 +287,7 @@ export interface Row {
     /** attributes the card span carries, with these values */
     spanAttributes?(peer: Peer): Record<string, unknown>;
     /**
-     * the seed's Python `skill_fingerprint` cannot read this card's bytes: the error it raises
+     * the field report's Python `skill_fingerprint` cannot read this card's bytes: the error it raises
      * (value, matched against its stderr) and why
      */
     seedRaises?: Fact<RegExp>;
