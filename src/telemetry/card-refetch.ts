@@ -42,17 +42,17 @@ export interface Refetched {
   card?: DecodedCard;
 }
 
+/** One re-fetch of a card, shared while in flight and reused after (see above for how long). */
+interface RefetchMemo {
+  startedAt: number;
+  /** When the answer came, and whether it found the card changed. */
+  settledAt?: number;
+  changed?: boolean;
+  result: Promise<Refetched | undefined>;
+}
+
 export class CardRefetcher {
-  private readonly memo = new Map<
-    string,
-    {
-      startedAt: number;
-      /** When the answer came, and whether it found the card changed. */
-      settledAt?: number;
-      changed?: boolean;
-      result: Promise<Refetched | undefined>;
-    }
-  >();
+  private readonly memo = new Map<string, RefetchMemo>();
 
   constructor(private readonly settings: () => RefetchSettings) {}
 
@@ -138,12 +138,7 @@ export class CardRefetcher {
       logger.debug('card re-fetch failed', err);
       return undefined;
     });
-    const memo: {
-      startedAt: number;
-      settledAt?: number;
-      changed?: boolean;
-      result: Promise<Refetched | undefined>;
-    } = { startedAt: now, result };
+    const memo: RefetchMemo = { startedAt: now, result };
     this.memo.delete(memoKey); // re-inserted: the Map's order stays oldest first
     this.memo.set(memoKey, memo);
     void result.then((r) => {
