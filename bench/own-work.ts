@@ -22,14 +22,14 @@
  *           words arrive
  *   turns   (only when asked) the same 100 chunks each in its own turn with no wait between
  *           them (setImmediate): the per-chunk cost of `paced` without its idle time, so its
- *           figures are far less noisy (issue 31)
+ *           figures are far less noisy
  * Each exchange is followed by one turn of the event loop (a setImmediate), so work deferred
  * to the next turn is counted in it, as it is in the sdk floor.
  * Rounds are interleaved (every configuration runs its batch before the next round), and
  * each configuration's figure is the median over rounds of its median per-call time.
  * Own work = configuration − sdk. Prints figures; asserts nothing.
  *
- * Operations per chunk (issue 31), one process, after the warm-up:
+ * Operations per chunk, one process, after the warm-up:
  *   OWN_WORK_CHILD=a2a OWN_PHASES=turns OWN_COUNT=turns:200 node --import tsx bench/own-work.ts
  *   (OWN_WORK_CHILD=a2a-base with OWN_BASE_DIST for another build, =sdk for the harness alone)
  */
@@ -216,7 +216,7 @@ async function child(config: Config): Promise<void> {
       const t0 = process.hrtime.bigint();
       await fetch(urls[phase], init as RequestInit);
       // One turn of the event loop per exchange, as between two network round trips: work
-      // deferred past the app (issue 31: a response judged on the next turn) is counted here.
+      // deferred past the app is counted here.
       await new Promise((r) => setImmediate(r));
       times.push(Number(process.hrtime.bigint() - t0) / 1000);
     }
@@ -258,7 +258,7 @@ async function child(config: Config): Promise<void> {
 }
 
 /**
- * OWN_COUNT: operations counted while `body` runs (issue 31: what is done per received chunk):
+ * OWN_COUNT: operations counted while `body` runs:
  * setImmediate and setTimeout calls, StringDecoder writes, JSON.parse calls and regular
  * expression executions (RegExp.prototype.exec, which `test`, `match` and `replace` call once
  * it is replaced), over the whole process (the harness's own: one setImmediate per chunk in

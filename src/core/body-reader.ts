@@ -140,18 +140,12 @@ export interface BodyReaderOptions {
    */
   maxInflatedBytes?: number;
   /**
-   * JSON: parse and report the body on the next turn (one setImmediate per response) after it
-   * ended, so the application has the response before it is parsed and judged; `onEnd` then
-   * follows. Observe mode (issue 31).
-   */
-  deferJson?: boolean;
-  /**
    * SSE: a chunk's text is decoded at once (a copy: the bytes are undici's) but its events are
    * parsed only when the next chunk arrives, the stream ends, a fallback timer fires (at most
    * STREAM_IDLE_MS after the text was held: one unref'd timer per stream, re-armed with
    * `refresh()` by the first text held after it fired, so at most once per STREAM_IDLE_MS, not
    * per chunk), or for parseAllPending. So the app is never held by the parse and judgement of
-   * the chunk it is being handed, and nothing is scheduled per chunk. Observe mode (issue 31);
+   * the chunk it is being handed, and nothing is scheduled per chunk. Observe mode;
    * enforce mode parses within the push, before the app gets the chunk.
    */
   deferEvents?: boolean;
@@ -169,12 +163,11 @@ export const STREAM_IDLE_MS = 5;
  */
 const MAX_PENDING_CHARS = 1024 * 1024;
 
-/** Bodies waiting for their parse (deferJson, deferEvents), judged by parseAllPending. */
+/** Streams whose held text waits for its parse (deferEvents), judged by parseAllPending. */
 const bodiesPending = new Set<BodyReader>();
 
 /**
- * Judges now every response body, or stream text, waiting for its parse (deferJson,
- * deferEvents). Called before a new call that continues a task or fetches a card (its
+ * Judges now every stream's text waiting for its parse (deferEvents). Called before a new call that continues a task or fetches a card (its
  * negotiation may be in one), at disable, and by the register entry's shutdown and flush. Costs
  * nothing when nothing is pending.
  */
@@ -206,10 +199,6 @@ export class BodyReader {
   private failed = false;
   private readonly maxInflated: number;
   private inflated = 0;
-  private readonly deferJson: boolean;
-  /** deferJson: the body's parse, scheduled for the turn after its end. */
-  private jsonParse: ReturnType<typeof setImmediate> | undefined;
-  private jsonComplete = true;
   /** The SSE parser's event handler, bound once (no closure per chunk). */
   private readonly onSseEvent = (data: string, eventName: string | undefined): void =>
     this.emitEvent(data, eventName);
@@ -241,15 +230,12 @@ export class BodyReader {
       // a hostile options object: keep the default
     }
     this.maxInflated = maxInflated;
-    let defer = false;
     let deferEvents = false;
     try {
-      defer = mode === 'json' && opts?.deferJson === true;
       deferEvents = mode === 'sse' && opts?.deferEvents === true;
     } catch {
       // a hostile options object: parse at once
     }
-    this.deferJson = defer;
     this.deferEvents = deferEvents;
     const enc = contentEncoding?.trim().toLowerCase();
     this.encoding = enc && enc !== 'identity' ? enc : undefined;
@@ -316,16 +302,6 @@ export class BodyReader {
     if (this.failed) {
       this.sink.onEnd();
       return;
-    }
-    if (this.deferJson) {
-      try {
-        this.jsonComplete = complete;
-        this.jsonParse = setImmediate(() => this.parseDeferred());
-        bodiesPending.add(this);
-        return;
-      } catch {
-        this.jsonParse = undefined; // no immediate: parse at once
-      }
     }
     if (this.mode === 'sse') {
       if (this.decompressor) {
@@ -458,17 +434,9 @@ export class BodyReader {
     this.parseText(text);
   }
 
-  /**
-   * What waits for its parse, parsed and reported now: a stream's held text, a deferred JSON body
-   * (at its turn, or for parseAllPending).
-   */
+  /** A stream's held text, parsed and reported now (for parseAllPending). */
   parseDeferred(): void {
     if (this.pendingText.length > 0) this.parsePending();
-    if (this.jsonParse === undefined) return;
-    bodiesPending.delete(this);
-    clearImmediate(this.jsonParse);
-    this.jsonParse = undefined;
-    this.finishJson(this.jsonComplete);
   }
 
   private emitEvent(raw: string, eventName: string | undefined): void {

@@ -1,9 +1,9 @@
 /**
- * Issue 31: observe mode (deferEvents) holds a stream chunk's text and parses it when the next
+ * Observe mode (deferEvents) holds a stream chunk's text and parses it when the next
  * chunk comes, the stream ends, the stream is idle (one timer per stream, refreshed), or for
  * parseAllPending: never within the push of the chunk the app is being handed. Without it
  * (enforce mode) a chunk's events are parsed within its own push, nothing scheduled. An
- * operation's JSON body waits one turn when asked (observe mode).
+ * operation's JSON body is parsed within end(), before the app's read resolves.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -50,7 +50,7 @@ function scheduled(fn: () => void): number {
 
 test('SSE without deferEvents (enforce mode): each complete event is a document within its chunk’s push; an incomplete tail waits for its end; nothing is scheduled', () => {
   const k = sink();
-  const reader = new BodyReader('sse', undefined, 1 << 20, k.s, { deferJson: true });
+  const reader = new BodyReader('sse', undefined, 1 << 20, k.s);
   const n = scheduled(() => {
     reader.push(Buffer.from('data: {"a":1}\n\n'));
     assert.deepEqual(k.docs, [{ a: 1 }], 'the first event, within the push');
@@ -72,32 +72,18 @@ test('SSE without deferEvents (enforce mode): each complete event is a document 
   assert.deepEqual(k.problems, []);
 });
 
-test('JSON with deferJson: parsed on the next turn (or by parseAllPending), onEnd after the document; without it at once', async () => {
+test('JSON: parsed and judged at its end, within end(); nothing is scheduled', () => {
   const k = sink();
-  const reader = new BodyReader('json', undefined, 1 << 20, k.s, { deferJson: true });
-  reader.push(Buffer.from('{"ok":'));
-  reader.push(Buffer.from('true}'));
-  reader.end(true);
-  assert.equal(k.docs.length, 0, 'not before the app had it');
-  await new Promise((r) => setImmediate(r));
-  assert.deepEqual(k.docs, [{ ok: true }]);
+  const reader = new BodyReader('json', undefined, 1 << 20, k.s);
+  const n = scheduled(() => {
+    reader.push(Buffer.from('{"ok":'));
+    reader.push(Buffer.from('true}'));
+    assert.equal(k.docs.length, 0, 'not before its end');
+    reader.end(true);
+  });
+  assert.equal(n, 0, 'no timer, immediate or microtask');
+  assert.deepEqual(k.docs, [{ ok: true }], 'judged within end(): before the app reads it');
   assert.equal(k.ended(), 1);
-
-  const k2 = sink();
-  const r2 = new BodyReader('json', undefined, 1 << 20, k2.s, { deferJson: true });
-  r2.push(Buffer.from('{"n":2}'));
-  r2.end(true);
-  parseAllPending();
-  assert.deepEqual(k2.docs, [{ n: 2 }], 'judged now for a call that needs it');
-  assert.equal(k2.ended(), 1);
-  await new Promise((r) => setImmediate(r));
-  assert.equal(k2.ended(), 1, 'once');
-
-  const k3 = sink();
-  const r3 = new BodyReader('json', undefined, 1 << 20, k3.s);
-  r3.push(Buffer.from('{"n":3}'));
-  r3.end(true);
-  assert.deepEqual(k3.docs, [{ n: 3 }], 'enforce mode: at once');
 });
 
 test('SSE with deferEvents: a chunk’s events are parsed when the next chunk comes, not within its own push; all by the end; one timer per stream', () => {

@@ -60,8 +60,8 @@ export function setupOtel(config: A2AInstrumentationConfig = {}): Harness {
   instrumentation.enable();
 
   let baseline: Array<{ attributes: Attributes; value: number }> = [];
-  // A response is judged, and its span ended, one turn after the app got it (observe mode,
-  // issue 31): what a test reads right after its call is what the app's next turn would see.
+  // A stream's held events are judged by the next chunk, its end or an idle timer (observe
+  // mode): what a test reads right after a chunk is what the app's next turn would see.
   const spans = (name?: string) => {
     parseAllPending();
     return exporter.getFinishedSpans().filter((s) => name === undefined || s.name === name);
