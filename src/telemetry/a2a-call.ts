@@ -13,7 +13,6 @@ import {
   type Tracer,
 } from '@opentelemetry/api';
 import { safeExecuteInTheMiddle } from '@opentelemetry/instrumentation';
-import { performance } from 'node:perf_hooks';
 import { logger } from '../diag-logger';
 import { BodyReader, bodyModeOf, bodyProblem } from '../core/body-reader';
 import { urlFacts, type UrlFacts } from '../core/url';
