@@ -151,6 +151,9 @@ export interface BodyReaderOptions {
   deferEvents?: boolean;
 }
 
+/** A stream that ended before its server ended it (the app's cancel, a dropped connection). */
+export const STREAM_CUT_SHORT = 'stream cut short: what followed not judged';
+
 /**
  * A stream's held text is parsed at most this long after it was held, by the stream's fallback
  * timer (the next chunk or the stream's end parse it first in a busy stream).
@@ -466,7 +469,7 @@ export class BodyReader {
           this.sink.onProblem(
             `stream ended inside an event (${this.sse.discardedTrailingChars} characters): that event not judged`,
           );
-        else if (!complete) this.sink.onProblem('stream cut short: what followed not judged');
+        else if (!complete) this.sink.onProblem(STREAM_CUT_SHORT);
         if (this.sse.oversizedEvents > 0)
           this.sink.onProblem(
             `${this.sse.oversizedEvents} stream event(s) over ${this.maxBytes} bytes not inspected`,

@@ -14,7 +14,7 @@ import {
 } from '@opentelemetry/api';
 import { safeExecuteInTheMiddle } from '@opentelemetry/instrumentation';
 import { logger } from '../diag-logger';
-import { BodyReader, bodyModeOf, bodyProblem } from '../core/body-reader';
+import { BodyReader, STREAM_CUT_SHORT, bodyModeOf, bodyProblem } from '../core/body-reader';
 import { urlFacts, type UrlFacts } from '../core/url';
 import { confirmSuspicion, confirmedDrift } from '../core/confirm';
 import { EventShape } from '../core/event-shape';
@@ -237,7 +237,12 @@ export class A2ACall {
       this.lastHop = this.lastHop === 'redirect' ? 'redirect-ended' : 'ended';
       if (redirect && this.followsRedirects && !this.fetchSettled) return; // the next hop or the fetch promise ends the call
       if (reader) {
-        if (error !== undefined) this.recordError(error);
+        if (error !== undefined) {
+          // The events the app had before the error are judged first: after a terminal one,
+          // the app's cancel or the peer's close is no failure.
+          reader.parseDeferred();
+          this.recordError(error);
+        }
         reader.end(complete);
       } else {
         if (error !== undefined) this.recordError(error);
@@ -278,7 +283,11 @@ export class A2ACall {
             onDocument: (value, eventName, data) =>
               this.onDocument(value, mode === 'sse', eventName, data),
             onEventText: (data, eventName) => this.onEventText(data, eventName),
-            onProblem: (problem) => this.setUnjudged(bodyProblem(problem, sniffed)),
+            onProblem: (problem) => {
+              // Nothing can follow a terminal event: a stream stopped after one is complete.
+              if (problem === STREAM_CUT_SHORT && this.terminalSeen()) return;
+              this.setUnjudged(bodyProblem(problem, sniffed));
+            },
             onEnd: () => this.finish(),
           },
           { deferEvents: !this.deps.config.enforce },
@@ -313,7 +322,8 @@ export class A2ACall {
     if (this.phase === 'ended') return;
     this.span.setAttributes(grpcStatusAttributes(code));
     if (cancelled) {
-      if (!this.drift) this.setUnjudged('the response was cancelled before its end');
+      if (!this.drift && !this.terminalSeen())
+        this.setUnjudged('the response was cancelled before its end');
     } else if (error !== undefined) {
       this.events--; // the status is not one more stream event
       this.grpcMessage(error);
@@ -606,11 +616,20 @@ export class A2ACall {
     else if (verdict.suspicion) this.suspect(verdict.suspicion);
   }
 
+  /**
+   * The last result ends the exchange: a JSON-RPC / HTTP error, or a stream event that is final
+   * (0.x `final`, a terminal or interrupted state). Nothing the peer sends can follow it.
+   */
+  private terminalSeen(): boolean {
+    const last = this.lastResult;
+    return last !== undefined && (last.error !== undefined || last.final === true);
+  }
+
   private recordError(err: unknown): void {
     if (this.drift) return;
-    // The app aborting (or the peer closing) after the peer said what went wrong: the peer's code
-    // stays.
-    if (this.lastResult?.error !== undefined) return;
+    // The app aborting (or the peer closing) after the peer said what went wrong, or after the
+    // stream's final event: the peer's answer stays, and nothing was cut.
+    if (this.terminalSeen()) return;
     if (!(err instanceof Error)) {
       // Not an error but a cancel reason (the app's `reader.cancel()`, `cancel('done')`): the
       // call did not fail, the app stopped reading.
