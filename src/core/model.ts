@@ -159,6 +159,11 @@ export interface DecodedResult {
   /** Inferred from the shape where the request did not tell. */
   protocolVersion?: string;
   /**
+   * The method-name family of the versions the shapes leave, when they leave several of one
+   * family (`0`: 0.x, `1`: 1.x) and no single version.
+   */
+  versionFamily?: '0' | '1';
+  /**
    * Why this could not be decoded (or only partly). Present => the judge will not claim drift from
    * what is missing.
    */

@@ -26,12 +26,20 @@ import type { CardEntry } from '../core/registry';
 import type { A2AInstrumentationConfig, ResolvedConfig } from '../config';
 import type { WireObserver } from '../hooks/types';
 import * as sc from '../semconv';
+import { familyOf } from '../core/protocol/versions';
 import type { Refetched } from './card-refetch';
 import { cardResponse } from './card-response';
 import { dispatchDrift } from './drift-events';
-import { negotiationAtStart, rememberNegotiation, taskScope, versionFromCard } from './negotiation';
+import {
+  cardVersionAcrossFamilies,
+  negotiationAtStart,
+  rememberNegotiation,
+  taskScope,
+  versionFromCard,
+} from './negotiation';
 import {
   callEndAttributes,
+  protocolVersionAttributes,
   cap,
   cardFetchStartAttributes,
   driftMetricAttributes,
@@ -129,6 +137,12 @@ export class A2ACall {
    * something held the span open (Date.now()).
    */
   private endTime: number | undefined;
+  /**
+   * The card's version for a request whose method names are of the other family
+   * (cardVersionAcrossFamilies): set at the end unless an answer showed a version, or the other
+   * family.
+   */
+  private cardVersion: string | undefined;
   private drift: DriftEvent | undefined;
   private unjudged: string | undefined;
   private statusCode: number | undefined;
@@ -186,13 +200,16 @@ export class A2ACall {
       const negotiated = negotiationAtStart(req, url, applicationSkillId, cardEntry);
       this.ctx = negotiated.context;
       if (this.ctx.cardUrl !== undefined && !push) deps.cardInUse?.(this.ctx.cardUrl);
+      const fromCard = req.protocolVersion ? undefined : versionFromCard(req, url, cardEntry());
       const attributes = operationStartAttributes({
         url,
         request: req,
         push,
         negotiated,
-        versionFromCard: req.protocolVersion ? undefined : versionFromCard(req, url, cardEntry()),
+        versionFromCard: fromCard,
       });
+      if (!req.protocolVersion && fromCard === undefined)
+        this.cardVersion = cardVersionAcrossFamilies(req, url, cardEntry());
       // A push is an asynchronous delivery the agent produced for the negotiation (linked):
       // CONSUMER, as a message processed on receipt; the HTTP server span, if any, is the
       // transport's.
@@ -424,6 +441,12 @@ export class A2ACall {
     seen.drifted = this.drift !== undefined;
     this.apply(resultUpdate(result, seen));
     if (result.protocolVersion) seen.resultVersion = result.protocolVersion;
+    else if (
+      this.cardVersion !== undefined &&
+      result.versionFamily !== undefined &&
+      result.versionFamily !== familyOf(this.cardVersion)
+    )
+      this.cardVersion = undefined; // the answer speaks the other family: the card is not told
     if (result.taskId !== undefined && result.taskId !== this.negotiatedTaskId) {
       seen.taskId ??= result.taskId;
       if (req && (req.operation === 'SendMessage' || req.operation === 'SendStreamingMessage')) {
@@ -677,6 +700,8 @@ export class A2ACall {
     }
     if (reason) this.setUnjudged(reason);
     this.span.setAttributes(callEndAttributes(this.events));
+    if (this.cardVersion !== undefined && this.seen.resultVersion === undefined)
+      this.span.setAttributes(protocolVersionAttributes(this.cardVersion));
     const responseHook = this.deps.userConfig.responseHook;
     if (responseHook)
       this.safeHook('responseHook', () =>

@@ -145,9 +145,37 @@ export function versionFromCard(
   url: UrlFacts,
   entry: CardEntry | undefined,
 ): string | undefined {
+  return cardVersionOfFamily(requestFamily(req), url, entry);
+}
+
+/**
+ * The version the card offers at the request's endpoint in the OTHER family than the request's
+ * method names, when it offers none of theirs: an agent whose card states only 1.0 and that
+ * answers slash-style names (pydantic's fasta2a: `message/send` with 1.0-shaped answers) speaks
+ * what its card says, unless its answers show the other family (a2a-sdk's 0.3 compatibility,
+ * judged by the caller at the call's end).
+ */
+export function cardVersionAcrossFamilies(
+  req: DecodedRequest,
+  url: UrlFacts,
+  entry: CardEntry | undefined,
+): string | undefined {
+  const own = requestFamily(req);
+  if (cardVersionOfFamily(own, url, entry) !== undefined) return undefined;
+  return cardVersionOfFamily(own === '0' ? '1' : '0', url, entry);
+}
+
+/** The method-name family of a request (`0`: slash-style JSON-RPC names; else 1.x). */
+function requestFamily(req: DecodedRequest): VersionFamily {
+  return req.binding === 'jsonrpc' && !/^[A-Z]/.test(req.wireMethod) ? '0' : '1';
+}
+
+function cardVersionOfFamily(
+  family: VersionFamily,
+  url: UrlFacts,
+  entry: CardEntry | undefined,
+): string | undefined {
   if (!entry) return undefined;
-  const family: VersionFamily =
-    req.binding === 'jsonrpc' && !/^[A-Z]/.test(req.wireMethod) ? '0' : '1';
   let atEndpoint = entry.endpointVersions.get(url.key);
   if (atEndpoint === undefined) {
     // the request URL is below the endpoint (REST paths): the card's versions of any endpoint

@@ -354,6 +354,11 @@ export function thrownErrorUpdate(err: Error): SpanUpdate {
   };
 }
 
+/** The protocol version a call speaks, told at its end (the card's, across families). */
+export function protocolVersionAttributes(version: string): Attributes {
+  return { [sc.ATTR_A2A_PROTOCOL_VERSION]: version };
+}
+
 /** The end of the call: the number of stream events, when more than one. */
 export function callEndAttributes(events: number): Attributes {
   return events > 1 ? { [sc.ATTR_A2A_STREAM_EVENTS]: events } : {};

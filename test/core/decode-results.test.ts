@@ -358,8 +358,23 @@ test('0.3 JSON-RPC message/send → kind:task, lowercase states, kind parts with
     state: 'TASK_STATE_COMPLETED',
     artifacts: [{ artifactId: '05b778e4', parts: [{ kind: 'text' }] }],
     artifactText: '## summary', // for the judge only
+    versionFamily: '0', // 0.2 and 0.3 cannot be told apart, but both are 0.x
   });
-  assert.equal(r.protocolVersion, undefined); // 0.2 and 0.3 cannot be told apart
+  assert.equal(r.protocolVersion, undefined);
+});
+
+test('fasta2a: a 1.0 `result.task` wrapper with 0.3 lowercase states tells neither a version nor a family', () => {
+  const r = decodeResponse(
+    {
+      jsonrpc: '2.0',
+      id: 1,
+      result: { task: { id: 't', contextId: 'c', status: { state: 'submitted' } } },
+    },
+    rpcReq('SendMessage'),
+  );
+  assert.equal(r.taskId, 't');
+  assert.equal(r.protocolVersion, undefined);
+  assert.equal(r.versionFamily, undefined, 'the shapes disagree: the card decides');
 });
 
 test('0.3 JSON-RPC stream: final flags, failed status text', () => {

@@ -40,7 +40,13 @@ import type {
   RpcError,
   TaskState,
 } from '../model';
-import { VERSION_TABLE, versionOfBits, type ResultShape, type VersionTable } from './versions';
+import {
+  VERSION_TABLE,
+  familyOfBits,
+  versionOfBits,
+  type ResultShape,
+  type VersionTable,
+} from './versions';
 
 export const MAX_ARTIFACTS = 1000;
 export const MAX_PARTS = 1000;
@@ -160,6 +166,10 @@ class DecodeEvidence {
   finish(r: DecodedResult): DecodedResult {
     const v = this.version();
     if (v !== undefined) r.protocolVersion = v;
+    else if (this.seen) {
+      const family = familyOfBits(this.table, this.versions);
+      if (family !== undefined) r.versionFamily = family;
+    }
     if (this.problems !== undefined) r.problem = this.problems.join('; ');
     return r;
   }

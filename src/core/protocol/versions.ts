@@ -42,7 +42,7 @@ export function majorOf(v: string): string {
 }
 
 /** The family of a version (`0.x` or later). */
-function familyOf(v: string): VersionFamily {
+export function familyOf(v: string): VersionFamily {
   return majorOf(v) === '0' ? '0' : '1';
 }
 
@@ -311,6 +311,8 @@ export interface VersionTable {
   /** Bit i stands for rows[i]; each shape → the bits of the rows that show it. */
   readonly shapeBits: ReadonlyMap<ResultShape, number>;
   readonly allBits: number;
+  /** The bits of the rows of each method-name family. */
+  readonly familyBits: Readonly<Record<VersionFamily, number>>;
 }
 
 /** At most this many rows are told apart by result shapes (one bit each). */
@@ -324,6 +326,7 @@ export function compileVersions(rows: readonly VersionRow[]): VersionTable {
   const restPrefixes: string[] = [];
   const shapeBits = new Map<ResultShape, number>();
   let allBits = 0;
+  const familyBits: Record<VersionFamily, number> = { '0': 0, '1': 0 };
   rows.forEach((row, i) => {
     for (const [name, op] of Object.entries(row.jsonRpcMethods)) {
       const m = jsonRpc.get(name);
@@ -352,15 +355,36 @@ export function compileVersions(rows: readonly VersionRow[]): VersionTable {
     }
     if (i < MAX_SHAPE_ROWS) {
       allBits |= 1 << i;
+      familyBits[row.family] |= 1 << i;
       for (const shape of row.resultShapes)
         shapeBits.set(shape, (shapeBits.get(shape) ?? 0) | (1 << i));
     }
   });
-  return { rows, jsonRpc, restPrefixes, grpcServices, grpcMethods, shapeBits, allBits };
+  return {
+    rows,
+    jsonRpc,
+    restPrefixes,
+    grpcServices,
+    grpcMethods,
+    shapeBits,
+    allBits,
+    familyBits,
+  };
 }
 
 /** The decoders' default: PROTOCOL_VERSIONS compiled. */
 export const VERSION_TABLE: VersionTable = compileVersions(PROTOCOL_VERSIONS);
+
+/**
+ * The family the candidate bits `bits` leave, when they leave rows of one family only (none
+ * when no row is left: the shapes seen disagree).
+ */
+export function familyOfBits(table: VersionTable, bits: number): VersionFamily | undefined {
+  if (bits === 0) return undefined;
+  if ((bits & ~table.familyBits['0']) === 0) return '0';
+  if ((bits & ~table.familyBits['1']) === 0) return '1';
+  return undefined;
+}
 
 /** The version the candidate bits `bits` leave, when they leave exactly one row. */
 export function versionOfBits(table: VersionTable, bits: number): string | undefined {

@@ -1074,6 +1074,7 @@ const fasta2a: Row = {
     {
       label: 'SDK JSON-RPC 1.0 from the card URL: send (SUBMITTED) + GetTask polling, stream',
       client: { ...sdk('JSONRPC', 'url'), poll: true },
+      protocol: '1.0',
       ops: {
         send: {
           answered: 'submitted',
@@ -1088,6 +1089,8 @@ const fasta2a: Row = {
       label:
         'raw 0.3 message/send + tasks/get polling (a 1.0 `result.task` wrapper with 0.3 states), message/stream',
       client: raw03(true),
+      // the card states only 1.0 and the answers mix the families: the card's version
+      protocol: '1.0',
       ops: {
         send: {
           answered: 'submitted',
