@@ -61,6 +61,30 @@ else
   fail "source maps without sourcesContent: $(echo "$NO_SOURCES" | cut -c1-200)"
 fi
 
+# URLs in the published package.json: only addresses the project controls. Until it has a
+# public home there are none (a `repository` under an organisation that does not exist sends a
+# user nowhere). Add a prefix here when the project owns one.
+CONTROLLED_URL_PREFIXES=()
+mkdir -p "$TMP/meta" && tar -xzf "$TARBALL" -C "$TMP/meta" package/package.json
+FOREIGN_URLS="$(node -e '
+  const pkg = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+  const allowed = process.argv.slice(2);
+  const urls = [];
+  const walk = (v, at) => {
+    if (typeof v === "string") {
+      for (const m of v.matchAll(/(?:git\+)?(?:https?|git|ssh):\/\/[^\s"]+|git@[^\s"]+/g)) urls.push(`${at}: ${m[0]}`);
+    } else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) walk(x, at ? `${at}.${k}` : k);
+  };
+  // dependencies name registry packages, not addresses
+  for (const [k, v] of Object.entries(pkg)) if (!/ependencies$/.test(k)) walk(v, k);
+  console.log(urls.filter((u) => !allowed.some((a) => u.split(": ")[1].replace(/^git\+/, "").startsWith(a))).join("\n"));
+' "$TMP/meta/package/package.json" "${CONTROLLED_URL_PREFIXES[@]}")"
+if [ -z "$FOREIGN_URLS" ]; then
+  pass "package.json names no URL the project does not control"
+else
+  fail "package.json names URLs the project does not control: $(echo "$FOREIGN_URLS" | tr '\n' ' ')"
+fi
+
 # --- 2. attw --------------------------------------------------------------------------------
 if "$REPO/node_modules/.bin/attw" "$TARBALL" --format table-flipped --no-emoji >"$TMP/attw.txt" 2>&1; then
   pass "attw: node10, node16 (CJS), node16 (ESM), bundler for . and ./register"

@@ -5,6 +5,7 @@
  */
 import type { Span } from '@opentelemetry/api';
 import { logger } from './diag-logger';
+import { SEMCONV_OPT_IN_GEN_AI } from './semconv';
 import type { InstrumentationConfig } from '@opentelemetry/instrumentation';
 import type { DriftEvent } from './core/judge';
 import { compilePatterns, type TextMatcher } from './core/judge';
@@ -130,6 +131,11 @@ export interface ResolvedConfig {
   enforce: boolean;
   refetchCardOnDrift: boolean;
   cardRevalidationMs: number;
+  /**
+   * `OTEL_SEMCONV_STABILITY_OPT_IN` lists `gen_ai_latest_experimental`: the operations that invoke
+   * an agent are named as the GenAI conventions ask (`invoke_agent {gen_ai.agent.name}`).
+   */
+  genAiSpanNames: boolean;
 }
 
 /**
@@ -182,7 +188,18 @@ export function resolveConfig(config: A2AInstrumentationConfig): ResolvedConfig 
     enforce: checked(config, 'mode') === 'enforce',
     refetchCardOnDrift: checked(config, 'refetchCardOnDrift'),
     cardRevalidationMs: checked(config, 'cardRevalidationMs'),
+    genAiSpanNames: semconvOptIn(SEMCONV_OPT_IN_GEN_AI),
   };
+}
+
+/**
+ * `OTEL_SEMCONV_STABILITY_OPT_IN` (comma-separated, case-insensitive, as OpenTelemetry's own
+ * instrumentations read it) lists `value`.
+ */
+function semconvOptIn(value: string): boolean {
+  const raw = process.env.OTEL_SEMCONV_STABILITY_OPT_IN;
+  if (typeof raw !== 'string') return false;
+  return raw.split(',').some((v) => v.trim().toLowerCase() === value);
 }
 
 export function isIgnoredUrl(url: string, ignore: ReadonlyArray<string | RegExp>): boolean {

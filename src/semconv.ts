@@ -13,6 +13,14 @@
 export const SPAN_GET_AGENT_CARD = 'GetAgentCard';
 /** A task update an agent pushed to the application's webhook (push notifications). */
 export const SPAN_TASK_PUSH_NOTIFICATION = 'TaskPushNotification';
+/**
+ * GenAI conventions' invoke agent client span name, `invoke_agent {gen_ai.agent.name}` (or
+ * `invoke_agent` when the name is not known), used for SendMessage and SendStreamingMessage only
+ * under `OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_latest_experimental`.
+ */
+export const SPAN_INVOKE_AGENT = 'invoke_agent';
+/** The opt-in value of `OTEL_SEMCONV_STABILITY_OPT_IN` for the GenAI conventions' latest names. */
+export const SEMCONV_OPT_IN_GEN_AI = 'gen_ai_latest_experimental';
 
 // semconv
 export const ATTR_A2A_METHOD_NAME = 'a2a.method.name';
@@ -23,6 +31,9 @@ export const ATTR_A2A_MESSAGE_ID = 'a2a.message.id';
 export const ATTR_GEN_AI_CONVERSATION_ID = 'gen_ai.conversation.id';
 export const ATTR_GEN_AI_AGENT_NAME = 'gen_ai.agent.name';
 export const ATTR_GEN_AI_AGENT_VERSION = 'gen_ai.agent.version';
+/** GenAI conventions (development): `invoke_agent` on the operations that invoke an agent. */
+export const ATTR_GEN_AI_OPERATION_NAME = 'gen_ai.operation.name';
+export const GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT = 'invoke_agent';
 export const ATTR_SERVER_ADDRESS = 'server.address';
 export const ATTR_SERVER_PORT = 'server.port';
 export const ATTR_ERROR_TYPE = 'error.type';

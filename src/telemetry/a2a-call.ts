@@ -39,6 +39,7 @@ import {
 } from './negotiation';
 import {
   callEndAttributes,
+  operationSpanName,
   protocolVersionAttributes,
   cap,
   cardFetchStartAttributes,
@@ -214,7 +215,7 @@ export class A2ACall {
       // CONSUMER, as a message processed on receipt; the HTTP server span, if any, is the
       // transport's.
       this.span = deps.tracer.startSpan(
-        name,
+        push ? name : operationSpanName(name, attributes, deps.config.genAiSpanNames),
         {
           kind: push ? SpanKind.CONSUMER : SpanKind.CLIENT,
           attributes,

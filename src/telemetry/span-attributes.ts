@@ -197,6 +197,8 @@ export function operationStartAttributes(start: OperationStart): Attributes {
   if (!start.push) {
     attrs[sc.ATTR_A2A_METHOD_NAME] = req.operation;
     attrs[sc.ATTR_A2A_BINDING] = req.binding;
+    if (invokesAgent(req.operation))
+      attrs[sc.ATTR_GEN_AI_OPERATION_NAME] = sc.GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT;
   }
   if (req.protocolVersion) attrs[sc.ATTR_A2A_PROTOCOL_VERSION] = req.protocolVersion;
   else if (start.versionFromCard !== undefined)
@@ -205,6 +207,31 @@ export function operationStartAttributes(start: OperationStart): Attributes {
   if (req.contextId !== undefined) attrs[sc.ATTR_GEN_AI_CONVERSATION_ID] = cap(req.contextId);
   if (req.messageId !== undefined) attrs[sc.ATTR_A2A_MESSAGE_ID] = cap(req.messageId);
   return Object.assign(attrs, negotiationAttributes(start.negotiated));
+}
+
+/**
+ * The operations that invoke the agent (the GenAI conventions' invoke agent client span): a
+ * message sent, polled or streamed. Reading or cancelling a task, resubscribing to it, push
+ * configuration and cards do not start the agent's work.
+ */
+export function invokesAgent(operation: string): boolean {
+  return operation === 'SendMessage' || operation === 'SendStreamingMessage';
+}
+
+/**
+ * An operation span's name: the A2A operation, or under the GenAI conventions' opt-in
+ * (`genAiSpanNames`) `invoke_agent {gen_ai.agent.name}` for the operations that invoke an agent.
+ */
+export function operationSpanName(
+  operation: string,
+  attributes: Attributes,
+  genAiSpanNames: boolean,
+): string {
+  if (!genAiSpanNames || !invokesAgent(operation)) return operation;
+  const agent = attributes[sc.ATTR_GEN_AI_AGENT_NAME];
+  return typeof agent === 'string' && agent.length > 0
+    ? `${sc.SPAN_INVOKE_AGENT} ${agent}`
+    : sc.SPAN_INVOKE_AGENT;
 }
 
 /** A card fetch span's start attributes: the peer. */

@@ -93,6 +93,7 @@ test('start of a SendMessage with a card held: operation, ids, skill, the card (
     'server.port': 8080,
     'a2a.method.name': 'SendMessage',
     'a2a.binding': 'jsonrpc',
+    'gen_ai.operation.name': 'invoke_agent',
     'a2a.protocol.version': '0.3',
     'gen_ai.conversation.id': 'ctx-1',
     'a2a.message.id': 'msg-1',
