@@ -83,6 +83,8 @@ interface Elsewhere {
   token?: string;
 }
 let elsewhere: Elsewhere | undefined;
+/** This thread is a cluster worker's main thread (see viaPrimary). */
+let inClusterWorker = false;
 /** Warnings of this thread's own listeners closed before their bind, pending the ask's answer. */
 let pendingWarnings: Array<() => void> = [];
 
@@ -115,7 +117,7 @@ function watchAppListens(): void {
             binding ||= r === 'binding';
           }
           const target = elsewhere;
-          if (!held && target && target.port === port && !this.listening) {
+          if (!held && target && target.port === port && !this.listening && !viaPrimary(args)) {
             elsewhere = undefined; // asked once: the listener, if anywhere, is gone after
             deferred = true;
             void askToYield(target).then((yielded) => {
@@ -152,7 +154,24 @@ function watchAppListens(): void {
 export function watchForHolderElsewhere(opts: Elsewhere | undefined): void {
   if (!opts || !(opts.port > 0)) return;
   elsewhere = { ...opts };
+  inClusterWorker =
+    isMainThread && typeof process.send === 'function' && clusterWorkerId() !== undefined;
   watchAppListens();
+}
+
+/**
+ * A cluster worker's listen that the primary makes (all but `exclusive: true`): the primary's
+ * own patch sees it and yields synchronously, and asking over the port would reach the
+ * application's server once another worker shares it.
+ */
+function viaPrimary(args: readonly unknown[]): boolean {
+  if (!inClusterWorker) return false;
+  const first = args[0];
+  return !(
+    first !== null &&
+    typeof first === 'object' &&
+    (first as { exclusive?: unknown }).exclusive === true
+  );
 }
 
 /** Where to reach a listener bound to `host`: a wildcard address is reached on loopback. */

@@ -514,4 +514,29 @@ describe('the poll in a node:cluster app', { timeout: 60_000 }, () => {
       await app.stop();
     },
   );
+
+  test(
+    'the primary without the register entry (as pm2 runs it): each worker polls for itself and acts',
+    { timeout: 45_000 },
+    async () => {
+      const appPort = await freePort();
+      const app = startApp(
+        {
+          APP_PORT: String(appPort),
+          PRIMARY_BARE: '1',
+          OTEL_INSTRUMENTATION_A2A_ALERTMANAGER_URL: `http://127.0.0.1:${amPort}`,
+          OTEL_INSTRUMENTATION_A2A_ALERTMANAGER_POLL_MS: '200',
+        },
+        false,
+      );
+      await app.waitFor((ls) => ls.some((l) => l.type === 'ready'), 'ready');
+      await app.waitFor(
+        (ls) => workerDrifts(ls, card).length === 4,
+        'the 4 workers acting',
+        20_000,
+      );
+      assert.equal(app.stderr(), '', 'no warning: the poll needs no port');
+      await app.stop();
+    },
+  );
 });
