@@ -293,6 +293,29 @@ describe('a node:cluster app with 4 workers under the register entry', { timeout
   );
 
   test(
+    "the webhook's port set to the app's own port: the workers' server gets it, one warning",
+    { timeout: 45_000 },
+    async () => {
+      const port = await freePort();
+      const app = startApp({
+        APP_PORT: String(port),
+        OTEL_INSTRUMENTATION_A2A_WEBHOOK_PORT: String(port),
+        OTEL_INSTRUMENTATION_A2A_WEBHOOK_TOKEN: TOKEN,
+      });
+      await app.waitFor((ls) => ls.some((l) => l.type === 'ready'), 'the workers listening');
+      const served = await (await fetch(`http://127.0.0.1:${port}/`)).text();
+      assert.match(served, /^[1-4]$/, 'the app answers on its port');
+      const warnings = app
+        .stderr()
+        .split('\n')
+        .filter((l) => l.trim() !== '');
+      assert.equal(warnings.length, 1, app.stderr());
+      assert.match(warnings[0], new RegExp(`listens on port ${port} itself.*yields it`));
+      await app.stop();
+    },
+  );
+
+  test(
     'a worker that dies while the alert is fanned out: the others act, the answer says 3 of 4 were told, no hang',
     { timeout: 45_000 },
     async () => {
