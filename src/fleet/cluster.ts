@@ -168,19 +168,14 @@ interface Pending {
 }
 
 export interface ClusterPrimary {
-  /** Workers welcomed (running the package) and alive. */
-  workers(): number;
   stop(): void;
 }
 
 /**
- * The primary's side: welcomes workers (replaying recent alerts), tells them every alert, and
- * relays for them. Installs the route. `now` is for tests.
+ * The primary's side: welcomes workers (replaying recent alerts, saying which receivers it
+ * runs), tells them every alert, and relays for them. Installs the route.
  */
-export function startClusterPrimary(
-  receives: Receives,
-  now: () => number = Date.now,
-): ClusterPrimary {
+export function startClusterPrimary(receives: Receives): ClusterPrimary {
   const cluster = loadCluster();
   const recent = new Map<string, Remembered>();
   const welcomed = new Map<number, Worker>();
@@ -189,14 +184,14 @@ export function startClusterPrimary(
   let seq = 0;
 
   const forget = (): void => {
-    const oldest = now() - REPLAY_MAX_AGE_MS;
+    const oldest = Date.now() - REPLAY_MAX_AGE_MS;
     for (const [key, r] of recent) {
       if (recent.size <= REPLAY_MAX_ALERTS && r.at >= oldest) break;
       recent.delete(key);
     }
   };
   const remember = (alerts: readonly FleetAlert[]): void => {
-    const t = now();
+    const t = Date.now();
     for (const alert of alerts) {
       const known = recent.get(alert.key);
       recent.delete(alert.key); // re-inserted: the most recent last
@@ -306,7 +301,6 @@ export function startClusterPrimary(
   const route: FleetRoute = { role: 'primary', send: fanOut };
   setRoute(route);
   return {
-    workers: () => [...welcomed.values()].filter(live).length,
     stop: () => {
       cluster.removeListener('fork', onFork);
       cluster.removeListener('message', onMessage);
@@ -323,8 +317,6 @@ export function startClusterPrimary(
 // ---------------------------------------------------------------------------------------
 
 export interface ClusterWorkerSide {
-  /** The primary answered: it receives for this worker. */
-  welcomed(): boolean;
   stop(): void;
 }
 
@@ -417,5 +409,5 @@ export function startClusterWorker(
     stop();
     tellAnswer(undefined);
   }
-  return { welcomed: () => welcomed, stop };
+  return { stop };
 }
