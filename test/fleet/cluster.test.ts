@@ -1,9 +1,11 @@
 /**
  * Fleet alerts in a `node:cluster` application (test/fleet/fixtures/cluster-app.js, 4 workers,
- * started with `node --require dist/cjs/register.js`): one receiver per application. Each
- * test failed before the cluster fan-out (fleet/cluster.ts): one alert acted in 1 worker of 4
- * and was answered 200, the primary's listener yielded its port to the workers' listens with a
- * wrong warning, every process polled Alertmanager.
+ * started with `node --require dist/cjs/register.js`): one receiver per application. Before the
+ * cluster fan-out (fleet/cluster.ts) one alert acted in 1 worker of 4 and was answered 200, the
+ * primary's listener yielded its port to the workers' listens with a wrong warning, a bare
+ * primary's workers shared the webhook's port round-robin, and every process polled: each test
+ * here failed then, except two that guard what already worked (a primary with no workers; a
+ * bare primary's workers polling for themselves).
  *
  *   npm run build && node --import tsx --test test/fleet/cluster.test.ts
  *
