@@ -50,6 +50,7 @@ import { metricReadersFromEnv, spanProcessorsFromEnv, type FromEnv } from './exp
 import {
   fleetConfigFromEnv,
   startFleetReceivers,
+  watchForHolderElsewhere,
   type FleetEnvConfig,
   type FleetReceivers,
 } from '../fleet/receivers';
@@ -240,11 +241,12 @@ function readSetup(ownTraces: boolean, ownMetrics: boolean): Setup {
 }
 
 /**
- * Fleet-wide eviction: Alertmanager's webhook and/or poll, once the instrumentation is enabled.
- * Unref'd.
+ * Fleet-wide eviction: Alertmanager's webhook and/or poll, once the instrumentation is enabled,
+ * and in a `node:cluster` application the primary's and workers' handshake (even without a
+ * receiver configured: a handler mounted in the workers relays through the primary). Unref'd.
  */
 function startFleet(config: FleetEnvConfig): FleetReceivers | undefined {
-  return config.webhook || config.poll ? startFleetReceivers(config, lateWarning) : undefined;
+  return startFleetReceivers(config, lateWarning);
 }
 
 /** No SDK yet: start NodeSDK with the instrumentation and the exporters of the environment. */
@@ -298,6 +300,8 @@ function start(): void {
   if (!isMainThread) {
     // A worker, or a loader's hooks thread (`--import tsx` with a --require'd register on Node 20).
     sayDecision('not started in a worker thread: the main thread has the SDK');
+    // The main thread's fleet webhook yields its port to a server this thread starts on it.
+    watchForHolderElsewhere(fleetConfigFromEnv(process.env).webhook);
     return;
   }
   if (registeredTracerProvider()) joinSdk();

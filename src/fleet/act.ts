@@ -6,6 +6,7 @@
  * get a DriftEvent with `source: 'fleet'`, the card held is marked suspect
  * (`a2a.agent_card.suspect_source=fleet`) and, with refetchCardOnDrift, re-fetched.
  */
+import { currentRoute } from './route';
 import { fleetDriftEvent, type AlertParse, type FleetAlert } from './alerts';
 import { SeenAlerts } from '../core/seen-alerts';
 import { OPTIONS } from '../options';
@@ -76,13 +77,47 @@ export function actOnAlerts(alerts: readonly FleetAlert[], now = Date.now()): nu
 
 export function act(parsed: AlertParse & { ok: true }, now = Date.now()): AlertOutcome {
   const evicted = actOnAlerts(parsed.alerts, now);
+  noteIgnored(parsed);
+  return { accepted: parsed.alerts.length, ignored: parsed.ignored, evicted };
+}
+
+/** What delivering a batch did: this process's outcome and, in a cluster, the workers told. */
+export interface Delivery extends AlertOutcome {
+  /** In a cluster: the live workers running the package when the alerts arrived. */
+  workers?: number;
+  /** In a cluster: those that acted on them (acknowledged). */
+  told?: number;
+  /** Every live worker acted (always true outside a cluster): the alerts may be answered 200. */
+  complete: boolean;
+}
+
+/**
+ * Act on a batch wherever the application runs (cluster.ts): in this process, and, in a
+ * cluster primary, in every worker; in a worker its primary welcomed, through the primary
+ * (which acts and tells every worker), or here when the primary does not answer. Never rejects.
+ */
+export async function deliver(parsed: AlertParse & { ok: true }): Promise<Delivery> {
+  const route = currentRoute();
+  if (route?.role === 'worker') {
+    const relayed = await route.send(parsed.alerts).catch(() => undefined);
+    if (relayed) {
+      noteIgnored(parsed);
+      return { accepted: parsed.alerts.length, ignored: parsed.ignored, evicted: 0, ...relayed };
+    }
+    return { ...act(parsed), complete: false }; // the primary did not answer: this worker acts
+  }
+  const outcome = act(parsed);
+  const fanned = route ? await route.send(parsed.alerts).catch(() => undefined) : undefined;
+  return fanned ? { ...outcome, ...fanned } : { ...outcome, complete: true };
+}
+
+function noteIgnored(parsed: AlertParse & { ok: true }): void {
   if (parsed.ignored > 0) logger.debug(`fleet alerts ignored: ${JSON.stringify(parsed.reasons)}`);
   if ((parsed.reasons['no drift kind'] ?? 0) > 0)
     warnOnce(
       'no-kind',
       `fleet alerts name a card but no known a2a_drift_kind; they are ignored (keep a2a_drift_kind in the rule's "sum by")`,
     );
-  return { accepted: parsed.alerts.length, ignored: parsed.ignored, evicted };
 }
 
 const warned = new Set<string>();

@@ -7,7 +7,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { MAX_ALERT_BODY_BYTES, parseApiAlerts } from './alerts';
-import { act, type AlertOutcome } from './act';
+import { deliver, type AlertOutcome } from './act';
 import { logger } from '../diag-logger';
 import { runAsOwnRequest } from '../telemetry/own-requests';
 
@@ -181,7 +181,14 @@ export function startAlertmanagerPoller(
     if (r.error !== undefined) out = { error: r.error };
     else {
       const parsed = parseApiAlerts(r.value);
-      out = parsed.ok ? act(parsed) : { error: parsed.error };
+      if (!parsed.ok) out = { error: parsed.error };
+      else {
+        // In a cluster primary the workers are told too (fleet/cluster.ts); a worker that did
+        // not act gets the alert again at the next poll (the primary remembers who acted).
+        const d = await deliver(parsed);
+        out = { accepted: d.accepted, ignored: d.ignored, evicted: d.evicted };
+        if (d.workers !== undefined) Object.assign(out, { workers: d.workers, told: d.told });
+      }
     }
     if ('error' in out) {
       if (!failing)

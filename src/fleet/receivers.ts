@@ -22,7 +22,17 @@
  * the poll's socket are unref'd) or throws into the application; neither transport makes
  * spans.
  */
-import { startAlertWebhookListener, type AlertWebhookListener } from './listener';
+import {
+  startClusterPrimary,
+  startClusterWorker,
+  isClusterWorker,
+  type ClusterPrimary,
+} from './cluster';
+import {
+  startAlertWebhookListener,
+  watchForHolderElsewhere,
+  type AlertWebhookListener,
+} from './listener';
 import {
   DEFAULT_POLL_MS,
   MIN_POLL_MS,
@@ -87,6 +97,8 @@ export function fleetConfigFromEnv(env: NodeJS.ProcessEnv): FleetEnvConfig {
   return out;
 }
 
+export { watchForHolderElsewhere };
+
 export interface FleetReceivers {
   webhook?: AlertWebhookListener;
   poller?: AlertmanagerPoller;
@@ -96,11 +108,40 @@ export interface FleetReceivers {
 /**
  * Start what `config` asks for. Never throws; `warn` reports a listener that cannot listen or a
  * poll that fails.
+ *
+ * One receiver per application (cluster.ts): a `node:cluster` worker starts nothing while its
+ * primary runs the receivers (the primary receives and tells every worker); a worker whose
+ * primary does not run the package, or runs no receiver, polls itself, and does not start the
+ * webhook (one port shared by the workers would give each a share of the alerts), with a
+ * warning. Called whatever the configuration: the cluster's handshake also serves handlers the
+ * application mounts in its workers.
  */
 export function startFleetReceivers(
   config: FleetEnvConfig,
   warn: (message: string) => void,
 ): FleetReceivers {
+  if (isClusterWorker()) return startInWorker(config, warn);
+  const out = config.webhook || config.poll ? startHere(config, warn) : undefined;
+  let primary: ClusterPrimary | undefined;
+  try {
+    primary = startClusterPrimary({
+      webhook: out?.webhook !== undefined,
+      poll: out?.poller !== undefined,
+    });
+  } catch (err) {
+    logger.debug(`fleet: watching the cluster's workers failed`, err);
+  }
+  return {
+    webhook: out?.webhook,
+    poller: out?.poller,
+    close: () => {
+      out?.close();
+      primary?.stop();
+    },
+  };
+}
+
+function startHere(config: FleetEnvConfig, warn: (message: string) => void): FleetReceivers {
   let webhook: AlertWebhookListener | undefined;
   let poller: AlertmanagerPoller | undefined;
   try {
@@ -123,6 +164,38 @@ export function startFleetReceivers(
     close: () => {
       webhook?.close();
       poller?.stop();
+    },
+  };
+}
+
+/** A cluster worker: its primary receives for it, or it polls on its own. */
+function startInWorker(config: FleetEnvConfig, warn: (message: string) => void): FleetReceivers {
+  let own: FleetReceivers | undefined;
+  let closed = false;
+  if (config.webhook) watchForHolderElsewhere(config.webhook);
+  const side = startClusterWorker((receives) => {
+    if (closed) return;
+    if (config.webhook && !receives?.webhook)
+      warn(
+        `this process is a node:cluster worker whose primary ${
+          receives
+            ? 'runs no fleet alert webhook'
+            : "does not run this package's register entry (as in pm2's cluster mode)"
+        }: the fleet alert webhook (OTEL_INSTRUMENTATION_A2A_WEBHOOK_PORT=${config.webhook.port}) ` +
+          `is not started in the workers, which would share the port and each receive a share ` +
+          `of the alerts; ${
+            receives
+              ? "give the primary's environment OTEL_INSTRUMENTATION_A2A_WEBHOOK_PORT"
+              : 'run the primary under the register entry too'
+          }, or use OTEL_INSTRUMENTATION_A2A_ALERTMANAGER_URL (each worker then polls)`,
+      );
+    if (config.poll && !receives?.poll) own = startHere({ poll: config.poll }, warn);
+  });
+  return {
+    close: () => {
+      closed = true;
+      side.stop();
+      own?.close();
     },
   };
 }

@@ -6,7 +6,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MAX_ALERT_BODY_BYTES, parseWebhookPayload } from './alerts';
-import { act, warnOnce } from './act';
+import { deliver, warnOnce } from './act';
 import { pathEnd } from '../core/url';
 import { logger } from '../diag-logger';
 
@@ -176,6 +176,18 @@ export function makeWebhookHandler(
 }
 
 /**
+ * The webhook's credentials check alone (the register entry's listener uses it for its other
+ * request: asking it to yield its port). Throws as createAlertWebhookHandler does.
+ */
+export function makeAuthorisation(
+  options: AlertWebhookOptions,
+  internal: boolean,
+): (req: IncomingMessage) => boolean {
+  const settings: WebhookSettings = tokenSetting(options, internal);
+  return (req) => authorised(settings, req);
+}
+
+/**
  * The token (hashed), or leave to answer loopback clients without one; a TypeError when
  * there is neither (see createAlertWebhookHandler).
  */
@@ -317,6 +329,18 @@ function replyTo(res: ServerResponse, step: BodyStep): void {
     answer(res, 400, { error: parsed.error });
     return;
   }
-  const outcome = act(parsed);
-  answer(res, 200, { accepted: outcome.accepted, ignored: outcome.ignored });
+  // In a cluster every live worker must have acted before the 200 (fleet/cluster.ts): a 503
+  // has Alertmanager send again, and whoever acted already ignores the re-send.
+  void deliver(parsed).then(
+    (d) =>
+      answer(res, d.complete ? 200 : 503, {
+        accepted: d.accepted,
+        ignored: d.ignored,
+        ...(d.workers !== undefined ? { workers: d.workers, told: d.told } : {}),
+      }),
+    (err: unknown) => {
+      logger.debug(`fleet webhook failed`, err);
+      answer(res, 500, { error: 'internal error' });
+    },
+  );
 }
