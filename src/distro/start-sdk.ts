@@ -233,8 +233,8 @@ function readSetup(ownTraces: boolean, ownMetrics: boolean): Setup {
     return {
       instrumentation,
       fleetConfig,
-      ...(ownMetrics ? { readers: metricReadersFromEnv() } : {}),
-      ...(ownTraces ? { spanProcessors: spanProcessorsFromEnv() } : {}),
+      ...(ownMetrics ? { readers: metricReadersFromEnv(lateWarning) } : {}),
+      ...(ownTraces ? { spanProcessors: spanProcessorsFromEnv(lateWarning) } : {}),
     };
   });
 }
