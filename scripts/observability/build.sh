@@ -11,6 +11,9 @@
 #                                                   v0.316.0 = 3.16.0, cmd/prometheus; needs Go >= 1.26.7).
 #                                                   Without the `builtinassets` tag its web UI would be
 #                                                   read from disk: the tests use only the HTTP API.
+#   promtool      test/observability/prometheus/    Prometheus 3's promtool (cmd/promtool), for the
+#                                                   rule unit tests on UTF-8 names
+#                                                   (test/observability/alerts-utf8.test.yaml)
 #   alertmanager  test/observability/alertmanager/  Alertmanager 0.35.0 (cmd/alertmanager). Its
 #                                                   ui/web.go embeds ui/app/dist, which the published
 #                                                   module lacks: it is built from a local copy of the
@@ -23,9 +26,10 @@
 # keyed by the sha256 of its module's go.mod, go.sum, Go sources and the Go version: a second run
 # with nothing changed builds nothing. Prints the build time of each, and on its last line the
 # environment the test reads:
-#   A2A_OTELCOL_BIN=<path> A2A_JAEGER_BIN=<path> A2A_PROMETHEUS_BIN=<path> A2A_ALERTMANAGER_BIN=<path>
+#   A2A_OTELCOL_BIN=<path> A2A_JAEGER_BIN=<path> A2A_PROMETHEUS_BIN=<path> A2A_PROMTOOL_BIN=<path>
+#   A2A_ALERTMANAGER_BIN=<path>
 #
-# Usage: bash scripts/observability/build.sh                       (all four)
+# Usage: bash scripts/observability/build.sh                       (all five)
 #        bash scripts/observability/build.sh otelcol prometheus    (some)
 # Env:   A2A_TEST_CACHE   cache root;  GO_BUILD_P   go build -p (default: go's, = CPUs)
 set -euo pipefail
@@ -104,15 +108,16 @@ release() { # <module dir> <module> <prometheus|plain>
 }
 
 want=("$@")
-[[ ${#want[@]} -gt 0 ]] || want=(otelcol jaeger prometheus alertmanager)
+[[ ${#want[@]} -gt 0 ]] || want=(otelcol jaeger prometheus promtool alertmanager)
 vars=()
 for w in "${want[@]}"; do
   case $w in
     otelcol) vars+=("A2A_OTELCOL_BIN=$(build otelcol test/observability/collector .)") ;;
     jaeger) vars+=("A2A_JAEGER_BIN=$(build jaeger test/observability/jaeger github.com/jaegertracing/jaeger/cmd/jaeger)") ;;
     prometheus) vars+=("A2A_PROMETHEUS_BIN=$(build prometheus test/observability/prometheus github.com/prometheus/prometheus/cmd/prometheus '' "$(release "$REPO/test/observability/prometheus" github.com/prometheus/prometheus prometheus)")") ;;
+    promtool) vars+=("A2A_PROMTOOL_BIN=$(build promtool test/observability/prometheus github.com/prometheus/prometheus/cmd/promtool '' "$(release "$REPO/test/observability/prometheus" github.com/prometheus/prometheus prometheus)")") ;;
     alertmanager) vars+=("A2A_ALERTMANAGER_BIN=$(build alertmanager test/observability/alertmanager github.com/prometheus/alertmanager/cmd/alertmanager prepare_alertmanager "$(release "$REPO/test/observability/alertmanager" github.com/prometheus/alertmanager plain)")") ;;
-    *) echo "build.sh: unknown program $w (otelcol, jaeger, prometheus, alertmanager)" >&2; exit 2 ;;
+    *) echo "build.sh: unknown program $w (otelcol, jaeger, prometheus, promtool, alertmanager)" >&2; exit 2 ;;
   esac
 done
 echo "${vars[*]}"

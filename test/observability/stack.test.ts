@@ -70,12 +70,13 @@ const BIN_VARS = [
   'A2A_OTELCOL_BIN',
   'A2A_JAEGER_BIN',
   'A2A_PROMETHEUS_BIN',
+  'A2A_PROMTOOL_BIN',
   'A2A_ALERTMANAGER_BIN',
 ] as const;
 const GO = onPath(['go'], 'version');
 const MISSING =
   !BIN_VARS.every((v) => process.env[v]) && !GO
-    ? 'go (to build the Collector, Jaeger, Prometheus 3 and Alertmanager 0.35)'
+    ? 'go (to build the Collector, Jaeger, Prometheus 3, its promtool and Alertmanager 0.35)'
     : '';
 const SKIP = MISSING
   ? `${MISSING} not found; the live observability stack test did not run`
@@ -89,17 +90,19 @@ interface Binaries {
   otelcol: string;
   jaeger: string;
   prometheus: string;
+  promtool: string;
   alertmanager: string;
 }
 
-/** The four binaries: from the environment, else built (cached) by the script. */
+/** The five binaries: from the environment, else built (cached) by the script. */
 function binaries(): Binaries {
   const env = (v: (typeof BIN_VARS)[number]) => process.env[v] || undefined;
   let otelcol = env('A2A_OTELCOL_BIN');
   let jaeger = env('A2A_JAEGER_BIN');
   let prometheus = env('A2A_PROMETHEUS_BIN');
+  let promtool = env('A2A_PROMTOOL_BIN');
   let alertmanager = env('A2A_ALERTMANAGER_BIN');
-  if (!otelcol || !jaeger || !prometheus || !alertmanager) {
+  if (!otelcol || !jaeger || !prometheus || !promtool || !alertmanager) {
     const r = spawnSync('bash', [path.join(REPO, 'scripts', 'observability', 'build.sh')], {
       cwd: REPO,
       encoding: 'utf8',
@@ -116,16 +119,18 @@ function binaries(): Binaries {
     otelcol ??= vars.A2A_OTELCOL_BIN;
     jaeger ??= vars.A2A_JAEGER_BIN;
     prometheus ??= vars.A2A_PROMETHEUS_BIN;
+    promtool ??= vars.A2A_PROMTOOL_BIN;
     alertmanager ??= vars.A2A_ALERTMANAGER_BIN;
   }
   assert.ok(otelcol && fs.existsSync(otelcol), `no Collector binary (${otelcol})`);
   assert.ok(jaeger && fs.existsSync(jaeger), `no Jaeger binary (${jaeger})`);
   assert.ok(prometheus && fs.existsSync(prometheus), `no Prometheus binary (${prometheus})`);
+  assert.ok(promtool && fs.existsSync(promtool), `no promtool binary (${promtool})`);
   assert.ok(
     alertmanager && fs.existsSync(alertmanager),
     `no Alertmanager binary (${alertmanager})`,
   );
-  return { otelcol, jaeger, prometheus, alertmanager };
+  return { otelcol, jaeger, prometheus, promtool, alertmanager };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1052,6 +1057,19 @@ describe(
       const findings = (s: string) => /^Summary: .*$/m.exec(s)?.[0];
       assert.equal(findings(nowhere.stdout), findings(demoOut));
       assert.match(nowhere.stdout, /OK: everything expected was caught/);
+    });
+
+    test('Prometheus 3’s promtool: alerts.yaml and prometheus.yaml check, and the rule unit tests pass under the classic names (alerts.test.yaml) and under UTF-8 names (alerts-utf8.test.yaml)', () => {
+      const run = (args: string[], cwd: string): string => {
+        const r = spawnSync(bins.promtool, args, { cwd, encoding: 'utf8', timeout: 60_000 });
+        assert.equal(r.status, 0, `promtool ${args.join(' ')}\n${r.stdout}${r.stderr}`);
+        return `${r.stdout}${r.stderr}`;
+      };
+      assert.match(run(['--version'], OBS), /version 3\./);
+      run(['check', 'rules', 'alerts.yaml'], OBS);
+      run(['check', 'config', 'prometheus.yaml'], OBS);
+      run(['test', 'rules', 'alerts.test.yaml'], OBS);
+      run(['test', 'rules', 'alerts-utf8.test.yaml'], __dirname);
     });
 
     // OTLP straight into Prometheus 3 (no Collector in the metrics path), under its default
