@@ -1116,11 +1116,12 @@ describe(
             lines(caller).find((l) => l.type === 'call-start' && l.n === 2),
           );
           const t0 = failing.t;
-          // The series as this translation names it (Prometheus 3's quoted-name syntax).
+          // The series as this translation names it (Prometheus 3's quoted-name syntax). Of the
+          // drift kind only: the caller's re-fetch of the card may add a card_changed series.
           const raw =
             mode === 'default'
-              ? `a2a_client_card_drift_total{a2a_agent_card_url=${JSON.stringify(to.cardUrl)}}`
-              : `{"a2a.client.card_drift_total", "a2a.agent_card.url"=${JSON.stringify(to.cardUrl)}}`;
+              ? `a2a_client_card_drift_total{a2a_agent_card_url=${JSON.stringify(to.cardUrl)}, a2a_drift_kind="unknown_skill"}`
+              : `{"a2a.client.card_drift_total", "a2a.agent_card.url"=${JSON.stringify(to.cardUrl)}, "a2a.drift.kind"="unknown_skill"}`;
           const series = await waitUntil(
             `the counter series in Prometheus: ${raw}`,
             DEADLINE_MS,
