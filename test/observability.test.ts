@@ -1041,3 +1041,26 @@ test('collector builder-config.yaml: exactly the components of otel-collector.ya
     }
   }
 });
+
+test('docker-compose.yaml pins the Prometheus and Alertmanager that the stack test builds (test/observability/*/go.mod)', () => {
+  const services = compose().services;
+  const pinned = (dir: string, mod: string): string => {
+    const gomod = readFileSync(path.join(__dirname, 'observability', dir, 'go.mod'), 'utf8');
+    const m = new RegExp(`^\\s*${mod.replaceAll('.', '\\.')} (v\\S+)`, 'm').exec(gomod);
+    assert.ok(m, `test/observability/${dir}/go.mod does not require ${mod}`);
+    return m[1]!;
+  };
+  // The Prometheus project tags its Go module v0.MNN.P for release M.NN.P (v0.316.0 = 3.16.0).
+  const prom = /^v0\.(\d)(\d\d)\.(\d+)$/.exec(
+    pinned('prometheus', 'github.com/prometheus/prometheus'),
+  );
+  assert.ok(prom, 'github.com/prometheus/prometheus is not a v0.MNN.P version');
+  assert.equal(
+    services.prometheus.image,
+    `prom/prometheus:v${prom[1]}.${Number(prom[2])}.${prom[3]}`,
+  );
+  assert.equal(
+    services.alertmanager.image,
+    `prom/alertmanager:${pinned('alertmanager', 'github.com/prometheus/alertmanager')}`,
+  );
+});

@@ -212,14 +212,40 @@ export interface Exporter<T> {
 /**
  * Answers the batch processor / metric reader at once and exports in the `pipeline` context,
  * MAX_EXPORTS_IN_FLIGHT at a time and as many waiting; beyond, a batch is dropped (as the batch
- * processor drops spans beyond its queue). A failed export is the exporter's to report (diag).
+ * processor drops spans beyond its queue). A failed export is logged at debug level; the first
+ * one the endpoint REFUSED (HTTP 4xx: a wrong path, a receiver that is switched off, such as
+ * Prometheus 3 started without --web.enable-otlp-receiver) is also handed to `onRefused`, once:
+ * retrying never heals it, and without a diag logger (the default) nobody would hear of it.
  */
 export class DetachedExporter<T> implements Exporter<T> {
   private readonly unfinished = new Set<Promise<void>>();
   private readonly waiting: (() => void)[] = [];
   private running = 0;
+  private refusalReported = false;
 
-  constructor(protected readonly inner: Exporter<T>) {}
+  constructor(
+    protected readonly inner: Exporter<T>,
+    private readonly onRefused?: (status: number, error: Error) => void,
+  ) {}
+
+  private failed(error: Error | undefined): void {
+    logger.debug('export failed', error);
+    const status = (error as { code?: unknown } | undefined)?.code;
+    // 408 and 429 are the endpoint being busy, not refusing: retried, not reported.
+    const refused =
+      typeof status === 'number' &&
+      status >= 400 &&
+      status <= 499 &&
+      status !== 408 &&
+      status !== 429;
+    if (this.refusalReported || !refused) return;
+    this.refusalReported = true;
+    try {
+      this.onRefused?.(status, error!);
+    } catch {
+      // never into the pipeline
+    }
+  }
 
   export(items: T, resultCallback: (result: ExportResult) => void): void {
     if (this.unfinished.size >= 2 * MAX_EXPORTS_IN_FLIGHT) {
@@ -240,7 +266,7 @@ export class DetachedExporter<T> implements Exporter<T> {
       this.running--;
       exportEnded();
       settle();
-      if (result.code !== ExportResultCode.SUCCESS) logger.debug('export failed', result.error);
+      if (result.code !== ExportResultCode.SUCCESS) this.failed(result.error);
       this.waiting.shift()?.();
     };
     const run = (): void => {
@@ -281,8 +307,8 @@ export class DetachedMetricExporter
   selectAggregationTemporality?: PushMetricExporter['selectAggregationTemporality'];
   selectAggregation?: PushMetricExporter['selectAggregation'];
 
-  constructor(inner: PushMetricExporter) {
-    super(inner);
+  constructor(inner: PushMetricExporter, onRefused?: (status: number, error: Error) => void) {
+    super(inner, onRefused);
     // The reader reads the exporter's temporality and aggregation preferences
     // (OTEL_EXPORTER_OTLP_METRICS_*).
     if (inner.selectAggregationTemporality) {

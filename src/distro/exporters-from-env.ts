@@ -31,6 +31,7 @@ import {
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace';
 import { logger } from '../diag-logger';
+import { normaliseUrl } from '../core/url';
 import {
   DetachedBatchSpanProcessor,
   type BatchOptions,
@@ -108,21 +109,56 @@ export interface FromEnv<T> {
   described: string[];
 }
 
-export function spanProcessorsFromEnv(): FromEnv<SpanProcessor> {
+/**
+ * The one line said when an OTLP/HTTP endpoint refuses an export (exporter-base's error carries
+ * the HTTP status as `code`): which endpoint (as normaliseUrl prints it: no credentials, no
+ * query), what it answered, and that the application is not affected.
+ */
+function refusedBy(
+  signal: 'TRACES' | 'METRICS',
+  warn: (message: string) => void,
+): (status: number, error: Error) => void {
+  return (status, error) => {
+    const path = signal === 'TRACES' ? 'v1/traces' : 'v1/metrics';
+    const base = envString('OTEL_EXPORTER_OTLP_ENDPOINT') ?? 'http://localhost:4318';
+    const raw =
+      envString(`OTEL_EXPORTER_OTLP_${signal}_ENDPOINT`) ?? `${base.replace(/\/+$/, '')}/${path}`;
+    const endpoint = normaliseUrl(raw) ?? '(unparsable endpoint)';
+    const what = signal === 'TRACES' ? 'spans' : 'metrics';
+    const hint =
+      signal === 'METRICS' && status === 404
+        ? ' (Prometheus 3 receives OTLP only when started with --web.enable-otlp-receiver, at /api/v1/otlp/v1/metrics)'
+        : '';
+    warn(
+      `OTLP ${what} export refused by ${endpoint}: HTTP ${status} ${error.message.slice(0, 200).replace(/\s+/g, ' ')}${hint}; ` +
+        `these ${what} are dropped, the application is not affected. Said once; OTEL_LOG_LEVEL=debug logs every failed export.`,
+    );
+  };
+}
+
+/** `warn`: where the one line about a refused export goes (the register's late warning). */
+export function spanProcessorsFromEnv(
+  warn: (message: string) => void = () => {},
+): FromEnv<SpanProcessor> {
   const names = exporterList('OTEL_TRACES_EXPORTER', TRACE_EXPORTERS);
   const protocol = names.includes('otlp') ? otlpProtocol('TRACES') : DEFAULT_PROTOCOL;
   const items = names.map((name): SpanProcessor => {
     if (name === 'console') return new SimpleSpanProcessor({ exporter: new ConsoleSpanExporter() });
     const exporter = name === 'zipkin' ? new ZipkinExporter() : otlpTraceExporter(protocol);
     return new DetachedBatchSpanProcessor(
-      new DetachedExporter<ReadableSpan[]>(exporter),
+      new DetachedExporter<ReadableSpan[]>(
+        exporter,
+        name === 'otlp' && protocol !== 'grpc' ? refusedBy('TRACES', warn) : undefined,
+      ),
       batchOptions(),
     );
   });
   return { items, described: names.map((n) => (n === 'otlp' ? `otlp (${protocol})` : n)) };
 }
 
-export function metricReadersFromEnv(): FromEnv<IMetricReader> {
+export function metricReadersFromEnv(
+  warn: (message: string) => void = () => {},
+): FromEnv<IMetricReader> {
   const names = exporterList('OTEL_METRICS_EXPORTER', METRIC_EXPORTERS);
   const protocol = names.includes('otlp') ? otlpProtocol('METRICS') : DEFAULT_PROTOCOL;
   const interval = exportInterval();
@@ -136,6 +172,7 @@ export function metricReadersFromEnv(): FromEnv<IMetricReader> {
         ? new ConsoleMetricExporter()
         : new DetachedMetricExporter(
             otlpMetricExporter(protocol, interval.exportTimeoutMillis ?? 10_000),
+            protocol !== 'grpc' ? refusedBy('METRICS', warn) : undefined,
           );
     return new PeriodicExportingMetricReader({ exporter, ...interval });
   });

@@ -234,8 +234,8 @@ function readSetup(ownTraces: boolean, ownMetrics: boolean): Setup {
     return {
       instrumentation,
       fleetConfig,
-      ...(ownMetrics ? { readers: metricReadersFromEnv() } : {}),
-      ...(ownTraces ? { spanProcessors: spanProcessorsFromEnv() } : {}),
+      ...(ownMetrics ? { readers: metricReadersFromEnv(lateWarning) } : {}),
+      ...(ownTraces ? { spanProcessors: spanProcessorsFromEnv(lateWarning) } : {}),
     };
   });
 }

@@ -13,11 +13,17 @@ import { isRecord } from '../core/json-path';
 import type { DriftEvent } from '../core/judge';
 import { normaliseUrl } from '../core/url';
 
-/** The labels the counter rules keep (examples/observability/alerts.yaml). */
-const LABEL_CARD_URL = 'a2a_agent_card_url';
-const LABEL_DRIFT_KIND = 'a2a_drift_kind';
-const LABEL_SKILL_ID = 'a2a_skill_id';
-const LABEL_AGENT_NAME = 'gen_ai_agent_name';
+/**
+ * The labels the counter rules keep (examples/observability/alerts.yaml), each under both of
+ * its spellings: the Prometheus name (dots escaped to underscores: Prometheus 2, Prometheus 3's
+ * default OTLP translation, the Collector's exporter) first, then the attribute's own name,
+ * which Prometheus 3 keeps under `translation_strategy: NoUTF8EscapingWithSuffixes` (or
+ * NoTranslation) when a rule groups by it. An alert that carries both is read by the first.
+ */
+const LABEL_CARD_URL = ['a2a_agent_card_url', 'a2a.agent_card.url'] as const;
+const LABEL_DRIFT_KIND = ['a2a_drift_kind', 'a2a.drift.kind'] as const;
+const LABEL_SKILL_ID = ['a2a_skill_id', 'a2a.skill.id'] as const;
+const LABEL_AGENT_NAME = ['gen_ai_agent_name', 'gen_ai.agent.name'] as const;
 
 /** Alerts read from one payload; past this they are counted as ignored. */
 const MAX_ALERTS_PER_PAYLOAD = 10_000;
@@ -63,12 +69,17 @@ const KINDS: ReadonlySet<string> = new Set(DRIFT_KINDS);
 
 function label(
   labels: Record<string, unknown>,
-  name: string,
+  names: readonly string[],
   max = MAX_LABEL_LENGTH,
 ): string | undefined {
-  const v = labels[name];
-  if (typeof v !== 'string' || v.length === 0) return undefined;
-  return v.length > max ? v.slice(0, max) : v;
+  for (const name of names) {
+    // Own properties only: a label named like an Object.prototype member is not a label.
+    if (!Object.prototype.hasOwnProperty.call(labels, name)) continue;
+    const v = labels[name];
+    if (typeof v !== 'string' || v.length === 0) continue;
+    return v.length > max ? v.slice(0, max) : v;
+  }
+  return undefined;
 }
 
 function time(v: unknown): number | undefined {

@@ -214,6 +214,42 @@ describe('exporters chosen by the environment', { timeout: 120_000 }, () => {
     });
   });
 
+  test('an endpoint that refuses the exports (HTTP 404, as Prometheus 3 with its OTLP receiver off): the app unchanged, one warning however many exports', async () => {
+    const paths: string[] = [];
+    const refusing = http.createServer((req, res) => {
+      paths.push(req.url ?? '');
+      req.resume();
+      req.on('end', () =>
+        res.writeHead(404, { 'content-type': 'text/plain' }).end('404 page not found\n'),
+      );
+    });
+    await new Promise<void>((r) => refusing.listen(0, '127.0.0.1', () => r()));
+    try {
+      const url = `http://127.0.0.1:${(refusing.address() as AddressInfo).port}`;
+      const stderr = await runApp({
+        OTEL_SERVICE_NAME: service('refused'),
+        OTEL_EXPORTER_OTLP_ENDPOINT: url,
+        // One span per export: the endpoint refuses several of them.
+        OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '1',
+        OTEL_BSP_SCHEDULE_DELAY: '50',
+      });
+      assert.ok(
+        paths.filter((p) => p === '/v1/traces').length >= 2,
+        `several exports refused: ${paths.join(', ')}`,
+      );
+      const lines = stderr.split('\n').filter((l) => l.trim() !== '');
+      assert.equal(lines.length, 1, stderr);
+      assert.match(
+        lines[0]!,
+        new RegExp(
+          `OTLP spans export refused by ${url}/v1/traces: HTTP 404 .*the application is not affected`,
+        ),
+      );
+    } finally {
+      await new Promise<void>((r) => refusing.close(() => r()));
+    }
+  });
+
   test('OTEL_TRACES_EXPORTER=none: nothing sent, nothing printed', async () => {
     http1.clear();
     const name = service('none');

@@ -793,3 +793,127 @@ test('parsers: bounded labels, status per alert, identity = fingerprint + starts
   );
   assert.ok(long.ok && long.ignored === 1 && long.reasons['bad card url'] === 1);
 });
+
+/** An alert as a rule that keeps OpenTelemetry's own attribute names makes it (Prometheus 3). */
+function dottedAlert(labels: Record<string, unknown>, fingerprint = 'd0770000'): unknown {
+  return {
+    status: 'firing',
+    labels: { alertname: 'A2AAgentCardDrift', job: 'a2a-apps', ...labels },
+    annotations: {},
+    startsAt: new Date().toISOString(),
+    endsAt: '0001-01-01T00:00:00Z',
+    fingerprint,
+  };
+}
+
+test('UTF-8 label names (Prometheus 3 NoUTF8EscapingWithSuffixes): the dotted spellings are read like the underscored ones; the webhook evicts', async () => {
+  await holdCard();
+  const r = await post(
+    notification([
+      dottedAlert({
+        'a2a.agent_card.url': peer.cardUrl,
+        'a2a.drift.kind': 'unknown_skill',
+        'a2a.skill.id': 'résumé "v2" \\ ✓ 技能',
+        'gen_ai.agent.name': 'Агент ✓',
+      }),
+    ]),
+  );
+  assert.equal(r.status, 200);
+  assert.deepEqual(r.json, { accepted: 1, ignored: 0 });
+  await until(() => events.length === 1);
+  assert.equal(events[0].source, 'fleet');
+  assert.equal(events[0].cardUrl, peer.cardUrl);
+  assert.equal(events[0].kind, 'unknown_skill');
+  assert.equal(events[0].skillId, 'résumé "v2" \\ ✓ 技能');
+  assert.equal(events[0].agentName, 'Агент ✓');
+  assert.equal(sharedState().cards.get(peer.cardUrl)!.suspectSource, 'fleet');
+
+  // Both spellings on one alert: the underscored (Prometheus) name is read, the other ignored.
+  const both = parseWebhookPayload(
+    notification([
+      dottedAlert({
+        a2a_agent_card_url: 'http://a.example/.well-known/agent-card.json',
+        'a2a.agent_card.url': 'http://b.example/.well-known/agent-card.json',
+        a2a_drift_kind: 'output_mode_mismatch',
+        'a2a.drift.kind': 'unknown_skill',
+        'a2a.skill.id': 'dotted-only',
+      }),
+    ]),
+  );
+  assert.ok(both.ok);
+  assert.equal(both.alerts[0].cardUrl, 'http://a.example/.well-known/agent-card.json');
+  assert.equal(both.alerts[0].kind, 'output_mode_mismatch');
+  assert.equal(both.alerts[0].skillId, 'dotted-only', 'each label falls back on its own');
+  // An empty underscored label does not hide the dotted one (Prometheus drops empty labels,
+  // a hand-written alert may not).
+  const empty = parseApiAlerts([
+    {
+      ...(dottedAlert({
+        a2a_agent_card_url: '',
+        'a2a.agent_card.url': peer.cardUrl,
+        'a2a.drift.kind': 'unknown_skill',
+      }) as Record<string, unknown>),
+      status: { state: 'active' },
+    },
+  ]);
+  assert.ok(empty.ok && empty.alerts[0]?.cardUrl === peer.cardUrl, JSON.stringify(empty));
+});
+
+test('alert labels with characters outside [a-zA-Z0-9_] in names and values: read or refused with a reason, never thrown on', async () => {
+  const url = 'http://bücher.example:8080/.well-known/agent-card.json';
+  const odd = parseWebhookPayload(
+    notification([
+      // UTF-8 values are read as they are; an IDN host is normalised like the instrumentation's own.
+      dottedAlert({ 'a2a.agent_card.url': url, 'a2a.drift.kind': 'unknown_skill' }, 'o1'),
+      // Names that only look like ours (a Cyrillic а, a trailing space, another separator).
+      dottedAlert(
+        {
+          'а2а.agent_card.url': peer.cardUrl,
+          'a2a.agent_card.url ': peer.cardUrl,
+          'a2a/agent_card/url': peer.cardUrl,
+          'a2a.drift.kind': 'unknown_skill',
+        },
+        'o2',
+      ),
+      // A kind that only looks like one (dotless ı), and one in another script.
+      dottedAlert({ 'a2a.agent_card.url': url, 'a2a.drift.kind': 'unknown_skıll' }, 'o3'),
+      dottedAlert({ 'a2a.agent_card.url': url, 'a2a.drift.kind': '未知' }, 'o4'),
+      // A card URL that is not one, with control characters and a lone surrogate.
+      dottedAlert(
+        { 'a2a.agent_card.url': '技能\u0000\ud800', 'a2a.drift.kind': 'unknown_skill' },
+        'o5',
+      ),
+      // Names that are Object.prototype's members, and non-string values.
+      dottedAlert({ constructor: url, toString: 'unknown_skill', 'a2a.drift.kind': 7 }, 'o6'),
+      dottedAlert(
+        { 'a2a.agent_card.url': { href: url }, 'a2a.drift.kind': ['unknown_skill'] },
+        'o7',
+      ),
+    ]),
+  );
+  assert.ok(odd.ok);
+  assert.equal(odd.alerts.length, 1, JSON.stringify(odd));
+  assert.equal(
+    odd.alerts[0].cardUrl,
+    'http://xn--bcher-kva.example:8080/.well-known/agent-card.json',
+  );
+  assert.deepEqual(odd.reasons, { 'no card url': 3, 'no drift kind': 2, 'bad card url': 1 });
+  // JSON.parse makes __proto__ an own property: it is a label like any other, and harmless.
+  const proto = parseWebhookPayload(
+    JSON.parse(
+      `{"version":"4","alerts":[{"status":"firing","labels":{"__proto__":{"a2a_agent_card_url":"${peer.cardUrl}"},"a2a.drift.kind":"unknown_skill"}}]}`,
+    ),
+  );
+  assert.ok(proto.ok);
+  assert.deepEqual(proto.reasons, { 'no card url': 1 });
+  // Through the listener: 200 with the counts, nothing else happens.
+  const r = await post(
+    notification([
+      dottedAlert({ 'a2a.agent_card.url': '技能', 'a2a.drift.kind': 'unknown_skill' }, 'o8'),
+    ]),
+  );
+  assert.equal(r.status, 200);
+  assert.deepEqual(r.json, { accepted: 0, ignored: 1 });
+  await sleep(50);
+  assert.deepEqual(events, []);
+});

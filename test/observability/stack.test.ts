@@ -4,8 +4,13 @@
  *   demo fleet / instances (node --require dist/cjs/register.js, OTLP/HTTP)
  *     --> otelcol (built from test/observability/collector/, runs otel-collector.yaml)
  *           --> jaeger v2 (built from test/observability/jaeger/, runs jaeger.yaml)
- *           --> spanmetrics --> :prometheus exporter <--scrape-- Prometheus (Debian; prometheus.yaml + alerts.yaml)
- *     Prometheus --> Alertmanager (Debian; alertmanager.yml) --webhook--> instance B + a plain receiver
+ *           --> spanmetrics --> :prometheus exporter <--scrape-- Prometheus 3 (built from
+ *               test/observability/prometheus/; prometheus.yaml + alerts.yaml)
+ *     instances' metrics --OTLP--> Prometheus 3's own receiver (--web.enable-otlp-receiver):
+ *               the same Prometheus (default translation), and a second one with
+ *               `otlp: translation_strategy: NoUTF8EscapingWithSuffixes` (UTF-8 names)
+ *     both Prometheus --> Alertmanager 0.35 (built from test/observability/alertmanager/;
+ *               alertmanager.yml) --webhook--> instances + a plain receiver
  *
  * The Collector and Jaeger configs run UNCHANGED: they read their addresses from the
  * environment (`${env:NAME:-default}`), and this test sets loopback ports and a 1 s
@@ -17,11 +22,14 @@
  *   bash scripts/observability/build.sh     # the two Go builds, cached
  *   npm run build && node --import tsx --test test/observability/stack.test.ts
  *
- * Binaries: A2A_OTELCOL_BIN / A2A_JAEGER_BIN, else scripts/observability/build.sh is run (cached).
- * Without Go, Prometheus or Alertmanager the test is skipped locally and fails under CI.
+ * Binaries: A2A_OTELCOL_BIN / A2A_JAEGER_BIN / A2A_PROMETHEUS_BIN / A2A_ALERTMANAGER_BIN, else
+ * scripts/observability/build.sh is run (cached). Without them and without Go the test is
+ * skipped locally and fails under CI.
  * The Jaeger UI screenshot needs a built Jaeger UI (A2A_JAEGER_UI_ASSETS, a directory with
  * index.html: scripts/observability/jaeger-ui.sh builds it from a jaeger-ui v1.75.0 checkout) and Chromium (/usr/bin/chromium); it writes A2A_SCREENSHOT_OUT (default: a temp file).
- * Prints the latencies from the drifting call to the span in Jaeger and to the alert.
+ * Prints the versions it ran, and the latencies from the drifting call to the span in Jaeger,
+ * to the alert and to the other instance's eviction (span metrics; OTLP straight into
+ * Prometheus under each translation).
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -58,16 +66,18 @@ function onPath(names: string[], arg = '--version'): string | undefined {
   return undefined;
 }
 
-const PROMETHEUS = onPath(['prometheus']);
-const ALERTMANAGER = onPath(['prometheus-alertmanager', 'alertmanager']);
+const BIN_VARS = [
+  'A2A_OTELCOL_BIN',
+  'A2A_JAEGER_BIN',
+  'A2A_PROMETHEUS_BIN',
+  'A2A_PROMTOOL_BIN',
+  'A2A_ALERTMANAGER_BIN',
+] as const;
 const GO = onPath(['go'], 'version');
-const MISSING = [
-  !PROMETHEUS && 'prometheus',
-  !ALERTMANAGER && 'alertmanager (prometheus-alertmanager)',
-  !process.env.A2A_OTELCOL_BIN && !GO && 'go (to build the Collector and Jaeger)',
-]
-  .filter(Boolean)
-  .join(', ');
+const MISSING =
+  !BIN_VARS.every((v) => process.env[v]) && !GO
+    ? 'go (to build the Collector, Jaeger, Prometheus 3, its promtool and Alertmanager 0.35)'
+    : '';
 const SKIP = MISSING
   ? `${MISSING} not found; the live observability stack test did not run`
   : false;
@@ -76,11 +86,23 @@ if (SKIP && process.env.CI) {
     assert.fail(`${SKIP}; CI must install them (.ci/run)`));
 }
 
-/** The Collector and Jaeger binaries: from the environment, else built (cached) by the script. */
-function binaries(): { otelcol: string; jaeger: string } {
-  let otelcol = process.env.A2A_OTELCOL_BIN;
-  let jaeger = process.env.A2A_JAEGER_BIN;
-  if (!otelcol || !jaeger) {
+interface Binaries {
+  otelcol: string;
+  jaeger: string;
+  prometheus: string;
+  promtool: string;
+  alertmanager: string;
+}
+
+/** The five binaries: from the environment, else built (cached) by the script. */
+function binaries(): Binaries {
+  const env = (v: (typeof BIN_VARS)[number]) => process.env[v] || undefined;
+  let otelcol = env('A2A_OTELCOL_BIN');
+  let jaeger = env('A2A_JAEGER_BIN');
+  let prometheus = env('A2A_PROMETHEUS_BIN');
+  let promtool = env('A2A_PROMTOOL_BIN');
+  let alertmanager = env('A2A_ALERTMANAGER_BIN');
+  if (!otelcol || !jaeger || !prometheus || !promtool || !alertmanager) {
     const r = spawnSync('bash', [path.join(REPO, 'scripts', 'observability', 'build.sh')], {
       cwd: REPO,
       encoding: 'utf8',
@@ -96,10 +118,19 @@ function binaries(): { otelcol: string; jaeger: string } {
     );
     otelcol ??= vars.A2A_OTELCOL_BIN;
     jaeger ??= vars.A2A_JAEGER_BIN;
+    prometheus ??= vars.A2A_PROMETHEUS_BIN;
+    promtool ??= vars.A2A_PROMTOOL_BIN;
+    alertmanager ??= vars.A2A_ALERTMANAGER_BIN;
   }
   assert.ok(otelcol && fs.existsSync(otelcol), `no Collector binary (${otelcol})`);
   assert.ok(jaeger && fs.existsSync(jaeger), `no Jaeger binary (${jaeger})`);
-  return { otelcol, jaeger };
+  assert.ok(prometheus && fs.existsSync(prometheus), `no Prometheus binary (${prometheus})`);
+  assert.ok(promtool && fs.existsSync(promtool), `no promtool binary (${promtool})`);
+  assert.ok(
+    alertmanager && fs.existsSync(alertmanager),
+    `no Alertmanager binary (${alertmanager})`,
+  );
+  return { otelcol, jaeger, prometheus, promtool, alertmanager };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -259,6 +290,25 @@ async function runApp(
   return { code, stdout: p.stdout, stderr: p.stderr };
 }
 
+/**
+ * The fleet route for alerts that name their card by the dotted label only, which
+ * alertmanager.yml ships commented out between two marker lines (Alertmanager 0.25 refuses
+ * quoted UTF-8 names): uncommented and parsed, as a user enables it.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function dottedRoute(): any {
+  const text = fs.readFileSync(path.join(OBS, 'alertmanager.yml'), 'utf8');
+  const m = /# a2a-fleet-utf8-route-begin\n([\s\S]*?)\n\s*# a2a-fleet-utf8-route-end/.exec(text);
+  assert.ok(m, 'alertmanager.yml: no commented route between the a2a-fleet-utf8-route markers');
+  const yaml = m[1]!
+    .split('\n')
+    .map((l) => l.replace(/^(\s*)# ?/, '$1'))
+    .join('\n');
+  const routes = parse(yaml);
+  assert.ok(Array.isArray(routes) && routes.length === 1, yaml);
+  return routes[0];
+}
+
 // ---------------------------------------------------------------------------------------
 // The plain webhook receiver: what Alertmanager sends, independent of the instrumentation
 
@@ -327,13 +377,15 @@ const tag = (s: JaegerSpan, key: string): unknown => s.tags.find((t) => t.key ==
 // ---------------------------------------------------------------------------------------
 
 describe(
-  'observability stack, live (Collector + Jaeger v2 built from Go modules, Prometheus, Alertmanager)',
+  'observability stack, live (Collector, Jaeger v2, Prometheus 3, Alertmanager 0.35: built from their Go modules)',
   { skip: SKIP, timeout: 15 * 60_000 },
   () => {
     let tmp: string;
-    let bins: { otelcol: string; jaeger: string };
+    let bins: Binaries;
     const port: Record<string, number> = {};
     let promUrl: string;
+    /** The second Prometheus: OTLP in under NoUTF8EscapingWithSuffixes (UTF-8 names). */
+    let promUtf8Url: string;
     let amUrl: string;
     let jaegerUrl: string;
     let otlpUrl: string;
@@ -418,15 +470,15 @@ describe(
     }
 
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    async function promQuery(expr: string): Promise<any[]> {
-      const r = await getJson(`${promUrl}/api/v1/query?query=${encodeURIComponent(expr)}`);
+    async function promQuery(expr: string, url = promUrl): Promise<any[]> {
+      const r = await getJson(`${url}/api/v1/query?query=${encodeURIComponent(expr)}`);
       assert.equal(r.status, 'success', JSON.stringify(r));
       return r.data.result;
     }
 
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    async function firingAlerts(): Promise<any[]> {
-      const r = await getJson(`${promUrl}/api/v1/alerts`);
+    async function firingAlerts(url = promUrl): Promise<any[]> {
+      const r = await getJson(`${url}/api/v1/alerts`);
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
       return r.data.alerts.filter((a: any) => a.state === 'firing');
     }
@@ -455,11 +507,16 @@ describe(
         'otelHealth',
         'otelTelemetry',
         'prom',
+        'promUtf8',
+        'promNoOtlp',
         'am',
         'webhookB',
+        'webhookDefault',
+        'webhookUtf8',
       ])
         port[k] = await freePort();
       promUrl = `http://127.0.0.1:${port.prom}`;
+      promUtf8Url = `http://127.0.0.1:${port.promUtf8}`;
       amUrl = `http://127.0.0.1:${port.am}`;
       jaegerUrl = `http://127.0.0.1:${port.jaegerQuery}`;
       otlpUrl = `http://127.0.0.1:${port.otlpHttp}`;
@@ -476,6 +533,16 @@ describe(
       prom.scrape_configs[0].static_configs = [{ targets: [`127.0.0.1:${port.promExporter}`] }];
       prom.scrape_configs[1].static_configs = [{ targets: [`127.0.0.1:${port.prom}`] }];
       fs.writeFileSync(path.join(tmp, 'prometheus.yaml'), stringify(prom));
+      // The second Prometheus: the same rules and Alertmanager, nothing scraped, OTLP in with
+      // OpenTelemetry's own names kept (the counter is `a2a.client.card_drift_total`).
+      fs.writeFileSync(
+        path.join(tmp, 'prometheus-utf8.yaml'),
+        stringify({
+          ...prom,
+          scrape_configs: [],
+          otlp: { translation_strategy: 'NoUTF8EscapingWithSuffixes' },
+        }),
+      );
 
       // alertmanager.yml with the fleet route's waits at 1 s and the instances' webhooks.
       const am = parse(fs.readFileSync(path.join(OBS, 'alertmanager.yml'), 'utf8'));
@@ -489,21 +556,30 @@ describe(
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
       const receiver = am.receivers.find((r: any) => r.name === fleet.receiver);
       const template = receiver.webhook_configs[0];
-      receiver.webhook_configs = [`http://127.0.0.1:${port.webhookB}/a2a/alerts`, plain.url].map(
-        (url) => ({
-          ...template,
-          url,
-          http_config: {
-            ...template.http_config,
-            authorization: { ...template.http_config.authorization, credentials: TOKEN },
-          },
-        }),
-      );
+      receiver.webhook_configs = [
+        ...[port.webhookB, port.webhookDefault, port.webhookUtf8].map(
+          (p) => `http://127.0.0.1:${p}/a2a/alerts`,
+        ),
+        plain.url,
+      ].map((url) => ({
+        ...template,
+        url,
+        http_config: {
+          ...template.http_config,
+          authorization: { ...template.http_config.authorization, credentials: TOKEN },
+        },
+      }));
+      // The route alertmanager.yml ships commented out (Alertmanager 0.27 or later) for alerts
+      // that name their card only by the dotted label: taken from the file, uncommented.
+      const dotted = dottedRoute();
+      assert.equal(dotted.receiver, fleet.receiver);
+      Object.assign(dotted, { group_wait: '1s', group_interval: '1s' });
+      am.route.routes.splice(am.route.routes.indexOf(fleet) + 1, 0, dotted);
       fs.writeFileSync(path.join(tmp, 'alertmanager.yml'), stringify(am));
 
       startProc(
         'alertmanager',
-        ALERTMANAGER!,
+        bins.alertmanager,
         [
           `--config.file=${path.join(tmp, 'alertmanager.yml')}`,
           `--storage.path=${path.join(tmp, 'am-data')}`,
@@ -513,23 +589,47 @@ describe(
         ],
         { cwd: tmp },
       );
-      startProc(
-        'prometheus',
-        PROMETHEUS!,
-        [
-          `--config.file=${path.join(tmp, 'prometheus.yaml')}`,
-          `--storage.tsdb.path=${path.join(tmp, 'prom-data')}`,
-          `--web.listen-address=127.0.0.1:${port.prom}`,
-          '--log.level=warn',
-        ],
-        { cwd: tmp },
+      const startPrometheus = (name: string, config: string, listen: number, otlp = true) =>
+        startProc(
+          name,
+          bins.prometheus,
+          [
+            `--config.file=${path.join(tmp, config)}`,
+            `--storage.tsdb.path=${path.join(tmp, `${name}-data`)}`,
+            `--web.listen-address=127.0.0.1:${listen}`,
+            ...(otlp ? ['--web.enable-otlp-receiver'] : []),
+            '--log.level=warn',
+          ],
+          { cwd: tmp },
+        );
+      startPrometheus('prometheus', 'prometheus.yaml', port.prom);
+      startPrometheus('prometheus-utf8', 'prometheus-utf8.yaml', port.promUtf8);
+      // A Prometheus 3 whose OTLP receiver is off (its default): what an app pointed at it gets.
+      fs.writeFileSync(
+        path.join(tmp, 'prometheus-no-otlp.yaml'),
+        stringify({ global: prom.global }),
       );
+      startPrometheus('prometheus-no-otlp', 'prometheus-no-otlp.yaml', port.promNoOtlp, false);
       jaeger = await startJaeger();
       collector = await startCollector();
       await Promise.all([
         waitUntil('Alertmanager ready', DEADLINE_MS, () => ready(`${amUrl}/-/ready`)),
-        waitUntil('Prometheus ready', DEADLINE_MS, () => ready(`${promUrl}/-/ready`)),
+        ...[port.prom, port.promUtf8, port.promNoOtlp].map((p) =>
+          waitUntil(`Prometheus :${p} ready`, DEADLINE_MS, () =>
+            ready(`http://127.0.0.1:${p}/-/ready`),
+          ),
+        ),
       ]);
+      // The versions this test is about (the binaries of build.sh, not a package on PATH).
+      const promVersion = (await getJson(`${promUrl}/api/v1/status/buildinfo`)).data.version;
+      const amVersion = (await getJson(`${amUrl}/api/v2/status`)).versionInfo.version;
+      assert.match(promVersion, /^3\./, 'Prometheus 3');
+      assert.match(
+        amVersion,
+        /^0\.(2[7-9]|[3-9]\d)\./,
+        'Alertmanager 0.27 or later (UTF-8 matchers)',
+      );
+      console.log(`stack-live: Prometheus ${promVersion}, Alertmanager ${amVersion}`);
       await waitUntil('Prometheus scraping the Collector', DEADLINE_MS, async () => {
         const r = await promQuery('up{job="otel-collector"} == 1');
         return r.length === 1 || undefined;
@@ -542,8 +642,28 @@ describe(
       await Promise.all(procs.map(stopProc));
       await plain?.close();
       await peer?.close();
+      for (const p of morePeers) await p.close();
       if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
     });
+
+    /** One instance of test/e2e/fleet/instance-app.js (a client of `to`), under the register entry. */
+    const startInstance = (
+      name: string,
+      to: SdkPeer,
+      service: string,
+      extra: Record<string, string>,
+    ): Proc =>
+      startProc(name, process.execPath, ['--require', REGISTER_CJS, INSTANCE_APP], {
+        stdin: true,
+        env: cleanEnv({
+          INSTANCE: name,
+          PEER_URL: to.baseUrl,
+          SKILL_ID: DEFAULT_SKILL.id,
+          OTEL_SERVICE_NAME: service,
+          ...extra,
+        }),
+      });
+    const morePeers: SdkPeer[] = [];
 
     const demoEnv = (endpoint: string): Record<string, string> => ({
       OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
@@ -693,13 +813,19 @@ describe(
       );
     });
 
-    test('every Prometheus target of grafana/dashboards/a2a-drift.json returns data (Tempo’s panel: not run)', async () => {
+    /**
+     * The dashboard's Prometheus targets (Tempo's metrics-generator panel left out) and
+     * variables against the Prometheus at `url`, `$agent` = `agent`: each must return a value
+     * above 0 over the run. `only` keeps the targets (and variables) whose query matches it.
+     * The titles checked.
+     */
+    async function dashboardHasData(url: string, agent = '.*', only = /./): Promise<string[]> {
       const dash = JSON.parse(
         fs.readFileSync(path.join(OBS, 'grafana', 'dashboards', 'a2a-drift.json'), 'utf8'),
       );
       const subst = (q: string) =>
         q
-          .replaceAll('$agent', '.*')
+          .replaceAll('$agent', agent)
           .replaceAll('$kind', '.*')
           .replaceAll('$__rate_interval', '30s');
       const checked: string[] = [];
@@ -709,6 +835,7 @@ describe(
         for (const t of panel.targets ?? []) {
           if (t.datasource?.type !== 'prometheus') continue;
           if (/traces_spanmetrics_calls_total/.test(t.expr)) continue; // Tempo's metrics-generator
+          if (!only.test(t.expr)) continue;
           const query = subst(t.expr);
           // The dashboard's time range: from the start of the run to now; some value above 0.
           await waitUntil(`data for panel "${panel.title}": ${query}`, DEADLINE_MS, async () => {
@@ -718,7 +845,7 @@ describe(
               end: String(Date.now() / 1000),
               step: '1',
             });
-            const r = await getJson(`${promUrl}/api/v1/query_range?${q}`);
+            const r = await getJson(`${url}/api/v1/query_range?${q}`);
             assert.equal(r.status, 'success', `${panel.title}: ${JSON.stringify(r)}`);
             return (
               r.data.result.some((series: { values: [number, string][] }) =>
@@ -733,29 +860,25 @@ describe(
       for (const v of dash.templating.list as any[]) {
         const m = /^label_values\((\w+), (\w+)\)$/.exec(v.definition);
         assert.ok(m, v.definition);
+        if (!only.test(m[1]!)) continue;
         const r = await getJson(
-          `${promUrl}/api/v1/label/${m[2]}/values?${new URLSearchParams({ 'match[]': m[1]!, start: String(start), end: String(Date.now() / 1000) })}`,
+          `${url}/api/v1/label/${m[2]}/values?${new URLSearchParams({ 'match[]': m[1]!, start: String(start), end: String(Date.now() / 1000) })}`,
         );
         assert.ok(r.data.length > 0, `variable ${v.name}: no values`);
         checked.push(`variable ${v.name}`);
       }
+      return checked;
+    }
+
+    test('every Prometheus target of grafana/dashboards/a2a-drift.json returns data (Tempo’s panel: not run)', async () => {
+      const checked = await dashboardHasData(promUrl);
       assert.equal(checked.length, 7, checked.join(', '));
     });
 
     test('the span-metrics alert is routed to the instances’ webhook and the fleet evicts (traces only, no metrics exported)', async () => {
       peer = await startSdkPeer({ name: 'Summarizer', skills: [DEFAULT_SKILL] });
       const instance = (name: string, extra: Record<string, string>): Proc =>
-        startProc(name, process.execPath, ['--require', REGISTER_CJS, INSTANCE_APP], {
-          stdin: true,
-          env: cleanEnv({
-            INSTANCE: name,
-            PEER_URL: peer.baseUrl,
-            SKILL_ID: DEFAULT_SKILL.id,
-            OTEL_SERVICE_NAME: INSTANCES_SERVICE,
-            OTEL_METRICS_EXPORTER: 'none',
-            ...extra,
-          }),
-        });
+        startInstance(name, peer, INSTANCES_SERVICE, { OTEL_METRICS_EXPORTER: 'none', ...extra });
       A = instance('A', {
         OTEL_TRACES_EXPORTER: 'otlp',
         OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl,
@@ -934,6 +1057,216 @@ describe(
       const findings = (s: string) => /^Summary: .*$/m.exec(s)?.[0];
       assert.equal(findings(nowhere.stdout), findings(demoOut));
       assert.match(nowhere.stdout, /OK: everything expected was caught/);
+    });
+
+    test('Prometheus 3’s promtool: alerts.yaml and prometheus.yaml check, and the rule unit tests pass under the classic names (alerts.test.yaml) and under UTF-8 names (alerts-utf8.test.yaml)', () => {
+      const run = (args: string[], cwd: string): string => {
+        const r = spawnSync(bins.promtool, args, { cwd, encoding: 'utf8', timeout: 60_000 });
+        assert.equal(r.status, 0, `promtool ${args.join(' ')}\n${r.stdout}${r.stderr}`);
+        return `${r.stdout}${r.stderr}`;
+      };
+      assert.match(run(['--version'], OBS), /version 3\./);
+      run(['check', 'rules', 'alerts.yaml'], OBS);
+      run(['check', 'config', 'prometheus.yaml'], OBS);
+      run(['test', 'rules', 'alerts.test.yaml'], OBS);
+      run(['test', 'rules', 'alerts-utf8.test.yaml'], __dirname);
+    });
+
+    // OTLP straight into Prometheus 3 (no Collector in the metrics path), under its default
+    // translation and with OpenTelemetry's own names kept: the same alert, the same eviction.
+    for (const mode of ['default', 'utf8'] as const) {
+      const setting =
+        mode === 'default'
+          ? 'default translation: a2a_client_card_drift_total{a2a_drift_kind}'
+          : 'NoUTF8EscapingWithSuffixes: a2a.client.card_drift_total{a2a.drift.kind}';
+      test(`metrics straight into Prometheus 3 over OTLP (${setting}): A2AAgentCardDrift fires with the underscored labels, the span-metrics alert is inhibited, the dashboard has data, another instance evicts`, async () => {
+        const url = mode === 'default' ? promUrl : promUtf8Url;
+        const service = `a2a-otlp-${mode}`;
+        const agent = `Summarizer ${mode}`;
+        const to = await startSdkPeer({ name: agent, skills: [DEFAULT_SKILL] });
+        morePeers.push(to);
+        const caller = startInstance(`A-${mode}`, to, service, {
+          OTEL_METRICS_EXPORTER: 'otlp',
+          OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: `${url}/api/v1/otlp/v1/metrics`,
+          OTEL_EXPORTER_OTLP_METRICS_PROTOCOL: 'http/protobuf',
+          OTEL_METRIC_EXPORT_INTERVAL: '500',
+          // Traces to the Collector: its span-metrics alert is the one the counter's inhibits.
+          OTEL_TRACES_EXPORTER: 'otlp',
+          OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${otlpUrl}/v1/traces`,
+          OTEL_BSP_SCHEDULE_DELAY: '200',
+        });
+        const other = startInstance(`B-${mode}`, to, service, {
+          OTEL_TRACES_EXPORTER: 'none',
+          OTEL_METRICS_EXPORTER: 'none',
+          OTEL_INSTRUMENTATION_A2A_WEBHOOK_PORT: String(
+            mode === 'default' ? port.webhookDefault : port.webhookUtf8,
+          ),
+          OTEL_INSTRUMENTATION_A2A_WEBHOOK_TOKEN: TOKEN,
+        });
+        try {
+          for (const p of [caller, other])
+            await waitUntil(
+              `instance ${p.name} ready`,
+              DEADLINE_MS,
+              () => lines(p).some((l) => l.type === 'ready') || undefined,
+            );
+          to.redeploy([TRANSLATE_SKILL]);
+          caller.child.stdin!.write('call\n');
+          const failing = await waitUntil(`${caller.name}'s failing call`, DEADLINE_MS, () =>
+            lines(caller).find((l) => l.type === 'call-start' && l.n === 2),
+          );
+          const t0 = failing.t;
+          // The series as this translation names it (Prometheus 3's quoted-name syntax). Of the
+          // drift kind only: the caller's re-fetch of the card may add a card_changed series.
+          const raw =
+            mode === 'default'
+              ? `a2a_client_card_drift_total{a2a_agent_card_url=${JSON.stringify(to.cardUrl)}, a2a_drift_kind="unknown_skill"}`
+              : `{"a2a.client.card_drift_total", "a2a.agent_card.url"=${JSON.stringify(to.cardUrl)}, "a2a.drift.kind"="unknown_skill"}`;
+          const series = await waitUntil(
+            `the counter series in Prometheus: ${raw}`,
+            DEADLINE_MS,
+            async () => {
+              const r = await promQuery(raw, url);
+              return r.length > 0 ? r : undefined;
+            },
+            50,
+          );
+          const seenSeries = Date.now();
+          assert.equal(series.length, 1, JSON.stringify(series));
+          const m = series[0].metric as Record<string, string>;
+          assert.equal(m.job, service, 'job = service.name');
+          if (mode === 'default') {
+            assert.equal(m.__name__, 'a2a_client_card_drift_total');
+            assert.equal(m.a2a_drift_kind, 'unknown_skill');
+            assert.equal(m['a2a.drift.kind'], undefined);
+          } else {
+            assert.equal(m.__name__, 'a2a.client.card_drift_total');
+            assert.equal(m['a2a.drift.kind'], 'unknown_skill');
+            assert.equal(m['a2a.skill.id'], DEFAULT_SKILL.id);
+            assert.equal(m['gen_ai.agent.name'], agent);
+            assert.equal(m.a2a_drift_kind, undefined, 'no underscored label on the raw series');
+          }
+          const alert = await waitUntil(
+            `A2AAgentCardDrift for ${to.cardUrl}`,
+            DEADLINE_MS,
+            async () =>
+              (await firingAlerts(url)).find(
+                (a) =>
+                  a.labels.alertname === 'A2AAgentCardDrift' &&
+                  a.labels.a2a_agent_card_url === to.cardUrl,
+              ),
+            50,
+          );
+          const seenFiring = Date.now();
+          assert.equal(alert.labels.job, service);
+          assert.equal(alert.labels.a2a_drift_kind, 'unknown_skill');
+          assert.equal(alert.labels.a2a_skill_id, DEFAULT_SKILL.id);
+          assert.equal(alert.labels.gen_ai_agent_name, agent);
+          assert.equal(alert.labels.signal, 'card_drift_counter');
+          const evicted = await waitUntil(
+            `${other.name}'s fleet eviction`,
+            DEADLINE_MS,
+            () =>
+              lines(other).find(
+                (l) => l.type === 'drift' && l.source === 'fleet' && l.cardUrl === to.cardUrl,
+              ),
+            50,
+          );
+          assert.equal(evicted.kind, 'unknown_skill');
+          assert.equal(evicted.skillId, DEFAULT_SKILL.id);
+          assert.equal(evicted.agentName, agent);
+          assert.equal(evicted.evicted, true);
+          console.log(
+            `stack-live: OTLP straight into Prometheus 3 (${mode === 'default' ? 'default translation' : 'NoUTF8EscapingWithSuffixes'}): from the drifting call: series ${seenSeries - t0} ms, A2AAgentCardDrift firing ${seenFiring - t0} ms (activeAt ${new Date(alert.activeAt).getTime() - t0} ms), ${other.name} evicted ${evicted.t - t0} ms (metric export 500 ms, evaluation and group_wait 1 s)`,
+          );
+
+          // The silencing rule: the Collector's span-metrics alert for the same drift reaches
+          // Alertmanager and is inhibited by the counter's.
+          const inhibited = await waitUntil(
+            'A2ADriftSpans for the card inhibited in Alertmanager',
+            DEADLINE_MS,
+            async () => {
+              const q = new URLSearchParams({ filter: 'alertname="A2ADriftSpans"' });
+              const all = await getJson(`${amUrl}/api/v2/alerts?${q}`);
+              return all.find(
+                // eslint-disable-next-line @typescript-eslint/no-explicit-any
+                (a: any) =>
+                  a.labels.a2a_agent_card_url === to.cardUrl &&
+                  a.status.state === 'suppressed' &&
+                  a.status.inhibitedBy.length > 0,
+              );
+            },
+          );
+          assert.equal(inhibited.labels.a2a_drift_kind, 'unknown_skill');
+
+          // The dashboard's counter panels and variables, for this agent.
+          const checked = await dashboardHasData(url, agent, /a2a_client_card_drift_total/);
+          assert.equal(checked.length, 5, checked.join(', '));
+        } finally {
+          for (const p of [caller, other]) p.child.stdin?.end('exit\n');
+          await Promise.all([caller, other].map(stopProc));
+        }
+      });
+    }
+
+    test('an alert that names its card by dotted labels only (own rules on UTF-8 names) takes alertmanager.yml’s commented UTF-8 route to the fleet; the instance evicts', async () => {
+      assert.ok(B, 'the fleet step did not run');
+      const cardUrl = `http://127.0.0.1:${port.tempoClosed}/own-rule/.well-known/agent-card.json`;
+      const res = await fetch(`${amUrl}/api/v2/alerts`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify([
+          {
+            labels: {
+              alertname: 'OwnRuleA2ADrift',
+              'a2a.agent_card.url': cardUrl,
+              'a2a.drift.kind': 'output_mode_mismatch',
+              'a2a.skill.id': ODD_SKILL_ID,
+              'gen_ai.agent.name': 'Агент ✓',
+            },
+            startsAt: new Date().toISOString(),
+          },
+        ]),
+        signal: AbortSignal.timeout(5000),
+      });
+      assert.equal(res.status, 200, await res.text());
+      const note = await waitUntil('the notification at the plain receiver', DEADLINE_MS, () =>
+        plain.notifications.find((n) =>
+          (n.body?.alerts ?? []).some(
+            (a: { labels: Record<string, string> }) => a.labels['a2a.agent_card.url'] === cardUrl,
+          ),
+        ),
+      );
+      assert.deepEqual(note.body.groupLabels, { 'a2a.agent_card.url': cardUrl });
+      const evicted = await waitUntil("B's fleet event for the card", DEADLINE_MS, () =>
+        lines(B).find((l) => l.type === 'drift' && l.source === 'fleet' && l.cardUrl === cardUrl),
+      );
+      assert.equal(evicted.kind, 'output_mode_mismatch');
+      assert.equal(evicted.skillId, ODD_SKILL_ID);
+      assert.equal(evicted.agentName, 'Агент ✓');
+    });
+
+    test('a Prometheus 3 whose OTLP receiver is off: the app’s calls, output and exit code unchanged, one diagnostic line', async () => {
+      assert.ok(demoOut, 'the demo did not run');
+      const r = await runApp(
+        'demo-no-otlp-receiver',
+        path.join(REPO, 'examples', 'fleet-demo.js'),
+        {
+          ...demoEnv(otlpUrl),
+          OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: `http://127.0.0.1:${port.promNoOtlp}/api/v1/otlp/v1/metrics`,
+        },
+      );
+      assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
+      const findings = (s: string) => /^Summary: .*$/m.exec(s)?.[0];
+      assert.equal(findings(r.stdout), findings(demoOut));
+      assert.match(r.stdout, /OK: everything expected was caught/);
+      const diagLines = r.stderr.split('\n').filter((l) => l.trim() !== '');
+      assert.equal(diagLines.length, 1, `one diagnostic line, got:\n${r.stderr}`);
+      assert.match(
+        diagLines[0]!,
+        /OTLP metrics export refused by http:\/\/127\.0\.0\.1:\d+\/api\/v1\/otlp\/v1\/metrics: HTTP 404 .*--web\.enable-otlp-receiver/,
+      );
+      console.log(`stack-live: OTLP receiver off: the app's one diagnostic: ${diagLines[0]}`);
     });
 
     test('Jaeger UI: the drifted trace in headless Chromium shows the drift span and its attributes (screenshot)', async (t) => {
