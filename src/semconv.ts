@@ -135,3 +135,13 @@ export const EVENT_AGENT_CARD_CHANGED = 'a2a.agent_card.changed';
 
 export const METRIC_CARD_DRIFT = 'a2a.client.card_drift';
 export const METRIC_CARD_DRIFT_UNIT = '{event}';
+
+/**
+ * The drift counter's labels as a fleet alert carries them, each under both of its spellings:
+ * the Prometheus name (dots escaped to underscores) and the attribute's own name (Prometheus 3's
+ * UTF-8 names, `translation_strategy: NoUTF8EscapingWithSuffixes`).
+ */
+export const ALERT_LABEL_CARD_URL = ['a2a_agent_card_url', ATTR_A2A_AGENT_CARD_URL] as const;
+export const ALERT_LABEL_DRIFT_KIND = ['a2a_drift_kind', ATTR_A2A_DRIFT_KIND] as const;
+export const ALERT_LABEL_SKILL_ID = ['a2a_skill_id', ATTR_A2A_SKILL_ID] as const;
+export const ALERT_LABEL_AGENT_NAME = ['gen_ai_agent_name', ATTR_GEN_AI_AGENT_NAME] as const;

@@ -12,6 +12,7 @@ import { ArtifactSchemaDriftError, StaleAgentCardError } from '../core/errors';
 import { isRecord } from '../core/json-path';
 import type { DriftEvent } from '../core/judge';
 import { normaliseUrl } from '../core/url';
+import * as sc from '../semconv';
 
 /**
  * The labels the counter rules keep (examples/observability/alerts.yaml), each under both of
@@ -20,10 +21,10 @@ import { normaliseUrl } from '../core/url';
  * which Prometheus 3 keeps under `translation_strategy: NoUTF8EscapingWithSuffixes` (or
  * NoTranslation) when a rule groups by it. An alert that carries both is read by the first.
  */
-const LABEL_CARD_URL = ['a2a_agent_card_url', 'a2a.agent_card.url'] as const;
-const LABEL_DRIFT_KIND = ['a2a_drift_kind', 'a2a.drift.kind'] as const;
-const LABEL_SKILL_ID = ['a2a_skill_id', 'a2a.skill.id'] as const;
-const LABEL_AGENT_NAME = ['gen_ai_agent_name', 'gen_ai.agent.name'] as const;
+const LABEL_CARD_URL = sc.ALERT_LABEL_CARD_URL;
+const LABEL_DRIFT_KIND = sc.ALERT_LABEL_DRIFT_KIND;
+const LABEL_SKILL_ID = sc.ALERT_LABEL_SKILL_ID;
+const LABEL_AGENT_NAME = sc.ALERT_LABEL_AGENT_NAME;
 
 /** Alerts read from one payload; past this they are counted as ignored. */
 const MAX_ALERTS_PER_PAYLOAD = 10_000;
