@@ -1,7 +1,7 @@
 /**
  * A call's span is complete when the app holds the result it describes: an app with its own
  * tracer provider that calls `forceFlush()` right after its last A2A call (no turn of the event
- * loop in between) exports that call's span, judged. Own `NodeTracerProvider`s with a
+ * loop in between) exports that call's span, judged. Own tracer providers with a
  * SimpleSpanProcessor and a BatchSpanProcessor, observe and enforce mode, the real
  * @a2a-js/sdk client over global fetch (JSON-RPC and HTTP+JSON), and `undici.request`.
  *
@@ -16,10 +16,10 @@ import { hrTimeToMilliseconds } from '@opentelemetry/core';
 import {
   BatchSpanProcessor,
   InMemorySpanExporter,
-  NodeTracerProvider,
   SimpleSpanProcessor,
+  TracerProvider,
   type ReadableSpan,
-} from '@opentelemetry/sdk-trace-node';
+} from '@opentelemetry/sdk-trace';
 import type * as UndiciNs from 'undici';
 import { A2AInstrumentation } from '../../src/index';
 import { startSdkPeer, SUMMARIZE_PLAIN_SKILL, type SdkPeer } from '../peers/sdk-peer';
@@ -48,15 +48,17 @@ type Processor = 'simple' | 'batch';
 
 /** The app's own provider, as an app that owns its SDK makes it. */
 function ownProvider(kind: Processor): {
-  provider: NodeTracerProvider;
+  provider: TracerProvider;
   exporter: InMemorySpanExporter;
 } {
   const exporter = new InMemorySpanExporter();
   const processor =
     kind === 'simple'
-      ? new SimpleSpanProcessor(exporter)
-      : new BatchSpanProcessor(exporter, { scheduledDelayMillis: 60_000 });
-  const provider = new NodeTracerProvider({ spanProcessors: [processor] });
+      ? new SimpleSpanProcessor({ exporter })
+      : new BatchSpanProcessor({ exporter, scheduledDelayMillis: 60_000 });
+  // The SDK's TracerProvider with the AsyncLocalStorage context manager set above: what
+  // NodeTracerProvider is on the 2.x line (and all there is on the 3.x line).
+  const provider = new TracerProvider({ spanProcessors: [processor] });
   instrumentation.setTracerProvider(provider);
   return { provider, exporter };
 }
