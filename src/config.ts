@@ -6,7 +6,11 @@
 import type { Span } from '@opentelemetry/api';
 import { logger } from './diag-logger';
 import { SEMCONV_OPT_IN_GEN_AI } from './semconv';
-import type { InstrumentationConfig } from '@opentelemetry/instrumentation';
+import {
+  SemconvStability,
+  semconvStabilityFromStr,
+  type InstrumentationConfig,
+} from '@opentelemetry/instrumentation';
 import type { DriftEvent } from './core/judge';
 import { compilePatterns, type TextMatcher } from './core/judge';
 import type { DecodedRequest, DecodedResult } from './core/model';
@@ -193,13 +197,15 @@ export function resolveConfig(config: A2AInstrumentationConfig): ResolvedConfig 
 }
 
 /**
- * `OTEL_SEMCONV_STABILITY_OPT_IN` (comma-separated, case-insensitive, as OpenTelemetry's own
- * instrumentations read it) lists `value`.
+ * `OTEL_SEMCONV_STABILITY_OPT_IN` lists `value`, read as OpenTelemetry's own instrumentations read
+ * it (comma-separated, case-insensitive; `value/dup` asks for the old names as well, which one
+ * span name cannot give: the old ones stay).
  */
 function semconvOptIn(value: string): boolean {
-  const raw = process.env.OTEL_SEMCONV_STABILITY_OPT_IN;
-  if (typeof raw !== 'string') return false;
-  return raw.split(',').some((v) => v.trim().toLowerCase() === value);
+  return (
+    semconvStabilityFromStr(value, process.env.OTEL_SEMCONV_STABILITY_OPT_IN) ===
+    SemconvStability.STABLE
+  );
 }
 
 export function isIgnoredUrl(url: string, ignore: ReadonlyArray<string | RegExp>): boolean {

@@ -170,9 +170,9 @@ const MAX_PENDING_CHARS = 1024 * 1024;
 const bodiesPending = new Set<BodyReader>();
 
 /**
- * Judges now every stream's text waiting for its parse (deferEvents). Called before a new call that continues a task or fetches a card (its
- * negotiation may be in one), at disable, and by the register entry's shutdown and flush. Costs
- * nothing when nothing is pending.
+ * Judges now every stream's text waiting for its parse (deferEvents). Called before a new call
+ * that continues a task or fetches a card (its negotiation may be in one), at disable, and by the
+ * register entry's shutdown and flush. Costs nothing when nothing is pending.
  */
 export function parseAllPending(): void {
   if (bodiesPending.size === 0) return;

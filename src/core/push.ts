@@ -24,6 +24,7 @@ import { isRecord, nonEmptyStr, own, ownEither, arr } from './json-path';
 import type { DecodedRequest, DecodedResult, PushWebhook } from './model';
 
 export type { PushWebhook };
+import { isSendOperation } from './protocol/common';
 import { decodeStreamEvent } from './protocol/results';
 
 /** The header a push's secret arrives in. */
@@ -95,7 +96,7 @@ export function pushWebhookOf(
 ): PushWebhook | undefined {
   try {
     if (!isRecord(params)) return undefined;
-    if (operation === 'SendMessage' || operation === 'SendStreamingMessage') {
+    if (isSendOperation(operation)) {
       const conf = own(params, 'configuration');
       if (!isRecord(conf)) return undefined;
       return webhookFrom(

@@ -21,6 +21,7 @@ import { EventShape } from '../core/event-shape';
 import { judge, type DriftEvent, type NegotiationContext } from '../core/judge';
 import { StreamJudge } from '../core/stream-judge';
 import type { DecodedRequest, DecodedResult, Suspicion } from '../core/model';
+import { isSendOperation } from '../core/protocol/common';
 import { decodeResponse, decodeStreamEvent, jsonRpcExtendedCard } from '../core/protocol/results';
 import type { CardEntry } from '../core/registry';
 import type { A2AInstrumentationConfig, ResolvedConfig } from '../config';
@@ -31,11 +32,11 @@ import type { Refetched } from './card-refetch';
 import { cardResponse } from './card-response';
 import { dispatchDrift } from './drift-events';
 import {
-  cardVersionAcrossFamilies,
   negotiationAtStart,
   rememberNegotiation,
   taskScope,
   versionFromCard,
+  versionFromCardOtherFamily,
 } from './negotiation';
 import {
   callEndAttributes,
@@ -140,7 +141,7 @@ export class A2ACall {
   private endTime: number | undefined;
   /**
    * The card's version for a request whose method names are of the other family
-   * (cardVersionAcrossFamilies): set at the end unless an answer showed a version, or the other
+   * (versionFromCardOtherFamily): set at the end unless an answer showed a version, or the other
    * family.
    */
   private cardVersion: string | undefined;
@@ -210,12 +211,12 @@ export class A2ACall {
         versionFromCard: fromCard,
       });
       if (!req.protocolVersion && fromCard === undefined)
-        this.cardVersion = cardVersionAcrossFamilies(req, url, cardEntry());
+        this.cardVersion = versionFromCardOtherFamily(req, url, cardEntry());
       // A push is an asynchronous delivery the agent produced for the negotiation (linked):
       // CONSUMER, as a message processed on receipt; the HTTP server span, if any, is the
       // transport's.
       this.span = deps.tracer.startSpan(
-        push ? name : operationSpanName(name, attributes, deps.config.genAiSpanNames),
+        push ? name : operationSpanName(req.operation, attributes, deps.config.genAiSpanNames),
         {
           kind: push ? SpanKind.CONSUMER : SpanKind.CLIENT,
           attributes,
@@ -450,7 +451,7 @@ export class A2ACall {
       this.cardVersion = undefined; // the answer speaks the other family: the card is not told
     if (result.taskId !== undefined && result.taskId !== this.negotiatedTaskId) {
       seen.taskId ??= result.taskId;
-      if (req && (req.operation === 'SendMessage' || req.operation === 'SendStreamingMessage')) {
+      if (req && isSendOperation(req.operation)) {
         this.negotiatedTaskId = result.taskId;
         rememberNegotiation(result.taskId, this.request, this.url, this.ctx, this.span);
         this.bindPushRegistration(result.taskId);

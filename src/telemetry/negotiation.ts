@@ -9,7 +9,7 @@
 import type { Link, Span } from '@opentelemetry/api';
 import type { NegotiationContext } from '../core/judge';
 import type { DecodedRequest } from '../core/model';
-import { endpointScope } from '../core/protocol/common';
+import { endpointScope, isSendOperation } from '../core/protocol/common';
 import { skillAliases, skillNamedInMessage } from '../core/skill-names';
 import { versionForFamily, type VersionFamily } from '../core/protocol/versions';
 import type { CardEntry } from '../core/registry';
@@ -36,7 +36,7 @@ export function negotiationAtStart(
 ): NegotiationAtStart {
   const state = sharedState();
   const now = Date.now();
-  const isSend = req.operation === 'SendMessage' || req.operation === 'SendStreamingMessage';
+  const isSend = isSendOperation(req.operation);
   let lifecycleKnown: boolean | undefined;
   if (!isSend && req.taskId !== undefined) {
     const n = state.negotiations.get(req.taskId, now, taskScope(url, req));
@@ -150,19 +150,17 @@ export function versionFromCard(
 
 /**
  * The version the card offers at the request's endpoint in the OTHER family than the request's
- * method names, when it offers none of theirs: an agent whose card states only 1.0 and that
- * answers slash-style names (pydantic's fasta2a: `message/send` with 1.0-shaped answers) speaks
- * what its card says, unless its answers show the other family (a2a-sdk's 0.3 compatibility,
- * judged by the caller at the call's end).
+ * method names. Asked when versionFromCard found none of theirs: an agent whose card states only
+ * 1.0 and that answers slash-style names (pydantic's fasta2a: `message/send` with 1.0-shaped
+ * answers) speaks what its card says, unless its answers show the other family (a2a-sdk's 0.3
+ * compatibility, judged by the caller at the call's end).
  */
-export function cardVersionAcrossFamilies(
+export function versionFromCardOtherFamily(
   req: DecodedRequest,
   url: UrlFacts,
   entry: CardEntry | undefined,
 ): string | undefined {
-  const own = requestFamily(req);
-  if (cardVersionOfFamily(own, url, entry) !== undefined) return undefined;
-  return cardVersionOfFamily(own === '0' ? '1' : '0', url, entry);
+  return cardVersionOfFamily(requestFamily(req) === '0' ? '1' : '0', url, entry);
 }
 
 /** The method-name family of a request (`0`: slash-style JSON-RPC names; else 1.x). */

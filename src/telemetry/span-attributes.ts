@@ -11,7 +11,8 @@
 import { SpanStatusCode, type Attributes, type SpanStatus } from '@opentelemetry/api';
 import { normaliseUrl } from '../core/card';
 import type { DriftEvent, NegotiationContext } from '../core/judge';
-import type { DecodedRequest, DecodedResult } from '../core/model';
+import type { DecodedRequest, DecodedResult, OperationName } from '../core/model';
+import { isSendOperation } from '../core/protocol/common';
 import { normaliseVersion } from '../core/protocol/versions';
 import type { CardEntry, CardUpdate } from '../core/registry';
 import { withoutQuery, type UrlFacts } from '../core/url';
@@ -197,7 +198,9 @@ export function operationStartAttributes(start: OperationStart): Attributes {
   if (!start.push) {
     attrs[sc.ATTR_A2A_METHOD_NAME] = req.operation;
     attrs[sc.ATTR_A2A_BINDING] = req.binding;
-    if (invokesAgent(req.operation))
+    // a send starts the agent's work: the GenAI conventions' invoke agent client span (reading
+    // or cancelling a task, resubscribing, push configuration and cards do not)
+    if (isSendOperation(req.operation))
       attrs[sc.ATTR_GEN_AI_OPERATION_NAME] = sc.GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT;
   }
   if (req.protocolVersion) attrs[sc.ATTR_A2A_PROTOCOL_VERSION] = req.protocolVersion;
@@ -210,24 +213,15 @@ export function operationStartAttributes(start: OperationStart): Attributes {
 }
 
 /**
- * The operations that invoke the agent (the GenAI conventions' invoke agent client span): a
- * message sent, polled or streamed. Reading or cancelling a task, resubscribing to it, push
- * configuration and cards do not start the agent's work.
- */
-export function invokesAgent(operation: string): boolean {
-  return operation === 'SendMessage' || operation === 'SendStreamingMessage';
-}
-
-/**
  * An operation span's name: the A2A operation, or under the GenAI conventions' opt-in
  * (`genAiSpanNames`) `invoke_agent {gen_ai.agent.name}` for the operations that invoke an agent.
  */
 export function operationSpanName(
-  operation: string,
+  operation: OperationName,
   attributes: Attributes,
   genAiSpanNames: boolean,
 ): string {
-  if (!genAiSpanNames || !invokesAgent(operation)) return operation;
+  if (!genAiSpanNames || !isSendOperation(operation)) return operation;
   const agent = attributes[sc.ATTR_GEN_AI_AGENT_NAME];
   return typeof agent === 'string' && agent.length > 0
     ? `${sc.SPAN_INVOKE_AGENT} ${agent}`

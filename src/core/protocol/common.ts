@@ -61,6 +61,15 @@ export function fillSkillId(
 
 export { majorOf, normaliseVersion } from './versions';
 
+/**
+ * True for the operations that send a message, and so start (or continue) the agent's work: they
+ * negotiate a skill, may register a push webhook, and are the GenAI conventions' agent
+ * invocations.
+ */
+export function isSendOperation(op: OperationName): boolean {
+  return op === 'SendMessage' || op === 'SendStreamingMessage';
+}
+
 /** True for the operations whose response is an SSE stream. */
 export function isStreamingOperation(op: OperationName): boolean {
   return op === 'SendStreamingMessage' || op === 'SubscribeToTask';

@@ -11,6 +11,7 @@ import {
   DEFAULT_SKILL_ID_PATHS,
   fillMessageParts,
   fillSkillId,
+  isSendOperation,
   isStreamingOperation,
   paramsMessage,
   taskIdFromName,
@@ -217,7 +218,7 @@ export function decodeGrpcRequest(
     if (version !== undefined) req.protocolVersion = version;
     const body = protoToJson(message);
     if (!isRecord(body)) return req;
-    if (op === 'SendMessage' || op === 'SendStreamingMessage') {
+    if (isSendOperation(op)) {
       const msg = paramsMessage(body) ?? (isRecord(body['request']) ? body['request'] : undefined); // 0.3: `request`
       if (msg !== undefined) {
         const taskId = nonEmptyStr(own(msg, 'taskId'));

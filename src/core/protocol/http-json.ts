@@ -33,6 +33,7 @@ import {
   DEFAULT_SKILL_ID_PATHS,
   fillMessageParts,
   fillSkillId,
+  isSendOperation,
   isStreamingOperation,
   paramsMessage,
 } from './common';
@@ -262,7 +263,7 @@ export function decodeHttpJsonRequest(
     if (match.taskId !== undefined) req.taskId = match.taskId;
 
     if (isRecord(body)) {
-      if (match.op === 'SendMessage' || match.op === 'SendStreamingMessage') {
+      if (isSendOperation(match.op)) {
         const msg = paramsMessage(body);
         if (msg !== undefined) {
           const taskId = nonEmptyStr(ownEither(msg, 'taskId', 'task_id'));
