@@ -3,9 +3,15 @@
  * `before` (with `config`), reset before each test with the events received, shut down in
  * `after`. `events` is the array the callbacks append to (emptied before each test).
  */
-import { after, before, beforeEach } from 'node:test';
+import { after, afterEach, before, beforeEach } from 'node:test';
 import { setupOtel, type Harness } from './otel';
 import { onAgentCardDrift, type A2AInstrumentationConfig, type DriftEvent } from '../../src/index';
+import {
+  startSdkPeer,
+  type SdkPeer,
+  type SdkPeerBehaviour,
+  type SdkPeerOptions,
+} from '../peers/sdk-peer';
 
 export function harnessWithDriftEvents(config: A2AInstrumentationConfig = {}): {
   h: () => Harness;
@@ -34,5 +40,23 @@ export function harnessWithDriftEvents(config: A2AInstrumentationConfig = {}): {
       return harness;
     },
     events,
+  };
+}
+
+/**
+ * A test's own SDK peer: `start(behaviour)` starts one with `options` (the behaviour merged over
+ * theirs), closed after the test that started it.
+ */
+export function sdkPeerPerTest(
+  options: SdkPeerOptions,
+): (behaviour?: Partial<SdkPeerBehaviour>) => Promise<SdkPeer> {
+  let peer: SdkPeer | undefined;
+  afterEach(async () => {
+    await peer?.close();
+    peer = undefined;
+  });
+  return async (behaviour = {}) => {
+    peer = await startSdkPeer({ ...options, behaviour: { ...options.behaviour, ...behaviour } });
+    return peer;
   };
 }

@@ -7,45 +7,31 @@
  *
  *   npm run build && node --import tsx --test test/instrumentation/card-revalidation.test.ts
  */
-import { afterEach, beforeEach, test } from 'node:test';
+import { beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TaskState } from '@a2a-js/sdk';
 import { drifted, type Harness } from '../helpers/otel';
-import {
-  startSdkPeer,
-  DEFAULT_SKILL,
-  SUMMARIZE_PLAIN_SKILL,
-  TRANSLATE_SKILL,
-  type SdkPeer,
-  type SdkPeerBehaviour,
-} from '../peers/sdk-peer';
+import { DEFAULT_SKILL, SUMMARIZE_PLAIN_SKILL, TRANSLATE_SKILL } from '../peers/sdk-peer';
 import { createSdkClient, sendRequest } from '../peers/sdk-client';
+import { JSON_RPC_1_0_HEADERS, jsonRpcSendBody } from '../peers/wire';
 import { skillFingerprint } from '../../src/index';
-import { harnessWithDriftEvents } from '../helpers/drift-harness';
+import { harnessWithDriftEvents, sdkPeerPerTest } from '../helpers/drift-harness';
 
 const INTERVAL_MS = 300;
 
 const { h: harness, events } = harnessWithDriftEvents({ cardRevalidationMs: INTERVAL_MS });
 let h: Harness;
-let peer: SdkPeer | undefined;
 beforeEach(() => {
   h = harness();
-});
-afterEach(async () => {
-  await peer?.close();
-  peer = undefined;
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function start(behaviour: Partial<SdkPeerBehaviour> = {}): Promise<SdkPeer> {
-  peer = await startSdkPeer({
-    name: 'peer-r',
-    skills: [DEFAULT_SKILL, TRANSLATE_SKILL],
-    behaviour: { conditionalCard: true, ...behaviour },
-  });
-  return peer;
-}
+const start = sdkPeerPerTest({
+  name: 'peer-r',
+  skills: [DEFAULT_SKILL, TRANSLATE_SKILL],
+  behaviour: { conditionalCard: true },
+});
 
 /** Calls `skill` every `everyMs` until `until()` or `maxMs`. */
 async function keepCalling(
@@ -164,16 +150,8 @@ test('a card fetched with credentials is never revalidated', async () => {
     () =>
       fetch(p.jsonRpcUrl, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: ++n,
-          method: 'SendMessage',
-          params: {
-            message: { messageId: `cred-${n}`, role: 'ROLE_USER', parts: [{ text: 'hi' }] },
-            metadata: { skillId: DEFAULT_SKILL.id },
-          },
-        }),
+        headers: JSON_RPC_1_0_HEADERS,
+        body: jsonRpcSendBody(DEFAULT_SKILL.id, { id: ++n, messageId: `cred-${n}`, text: 'hi' }),
       }).then((r) => r.json()),
     () => false,
     INTERVAL_MS * 3,

@@ -7,19 +7,13 @@
  *
  *   npm run build && node --import tsx --test test/instrumentation/failure-evidence.test.ts
  */
-import { afterEach, beforeEach, describe, test } from 'node:test';
+import { beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SpanStatusCode } from '@opentelemetry/api';
 import { TaskState } from '@a2a-js/sdk';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { drifted, type Harness } from '../helpers/otel';
-import {
-  startSdkPeer,
-  DEFAULT_SKILL,
-  TRANSLATE_SKILL,
-  type SdkPeer,
-  type SdkPeerBehaviour,
-} from '../peers/sdk-peer';
+import { DEFAULT_SKILL, TRANSLATE_SKILL } from '../peers/sdk-peer';
 import {
   createSdkClient,
   sendRequest,
@@ -27,31 +21,22 @@ import {
   type SdkTransportChoice,
 } from '../peers/sdk-client';
 import { skillFingerprint } from '../../src/index';
-import { harnessWithDriftEvents } from '../helpers/drift-harness';
+import { harnessWithDriftEvents, sdkPeerPerTest } from '../helpers/drift-harness';
 
 /** The debounce window of these tests: long enough that a run of calls shares one card fetch. */
 const DEBOUNCE_MS = 10_000;
 
 const { h: harness, events } = harnessWithDriftEvents({ driftCallbackDebounceMs: DEBOUNCE_MS });
 let h: Harness;
-let peer: SdkPeer | undefined;
 beforeEach(() => {
   h = harness();
 });
-afterEach(async () => {
-  await peer?.close();
-  peer = undefined;
-});
 
 /** A peer whose card lists summarize-v2 and translate-v1, the card the app holds read from it. */
-async function peerWithCardHeld(behaviour: Partial<SdkPeerBehaviour> = {}): Promise<SdkPeer> {
-  peer = await startSdkPeer({
-    name: 'peer-f',
-    skills: [DEFAULT_SKILL, TRANSLATE_SKILL],
-    behaviour,
-  });
-  return peer;
-}
+const peerWithCardHeld = sdkPeerPerTest({
+  name: 'peer-f',
+  skills: [DEFAULT_SKILL, TRANSLATE_SKILL],
+});
 
 async function settled(name: string, n = 1): Promise<ReadableSpan[]> {
   const spans = await h.waitForSpans((s) => s.filter((x) => x.name === name).length >= n, 6000);

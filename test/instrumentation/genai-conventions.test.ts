@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import { setupOtel, type Harness } from '../helpers/otel';
 import { startSdkPeer, type SdkPeer } from '../peers/sdk-peer';
 import { asTask, collect, createSdkClient, sendRequest } from '../peers/sdk-client';
+import { JSON_RPC_1_0_HEADERS, jsonRpcSendBody } from '../peers/wire';
 
 let h: Harness;
 let peer: SdkPeer;
@@ -90,20 +91,8 @@ test('opt-in, no card known for the agent: invoke_agent alone', async () => {
     await h.reset(); // forgets the cards
     await fetch(peer.jsonRpcUrl, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'SendMessage',
-        params: {
-          message: {
-            messageId: 'm-1',
-            role: 'ROLE_USER',
-            parts: [{ text: 'Please summarize this text.' }],
-          },
-          metadata: { skillId: 'summarize-v2' },
-        },
-      }),
+      headers: JSON_RPC_1_0_HEADERS,
+      body: jsonRpcSendBody('summarize-v2', { messageId: 'm-1' }),
     }).then((r) => r.json());
     const [span] = await h.waitForSpans((s) => s.length > 0);
     assert.equal(span?.name, 'invoke_agent');

@@ -18,6 +18,7 @@ import {
   type SdkPeer,
 } from '../peers/sdk-peer';
 import { createSdkClient, sendRequest, asTask, collect } from '../peers/sdk-client';
+import { JSON_RPC_1_0_HEADERS, jsonRpcSendBody } from '../peers/wire';
 import { startRawV01Peer, V01_TRANSLATE_SKILL, type RawV01Peer } from '../peers/raw-v01-peer';
 import { onAgentCardDrift, withSkill, type DriftEvent } from '../../src/index';
 
@@ -42,16 +43,8 @@ beforeEach(async () => {
 function post(method: string, skillId: string): Promise<Response> {
   return fetch(peer.jsonRpcUrl, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method,
-      params: {
-        message: { messageId: `m-${Math.random()}`, role: 'ROLE_USER', parts: [{ text: 'x' }] },
-        metadata: { skillId },
-      },
-    }),
+    headers: JSON_RPC_1_0_HEADERS,
+    body: jsonRpcSendBody(skillId, { method, text: 'x' }),
   });
 }
 

@@ -24,6 +24,7 @@ import type * as UndiciNs from 'undici';
 import { A2AInstrumentation } from '../../src/index';
 import { startSdkPeer, SUMMARIZE_PLAIN_SKILL, type SdkPeer } from '../peers/sdk-peer';
 import { asTask, collect, createSdkClient, sendRequest } from '../peers/sdk-client';
+import { JSON_RPC_1_0_HEADERS, jsonRpcSendBody } from '../peers/wire';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const undici: typeof UndiciNs = require('undici');
@@ -69,21 +70,8 @@ const sendMessages = (spans: ReadableSpan[]) => spans.filter((s) => s.name === '
 async function undiciSend(skillId: string): Promise<unknown> {
   const res = await undici.request(peer.jsonRpcUrl, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'SendMessage',
-      params: {
-        message: {
-          messageId: `m-${Date.now()}`,
-          role: 'ROLE_USER',
-          parts: [{ text: 'Please summarize this text.' }],
-          metadata: { skillId },
-        },
-        metadata: { skillId },
-      },
-    }),
+    headers: JSON_RPC_1_0_HEADERS,
+    body: jsonRpcSendBody(skillId),
   });
   return res.body.json();
 }

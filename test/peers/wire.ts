@@ -111,3 +111,32 @@ export function recordingFetch(base: typeof fetch = fetch): {
   };
   return { fetch: wrapped as typeof fetch, exchanges };
 }
+
+/** The headers of a raw JSON-RPC 1.0 request. */
+export const JSON_RPC_1_0_HEADERS: Readonly<Record<string, string>> = {
+  'content-type': 'application/json',
+  'A2A-Version': '1.0',
+};
+
+/**
+ * The body of a raw JSON-RPC 1.0 `SendMessage` (or `SendStreamingMessage`) naming `skillId` in
+ * its request metadata (`params.metadata.skillId`), with one text part.
+ */
+export function jsonRpcSendBody(
+  skillId: string,
+  o: { method?: string; id?: number; messageId?: string; text?: string } = {},
+): string {
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id: o.id ?? 1,
+    method: o.method ?? 'SendMessage',
+    params: {
+      message: {
+        messageId: o.messageId ?? `m-${Math.random()}`,
+        role: 'ROLE_USER',
+        parts: [{ text: o.text ?? 'Please summarize this text.' }],
+      },
+      metadata: { skillId },
+    },
+  });
+}
