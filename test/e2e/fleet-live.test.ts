@@ -32,6 +32,7 @@ import path from 'node:path';
 import { parse, stringify } from 'yaml';
 import { startSdkPeer, DEFAULT_SKILL, TRANSLATE_SKILL, type SdkPeer } from '../peers/sdk-peer';
 import { cleanEnv } from '../helpers/clean-env';
+import { freePort } from '../helpers/free-port';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const REGISTER_CJS = path.join(REPO, 'dist', 'cjs', 'register.js');
@@ -75,14 +76,6 @@ if (SKIP && process.env.CI) {
 // Helpers
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', () => resolve()));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
-}
 
 async function waitUntil<T>(
   what: string,

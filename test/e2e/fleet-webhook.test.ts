@@ -13,9 +13,9 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { cleanEnv } from '../helpers/clean-env';
+import { freePort } from '../helpers/free-port';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const REGISTER_CJS = path.join(REPO, 'dist', 'cjs', 'register.js');
@@ -96,14 +96,6 @@ function start(env: Record<string, string>): Child {
       }
     },
   };
-}
-
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', () => resolve()));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
 }
 
 /** POST, retrying while the listener is not up yet (it starts right after the SDK). */

@@ -20,6 +20,7 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { cleanEnv } from '../helpers/clean-env';
+import { freePort } from '../helpers/free-port';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const DIST = process.env.REGISTER_DIST ?? path.join(REPO, 'dist');
@@ -114,14 +115,6 @@ function startApp(env: Record<string, string>, withRegister = true): App {
 after(async () => {
   for (const app of [...running]) await app.stop();
 });
-
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', () => resolve()));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
-}
 
 function alert(cardUrl: string, fingerprint: string): Record<string, unknown> {
   return {

@@ -13,24 +13,16 @@ import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { cleanEnv } from '../helpers/clean-env';
 import { startAlertWebhookListener, YIELD_PATH } from '../../src/fleet/listener';
+import { freePort } from '../helpers/free-port';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const DIST = process.env.REGISTER_DIST ?? path.join(REPO, 'dist');
 const REGISTER_CJS = path.join(DIST, 'cjs', 'register.js');
 const APP = path.join(__dirname, 'fixtures', 'off-main-app.js');
 const TOKEN = 'elsewhere-token';
-
-async function freePort(host = '127.0.0.1'): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((resolve) => srv.listen(0, host, () => resolve()));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
-}
 
 interface Run {
   stdout: string;

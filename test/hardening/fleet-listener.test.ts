@@ -30,6 +30,7 @@ import http from 'node:http';
 import { createAlertWebhookHandler, onAgentCardDrift, type DriftEvent } from '../../src/index';
 import { listenPort, startAlertWebhookListener } from '../../src/fleet/listener';
 import { sharedState } from '../../src/telemetry/shared-state';
+import { freePort } from '../helpers/free-port';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const REGISTER_CJS = path.join(REPO, 'dist', 'cjs', 'register.js');
@@ -83,14 +84,6 @@ function startChild(command: string, args: string[], env: Record<string, string>
       }
     },
   };
-}
-
-async function freePort(host = '127.0.0.1'): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((resolve) => srv.listen(0, host, () => resolve()));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
 }
 
 /** An HTTP/1.1 exchange over a raw socket: the status line's code, or the error's code. */
