@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The package as npm would publish it (issue 13): `npm pack` from the working tree (the
+# The package as npm would publish it: `npm pack` from the working tree (the
 # `prepack` script builds dist/, so a fresh clone without dist/ packs a complete package),
 # then checks
 #   1. the tarball's file list: the CommonJS and ESM entries, their declaration files, the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds a Go peer of the real-world suite (issue 29): test/real-world/go/<impl>/ (main.go,
+# Builds a Go peer of the real-world suite: test/real-world/go/<impl>/ (main.go,
 # go.mod, go.sum pinned and committed) into one binary, once per content: the build lands in
 # ${A2A_TEST_CACHE:-$HOME/.cache/a2a-instrumentation-tests}/go-<impl>-<hash>/peer, <hash> being
 # the sha256 of go.mod, go.sum, the *.go files and `go version`, and

@@ -310,7 +310,7 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     // What earlier responses said comes first (their negotiations) for a call that continues a
     // task or fetches a card: the responses still waiting for their turn are judged now. A new
     // SendMessage of its own does not wait for them: that keeps their judgement off the app's
-    // path (issue 31).
+    // path, where it would add to the latency the app sees.
     if (target.type !== 'operation' || target.request.taskId !== undefined) parseAllPending();
     const call = new A2ACall(
       this.deps(),

@@ -1,5 +1,5 @@
 /**
- * Push notifications (issue 28): the webhooks the application registers with agents, and the
+ * Push notifications: the webhooks the application registers with agents, and the
  * task updates the agents POST to them. Pure: no OpenTelemetry, no I/O, no timers; time is
  * passed in.
  *

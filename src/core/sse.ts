@@ -58,7 +58,7 @@ function validCap(v: unknown): number | undefined {
 /**
  * A line this short is searched for its end char by char; a longer one by EOL_RE.
  *
- * Why not `indexOf('\r')` / `indexOf('\n')` (as before issue 15): the line search must
+ * Why not `indexOf('\r')` / `indexOf('\n')` (what an earlier version did): the line search must
  * cost O(line), and `String.prototype.indexOf` does not guarantee it in practice. V8
  * (Node 20) treats the call as pure, and its optimising compiler may schedule the search
  * for the character that is ABSENT (the `\r` in an LF-only stream, the `\n` in a CR-only

@@ -1,5 +1,5 @@
 /**
- * InboundTap: sees the requests the application's own HTTP servers receive (issue 28: the task
+ * InboundTap: sees the requests the application's own HTTP servers receive (the task
  * updates agents push to the app's webhook), and the body bytes of the ones the delegate
  * follows, without changing what the app reads.
  *

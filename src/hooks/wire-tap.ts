@@ -28,7 +28,7 @@
  *   for any other request it is a pass-through (one WeakMap lookup per chunk). Not an own
  *   property per request object: that gave every followed request a second hidden class and
  *   made undici's own hot paths polymorphic, ~5 % of a SendMessage's client CPU on Node 20
- *   (issue 16). A request that already has an own method of that name (someone wrapped it
+ *   (measured). A request that already has an own method of that name (someone wrapped it
  *   first) is wrapped on its own object, as before. `addHeader` likewise (addRequestHeaders).
  *
  * Which path is used is decided per undici copy (keyed by `request.constructor`, i.e. that
@@ -821,7 +821,7 @@ export class WireTap {
    * Left to the garbage collector, WeakMap entries keyed by undici's request kept every
    * SendMessage's call graph alive through the young-generation collections (measured without
    * the network: ~4 KB per call promoted to the old generation, 2.2 MB per scavenge and a pause
-   * 4 × longer than with the entries removed here; issue 16).
+   * 4 × longer than with the entries removed here).
    */
   #end(request: object, state: RequestState): WireObserver {
     this.#states.delete(request);

@@ -1,5 +1,5 @@
 /**
- * Push notifications (issue 28): the webhooks the app registers on its outgoing calls are
+ * Push notifications: the webhooks the app registers on its outgoing calls are
  * remembered (core/push.ts, process-wide in shared state), and the task updates agents POST
  * to them are judged like polled or streamed updates, each on a `TaskPushNotification` span
  * (a2a-call.ts `deliverPush`).

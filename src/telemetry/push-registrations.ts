@@ -1,5 +1,5 @@
 /**
- * The push-notification webhooks the app registers on its outgoing calls (issue 28), held
+ * The push-notification webhooks the app registers on its outgoing calls, held
  * process-wide (shared state) in core/push.ts's bounded registry.
  */
 import { PushRegistry, type PushRegistration } from '../core/push';

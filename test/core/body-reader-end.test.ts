@@ -1,5 +1,5 @@
 /**
- * How a stream's end is told (issue 29, bad input from live Python servers): a stream that ends
+ * How a stream's end is told (bad input from live Python servers): a stream that ends
  * inside an event (a server closing or dropping the connection inside a `data:` line), or cut
  * short between events, says what was not judged; a whole stream says nothing.
  */

@@ -263,7 +263,7 @@ test("-32602 on a request whose parts the card in use already rules out is the c
   );
 });
 
-test('the phrases as one alternation (issue 31): same answer as each phrase in order, the first listed giving the label', () => {
+test('the phrases as one alternation: same answer as each phrase in order, the first listed giving the label', () => {
   // Built-in phrases only (no user pattern): a completed answer's text.
   const order = (text: string, id: string): string | undefined => {
     for (const p of MISSING_SKILL_PHRASES) {

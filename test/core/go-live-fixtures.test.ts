@@ -1,5 +1,5 @@
 /**
- * The wire RECORDED from the official Go SDK's live server (issue 29; test/fixtures/a2a-go-live,
+ * The wire RECORDED from the official Go SDK's live server (test/fixtures/a2a-go-live,
  * its README and test/real-world/go/a2a-go/record.mjs) fed to the core decoders and the judge, so
  * `npm test` checks it without Go installed. Every exchange is replayed from its
  * `<name>.meta.json` against the card the healthy server served (`card.json`): the verdict each

@@ -1,5 +1,5 @@
 /**
- * The wire RECORDED from two live Python frameworks (issue 29) fed to the core decoders and the
+ * The wire RECORDED from two live Python frameworks fed to the core decoders and the
  * judge, so `npm test` checks it without Python: Microsoft Agent Framework's A2A hosting
  * (test/fixtures/agent-framework-live, test/real-world/python/agent-framework/record.mjs) and
  * python-a2a (test/fixtures/python-a2a-live, test/real-world/python/python-a2a/record.mjs). Every

@@ -1,5 +1,5 @@
 /**
- * The wire RECORDED from live Python agents (issue 29; test/fixtures/{a2a-python-live,
+ * The wire RECORDED from live Python agents (test/fixtures/{a2a-python-live,
  * google-adk-python-live,fasta2a-live,strands-live,langgraph-live,agno-live,...}, each with its README and record.mjs under
  * test/real-world/python/<impl>/) fed to the core decoders and the judge, so `npm test` checks
  * them without Python installed. Every exchange is replayed from its `<name>.meta.json` (the

@@ -1,5 +1,5 @@
 /**
- * Trace propagation end to end (issue 13): the client app's A2A calls and the server spans of a
+ * Trace propagation end to end: the client app's A2A calls and the server spans of a
  * real instrumented peer (@a2a-js/sdk under auto-instrumentations-node's register, its own
  * process) land in one trace, and the peer receives exactly one `traceparent` per request.
  *

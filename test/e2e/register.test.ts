@@ -273,7 +273,7 @@ async function checkFleetTelemetry(service: string, run: RunResult): Promise<voi
     ) as ReceivedSpan;
     const fp = fingerprints.get(agent) as { first: string; last: string };
     assert.equal(changed.name, 'GetAgentCard');
-    // the re-fetch that confirms the change is not an error (issue 14): status UNSET, an event
+    // the re-fetch that confirms the change is not an error: status UNSET, an event
     assert.notEqual(changed.status.code, STATUS_ERROR);
     assert.equal(changed.attributes['error.type'], undefined);
     assert.ok(

@@ -1,5 +1,5 @@
 /**
- * Fleet-wide eviction, the receiving side (issue 14, item 3): Alertmanager's webhook
+ * Fleet-wide eviction, the receiving side: Alertmanager's webhook
  * (createAlertWebhookHandler, the register's listener) and poll (API v2) feed one function
  * that calls the onAgentCardDrift callbacks with `source: 'fleet'`, once per alert, debounced
  * per card URL together with local evidence, marks the card suspect and re-fetches it.
@@ -562,7 +562,7 @@ test('the handler never throws, whatever it is handed', () => {
   );
   assert.doesNotThrow(() => handler(hostile as never, hostile as never));
   assert.doesNotThrow(() => handler({} as never, {} as never));
-  // Creating one without a token throws (issue 26 #3, test/hardening/fleet-listener.test.ts).
+  // Creating one without a token throws (test/hardening/fleet-listener.test.ts).
   assert.throws(() => createAlertWebhookHandler(null as never), TypeError);
   assert.throws(() => createAlertWebhookHandler({ token: 42 as never }), TypeError);
 });

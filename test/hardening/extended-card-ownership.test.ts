@@ -126,7 +126,7 @@ async function vSpans(v: Peer) {
 
 for (const how of ['jsonrpc', 'rest'] as const)
   for (const order of ['before', 'after'] as const)
-    test(`issue 26 #5 H's extended card (${how}) listing V's endpoint, V's own card fetched ${order} it: V's healthy calls are judged against V's card`, async () => {
+    test(`H's extended card (${how}) listing V's endpoint, V's own card fetched ${order} it: V's healthy calls are judged against V's card`, async () => {
       const v = await startPeer('agent-v', ['summarize']);
       // H's extended card: its own skills, and V's endpoint (with none of V's skills).
       const h1 = await startPeer('agent-h', ['translate'], (base) => ({
@@ -177,7 +177,7 @@ for (const how of ['jsonrpc', 'rest'] as const)
       }
     });
 
-test("issue 26 #5 V's own card unknown: H's extended card does not judge V's calls either", async () => {
+test("V's own card unknown: H's extended card does not judge V's calls either", async () => {
   const v = await startPeer('agent-v', ['summarize']);
   const h1 = await startPeer('agent-h', ['translate'], (base) => ({
     ...card('agent-h', `${base}/a2a`, ['translate']),
@@ -211,7 +211,7 @@ function decoded(endpoints: string[], skills: string[]): DecodedCard {
   };
 }
 
-test("issue 26 #5 registry: an extended card listing a longer prefix of V's calls than V's own card does not judge them", () => {
+test("registry: an extended card listing a longer prefix of V's calls than V's own card does not judge them", () => {
   const r = new CardRegistry();
   // V (HTTP+JSON) declares its base; its calls go to …/a2a/v1/message:send.
   r.put(
@@ -243,7 +243,7 @@ test("issue 26 #5 registry: an extended card listing a longer prefix of V's call
   assert.equal(r.forRequestUrl('https://h.example/a2a')?.fingerprint, 'fpHx');
 });
 
-test("issue 26 #5 registry: an extended card speaks for another origin's endpoint its own origin's public card lists (a directory)", () => {
+test("registry: an extended card speaks for another origin's endpoint its own origin's public card lists (a directory)", () => {
   const r = new CardRegistry();
   r.put(
     'https://dir.example/.well-known/agent-card.json',

@@ -1,5 +1,5 @@
 /**
- * Hardening (issue 6), part 2: faults. Against real local servers (node:http on
+ * Hardening, part 2: faults. Against real local servers (node:http on
  * 127.0.0.1:0) and the instrumentation enabled through the real SDK (setupOtel):
  *
  * - every fault (reset / close mid-stream and mid-JSON, stall then AbortSignal.timeout,

@@ -126,7 +126,7 @@ const go = () => {
 if (process.env.LATER) { process.stdin.once('data', go); console.log('waiting'); } else go();
 `;
 
-describe('issue 26 #1: the fleet listener yields its port to the app', { timeout: 120_000 }, () => {
+describe('the fleet listener yields its port to the app', { timeout: 120_000 }, () => {
   for (const host of ['127.0.0.1', '::1'])
     for (const later of [false, true])
       test(`app listening on [${host}]:PORT ${later ? 'after the listener answered' : 'at start-up'}: the app listens, one warning`, async () => {
@@ -237,7 +237,7 @@ process.stdin.once('data', async () => {
 });
 `;
 
-describe('issue 26 #2: the listener bounds its connections', { timeout: 120_000 }, () => {
+describe('the listener bounds its connections', { timeout: 120_000 }, () => {
   let echo: net.Server;
   const echoSockets = new Set<net.Socket>();
   before(async () => {
@@ -349,7 +349,7 @@ describe('issue 26 #2: the listener bounds its connections', { timeout: 120_000 
 // #3 No token, no handler
 // ---------------------------------------------------------------------------------------
 
-describe('issue 26 #3: a handler without a token is refused at creation', () => {
+describe('a handler without a token is refused at creation', () => {
   const CARD_URL = 'http://never-fetched.internal:8080/.well-known/agent-card.json';
   let fingerprint = 0;
   const forged = (): string =>

@@ -1,5 +1,5 @@
 /**
- * Hardening (issue 6), part 1: property-based fuzzing of the pure core.
+ * Hardening, part 1: property-based fuzzing of the pure core.
  *
  * - Every decoder, the classifier, the fingerprint, the judge and the media-type matcher
  *   are total: they never throw on `fc.anything()`, on `fc.jsonValue()`, nor on real 1.0 /

@@ -1,5 +1,5 @@
 /**
- * Hardening 2 (issue 15): hostile peers and attribution — each test failed before its fix.
+ * Hardening 2: hostile peers and attribution — each test failed before its fix.
  * #6 task ids colliding across peers, #7 a card from another host taking over an agent,
  * #8 cards over the skill cap, #9 the re-fetch's memory bound, #10 secrets in span status,
  * #11 enforce mode's rebuilt Response, #12 ignoreUrls /g, reader.cancel(), two instances.

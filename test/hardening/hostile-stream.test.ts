@@ -1,5 +1,5 @@
 /**
- * Hardening (issue 15, item 2): hostile SSE streams.
+ * Hardening: hostile SSE streams.
  *
  * - Floods of blank lines (LF, CR, CRLF) and of short lines: the parser's line search is
  *   O(line). Before the fix it called `String.prototype.indexOf` once per line on the

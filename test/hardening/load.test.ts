@@ -1,5 +1,5 @@
 /**
- * Hardening (issue 6), part 3: load. With the instrumentation enabled (real SDK,
+ * Hardening, part 3: load. With the instrumentation enabled (real SDK,
  * in-memory exporter):
  *
  * - 2,000 concurrent A2A calls: 1,950 `tasks/send` (sendReturns 'final') against the raw

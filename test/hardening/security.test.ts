@@ -1,5 +1,5 @@
 /**
- * Hardening (issue 6), part 4: security, with the instrumentation enabled through the real
+ * Hardening, part 4: security, with the instrumentation enabled through the real
  * SDK (in-memory span exporter, a metric reader of our own):
  *
  * - message texts, artifact contents (text, file bytes and names, data), status texts,

@@ -261,7 +261,7 @@ describe(
     // (gRPC's channel refs an interval while a call waits for a connection, and reconnects
     // after the flush's abort with a socket the abort revived): killed after 30 s; now ~4 s.
     for (const { name, endpoint } of collectors) {
-      test(`issue 26 #4 OTLP/gRPC, collector ${name}: 3,000 spans, the process exits within ${EXIT_BOUND_MS / 1000} s with bare's code and output`, async () => {
+      test(`OTLP/gRPC, collector ${name}: 3,000 spans, the process exits within ${EXIT_BOUND_MS / 1000} s with bare's code and output`, async () => {
         const env = exporting(await endpoint(), {
           SPANS: '3000',
           OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',

@@ -194,7 +194,7 @@ test('a completed task saying the requested tool is gone, the card re-served wit
   }
 });
 
-test('the same answer while the card still lists the tool: a suspicion the card refutes, no drift (issue 26 item 6)', async () => {
+test('the same answer while the card still lists the tool: a suspicion the card refutes, no drift', async () => {
   await fetch(`${base}/api/.well-known/weather/agent-card.json`).then((r) => r.json());
   const text = await send('/api/a2a/weather', 'forecast');
   assert.match(text, /Tool \\?"forecast\\?" not found/);

@@ -1,5 +1,5 @@
 /**
- * Across the task lifecycle and acting on drift (issue 4), against real peers:
+ * Across the task lifecycle and acting on drift, against real peers:
  * the seed's fleet sequence with the real @a2a-js/sdk client (send → submitted, poll →
  * failed, callback evicts, re-fetch shows card_changed, retry succeeds unflagged),
  * variant B through GetTask, debounce under 1,000 failing tasks, withSkill, refetch,

@@ -1,5 +1,5 @@
 /**
- * Push notifications (issue 28), with the real `@a2a-js/sdk` 1.3 server and its push sender
+ * Push notifications, with the real `@a2a-js/sdk` 1.3 server and its push sender
  * (1.0 `DefaultPushNotificationSender`; 0.3 through `createLegacyAwarePushNotificationSender`),
  * the real SDK client registering an express webhook on 127.0.0.1: every genuine push is one
  * TaskPushNotification span judged against the task's negotiation; forged pushes give nothing;

@@ -1,5 +1,5 @@
 /**
- * refetchCardOnDrift (issue 14, item 5): the re-fetch is a conditional request (the
+ * refetchCardOnDrift: the re-fetch is a conditional request (the
  * validators of the card response the process holds), a 304 means "unchanged", and a drift
  * right after a redeploy is not answered from an earlier re-fetch's memo.
  *
