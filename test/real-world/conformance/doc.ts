@@ -22,7 +22,8 @@ mock models, no network, no LLM; venvs and Go builds are cached by lock hash in
 \`\${A2A_TEST_CACHE:-~/.cache/a2a-instrumentation-tests}\`) or against their recorded wire (\`test/fixtures/<name>/\`,
 fed to the decoders and the judge by \`test/core/real-world-fixtures.test.ts\`).
 
-The live implementations are rows of one table (\`test/real-world/conformance/implementations.ts\`):
+The live implementations are rows of one table, one file per implementation
+(\`test/real-world/rows/<implementation>.ts\`, assembled in \`test/real-world/conformance/implementations.ts\`):
 how to start the agent and redeploy it in place, what it serves, where its client puts the skill
 id and what it can express, each with its source. One set of checks
 (\`test/real-world/conformance/checks.ts\`, run by \`test/real-world/conformance.test.ts\`) runs

@@ -1,0 +1,99 @@
+/**
+ * What the conformance table's rows (test/real-world/rows/<implementation>.ts) share: the reasons a
+ * row cannot run, the prompts and skills most agents serve, the clients most rows drive, and the
+ * exchanges and probes several rows declare alike.
+ */
+import { existsSync } from 'node:fs';
+import { post, sse, V03, V10 as V10REC, type Recorder } from '../record-lib.mjs';
+import { join } from 'node:path';
+import { FOX, type Json } from '../lib';
+import { httpProbe, m10, rpcProbe, V10 } from './probes';
+import { endpoint, type Peer, type RecordedExchange } from './types';
+
+/** The reason a Node row cannot run while its package under test/real-world/<dir> is not installed. */
+export function packageMissing(dir: string, pkg: string): () => string | undefined {
+  return () =>
+    existsSync(join(__dirname, '..', dir, 'node_modules', pkg, 'package.json'))
+      ? undefined
+      : `test/real-world/${dir}/node_modules missing: REAL_WORLD_INSTALL_ONLY=1 bash scripts/real-world.sh`;
+}
+
+/** The reason a Python row cannot run while its venv is missing. */
+export function venvMissing(impl: string, installed: () => boolean): () => string | undefined {
+  return () =>
+    installed()
+      ? undefined
+      : `test/real-world/python/${impl}/.venv missing: REAL_WORLD_INSTALL_ONLY=1 bash scripts/real-world.sh`;
+}
+
+export const PROMPTS = { summarize: `summarize: ${FOX}`, translate: 'translate: hello' };
+export const SUMMARY = 'Summary: The quick brown fox jumps over.';
+export const sdk03 = (from: 'url' | 'card') =>
+  ({ kind: 'sdk', transport: 'JSONRPC', legacy: true, from }) as const;
+export const sdk = (transport: 'JSONRPC' | 'HTTP+JSON', from: 'url' | 'card', legacy = false) =>
+  ({ kind: 'sdk', transport, from, legacy, stripInterfaces: legacy }) as const;
+export const TRANSPORTS = ['JSONRPC', 'HTTP+JSON'] as const;
+
+/** A recorded exchange: GET a URL of the peer. */
+export function getExchange(
+  name: string,
+  note: string,
+  url: (p: Peer) => string,
+): RecordedExchange {
+  return { name, note, request: (p) => ({ url: url(p) }) };
+}
+/** A recorded JSON-RPC exchange: POST `method` to the peer's `endpointName` (1.0 headers, SSE). */
+export function rpcExchange(
+  name: string,
+  note: string,
+  endpointName: string,
+  method: string,
+  params: (r: Recorder) => Json,
+  o: { v10?: boolean; stream?: boolean } = {},
+): RecordedExchange {
+  const headers = o.v10 ? V10REC : V03;
+  return {
+    name,
+    note,
+    request: (p, r) => ({
+      url: endpoint(p, endpointName),
+      init: post(o.stream ? sse(headers) : headers, r.rpc(method, params(r))),
+    }),
+  };
+}
+
+/** The two skills most agents here serve, both `text/plain`. */
+export const TEXT_SKILLS: Array<[string, string[]]> = [
+  ['summarize', ['text/plain']],
+  ['translate', ['text/plain']],
+];
+/** tasks/get of a task the agent never had: -32001 at HTTP 200, an error span (or, `bytes`, its tagged id for the bytes compared). */
+export function unknownTaskProbe(endpointName: string, bytes = false) {
+  return rpcProbe(
+    bytes ? 'tasks/get unknown' : 'tasks/get of an unknown task',
+    endpointName,
+    'tasks/get',
+    (tag) => ({ id: bytes ? `${tag}-none` : 'no-such-task' }),
+    { status: 200, body: /-32001/, ...(bytes ? {} : { span: { name: 'GetTask', error: true } }) },
+  );
+}
+/** The a2a-sdk 1.3 routes: a REST GET of an unknown task (404, an error span). */
+export const REST_UNKNOWN_TASK = httpProbe(
+  'REST GET of an unknown task',
+  '/tasks/no-such-task',
+  { status: 404, span: { name: 'GetTask', error: true } },
+  { base: 'restUrl', headers: V10 },
+);
+/** The a2a-sdk 1.3 routes: an HTTP+JSON 1.0 stream, its first event the Task. */
+export const REST_STREAM = httpProbe(
+  'HTTP+JSON stream',
+  '/message:stream',
+  { status: 200, contentType: 'text/event-stream; charset=utf-8', body: /^data: \{"task"/ },
+  {
+    base: 'restUrl',
+    headers: { ...V10, accept: 'text/event-stream' },
+    body: (tag) => m10(PROMPTS.translate, 'translate', tag),
+  },
+);
+
+export const grpcOk = { 'rpc.grpc.status_code': 0 };

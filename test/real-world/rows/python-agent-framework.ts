@@ -1,0 +1,234 @@
+/**
+ * The conformance table's row of python-agent-framework: `agentFramework` (conformance/types.ts says what each
+ * field means; conformance/implementations.ts assembles the table).
+ */
+import {
+  VENV_PYTHON as MAF_PYTHON,
+  startAgentFrameworkPeer,
+  venvInstalled as mafInstalled,
+} from '../python/agent-framework/peer-process.mjs';
+import { cardProbe, httpProbe, m10, rpcProbe, V10 } from '../conformance/probes';
+import { agentFrameworkQuirks } from './python-agent-framework.quirks';
+import type { Row } from '../conformance/types';
+import {
+  venvMissing,
+  PROMPTS,
+  SUMMARY,
+  sdk,
+  TRANSPORTS,
+  TEXT_SKILLS,
+  REST_UNKNOWN_TASK,
+  REST_STREAM,
+} from '../conformance/row-kit';
+
+const MAF_NOT_FOUND = 'Error: Requested function "translate" not found.';
+const MAF_TOOLS = 'agent_framework/_tools.py';
+export const agentFramework: Row = {
+  id: 'python-agent-framework',
+  name: 'Microsoft Agent Framework (`agent-framework-a2a` 1.0.0b261022 `A2AExecutor`, `agent-framework-core` 1.26.0, on `a2a-sdk` 1.3.0; a `BaseChatClient` with the framework’s `FunctionInvocationLayer` over a scripted model)',
+  agentCode: 'test/real-world/python/agent-framework/',
+  unavailable: venvMissing('agent-framework', mafInstalled),
+  start: (d, same) =>
+    startAgentFrameworkPeer({
+      variant: d.variant,
+      port: same?.port,
+      stream: d.opts?.stream as boolean | undefined,
+      unknown: d.opts?.unknown as 'result' | 'terminate' | undefined,
+    }),
+  agentPython: MAF_PYTHON,
+  facts: {
+    bindings: {
+      value:
+        '1.0 JSON-RPC and HTTP+JSON, the SDK’s 0.3 compat layer on JSON-RPC; `stream=False` (default: the answer is a WORKING status message, in `history`, no artifacts) and `stream=True` (artifact updates)',
+      source: 'agent_framework_a2a A2AExecutor(stream=...); test/fixtures/agent-framework-live/',
+    },
+    clients: {
+      value:
+        '`@a2a-js/sdk` 1.3 (JSON-RPC, REST; 1.0 and 0.3 modes), raw fetch and Google ADK JS `RemoteA2AAgent` (0.3 stream, a test of its own); the skill id in the request metadata or `message.metadata`',
+      source: 'test/peers/sdk-client.ts; test/real-world/clients/lib.ts (putSkillId)',
+    },
+    card: {
+      value:
+        '`/.well-known/agent-card.json`, the app’s own card (the framework writes none): 1.0 + the SDK’s 0.3 fields, skills = the tools, `text/plain`',
+      source:
+        'test/real-world/python/agent-framework/peer.py; test/fixtures/agent-framework-live/card.json',
+    },
+    judged: {
+      value:
+        'healthy tool-using send / stream on both bindings and both executor modes: no drift; `a2a.protocol.version` 1.0 / 0.3 per call; -32001 and REST 404: error spans, no verdict. Removed tool: COMPLETED with the framework’s `Error: Requested function "x" not found.` repeated by the model (history / status message) → `unknown_skill`, confirmed by the card re-served; with `terminate_on_unknown_calls` FAILED with that text → `unknown_skill`; `card_changed`. Variant B (`stream=True`): raw `image/png` artifact → `output_mode_mismatch`; under `stream=False` the image is a status message, not judged for modes (limit)',
+      source: `${MAF_TOOLS}:2331, 2749`,
+    },
+    fixtures: 'test/fixtures/agent-framework-live/',
+  },
+  card: {
+    protocol: '1.0',
+    skills: TEXT_SKILLS,
+    fields: () => ({
+      version: '1.0.0',
+      protocolVersion: '0.3',
+      supportedInterfaces: [
+        { protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+        { protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+        { protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+      ],
+    }),
+  },
+  skills: { send: 'summarize', stream: 'translate', prompts: PROMPTS },
+  capabilities: {
+    streaming: { value: true, source: 'the app’s card: AgentCapabilities(streaming=True)' },
+    push: { value: false, source: 'the app’s card' },
+    grpc: { value: false, source: 'the SDK’s JSON-RPC and REST routes only' },
+    variantB: {
+      value: 'raw',
+      source:
+        'variant B answers with an image/png raw part; judged only as an artifact (stream=True)',
+    },
+  },
+  healthy: [
+    ...TRANSPORTS.flatMap((transport) =>
+      [false, true].map((stream) => ({
+        label: `SDK ${transport} 1.0 from the card URL, A2AExecutor stream=${stream ? 'True' : 'False'}`,
+        deploy: { stream },
+        client: sdk(transport, 'url'),
+        protocol: '1.0' as const,
+        ops: {
+          send: { state: 'completed', answer: SUMMARY },
+          stream: { state: 'completed', minEvents: 3, firstEvent: 'task' },
+        },
+      })),
+    ),
+    {
+      label: 'SDK JSON-RPC 0.3 mode on the SDK 0.3 layer (the card without its 1.0 interfaces)',
+      client: sdk('JSONRPC', 'card', true),
+      protocol: '0.3',
+      ops: { send: { state: 'completed' }, stream: { state: 'completed' } },
+    },
+    {
+      label: 'raw JSON-RPC 1.0 SendMessage, the answer read from the history',
+      client: { kind: 'jsonrpc', version: '1.0', endpoint: 'rpcUrl' },
+      protocol: '1.0',
+      ops: { send: { state: 'completed', answer: SUMMARY } },
+    },
+    {
+      label: 'raw 0.3 message/send: no artifacts (stream=False), the answer a message',
+      client: { kind: 'jsonrpc', version: '0.3', endpoint: 'rpcUrl' },
+      protocol: '0.3',
+      ops: { send: { state: 'completed', artifacts: 0, answer: SUMMARY } },
+    },
+  ],
+  errors: [
+    rpcProbe(
+      'JSON-RPC GetTask of an unknown task',
+      'rpcUrl',
+      'GetTask',
+      () => ({ id: 'no-such-task' }),
+      { status: 200, body: /-32001/, span: { name: 'GetTask', error: true } },
+      { v10: true },
+    ),
+    REST_UNKNOWN_TASK,
+  ],
+  sameBytes: {
+    probes: [
+      cardProbe(),
+      rpcProbe(
+        'JSON-RPC 1.0 send',
+        'rpcUrl',
+        'SendMessage',
+        (tag) => m10(PROMPTS.summarize, 'summarize', tag),
+        { status: 200 },
+        { v10: true },
+      ),
+      REST_STREAM,
+      rpcProbe(
+        'GetTask unknown',
+        'rpcUrl',
+        'GetTask',
+        (tag) => ({ id: `${tag}-x` }),
+        { status: 200, body: /-32001/ },
+        { v10: true },
+      ),
+      httpProbe(
+        'REST GET of an unknown task',
+        '/tasks/probe-none',
+        { status: 404, contentType: 'application/json' },
+        { base: 'restUrl', headers: V10 },
+      ),
+    ],
+  },
+  variantA: {
+    gone: 'translate',
+    left: ['summarize'],
+    paths: [
+      {
+        label: 'raw 0.3 message/send: COMPLETED with the framework’s words',
+        client: { kind: 'jsonrpc', version: '0.3', endpoint: 'rpcUrl' },
+        ops: { send: { state: 'completed', answer: MAF_NOT_FOUND } },
+        says: {
+          value: 'words',
+          source: `${MAF_TOOLS}:2331 the function result "${MAF_NOT_FOUND}", repeated by the model; the task COMPLETES`,
+        },
+        verdict: 'unknown_skill',
+        evidence: 'content',
+      },
+      ...TRANSPORTS.map((transport) => ({
+        label: `SDK ${transport} holding the healthy card: send + stream`,
+        client: sdk(transport, 'card'),
+        ops: { send: { answer: MAF_NOT_FOUND }, stream: {} },
+        says: { value: 'words' as const, source: `${MAF_TOOLS}:2331` },
+        verdict: 'unknown_skill' as const,
+        confirmed: true,
+      })),
+      {
+        label:
+          'terminate_on_unknown_calls: SDK send → FAILED with the text (str() of a KeyError: in quotes)',
+        deploy: { unknown: 'terminate' },
+        client: sdk('JSONRPC', 'card'),
+        ops: {
+          send: {
+            state: 'failed',
+            statusText: `'${MAF_NOT_FOUND}'`,
+            spanState: 'TASK_STATE_FAILED',
+          },
+        },
+        says: {
+          value: 'words',
+          source: `${MAF_TOOLS}:2749 _UnknownFunctionCallError, the task FAILS`,
+        },
+        verdict: 'unknown_skill',
+      },
+      {
+        label:
+          'terminate_on_unknown_calls: raw JSON-RPC 1.0 stream → the FAILED status update carries the text',
+        deploy: { unknown: 'terminate' },
+        client: { kind: 'jsonrpc', version: '1.0', endpoint: 'rpcUrl' },
+        ops: {
+          stream: {
+            state: 'failed',
+            wire: /TASK_STATE_FAILED[\s\S]*Requested function \\"translate\\" not found|Requested function \\"translate\\" not found[\s\S]*TASK_STATE_FAILED/,
+          },
+        },
+        says: { value: 'words', source: `${MAF_TOOLS}:2749` },
+        verdict: 'unknown_skill',
+      },
+    ],
+    still: {
+      label: 'SDK send summarize',
+      client: sdk('JSONRPC', 'card'),
+      ops: { send: { state: 'completed' } },
+    },
+  },
+  variantB: {
+    skill: 'summarize',
+    paths: TRANSPORTS.map((transport) => ({
+      label: `A2AExecutor stream=True, SDK ${transport}: a raw image/png artifact`,
+      deploy: { stream: true },
+      client: sdk(transport, 'card'),
+      ops: {
+        send: { state: 'completed', part: { kind: 'raw', mediaType: 'image/png' } },
+        stream: {},
+      },
+      mediaType: 'image/png',
+    })),
+  },
+  quirks: agentFrameworkQuirks,
+};

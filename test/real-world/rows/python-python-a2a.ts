@@ -1,0 +1,218 @@
+/**
+ * The conformance table's row of python-python-a2a: `pythonA2a` (conformance/types.ts says what each
+ * field means; conformance/implementations.ts assembles the table).
+ */
+import {
+  VENV_PYTHON as PYTHON_A2A_PYTHON,
+  startPythonA2aPeer,
+  venvInstalled as pythonA2aInstalled,
+} from '../python/python-a2a/peer-process.mjs';
+import { cardProbe, httpProbe } from '../conformance/probes';
+import { pythonA2aQuirks } from './python-python-a2a.quirks';
+import type { Row } from '../conformance/types';
+import { venvMissing, PROMPTS, SUMMARY, TEXT_SKILLS } from '../conformance/row-kit';
+
+const PYTHON_A2A_PEER = 'test/real-world/python/python-a2a/peer.py';
+/** a python-a2a 0.1 body (its own client's shape): ids carry the tag */
+const task01 = (method: string, text: string) => (tag: string) => ({
+  jsonrpc: '2.0',
+  id: `${tag}-rpc`,
+  method,
+  params: {
+    id: `${tag}-task`,
+    sessionId: `${tag}-session`,
+    message: { role: 'user', parts: [{ type: 'text', text }] },
+  },
+});
+const rpc01 = (skillBy: 'withSkill' | 'metadata') =>
+  ({ kind: 'jsonrpc01', send: 'sendUrl', stream: 'streamUrl', skillBy }) as const;
+export const pythonA2a: Row = {
+  id: 'python-python-a2a',
+  name: 'python-a2a 0.5.9 (an `@agent` `A2AServer` with `@skill` methods on its own Flask app, werkzeug; a deterministic handler)',
+  agentCode: 'test/real-world/python/python-a2a/',
+  unavailable: venvMissing('python-a2a', pythonA2aInstalled),
+  start: (d, same) =>
+    startPythonA2aPeer({ variant: d.variant as 'healthy' | 'A' | 'B', port: same?.port }),
+  agentPython: PYTHON_A2A_PYTHON,
+  facts: {
+    bindings: {
+      value:
+        '0.1 `tasks/send` at `/tasks/send`, `tasks/sendSubscribe` at `/tasks/stream` (SSE `event: update/complete` with bare Tasks)',
+      source: 'python_a2a/server/http.py (create_flask_app); test/fixtures/python-a2a-live/',
+    },
+    clients: {
+      value:
+        'raw fetch (no JS client speaks it), skill id by `withSkill` or `message.metadata.skillId`',
+      source: 'its 0.1-era "Google A2A" JSON-RPC is not what @a2a-js/sdk speaks',
+    },
+    card: {
+      value:
+        '`/.well-known/agent.json`, `/agent.json`, `/a2a/agent.json`, no `protocolVersion` (the card span names none; calls say 0.1); HTML at `agent-card.json` (no card, no verdict); the decorator’s card says `streaming: false`',
+      source: 'test/fixtures/python-a2a-live/card.json',
+    },
+    judged: {
+      value:
+        'healthy send / stream: no drift; removed skill: COMPLETED with a data part `{"error": "Error in message handler: Unknown skill: x"}` (send and stream) → `unknown_skill`; `image/png` file part → `output_mode_mismatch`; `card_changed`; `tasks/get` 404 (-32000) and a JSON-RPC POST to `/` (500): error spans, no verdict',
+      source: 'python_a2a/server/a2a_server.py:275',
+    },
+    fixtures: 'test/fixtures/python-a2a-live/',
+  },
+  card: {
+    protocol: undefined,
+    skills: TEXT_SKILLS,
+    fields: (p) => ({ protocolVersion: undefined, url: p.origin, version: '1.0.0' }),
+  },
+  skills: { send: 'summarize', stream: 'translate', prompts: PROMPTS },
+  capabilities: {
+    streaming: {
+      value: false,
+      source:
+        'the decorator’s card says streaming: false (it streams at /tasks/stream all the same)',
+    },
+    push: { value: false, source: 'the card’s capabilities' },
+    grpc: { value: false, source: 'Flask JSON-RPC only' },
+    variantB: {
+      value: 'file',
+      source: `${PYTHON_A2A_PEER}: variant B answers summarize with an image/png file part`,
+    },
+  },
+  healthy: [
+    {
+      label: 'raw 0.1, the skill declared with withSkill',
+      client: rpc01('withSkill'),
+      protocol: '0.1',
+      skillSource: 'application',
+      ops: {
+        send: { state: 'completed', part: { kind: 'text', text: SUMMARY } },
+        stream: {
+          state: 'completed',
+          wire: /^event: update\nid: [\s\S]*event: complete\n[\s\S]*"text": "FR: hello"/,
+        },
+      },
+    },
+    {
+      label: 'raw 0.1, the skill in message.metadata.skillId (read from the wire)',
+      client: rpc01('metadata'),
+      protocol: '0.1',
+      skillSource: 'wire',
+      // python-a2a keeps the request's metadata on the echoed message
+      ops: { send: { state: 'completed', wire: /"skillId":\s*"summarize"/ } },
+    },
+  ],
+  errors: [
+    httpProbe(
+      'tasks/get of an unknown task',
+      '/tasks/get',
+      { status: 404, span: { name: 'GetTask', error: true } },
+      {
+        body: () => ({ jsonrpc: '2.0', id: 'g', method: 'tasks/get', params: { id: 'no-such' } }),
+      },
+    ),
+    httpProbe(
+      'a JSON-RPC POST to the card URL /',
+      '/',
+      { status: 500, span: { name: 'SendMessage', error: true } },
+      {
+        body: () => ({
+          jsonrpc: '2.0',
+          id: 'm',
+          method: 'message/send',
+          params: {
+            message: {
+              kind: 'message',
+              messageId: 'm-1',
+              role: 'user',
+              parts: [{ kind: 'text', text: 'summarize: hi' }],
+            },
+          },
+        }),
+      },
+    ),
+  ],
+  sameBytes: {
+    probes: [
+      cardProbe(),
+      httpProbe('the HTML page at agent-card.json', '/.well-known/agent-card.json', {
+        status: 200,
+      }),
+      httpProbe(
+        'tasks/send',
+        '/tasks/send',
+        { status: 200 },
+        { body: task01('tasks/send', PROMPTS.summarize) },
+      ),
+      httpProbe(
+        'tasks/sendSubscribe',
+        '/tasks/stream',
+        { status: 200, contentType: 'text/event-stream' },
+        {
+          headers: { accept: 'text/event-stream' },
+          body: task01('tasks/sendSubscribe', PROMPTS.translate),
+        },
+      ),
+      httpProbe(
+        'tasks/get unknown',
+        '/tasks/get',
+        { status: 404 },
+        {
+          body: (tag) => ({
+            jsonrpc: '2.0',
+            id: 'g',
+            method: 'tasks/get',
+            params: { id: `${tag}-x` },
+          }),
+        },
+      ),
+      httpProbe(
+        'tasks/send POSTed to /',
+        '/',
+        { status: 500 },
+        { body: task01('tasks/send', 'hi') },
+      ),
+    ],
+  },
+  variantA: {
+    gone: 'translate',
+    left: ['summarize'],
+    paths: [
+      {
+        label: 'tasks/send: COMPLETED with python-a2a’s error data part',
+        client: rpc01('withSkill'),
+        ops: {
+          send: {
+            state: 'completed',
+            part: { kind: 'data' },
+            wire: /"data":\s*\{\s*"error":\s*"Error in message handler: Unknown skill: translate"\s*\}/,
+          },
+          stream: { wire: /Unknown skill: translate/ },
+        },
+        says: {
+          value: 'words',
+          source:
+            'python_a2a/server/a2a_server.py:275 `f"Error in message handler: {str(e)}"` in a COMPLETED task',
+        },
+        verdict: 'unknown_skill',
+      },
+    ],
+    still: {
+      label: 'tasks/send summarize',
+      client: rpc01('withSkill'),
+      ops: { send: { state: 'completed' } },
+    },
+  },
+  variantB: {
+    skill: 'summarize',
+    paths: [
+      {
+        label: 'tasks/send + tasks/sendSubscribe: a file part image/png',
+        client: rpc01('withSkill'),
+        ops: {
+          send: { part: { kind: 'file', mediaType: 'image/png' } },
+          stream: { wire: /"mimeType": "image\/png"/ },
+        },
+        mediaType: 'image/png',
+      },
+    ],
+  },
+  quirks: pythonA2aQuirks,
+};
