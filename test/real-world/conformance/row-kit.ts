@@ -97,3 +97,8 @@ export const REST_STREAM = httpProbe(
 );
 
 export const grpcOk = { 'rpc.grpc.status_code': 0 };
+/** What most cards say of themselves, the row's source being the card: it streams, it takes no push configs. */
+export const STREAMING_NO_PUSH = {
+  streaming: { value: true, source: 'the card’s capabilities.streaming' },
+  push: { value: false, source: 'the card’s capabilities' },
+} as const;

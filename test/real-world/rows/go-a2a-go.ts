@@ -7,7 +7,14 @@ import { cardProbe, httpProbe, m03, rpcProbe } from '../conformance/probes';
 import { endpoint } from '../conformance/types';
 import { goGrpcQuirks, goQuirks } from './go-a2a-go.quirks';
 import type { Row } from '../conformance/types';
-import { PROMPTS, SUMMARY, sdk03, TEXT_SKILLS, grpcOk } from '../conformance/row-kit';
+import {
+  PROMPTS,
+  SUMMARY,
+  sdk03,
+  TEXT_SKILLS,
+  grpcOk,
+  STREAMING_NO_PUSH,
+} from '../conformance/row-kit';
 
 const GO_PEER = 'test/real-world/go/a2a-go/main.go';
 /** the build of the Go peer, once per run (cached by go.sum: instant once built) */
@@ -67,8 +74,7 @@ export const goJsonRpc: Row = {
   },
   skills: { send: 'summarize', stream: 'translate', prompts: PROMPTS },
   capabilities: {
-    streaming: { value: true, source: 'the card’s capabilities.streaming' },
-    push: { value: false, source: 'the card’s capabilities' },
+    ...STREAMING_NO_PUSH,
     grpc: { value: true, source: 'GRPC=1: a2agrpc.NewHandler (the go-a2a-go-grpc deployment)' },
     variantB: {
       value: 'file',
@@ -373,8 +379,7 @@ export const goGrpc: Row = {
   },
   skills: { send: 'summarize', stream: 'translate', prompts: PROMPTS },
   capabilities: {
-    streaming: { value: true, source: 'the card’s capabilities.streaming' },
-    push: { value: false, source: 'the card’s capabilities' },
+    ...STREAMING_NO_PUSH,
     grpc: { value: true, source: `${GO_PEER} GRPC=1` },
     variantB: { value: 'file', source: `${GO_PEER}: an image/png file part` },
   },

@@ -7,7 +7,7 @@ import { type Peer } from '../conformance/types';
 import { adkJsQuirks } from './node-adk.quirks';
 import { startAdkPeer } from '../adk/peer-process.mjs';
 import type { Row } from '../conformance/types';
-import { packageMissing, PROMPTS, SUMMARY, sdk03 } from '../conformance/row-kit';
+import { packageMissing, PROMPTS, SUMMARY, sdk03, STREAMING_NO_PUSH } from '../conformance/row-kit';
 
 const ADK_JS_FUNCTIONS = '@google/adk 2.0.0 dist/cjs/agents/functions.js:396';
 const ADK_TOOLS_DICT = 'Function translate is not found in the toolsDict.';
@@ -73,8 +73,7 @@ export const adkJs: Row = {
     prompts: { 'desk-summarize': PROMPTS.summarize, 'desk-translate': 'translate: Hello world' },
   },
   capabilities: {
-    streaming: { value: true, source: 'the card’s capabilities.streaming' },
-    push: { value: false, source: 'the card’s capabilities' },
+    ...STREAMING_NO_PUSH,
     grpc: { value: false, source: 'toA2a serves JSON-RPC (and REST) only' },
     variantB: {
       value: 'file',

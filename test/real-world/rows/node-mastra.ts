@@ -7,7 +7,7 @@ import { endpoint, type Peer } from '../conformance/types';
 import { mastraQuirks } from './node-mastra.quirks';
 import { node22, startMastraPeer } from '../mastra/peer-process.mjs';
 import type { Row } from '../conformance/types';
-import { packageMissing, sdk03 } from '../conformance/row-kit';
+import { packageMissing, sdk03, STREAMING_NO_PUSH } from '../conformance/row-kit';
 
 const MASTRA_PEER = 'test/real-world/mastra/peer.mjs';
 /** Mastra seen through its agent `assistant` (`helper` beside it on the origin), on Node 22. */
@@ -96,8 +96,7 @@ export const mastra: Row = {
     },
   },
   capabilities: {
-    streaming: { value: true, source: 'the card’s capabilities.streaming' },
-    push: { value: false, source: 'the card’s capabilities' },
+    ...STREAMING_NO_PUSH,
     grpc: { value: false, source: '@mastra/server serves JSON-RPC only' },
     variantB: {
       value: 'none',

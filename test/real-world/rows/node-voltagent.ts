@@ -7,7 +7,7 @@ import { type Peer } from '../conformance/types';
 import { voltagentQuirks } from './node-voltagent.quirks';
 import { startVoltAgentPeer } from '../voltagent/peer-process.mjs';
 import type { Row } from '../conformance/types';
-import { packageMissing } from '../conformance/row-kit';
+import { packageMissing, STREAMING_NO_PUSH } from '../conformance/row-kit';
 
 const VOLT_PEER = 'test/real-world/voltagent/peer.mjs';
 const VOLT_NO_TOOL =
@@ -78,8 +78,7 @@ export const voltagent: Row = {
     prompts: { 'summarize-v2': 'The quick brown fox jumps', translate: 'Hello world' },
   },
   capabilities: {
-    streaming: { value: true, source: 'the card’s capabilities.streaming' },
-    push: { value: false, source: 'the card’s capabilities' },
+    ...STREAMING_NO_PUSH,
     grpc: { value: false, source: '@voltagent/a2a-server serves JSON-RPC only' },
     variantB: {
       value: 'none',

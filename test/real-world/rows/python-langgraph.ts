@@ -12,7 +12,14 @@ import { cardProbe, httpProbe, m03, rpcProbe } from '../conformance/probes';
 import { endpoint, type Peer } from '../conformance/types';
 import { langgraphQuirks } from './python-langgraph.quirks';
 import type { Row } from '../conformance/types';
-import { venvMissing, PROMPTS, SUMMARY, sdk, unknownTaskProbe } from '../conformance/row-kit';
+import {
+  venvMissing,
+  PROMPTS,
+  SUMMARY,
+  sdk,
+  unknownTaskProbe,
+  STREAMING_NO_PUSH,
+} from '../conformance/row-kit';
 
 /**
  * A LangGraph server seen through one of its assistants (one per graph): its card and endpoint
@@ -93,8 +100,7 @@ export const langgraph: Row = {
   skillId: (peer, graph) =>
     `${(peer as unknown as { assistantIds: Record<string, string> }).assistantIds[graph]}-main`,
   capabilities: {
-    streaming: { value: true, source: 'the card’s capabilities.streaming' },
-    push: { value: false, source: 'the card’s capabilities' },
+    ...STREAMING_NO_PUSH,
     grpc: { value: false, source: 'JSON-RPC only' },
     variantB: {
       value: 'file',

@@ -1,5 +1,5 @@
 """A real Agno AgentOS (`agno[os,a2a]` 3.1.10, on the reference `a2a-sdk` 0.3) A2A server for
-the python-agno row of test/real-world/conformance/implementations.ts: an Agno `Agent` (id
+the python-agno row of test/real-world/rows/python-agno.ts: an Agno `Agent` (id
 `desk`, tools `summarize`, `translate`) served by `AgentOS(agents=[...], a2a_interface=True)` (its FastAPI app, A2A routes from
 agno/os/interfaces/a2a/router.py) on uvicorn, 127.0.0.1. No database, telemetry off.
 

@@ -1,5 +1,5 @@
 """A real crewAI (`crewai[a2a]` 1.15.30) A2A server for the python-crewai row of
-test/real-world/conformance/implementations.ts.
+test/real-world/rows/python-crewai.ts.
 
 crewAI 1.15 ships the server-side A2A pieces but no HTTP app of its own; this wires them the way
 its users do:

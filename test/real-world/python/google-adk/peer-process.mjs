@@ -1,6 +1,6 @@
 /**
  * Starts peer.py (the real Google ADK Python `to_a2a` server) through ../python-peer.mjs. Used by
- * its row of the conformance table (../../conformance/implementations.ts), which records its
+ * its row of the conformance table (../../rows/python-google-adk.ts), which records its
  * wire too. What is this impl's own: its name, PYTHONWARNINGS=ignore and the JSON-RPC endpoint
  * at the root.
  */

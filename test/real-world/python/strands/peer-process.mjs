@@ -1,6 +1,6 @@
 /**
  * Starts peer.py (a Strands Agent served by Strands' own `A2AServer`) through ../python-peer.mjs.
- * Used by its row of the conformance table (../../conformance/implementations.ts), which records
+ * Used by its row of the conformance table (../../rows/python-strands.ts), which records
  * its wire too. What is this impl's own: its name, PYTHONWARNINGS=ignore, the streaming mode
  * (A2AServer's legacy default or its A2A-compliant artifact streaming) and the JSON-RPC endpoint
  * at the root.
