@@ -1,8 +1,8 @@
 /**
  * The wire RECORDED from two live Python frameworks fed to the core decoders and the
  * judge, so `npm test` checks it without Python: Microsoft Agent Framework's A2A hosting
- * (test/fixtures/agent-framework-live, test/real-world/python/agent-framework/record.mjs) and
- * python-a2a (test/fixtures/python-a2a-live, test/real-world/python/python-a2a/record.mjs). Every
+ * (test/fixtures/agent-framework-live, recorded by its row's `recording`) and
+ * python-a2a (test/fixtures/python-a2a-live, likewise). Every
  * POST exchange is replayed against the card its healthy server served (`card.json`): the
  * verdicts named in EXPECTED, none for every other exchange; the cards' fingerprints are the
  * seed's in python3, and variant A's card is a card_changed (same version, other fingerprint).

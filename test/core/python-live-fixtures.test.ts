@@ -1,6 +1,6 @@
 /**
  * The wire RECORDED from live Python agents (test/fixtures/{a2a-python-live,
- * google-adk-python-live,fasta2a-live,strands-live,langgraph-live,agno-live,...}, each with its README and record.mjs under
+ * google-adk-python-live,fasta2a-live,strands-live,langgraph-live,agno-live,...}, each with its README saying how it was recorded, its peer under
  * test/real-world/python/<impl>/) fed to the core decoders and the judge, so `npm test` checks
  * them without Python installed. Every exchange is replayed from its `<name>.meta.json` (the
  * request as sent) against the card the healthy server served (`card.json`): the verdict each

@@ -16,6 +16,10 @@ export interface Recorder {
     init?: RequestInit,
   ): Promise<{ status: number; text: string; contentType: string }>;
   rpc(method: string, params: Json): string;
+  /** the next JSON-RPC id: 1, 2, ... per recorder */
+  nextRpcId(): number;
+  /** the next message id: the prefix and 1, 2, ... per recorder */
+  nextMessageId(): string;
   m10(text: string, skillId: string): Json;
   m03(text: string, skillId?: string, where?: 'message' | 'params'): Json;
   writeIndex(head: Json): void;

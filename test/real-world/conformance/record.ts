@@ -2,13 +2,17 @@
  * The recorder of a row's live wire: `node --import tsx test/real-world/conformance/record.ts
  * <row id> [out dir]` runs the row's `recording` (its deployments in order, each replacing the
  * last on the same port, and the exchanges of each) with plain `fetch` — no instrumentation
- * loaded — and writes test/fixtures/<fixture>/ (or the out dir) through record-lib.mjs: per
+ * loaded (an exchange's `first` call, FastA2A's send before its task is read back, is not
+ * recorded) — and writes test/fixtures/<fixture>/ (or the out dir) through record-lib.mjs: per
  * exchange the body byte for byte and its meta, then index.json with the versions recorded with.
  */
 import path from 'node:path';
 import { createRecorder, nodePackageVersions, pythonPackageVersions } from '../record-lib.mjs';
 import { ROWS } from './implementations';
+import type { Json } from '../lib';
 import type { Peer } from './types';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function main(): Promise<void> {
   const [id, outArg] = process.argv.slice(2);
@@ -34,7 +38,14 @@ async function main(): Promise<void> {
     last = peer;
     try {
       for (const x of step.exchanges) {
-        const { url, init } = x.request(peer, rec);
+        let first: Json | undefined;
+        if (x.first) {
+          if (x.first.waitBeforeMs) await sleep(x.first.waitBeforeMs);
+          const call = x.first.request(peer, rec);
+          first = (await (await fetch(call.url, call.init)).json()) as Json;
+          await sleep(x.first.waitMs);
+        }
+        const { url, init } = x.request(peer, rec, first);
         await rec.exchange(x.name, x.note, url, init);
       }
     } finally {

@@ -48,17 +48,66 @@ export function rpcExchange(
   note: string,
   endpointName: string,
   method: string,
-  params: (r: Recorder) => Json,
+  params: (r: Recorder, first?: Json) => Json,
   o: { v10?: boolean; stream?: boolean } = {},
 ): RecordedExchange {
   const headers = o.v10 ? V10REC : V03;
   return {
     name,
     note,
-    request: (p, r) => ({
+    request: (p, r, first) => ({
       url: endpoint(p, endpointName),
-      init: post(o.stream ? sse(headers) : headers, r.rpc(method, params(r))),
+      init: post(o.stream ? sse(headers) : headers, r.rpc(method, params(r, first))),
     }),
+  };
+}
+/** A recorded POST of a body the row builds itself to the peer's URL `url` (SSE when `stream`). */
+export function postExchange(
+  name: string,
+  note: string,
+  url: (p: Peer) => string,
+  body: (r: Recorder) => string,
+  o: { stream?: boolean } = {},
+): RecordedExchange {
+  return {
+    name,
+    note,
+    request: (p, r) => ({ url: url(p), init: post(o.stream ? sse(V03) : V03, body(r)) }),
+  };
+}
+/**
+ * A recorded read of a task sent first, unrecorded: FastA2A answers a send at once with the
+ * SUBMITTED task and works after it, so `send` goes first and `method` (tasks/get or GetTask)
+ * reads that task back `waitMs` later; `waitBeforeMs` lets the task before it finish.
+ */
+export function polledExchange(
+  name: string,
+  note: string,
+  endpointName: string,
+  method: string,
+  send: { method: string; params: (r: Recorder) => Json },
+  o: { v10?: boolean; waitMs: number; waitBeforeMs?: number },
+): RecordedExchange {
+  const headers = o.v10 ? V10REC : V03;
+  return {
+    ...rpcExchange(
+      name,
+      note,
+      endpointName,
+      method,
+      (_r, first) => ({ id: first?.result.task.id }),
+      {
+        v10: o.v10,
+      },
+    ),
+    first: {
+      request: (p, r) => ({
+        url: endpoint(p, endpointName),
+        init: post(headers, r.rpc(send.method, send.params(r))),
+      }),
+      waitBeforeMs: o.waitBeforeMs,
+      waitMs: o.waitMs,
+    },
   };
 }
 

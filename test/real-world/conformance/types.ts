@@ -380,9 +380,23 @@ export interface Row {
 export interface RecordedExchange {
   name: string;
   note: string;
+  /**
+   * A call made first and not recorded, for an agent that answers a send at once and works
+   * after it (FastA2A): `waitBeforeMs` before it, `waitMs` after it; its JSON body is passed to
+   * `request` (which reads the task back).
+   */
+  first?: {
+    request(
+      peer: Peer,
+      rec: import('../record-lib.mjs').Recorder,
+    ): { url: string; init?: RequestInit };
+    waitBeforeMs?: number;
+    waitMs: number;
+  };
   request(
     peer: Peer,
     rec: import('../record-lib.mjs').Recorder,
+    first?: Json,
   ): { url: string; init?: RequestInit };
 }
 

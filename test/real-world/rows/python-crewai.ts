@@ -10,10 +10,29 @@ import {
 import { cardProbe } from '../conformance/probes';
 import { crewaiQuirks } from './python-crewai.quirks';
 import type { Row } from '../conformance/types';
-import { venvMissing, PROMPTS, SUMMARY, unknownTaskProbe } from '../conformance/row-kit';
+import {
+  getExchange,
+  rpcExchange,
+  venvMissing,
+  PROMPTS,
+  SUMMARY,
+  unknownTaskProbe,
+} from '../conformance/row-kit';
+import type { Recorder } from '../record-lib.mjs';
+import type { Json } from '../lib';
 
 /** The rows the conformance suite runs. */
 const CREWAI_PEER = 'test/real-world/python/crewai/peer.py';
+/** A recorded 0.3 `MessageSendParams`, the skill in `message.metadata.skill_id` (crewAI's convention). */
+const crewM03 = (r: Recorder, text: string, skill_id: string): Json => ({
+  message: {
+    kind: 'message',
+    role: 'user',
+    messageId: r.nextMessageId(),
+    parts: [{ kind: 'text', text }],
+    metadata: { skill_id },
+  },
+});
 /** crewAI's own client convention: the skill id in `params.message.metadata.skill_id` */
 const crewRpc = {
   kind: 'jsonrpc',
@@ -177,6 +196,93 @@ export const crewai: Row = {
   },
   variantB: {
     na: 'not built: peer.py has no variant B (crewAI sends the final answer as one text artifact, a data part for a dict / BaseModel output, docs/framework-survey.md; no such output is scripted here)',
+  },
+  recording: {
+    fixture: 'crewai-live',
+    versionsOf: ['crewai', 'a2a-sdk', 'starlette', 'uvicorn'],
+    steps: [
+      {
+        deploy: { variant: 'healthy', opts: { mode: 'react' } },
+        exchanges: [
+          getExchange(
+            'card',
+            'GET /.well-known/agent-card.json: agent.to_agent_card(url): 0.3.0, modes text/plain + application/json, skills = the tools (id = name, tags [name], no modes)',
+            (p) => p.cardUrl,
+          ),
+          rpcExchange(
+            'react.jsonrpc-v0.3.message-send.summarize',
+            '0.3 message/send skill summarize, ReAct: the model calls summarize; ONE completed Task, artifact result_<task id> = the tool result, the same text as the last history message',
+            'rpcUrl',
+            'message/send',
+            (r) => crewM03(r, PROMPTS.summarize, 'summarize'),
+          ),
+          rpcExchange(
+            'react.jsonrpc-v0.3.message-stream.translate',
+            '0.3 message/stream skill translate, ReAct: one SSE event, the completed Task (crewAI enqueues no intermediate events)',
+            'rpcUrl',
+            'message/stream',
+            (r) => crewM03(r, PROMPTS.translate, 'translate'),
+            { stream: true },
+          ),
+          rpcExchange(
+            'jsonrpc-v0.3.tasks-get.not-found',
+            '0.3 tasks/get of an unknown id',
+            'rpcUrl',
+            'tasks/get',
+            () => ({ id: 'no-such-task' }),
+          ),
+        ],
+      },
+      {
+        deploy: { variant: 'healthy', opts: { mode: 'function-calling' } },
+        exchanges: [
+          rpcExchange(
+            'function-calling.jsonrpc-v0.3.message-send.translate',
+            '0.3 message/send skill translate, native function calling: completed, artifact text "FR: hello"',
+            'rpcUrl',
+            'message/send',
+            (r) => crewM03(r, PROMPTS.translate, 'translate'),
+          ),
+        ],
+      },
+      {
+        deploy: { variant: 'A', opts: { mode: 'react' } },
+        exchanges: [
+          getExchange(
+            'variant-a.card',
+            'card after the A redeploy: the translate tool removed, so the skill too; version 1.0.0',
+            (p) => p.cardUrl,
+          ),
+          rpcExchange(
+            'variant-a.react.jsonrpc-v0.3.message-send.translate',
+            "variant A, ReAct: COMPLETED; artifact and last history message = crewAI's ToolUsage error \"I encountered an error: Action 'translate' don't exist, these are the only available Actions:\\n<summarize's description>\" (repeated by the model)",
+            'rpcUrl',
+            'message/send',
+            (r) => crewM03(r, PROMPTS.translate, 'translate'),
+          ),
+          rpcExchange(
+            'variant-a.react.jsonrpc-v0.3.message-stream.translate',
+            'variant A, ReAct, message/stream: one SSE event, the same completed Task',
+            'rpcUrl',
+            'message/stream',
+            (r) => crewM03(r, PROMPTS.translate, 'translate'),
+            { stream: true },
+          ),
+        ],
+      },
+      {
+        deploy: { variant: 'A', opts: { mode: 'function-calling' } },
+        exchanges: [
+          rpcExchange(
+            'variant-a.function-calling.jsonrpc-v0.3.message-send.translate',
+            'variant A, native function calling: COMPLETED; artifact and last history message = "Tool not found" (the tool message crewAI\'s AgentExecutor sends back, repeated by the model)',
+            'rpcUrl',
+            'message/send',
+            (r) => crewM03(r, PROMPTS.translate, 'translate'),
+          ),
+        ],
+      },
+    ],
   },
   quirks: crewaiQuirks,
 };

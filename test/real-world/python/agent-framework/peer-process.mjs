@@ -1,7 +1,7 @@
 /**
  * Starts peer.py (a Microsoft Agent Framework agent served by `agent_framework_a2a.A2AExecutor`
- * on the reference a2a-sdk 1.3 server) through ../python-peer.mjs. Used by record.mjs and
- * its row of the conformance table. What is this impl's own: its name, PYTHONWARNINGS=ignore,
+ * on the reference a2a-sdk 1.3 server) through ../python-peer.mjs. Used by
+ * its row of the conformance table (checks and recording). What is this impl's own: its name, PYTHONWARNINGS=ignore,
  * how an unknown function call ends (UNKNOWN), the executor's stream flag, and its endpoints.
  */
 import { pythonPeerFiles, startPythonPeer } from '../python-peer.mjs';

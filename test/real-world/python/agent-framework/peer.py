@@ -1,6 +1,6 @@
 """A real Microsoft Agent Framework A2A host (`agent-framework-a2a` 1.0.0b261022 on
 `agent-framework-core` 1.26.0 and the reference `a2a-sdk` 1.3.0 server) for
-test/real-world/python-agent-framework.test.ts and record.mjs.
+its row of the conformance table (test/real-world/rows/python-agent-framework.ts).
 
 What the framework's A2A hosting is: `agent_framework_a2a.A2AExecutor(agent, stream=...)` behind
 the SDK's `DefaultRequestHandler`; the app writes the card and mounts the SDK's routes itself (the

@@ -1,7 +1,7 @@
 /**
  * Starts peer.py (an Agno Agent served by AgentOS with `a2a_interface=True`) through
- * ../python-peer.mjs. Used by record.mjs and the python-agno row of
- * ../../rows/python-agno.ts. What is this impl's own: its name, telemetry off, and
+ * ../python-peer.mjs. Used by the python-agno row,
+ * ../../rows/python-agno.ts (its checks and its recording). What is this impl's own: its name, telemetry off, and
  * the URLs AgentOS serves per agent under /a2a/agents/<id>/ (the card there, not at the origin's
  * /.well-known/; the card's `url` is the streaming route).
  */

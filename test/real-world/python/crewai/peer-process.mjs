@@ -1,7 +1,7 @@
 /**
  * Starts peer.py (a crewAI Agent: crewAI's own A2A task execution and card on the reference
- * a2a-sdk 0.3 Starlette app) through ../python-peer.mjs. Used by record.mjs and
- * the python-crewai row (../../rows/python-crewai.ts). What is this impl's own: its name, PYTHONWARNINGS=ignore, the
+ * a2a-sdk 0.3 Starlette app) through ../python-peer.mjs. Used by
+ * the python-crewai row (../../rows/python-crewai.ts: its checks and its recording). What is this impl's own: its name, PYTHONWARNINGS=ignore, the
  * LLM mode (crewAI's ReAct text protocol or native function calling) and the JSON-RPC endpoint
  * at the root.
  */

@@ -1,6 +1,6 @@
 /**
  * Starts peer.py (the real FastA2A server, fasta2a.pydantic_ai.agent_to_a2a) through
- * ../python-peer.mjs. Used by record.mjs and its row of the conformance table. What is this impl's
+ * ../python-peer.mjs. Used by its row of the conformance table (checks and recording). What is this impl's
  * own: its name, PYTHONWARNINGS=ignore and the JSON-RPC endpoint at the root.
  */
 import { pythonPeerFiles, startPythonPeer } from '../python-peer.mjs';

@@ -1,6 +1,6 @@
 /**
  * Starts peer.py (a python-a2a `@agent` A2AServer on the library's own Flask app) through
- * ../python-peer.mjs. Used by record.mjs and its row of the conformance table. What is this impl's
+ * ../python-peer.mjs. Used by its row of the conformance table (checks and recording). What is this impl's
  * own: its name and its endpoints (0.1-era JSON-RPC at /tasks/send and /tasks/stream, the card at
  * /.well-known/agent.json: `cardUrl` is overridden, /.well-known/agent-card.json is an HTML page).
  */

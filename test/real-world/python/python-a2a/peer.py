@@ -1,5 +1,5 @@
 """A real python-a2a (`python-a2a` 0.5.9, Flask) A2A server for
-test/real-world/python-python-a2a.test.ts and record.mjs.
+its row of the conformance table (test/real-world/rows/python-python-a2a.ts).
 
 The library's own way of writing an agent: an `A2AServer` subclass decorated with
 `python_a2a.agent`, its skills the methods decorated with `python_a2a.skill` (the decorator builds
