@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The real-implementation suite (issue 12): third-party A2A peers and clients installed from
+# The real-implementation suite: third-party A2A peers and clients installed from
 # npm at exact versions, each in its own package under test/real-world/<name>/ (so their
 # hundreds of MB never reach this package's install), driven by deterministic mock language
 # models; the instrumented client side runs on this machine's Node (20).
@@ -11,7 +11,7 @@
 # Mastra needs Node >= 22.13: its peer runs on the Node 22 the runtime matrix fetches
 # (test/real-world/mastra/node22.sh), installed with that Node's engine checks.
 #
-# Python peers (issue 29): one virtual environment per implementation,
+# Python peers: one virtual environment per implementation,
 # test/real-world/python/<impl>/.venv, created by `python3 -m venv` and filled from that
 # folder's hashed lock (`pip install --require-hashes -r requirements.lock`); skipped while the
 # venv's stamp (.venv/.installed) is there. REAL_WORLD_PYTHON picks the interpreter.
@@ -24,7 +24,7 @@ ROOT="$PWD"
 PACKAGES=(clients voltagent mastra adk)
 PYTHON_IMPLS=(a2a-sdk google-adk fasta2a strands agent-framework python-a2a langgraph agno crewai)
 PYTHON="${REAL_WORLD_PYTHON:-python3}"
-# Go peers (issue 29): test/real-world/go/<impl>/, built by scripts/real-world-go.sh
+# Go peers: test/real-world/go/<impl>/, built by scripts/real-world-go.sh
 GO_IMPLS=(a2a-go)
 # Python venvs and Go builds, keyed by lock hash (reused across runs and checkouts)
 CACHE="${A2A_TEST_CACHE:-$HOME/.cache/a2a-instrumentation-tests}"
@@ -47,7 +47,7 @@ install_pkg() {
 install_python() {
   local name="$1" dir="test/real-world/python/$1"
   [ -f "$dir/requirements.lock" ] || return 0
-  # cached by lock hash (issue 29): the venv lives in $CACHE/python-<impl>-<hash of the lock and
+  # cached by lock hash: the venv lives in $CACHE/python-<impl>-<hash of the lock and
   # the interpreter>, .venv links to it; a second run, or another checkout, reuses it
   local hash venv
   hash=$( (cat "$dir/requirements.lock"; if [ -f "$dir/pip-args" ]; then cat "$dir/pip-args"; fi; "$PYTHON" -c 'import sys; print(sys.version)') | sha256sum | cut -c1-16)
@@ -79,7 +79,7 @@ fi
 [ -d dist ] || npm run build
 files=()
 for p in "${PACKAGES[@]}"; do [ -f "test/real-world/$p.test.ts" ] && [ -f "test/real-world/$p/package.json" ] && files+=("test/real-world/$p.test.ts"); done
-# bad input from a live Python server (issue 29): a Starlette app run with the FastA2A venv
+# bad input from a live Python server: a Starlette app run with the FastA2A venv
 [ -f test/real-world/python/fasta2a/.venv/.installed ] && files+=(test/real-world/python-bad-input.test.ts)
 # The conformance table (test/real-world/conformance/): every row runs, or is reported as not run
 # with its reason (a row whose agent cannot start fails the run unless the row is optional).

@@ -1,5 +1,5 @@
 /**
- * The checks every live peer of the real-world suite gets, written once (issue 29): the card at
+ * The checks every live peer of the real-world suite gets, written once: the card at
  * the path the peer really serves → one GetAgentCard span with the fingerprint, skill count and
  * protocol version, no drift, and the seed's Python fingerprint of the same bytes (the machine's
  * python3 and the peer's own interpreter) agreeing; the healthy card cached by the app before a

@@ -1,5 +1,5 @@
 /**
- * Bad input from a live Python server (issue 29, "Bad input"): a Starlette 1.10 app on uvicorn
+ * Bad input from a live Python server: a Starlette 1.10 app on uvicorn
  * 0.55 (test/real-world/python/bad-input/peer.py, run with the FastA2A venv's Python) that
  *   - answers JSON-RPC with a 500 and the real Python traceback page (Starlette debug=True:
  *     HTML when the request accepts text/html, text/plain otherwise),

@@ -1,4 +1,4 @@
-"""What every Python peer of the real-world suite does the same way (issue 29), imported by
+"""What every Python peer of the real-world suite does the same way, imported by
 <impl>/peer.py (each runs with its own venv; this file needs only the standard library, and
 uvicorn for `serve_asgi`):
 

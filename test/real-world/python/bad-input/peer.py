@@ -1,5 +1,5 @@
 """A live Python (Starlette 1.10 on uvicorn 0.55) A2A peer that answers badly, for
-test/real-world/python-bad-input.test.ts (issue 29, "Bad input"). It runs in the FastA2A
+test/real-world/python-bad-input.test.ts (the "Bad input" case). It runs in the FastA2A
 virtual environment (test/real-world/python/fasta2a/.venv: no lock of its own) and serves
 several agents, each under its own base path, each with a 0.3 card at
 `<base>/.well-known/agent-card.json` and JSON-RPC at `<base>/`:
