@@ -28,7 +28,12 @@ import type { A2AInstrumentationConfig, ResolvedConfig } from '../config';
 import type { WireObserver } from '../hooks/types';
 import * as sc from '../semconv';
 import { familyOf } from '../core/protocol/versions';
-import type { Refetched } from './card-refetch';
+import {
+  isRefetched,
+  type Refetched,
+  type RefetchFailure,
+  type RefetchResult,
+} from './card-refetch';
 import { cardResponse } from './card-response';
 import { dispatchDrift } from './drift-events';
 import {
@@ -88,7 +93,7 @@ export interface CallDeps {
    * Fetch the card again to confirm a content-level suspicion (always on): resolves to the card
    * now, or undefined; no promise when the card cannot be re-fetched.
    */
-  confirmCard?: (cardUrl: string, cause: Suspicion) => Promise<Refetched | undefined> | undefined;
+  confirmCard?: (cardUrl: string, cause: Suspicion) => Promise<RefetchResult> | undefined;
   /** A call uses the card at this URL (CardRevalidator.noteUse). */
   cardInUse?: (cardUrl: string) => void;
 }
@@ -554,9 +559,10 @@ export class A2ACall {
       timer.unref?.();
     });
     const held = { inputModes: this.ctx.inputModes, outputModes: this.ctx.outputModes };
-    this.confirmation = Promise.race([pending.catch(() => undefined), timeout]).then((r) => {
+    this.confirmation = Promise.race([pending.catch(() => undefined), timeout]).then((got) => {
       if (timer) clearTimeout(timer);
       try {
+        const r = isRefetched(got) ? got : undefined;
         const verdict = confirmSuspicion(event.skillId, held, r?.card);
         if (verdict === 'confirmed' && r !== undefined && !this.drift) {
           // content evidence keeps its own kind and evidence; a failure or an answer's own
@@ -564,7 +570,14 @@ export class A2ACall {
           const drift = event.evidence === 'card' ? confirmedDrift(event, held, r) : event;
           if (drift !== undefined) this.recordDrift(drift, r);
         } else if (verdict !== 'confirmed')
-          this.unconfirmed(event, verdict === 'refuted' ? 'unchanged' : 'failed');
+          this.unconfirmed(
+            event,
+            verdict === 'refuted'
+              ? 'unchanged'
+              : got !== undefined && 'failed' in got
+                ? got.failed
+                : 'failed',
+          );
       } catch (err) {
         logger.debug('could not confirm a suspicion', err);
       }
@@ -572,7 +585,7 @@ export class A2ACall {
   }
 
   /** A suspicion the card fetched again did not confirm: said on the span, nothing else. */
-  private unconfirmed(event: DriftEvent, refetch: 'unchanged' | 'failed'): void {
+  private unconfirmed(event: DriftEvent, refetch: 'unchanged' | RefetchFailure['failed']): void {
     if (this.drift || this.phase === 'ended') return;
     this.span.setAttributes(unconfirmedAttributes(event, refetch));
   }
