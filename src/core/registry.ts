@@ -50,7 +50,7 @@ export interface CardEntry {
    * extended card cannot claim another host's agent.
    */
   extended?: 'rest' | 'jsonrpc';
-  /** Fetched with the app's credentials (an Authorization, Cookie or API-key header). */
+  /** Fetched with the app's credentials (core/credentials.ts): never fetched again by the package. */
   credentials?: boolean;
   /**
    * The skills of the earlier cards held under this URL (newest first, at most
