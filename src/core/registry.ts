@@ -788,6 +788,8 @@ export interface Negotiation {
   context: NegotiationContext;
   /** Where its skill id came from (`params.skillId`, …, `application`). */
   skillIdSource?: string;
+  /** The protocol version its span said, if any (a lifecycle call whose answer does not say keeps it). */
+  protocolVersion?: string;
   /** opaque (a span context) */
   link?: unknown;
   createdAt: number;

@@ -55,6 +55,8 @@ interface InUse {
   /** The held card's fingerprint at the last check: the app fetching another resets the clock. */
   heldFingerprint: string;
   inFlight: boolean;
+  /** The revalidation in flight: resolves once its answer is applied. */
+  pending?: Promise<void>;
   /** What is remembered of the card URL past its use (the same object as in `remembered`). */
   memory: Remembered;
 }
@@ -97,39 +99,65 @@ export class CardRevalidator {
     private readonly onChanged: (event: DriftEvent) => void,
   ) {}
 
-  /** A call uses the card at `cardUrl` (held in the registry): keep it fresh while that lasts. */
-  noteUse(cardUrl: string, now: number): void {
+  /**
+   * A call uses the card at `cardUrl` (held in the registry): keep it fresh while that lasts. A
+   * card not confirmed within the interval (the app was idle, or did not call this agent for
+   * longer) is revalidated at once: the promise resolves once its answer is known (the newer card,
+   * if any, remembered), so the verdict can land on this call's span. Undefined when no
+   * revalidation is under way.
+   */
+  noteUse(cardUrl: string, now: number): Promise<void> | undefined {
     try {
-      this.use(cardUrl, now);
+      return this.use(cardUrl, now);
     } catch (err) {
       logger.debug('could not note a card in use', err);
+      return undefined;
     }
   }
 
-  private use(cardUrl: string, now: number): void {
+  private use(cardUrl: string, now: number): Promise<void> | undefined {
     const interval = this.settings().intervalMs;
-    if (interval <= 0) return;
-    const u = this.inUse.get(cardUrl);
+    if (interval <= 0) return undefined;
+    let u = this.inUse.get(cardUrl);
     if (u !== undefined) {
       u.lastUsed = now;
       // the interval may have been changed (setConfig): the timer follows it
       if (this.timer === undefined || this.interval !== interval) this.arm(interval);
-      return;
+    } else {
+      const entry = sharedState().cards.get(cardUrl);
+      if (entry === undefined || entry.credentials === true || entry.extended !== undefined)
+        return undefined;
+      u = {
+        lastUsed: now,
+        lastChecked: entry.fetchedAt,
+        heldFingerprint: entry.fingerprint,
+        inFlight: false,
+        memory: this.memoryOf(cardUrl),
+      };
+      this.inUse.set(cardUrl, u);
+      if (this.inUse.size > MAX_CARDS_IN_USE) {
+        const oldest = this.inUse.keys().next().value;
+        if (oldest !== undefined) this.inUse.delete(oldest);
+      }
+      this.arm(interval);
     }
-    const entry = sharedState().cards.get(cardUrl);
-    if (entry === undefined || entry.credentials === true || entry.extended !== undefined) return;
-    this.inUse.set(cardUrl, {
-      lastUsed: now,
-      lastChecked: entry.fetchedAt,
-      heldFingerprint: entry.fingerprint,
-      inFlight: false,
-      memory: this.memoryOf(cardUrl),
-    });
-    if (this.inUse.size > MAX_CARDS_IN_USE) {
-      const oldest = this.inUse.keys().next().value;
-      if (oldest !== undefined) this.inUse.delete(oldest);
+    if (!u.inFlight && now >= u.memory.notBefore && this.inFlight < MAX_IN_FLIGHT) {
+      const entry = sharedState().cards.get(cardUrl);
+      if (entry !== undefined) {
+        this.caughtUp(u, entry);
+        if (now - u.lastChecked >= interval) this.revalidate(cardUrl, u);
+      }
     }
-    this.arm(interval);
+    return u.inFlight ? u.pending : undefined;
+  }
+
+  /** The app fetched the card itself since the last check: that is the freshest fetch. */
+  private caughtUp(u: InUse, entry: { fingerprint: string; fetchedAt: number }): void {
+    if (entry.fingerprint !== u.heldFingerprint || entry.fetchedAt > u.lastChecked) {
+      u.heldFingerprint = entry.fingerprint;
+      u.lastChecked = Math.max(u.lastChecked, entry.fetchedAt);
+      delete u.memory.lastFound;
+    }
   }
 
   /** Stop: no timer, nothing remembered. */
@@ -190,12 +218,7 @@ export class CardRevalidator {
           this.inUse.delete(cardUrl);
           continue;
         }
-        if (entry.fingerprint !== u.heldFingerprint || entry.fetchedAt > u.lastChecked) {
-          // the app fetched the card itself since: that is the freshest fetch
-          u.heldFingerprint = entry.fingerprint;
-          u.lastChecked = Math.max(u.lastChecked, entry.fetchedAt);
-          delete u.memory.lastFound;
-        }
+        this.caughtUp(u, entry);
         if (now - u.lastChecked < interval) continue;
         if (this.inFlight >= MAX_IN_FLIGHT || started >= MAX_STARTS_PER_TICK) break;
         started++;
@@ -222,7 +245,7 @@ export class CardRevalidator {
     this.counts.started++;
     const held = { card: entry.card, fingerprint: entry.fingerprint, version: entry.version };
     const m = u.memory;
-    void pending
+    u.pending = pending
       .then((r) => {
         u.lastChecked = Date.now();
         if (!isRefetched(r)) {

@@ -107,3 +107,18 @@ test('memory flat across the bad card endpoints', () => {
   // huge and endless bodies are read through a 4 MiB cap and dropped: no accumulation
   assert.ok(growth < 64, `${growth.toFixed(1)} MiB`);
 });
+
+test('enforce: the first call after idleness for a skill a redeploy removed waits for the card and is rejected', async () => {
+  const p = await start({
+    goneSkill: 'answer',
+    artifactText: () => 'Sorry, I can only summarize.',
+  });
+  const client = await createSdkClient(p, 'jsonrpc');
+  await client.sendMessage(sendRequest(TRANSLATE_SKILL.id));
+  await sleep(INTERVAL_MS * 3);
+  p.redeploy([DEFAULT_SKILL]);
+  await assert.rejects(client.sendMessage(sendRequest(TRANSLATE_SKILL.id)));
+  // the skill still listed is not held back
+  const got = await client.sendMessage(sendRequest(DEFAULT_SKILL.id));
+  assert.equal('status' in got && got.status?.state, TaskState.TASK_STATE_COMPLETED);
+});

@@ -233,3 +233,35 @@ describe('never with credentials', () => {
     assert.equal(urlCarriesCredentials('https://u:p@agent.example/agent-card.json'), true);
   });
 });
+
+describe('staleness at the call', () => {
+  test('the first call after idleness, for a skill a redeploy removed: its own span says so', async () => {
+    const p = await start({
+      goneSkill: 'answer',
+      artifactText: () => 'Sorry, I can only summarize.',
+    });
+    const client = await createSdkClient(p, 'jsonrpc');
+    await client.sendMessage(sendRequest(TRANSLATE_SKILL.id));
+    // idle for longer than the interval: the card is no longer in use, nothing revalidates it
+    await sleep(INTERVAL_MS * 3);
+    p.redeploy([DEFAULT_SKILL]);
+    h.exporter.reset();
+    const got = await client.sendMessage(sendRequest(TRANSLATE_SKILL.id));
+    assert.equal('status' in got && got.status?.state, TaskState.TASK_STATE_COMPLETED);
+    const [send] = await h
+      .waitForSpans((s) => s.some((x) => x.name === 'SendMessage'))
+      .then((s) => s.filter((x) => x.name === 'SendMessage'));
+    assert.equal(send.attributes['a2a.drift.kind'], 'skill_not_in_card');
+    assert.equal(send.attributes['a2a.drift.evidence'], 'card');
+    assert.equal(send.attributes['a2a.drift.suspicion'], 'revalidation');
+    const heldFor = (Number(send.endTime[0]) - Number(send.startTime[0])) * 1000;
+    assert.ok(heldFor < 2500, `within the 2 s hold (${heldFor} ms)`);
+    assert.equal(
+      await h.cardRequestCount({
+        'a2a.agent_card.request_purpose': 'revalidation',
+        'a2a.agent_card.request_result': 'changed',
+      }),
+      1,
+    );
+  });
+});
