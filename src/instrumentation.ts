@@ -32,7 +32,7 @@ import {
 import { abortBackgroundRequests } from './hooks/background-get';
 import { CardRevalidator } from './telemetry/card-revalidation';
 import { dispatchDrift } from './telemetry/drift-events';
-import { driftMetricAttributes } from './telemetry/span-attributes';
+import { cardRequestAttributes, driftMetricAttributes } from './telemetry/span-attributes';
 import { urlFacts } from './core/url';
 import type { DriftEvent } from './core/judge';
 import { NOT_A2A, Recogniser } from './recognise';
@@ -144,10 +144,7 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
   private cardRequestCounted(purpose: CardRequestPurpose, result: CardRequestResult): void {
     try {
       if (!this.isActive()) return;
-      this.cardRequestCounter?.add(1, {
-        [sc.ATTR_A2A_AGENT_CARD_REQUEST_PURPOSE]: purpose,
-        [sc.ATTR_A2A_AGENT_CARD_REQUEST_RESULT]: result,
-      });
+      this.cardRequestCounter?.add(1, cardRequestAttributes(purpose, result));
     } catch (err) {
       logger.debug('could not count a card request', err);
     }

@@ -80,6 +80,9 @@ export function backgroundGet(
     req.on('socket', (socket) => socket.unref());
     req.on('error', (err) => done(err));
     req.on('response', (res) => {
+      // an answer cut (the socket destroyed: the cap, a timeout, an abort) errors the response;
+      // never an unhandled 'error' in the app
+      res.on('error', () => done(new Error('answer cut')));
       const h: Record<string, string> = {};
       for (const [k, v] of Object.entries(res.headers))
         if (v !== undefined) h[k] = Array.isArray(v) ? (v[0] ?? '') : v;

@@ -103,8 +103,8 @@ export class CardRevalidator {
    * A call uses the card at `cardUrl` (held in the registry): keep it fresh while that lasts. A
    * card not confirmed within the interval (the app was idle, or did not call this agent for
    * longer) is revalidated at once: the promise resolves once its answer is known (the newer card,
-   * if any, remembered), so the verdict can land on this call's span. Undefined when no
-   * revalidation is under way.
+   * if any, remembered), so the verdict can land on this call's span. Undefined when this call
+   * started no revalidation.
    */
   noteUse(cardUrl: string, now: number): Promise<void> | undefined {
     try {
@@ -141,13 +141,14 @@ export class CardRevalidator {
       }
       this.arm(interval);
     }
-    if (!u.inFlight && now >= u.memory.notBefore && this.inFlight < MAX_IN_FLIGHT) {
-      const entry = sharedState().cards.get(cardUrl);
-      if (entry !== undefined) {
-        this.caughtUp(u, entry);
-        if (now - u.lastChecked >= interval) this.revalidate(cardUrl, u);
-      }
-    }
+    if (u.inFlight || now < u.memory.notBefore || this.inFlight >= MAX_IN_FLIGHT) return undefined;
+    const entry = sharedState().cards.get(cardUrl);
+    if (entry === undefined) return undefined;
+    this.caughtUp(u, entry);
+    if (now - u.lastChecked < interval) return undefined;
+    // Only the call that found the card stale waits for it: while a card endpoint hangs, the
+    // calls after it are not held (their verdict comes from the newer card once it is known).
+    this.revalidate(cardUrl, u);
     return u.inFlight ? u.pending : undefined;
   }
 

@@ -510,6 +510,14 @@ export function cardDiffAttributes(event: DriftEvent): Attributes {
   return attrs;
 }
 
+/** The attributes of one of the package's own card requests (a2a.client.card_requests). */
+export function cardRequestAttributes(purpose: string, result: string): Attributes {
+  return {
+    [sc.ATTR_A2A_AGENT_CARD_REQUEST_PURPOSE]: purpose,
+    [sc.ATTR_A2A_AGENT_CARD_REQUEST_RESULT]: result,
+  };
+}
+
 /**
  * The drift counter's labels: WHICH card (its URL as fetched: no query, fragment or
  * credentials) on which port: one series per card × skill × kind.
