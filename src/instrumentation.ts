@@ -24,10 +24,15 @@ import type { FetchInit, FetchInput } from './fetch-arguments';
 import { followFetchResult } from './telemetry/fetch-result';
 import { followHop } from './telemetry/propagation';
 import { ActiveCalls } from './telemetry/active-calls';
-import { CardRefetcher } from './telemetry/card-refetch';
+import {
+  CardRefetcher,
+  type CardRequestPurpose,
+  type CardRequestResult,
+} from './telemetry/card-refetch';
+import { abortBackgroundRequests } from './hooks/background-get';
 import { CardRevalidator } from './telemetry/card-revalidation';
 import { dispatchDrift } from './telemetry/drift-events';
-import { driftMetricAttributes } from './telemetry/span-attributes';
+import { cardRequestAttributes, driftMetricAttributes } from './telemetry/span-attributes';
 import { urlFacts } from './core/url';
 import type { DriftEvent } from './core/judge';
 import { NOT_A2A, Recogniser } from './recognise';
@@ -57,6 +62,7 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
   private grpcHook: GrpcClientHook | undefined;
   private resolvedConfig: ResolvedConfig | undefined;
   private driftCounter: CallDeps['driftCounter'];
+  private cardRequestCounter: CallDeps['driftCounter'];
   private activeCalls: ActiveCalls | undefined;
   private enabled: boolean | undefined;
   /**
@@ -65,12 +71,15 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
    */
   private fetchInProgress: A2ACall | typeof NOT_A2A | undefined;
   private readonly cardRefetcher = new CardRefetcher(() => ({
-    fetch: this.fetchHook?.originalFetch ?? globalThis.fetch,
     maxInspectBytes: this.config.maxInspectBytes,
     debounceMs: this.config.driftCallbackDebounceMs,
+    onRequest: (purpose, result) => this.cardRequestCounted(purpose, result),
   }));
   private readonly cardRevalidator = new CardRevalidator(
-    () => ({ intervalMs: this.enabled ? this.config.cardRevalidationMs : 0 }),
+    () => ({
+      intervalMs: this.enabled ? this.config.cardRevalidationMs : 0,
+      debounceMs: this.config.driftCallbackDebounceMs,
+    }),
     this.cardRefetcher,
     (event) => this.cardChangedInBackground(event),
   );
@@ -124,6 +133,21 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
       description: 'A2A exchanges that showed a stale Agent Card (skill drift), by kind',
       unit: sc.METRIC_CARD_DRIFT_UNIT,
     });
+    this.cardRequestCounter = this.meter.createCounter(sc.METRIC_CARD_REQUESTS, {
+      description:
+        "The instrumentation's own Agent Card requests (confirming re-fetch, background revalidation), by purpose and result",
+      unit: sc.METRIC_CARD_REQUESTS_UNIT,
+    });
+  }
+
+  /** One of the package's own card requests (or one skipped): counted by purpose and result. */
+  private cardRequestCounted(purpose: CardRequestPurpose, result: CardRequestResult): void {
+    try {
+      if (!this.isActive()) return;
+      this.cardRequestCounter?.add(1, cardRequestAttributes(purpose, result));
+    } catch (err) {
+      logger.debug('could not count a card request', err);
+    }
   }
 
   private get config(): ResolvedConfig {
@@ -208,6 +232,8 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
       super.disable();
       this.activeCalls?.stopSweeping();
       this.cardRevalidator.stop();
+      // the package's own card requests in flight end with it: nothing of ours holds the process
+      abortBackgroundRequests();
       parseAllPending(); // what was deferred is judged before the calls end
       this.activeCalls?.finishAll('instrumentation disabled');
     } catch (err) {

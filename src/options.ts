@@ -104,7 +104,7 @@ export const OPTIONS = {
     default: 300_000,
     min: 0,
     defaultText: '5 min',
-    doc: 'a card in use is fetched again in the background (conditional: an unchanged card costs a 304; untraced; never with credentials) at most once per interval while its agent is called; a change is `card_changed` with what changed, and a skill it dropped is drift on every later call naming it. 0: off',
+    doc: 'a card in use is fetched again in the background (conditional: an unchanged card costs a 304; untraced; never with credentials) at most once per interval while its agent is called, and at once on a call after longer (the verdict on that call); a change is `card_changed` with what changed, and a skill it dropped is drift on every later call naming it. 0: off',
   },
   refetchCardOnDrift: {
     kind: 'boolean',

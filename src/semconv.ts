@@ -137,6 +137,21 @@ export const METRIC_CARD_DRIFT = 'a2a.client.card_drift';
 export const METRIC_CARD_DRIFT_UNIT = '{event}';
 
 /**
+ * The package's own card requests (a confirming re-fetch, a background revalidation): a counter
+ * by why it was made and what it found (`skipped_credentials`: none was made, the card needs the
+ * app's credentials). A card_changed of a card alternating between two fingerprints (a rolling
+ * deploy serving two cards at one URL) says so with `a2a.agent_card.flapping=true`, counted once
+ * per transition per debounce window.
+ */
+export const METRIC_CARD_REQUESTS = 'a2a.client.card_requests';
+export const METRIC_CARD_REQUESTS_UNIT = '{request}';
+/** `confirmation` | `revalidation` */
+export const ATTR_A2A_AGENT_CARD_REQUEST_PURPOSE = 'a2a.agent_card.request_purpose';
+/** `unchanged` | `not_modified` | `changed` | `not_a_card` | `failed` | `skipped_credentials` */
+export const ATTR_A2A_AGENT_CARD_REQUEST_RESULT = 'a2a.agent_card.request_result';
+export const ATTR_A2A_AGENT_CARD_FLAPPING = 'a2a.agent_card.flapping';
+
+/**
  * The drift counter's labels as a fleet alert carries them, each under both of its spellings:
  * the Prometheus name (dots escaped to underscores) and the attribute's own name (Prometheus 3's
  * UTF-8 names, `translation_strategy: NoUTF8EscapingWithSuffixes`).

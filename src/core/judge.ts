@@ -61,6 +61,8 @@ export interface DriftEvent {
   currentFingerprint?: string;
   /** card_changed: what changed (card-diff.ts), when the earlier card was still held. */
   diff?: CardDiff;
+  /** card_changed: the card alternates between fingerprints already seen (a rolling deploy). */
+  flapping?: boolean;
   expectedModes?: readonly string[];
   /** output_mode_mismatch: the most telling mismatching part's media type. */
   actualMediaType?: string;

@@ -50,7 +50,7 @@ export interface CardEntry {
    * extended card cannot claim another host's agent.
    */
   extended?: 'rest' | 'jsonrpc';
-  /** Fetched with the app's credentials (an Authorization, Cookie or API-key header). */
+  /** Fetched with the app's credentials (core/credentials.ts): never fetched again by the package. */
   credentials?: boolean;
   /**
    * The skills of the earlier cards held under this URL (newest first, at most
@@ -788,6 +788,8 @@ export interface Negotiation {
   context: NegotiationContext;
   /** Where its skill id came from (`params.skillId`, …, `application`). */
   skillIdSource?: string;
+  /** The protocol version its span said, if any (a lifecycle call whose answer does not say keeps it). */
+  protocolVersion?: string;
   /** opaque (a span context) */
   link?: unknown;
   createdAt: number;

@@ -20,6 +20,8 @@ import type { Negotiated } from './span-attributes';
 /** What the negotiation settled, and for a remembered lifecycle negotiation, its span's link. */
 export interface NegotiationAtStart extends Negotiated {
   link?: Link;
+  /** A lifecycle call: the protocol version the span of the SendMessage that created the task said. */
+  protocolVersion?: string;
 }
 
 /**
@@ -47,6 +49,7 @@ export function negotiationAtStart(
         context: n.context,
         skillIdSource: n.skillIdSource,
         lifecycleKnown: true,
+        ...(typeof n.protocolVersion === 'string' ? { protocolVersion: n.protocolVersion } : {}),
         ...(link && typeof link.traceId === 'string' && typeof link.spanId === 'string'
           ? {
               link: {
@@ -194,12 +197,14 @@ export function rememberNegotiation(
   url: UrlFacts,
   ctx: NegotiationContext,
   span: Span,
+  protocolVersion?: string,
 ): void {
   const spanContext = span.spanContext();
   sharedState().negotiations.put({
     taskId,
     scope: request ? taskScope(url, request) : undefined,
     context: ctx,
+    ...(protocolVersion !== undefined ? { protocolVersion } : {}),
     skillIdSource:
       ctx.skillIdSource ??
       request?.skillIdSource ??

@@ -440,7 +440,7 @@ export function refetchAttributes(fingerprint: string | undefined, inUse: string
 /** A content-level suspicion the card fetched again did not confirm: the kind, what the re-fetch found. */
 export function unconfirmedAttributes(
   event: Pick<DriftEvent, 'kind' | 'suspicion'>,
-  refetch: 'unchanged' | 'failed',
+  refetch: 'unchanged' | 'failed' | 'not_a_card' | 'skipped_credentials',
 ): Attributes {
   const attrs: Attributes = {
     [sc.ATTR_A2A_DRIFT_UNCONFIRMED]: event.kind,
@@ -510,6 +510,14 @@ export function cardDiffAttributes(event: DriftEvent): Attributes {
   return attrs;
 }
 
+/** The attributes of one of the package's own card requests (a2a.client.card_requests). */
+export function cardRequestAttributes(purpose: string, result: string): Attributes {
+  return {
+    [sc.ATTR_A2A_AGENT_CARD_REQUEST_PURPOSE]: purpose,
+    [sc.ATTR_A2A_AGENT_CARD_REQUEST_RESULT]: result,
+  };
+}
+
 /**
  * The drift counter's labels: WHICH card (its URL as fetched: no query, fragment or
  * credentials) on which port: one series per card × skill × kind.
@@ -523,6 +531,7 @@ export function driftMetricAttributes(
   if (event.agentName !== undefined) attrs[sc.ATTR_GEN_AI_AGENT_NAME] = cap(event.agentName);
   if (event.cardUrl !== undefined)
     attrs[sc.ATTR_A2A_AGENT_CARD_URL] = cap(reportedCardUrl(event.cardUrl));
+  if (event.flapping === true) attrs[sc.ATTR_A2A_AGENT_CARD_FLAPPING] = true;
   if (peer.host !== undefined) {
     attrs[sc.ATTR_SERVER_ADDRESS] = peer.host;
     attrs[sc.ATTR_SERVER_PORT] = peer.port;
