@@ -17,7 +17,8 @@ import { context, type Context } from '@opentelemetry/api';
 import { BodyReader } from './core/body-reader';
 import { isAgentCard } from './core/card';
 import { classifyRequest, type ClassifyOptions } from './core/classify';
-import type { Classification } from './core/model';
+import type { Classification, DecodedRequest } from './core/model';
+import { requestExtensions } from './core/protocol/common';
 import { withJsonRpcVersionHeader } from './core/protocol/jsonrpc';
 import { isIgnoredUrl, type ResolvedConfig } from './config';
 import {
@@ -84,6 +85,16 @@ export class Recogniser {
       CREDENTIAL_HEADERS.some(
         (name) => headerFromInit(init, name) !== undefined || request?.headers.get(name) != null,
       );
+    if (cls.type === 'operation')
+      withExtensions(
+        cls.request,
+        headerFromInit(init, 'a2a-extensions') ??
+          request?.headers.get('a2a-extensions') ??
+          undefined,
+        headerFromInit(init, 'x-a2a-extensions') ??
+          request?.headers.get('x-a2a-extensions') ??
+          undefined,
+      );
     const call = this.newCall(callTarget(cls, credentials), url, context.active());
     call.followsRedirects = (init?.redirect ?? request?.redirect ?? 'follow') === 'follow';
     return call;
@@ -101,11 +112,16 @@ export class Recogniser {
     if (method !== 'GET' && body === undefined) {
       // A body not whole at creation (fetch bodies never are): decide once it has been sent.
       if (info.body !== undefined || method !== 'POST') return undefined;
-      return this.deferredObserver(url, method, ctx, info.header('a2a-version'));
+      return this.deferredObserver(url, method, ctx, info.header('a2a-version'), [
+        info.header('a2a-extensions'),
+        info.header('x-a2a-extensions'),
+      ]);
     }
     const cls = this.classifyLazily(method, url, body, () => info.header('a2a-version'));
     if (!cls || cls.type === 'maybe-operation') return undefined;
     if (cls.type === 'card' && cls.sniff === true) return this.cardSniffer(url, ctx);
+    if (cls.type === 'operation')
+      withExtensions(cls.request, info.header('a2a-extensions'), info.header('x-a2a-extensions'));
     const parent = wireParent(info, ctx);
     const credentials =
       cls.type === 'card' && CREDENTIAL_HEADERS.some((name) => info.header(name) !== undefined);
@@ -238,6 +254,7 @@ export class Recogniser {
     method: string,
     parent: Context,
     versionHeader: string | undefined,
+    extensionHeaders: ReadonlyArray<string | undefined> = [],
   ): WireObserver {
     const startTime = Date.now();
     const max = this.config().maxRequestBodyBytes;
@@ -261,6 +278,7 @@ export class Recogniser {
         chunks = undefined;
         const cls = this.classify(method, url, text, versionHeader);
         if (!cls || cls.type !== 'operation') return;
+        withExtensions(cls.request, ...extensionHeaders);
         inner = this.newCall(
           { type: 'operation', request: cls.request },
           url,
@@ -287,6 +305,12 @@ const CREDENTIAL_HEADERS = [
   'api-key',
   'proxy-authorization',
 ];
+
+/** Records the A2A extensions the call's headers activate on its decoded request. */
+function withExtensions(req: DecodedRequest, ...headers: Array<string | undefined>): void {
+  const list = requestExtensions(...headers);
+  if (list !== undefined) req.extensions = list;
+}
 
 function callTarget(
   cls: Extract<Classification, { type: 'card' } | { type: 'operation' }>,
