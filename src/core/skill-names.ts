@@ -142,13 +142,16 @@ export interface SkillsOfCard {
  * 2. a name in the message's or request's metadata under a key that names a skill, then a name
  *    in a data part of the message: only one the card in use lists (by id, which wins, or as the
  *    name of exactly one skill), else one an earlier card listed (`… (earlier card)`);
- * 3. the card's one skill, when it lists exactly one (`only skill in card`).
+ * 3. the card's one skill, when it lists exactly one (`only skill in card`), for a call that does
+ *    a skill's work (`onlySkill`, default true: a send). A read or cancel of a task this process
+ *    did not see created may be of any agent's task, so it gets none.
  * Pure and total: the client's and the server's side read a call's skill with it.
  */
 export function skillOfRequest(
   req: Pick<DecodedRequest, 'skillId' | 'skillIdSource' | 'metadataSkillNames' | 'partSkillNames'>,
   card: SkillsOfCard,
   earlier?: readonly SkillsOfCard[],
+  onlySkill = true,
 ): { skillId: string; source: string } | undefined {
   try {
     if (req.skillId !== undefined)
@@ -167,7 +170,7 @@ export function skillOfRequest(
             return { skillId: before.skillId, source: `${before.source} (earlier card)` };
         }
       }
-    if (card.skills.size === 1 && card.truncated !== true)
+    if (onlySkill && card.skills.size === 1 && card.truncated !== true)
       for (const id of card.skills.keys()) return { skillId: id, source: ONLY_SKILL_IN_CARD };
   } catch {
     // a hostile map: no skill

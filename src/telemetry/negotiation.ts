@@ -78,6 +78,7 @@ export function negotiationAtStart(
       req,
       { skills: entry.skills, truncated: entry.card.skillsTruncated },
       entry.earlier,
+      isSend,
     );
     if (found !== undefined) {
       skillId = found.skillId;

@@ -188,6 +188,9 @@ test('a call that names no skill, to a card of one skill: that skill', () => {
     source: 'only skill in card',
   });
   assert.equal(skillOfRequest(send({}), twoSkills), undefined);
+  // a read of a task this process did not see created: no skill guessed (a failed GetTask of an
+  // unknown task id would otherwise raise a suspicion about the card's one skill)
+  assert.equal(skillOfRequest(send({}), one, undefined, false), undefined);
   assert.equal(skillOfRequest(send({}), { skills: one.skills, truncated: true }), undefined);
 });
 

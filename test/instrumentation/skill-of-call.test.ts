@@ -154,6 +154,17 @@ test('a card of one skill: a call naming none is for that skill', async () => {
   assert.equal(span.attributes['a2a.skill.id_source'], 'only skill in card');
   assert.equal(span.attributes['a2a.drift.kind'], 'output_mode_mismatch');
   assert.equal(span.attributes['a2a.drift.scope'], undefined);
+  // a read of a task this process never saw created is no call for that skill: its failure
+  // raises no suspicion (the card fetched again would otherwise turn it into a false drift)
+  h.instrumentation.setConfig({ driftCallbackDebounceMs: 0, refetchCardOnDrift: true });
+  h.exporter.reset(); // the card stays held
+  await client
+    .getTask({ tenant: '', id: 'no-such-task', historyLength: undefined } as never)
+    .catch(() => undefined);
+  await settle();
+  const get = h.spans('GetTask')[0];
+  assert.equal(get.attributes['a2a.skill.id'], undefined);
+  assert.deepEqual(drifted(h.spans()), []);
 });
 
 /** A raw 1.0 SendMessage whose message metadata is `metadata`. */
