@@ -1018,6 +1018,9 @@ export const CHECKS: Check[] = [
         const path = withoutSkill(original) as typeof original;
         await labelled(`${path.label} (naming no skill)`, async () => {
           const v = await ctx.redeployed('B', path.deploy);
+          // the card as the app holds it again (the variant B check before this one made its
+          // drift callback evict it; the redeploy left it unchanged)
+          await getCard(v.peer.cardUrl);
           ctx.h().exporter.reset();
           const got = await runWithoutSkill(ctx, path, v.peer, v.card, () => b.skill);
           const expect = cardWideExpectation(v.card, path.mediaType);
