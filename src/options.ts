@@ -53,7 +53,7 @@ export const OPTIONS = {
     env: 'SKILL_ID_PATHS',
     default: DEFAULT_SKILL_ID_PATHS,
     defaultText: DEFAULT_SKILL_ID_PATHS.map((p) => `\`${p}\``).join(', '),
-    doc: "where the request's skill id is looked for, first found wins (HTTP+JSON: the body is the `params`)",
+    doc: 'where the request\'s skill id is looked for, first found wins (HTTP+JSON: the body is the `params`); a key holding dots in brackets: `params.message.metadata["vendor.skill"]`. Metadata keys that name a skill are read besides (docs/telemetry.md)',
   },
   strictTextParts: {
     kind: 'boolean',

@@ -18,7 +18,8 @@ import { BodyReader } from './core/body-reader';
 import { isAgentCard } from './core/card';
 import { requestCarriesCredentials } from './core/credentials';
 import { classifyRequest, type ClassifyOptions } from './core/classify';
-import type { Classification } from './core/model';
+import type { Classification, DecodedRequest } from './core/model';
+import { requestExtensions } from './core/protocol/common';
 import { withJsonRpcVersionHeader } from './core/protocol/jsonrpc';
 import { isIgnoredUrl, type ResolvedConfig } from './config';
 import {
@@ -83,6 +84,16 @@ export class Recogniser {
     if (cls.type === 'card' && cls.sniff === true) return undefined; // a card only if its answer is one: the wire tap sniffs it
     const credentials =
       cls.type === 'card' && requestCarriesCredentials(url, headerNamesFromInit(init, request));
+    if (cls.type === 'operation')
+      withExtensions(
+        cls.request,
+        headerFromInit(init, 'a2a-extensions') ??
+          request?.headers.get('a2a-extensions') ??
+          undefined,
+        headerFromInit(init, 'x-a2a-extensions') ??
+          request?.headers.get('x-a2a-extensions') ??
+          undefined,
+      );
     const call = this.newCall(callTarget(cls, credentials), url, context.active());
     call.followsRedirects = (init?.redirect ?? request?.redirect ?? 'follow') === 'follow';
     return call;
@@ -100,12 +111,17 @@ export class Recogniser {
     if (method !== 'GET' && body === undefined) {
       // A body not whole at creation (fetch bodies never are): decide once it has been sent.
       if (info.body !== undefined || method !== 'POST') return undefined;
-      return this.deferredObserver(url, method, ctx, info.header('a2a-version'));
+      return this.deferredObserver(url, method, ctx, info.header('a2a-version'), [
+        info.header('a2a-extensions'),
+        info.header('x-a2a-extensions'),
+      ]);
     }
     const cls = this.classifyLazily(method, url, body, () => info.header('a2a-version'));
     if (!cls || cls.type === 'maybe-operation') return undefined;
     const credentials = cls.type === 'card' && requestCarriesCredentials(url, info.headerNames());
     if (cls.type === 'card' && cls.sniff === true) return this.cardSniffer(url, ctx, credentials);
+    if (cls.type === 'operation')
+      withExtensions(cls.request, info.header('a2a-extensions'), info.header('x-a2a-extensions'));
     const parent = wireParent(info, ctx);
     return followHop(this.newCall(callTarget(cls, credentials), url, parent), info, parent);
   }
@@ -239,6 +255,7 @@ export class Recogniser {
     method: string,
     parent: Context,
     versionHeader: string | undefined,
+    extensionHeaders: ReadonlyArray<string | undefined> = [],
   ): WireObserver {
     const startTime = Date.now();
     const max = this.config().maxRequestBodyBytes;
@@ -262,6 +279,7 @@ export class Recogniser {
         chunks = undefined;
         const cls = this.classify(method, url, text, versionHeader);
         if (!cls || cls.type !== 'operation') return;
+        withExtensions(cls.request, ...extensionHeaders);
         inner = this.newCall(
           { type: 'operation', request: cls.request },
           url,
@@ -275,6 +293,12 @@ export class Recogniser {
       onError: (err) => inner?.onError?.(err),
     };
   }
+}
+
+/** Records the A2A extensions the call's headers activate on its decoded request. */
+function withExtensions(req: DecodedRequest, ...headers: Array<string | undefined>): void {
+  const list = requestExtensions(...headers);
+  if (list !== undefined) req.extensions = list;
 }
 
 function callTarget(

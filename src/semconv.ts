@@ -160,3 +160,12 @@ export const ALERT_LABEL_CARD_URL = ['a2a_agent_card_url', ATTR_A2A_AGENT_CARD_U
 export const ALERT_LABEL_DRIFT_KIND = ['a2a_drift_kind', ATTR_A2A_DRIFT_KIND] as const;
 export const ALERT_LABEL_SKILL_ID = ['a2a_skill_id', ATTR_A2A_SKILL_ID] as const;
 export const ALERT_LABEL_AGENT_NAME = ['gen_ai_agent_name', ATTR_GEN_AI_AGENT_NAME] as const;
+
+// Which skill a call is for, however the caller names it, and the extensions it activates.
+/**
+ * output_mode_mismatch of a call that named no skill, judged against the card as a whole:
+ * `card` (no `a2a.skill.id`); otherwise `skill` (left out).
+ */
+export const ATTR_A2A_DRIFT_SCOPE = 'a2a.drift.scope';
+/** The A2A extension URIs the call activates (its `A2A-Extensions` header), at most 16. */
+export const ATTR_A2A_REQUEST_EXTENSIONS = 'a2a.request.extensions';

@@ -209,7 +209,13 @@ export function operationStartAttributes(start: OperationStart): Attributes {
   if (req.taskId !== undefined) attrs[sc.ATTR_A2A_TASK_ID] = cap(req.taskId);
   if (req.contextId !== undefined) attrs[sc.ATTR_GEN_AI_CONVERSATION_ID] = cap(req.contextId);
   if (req.messageId !== undefined) attrs[sc.ATTR_A2A_MESSAGE_ID] = cap(req.messageId);
+  if (req.extensions !== undefined) Object.assign(attrs, extensionsAttributes(req.extensions));
   return Object.assign(attrs, negotiationAttributes(start.negotiated));
+}
+
+/** The A2A extensions a call activates (bounded by requestExtensions): a protocol identifier. */
+export function extensionsAttributes(extensions: readonly string[]): Attributes {
+  return extensions.length > 0 ? { [sc.ATTR_A2A_REQUEST_EXTENSIONS]: [...extensions] } : {};
 }
 
 /**
@@ -467,6 +473,7 @@ export function driftAttributes(event: DriftEvent): Attributes {
   if (event.matchedPattern !== undefined)
     attrs[sc.ATTR_A2A_DRIFT_PATTERN] = cap(event.matchedPattern);
   if (event.rpcCode !== undefined) attrs[sc.ATTR_A2A_DRIFT_RPC_CODE] = event.rpcCode;
+  if (event.scope !== undefined) attrs[sc.ATTR_A2A_DRIFT_SCOPE] = event.scope;
   if (event.suspicion !== undefined) attrs[sc.ATTR_A2A_DRIFT_SUSPICION] = event.suspicion;
   // a card of the agent itself says it: confirmed by definition
   if (event.evidence === 'card') attrs[sc.ATTR_A2A_DRIFT_CONFIRMED] = true;

@@ -292,7 +292,8 @@ function agentMessage(text: string, taskId: string, contextId: string): Message 
 }
 
 function readSkillId(meta: Record<string, unknown> | undefined): string | undefined {
-  const v = meta?.['skillId'];
+  // `a2a.skillId`: the skill-invocation extension's key (A2A 1.0 server frameworks)
+  const v = meta?.['skillId'] ?? meta?.['a2a.skillId'];
   return typeof v === 'string' && v !== '' ? v : undefined;
 }
 
