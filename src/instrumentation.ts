@@ -38,6 +38,7 @@ import { InboundTap } from './hooks/inbound-tap';
 import { GrpcClientHook } from './hooks/grpc-client';
 import { GrpcCalls } from './telemetry/grpc-calls';
 import { PushReceiver } from './telemetry/push-notifications';
+import { ServerCalls, type ServerCallDeps } from './telemetry/server-calls';
 import { pushRegistry } from './telemetry/push-registrations';
 import * as sc from './semconv';
 import { A2ACall, type CallDeps, type CallTarget } from './telemetry/a2a-call';
@@ -57,6 +58,7 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
   private grpcHook: GrpcClientHook | undefined;
   private resolvedConfig: ResolvedConfig | undefined;
   private driftCounter: CallDeps['driftCounter'];
+  private staleCallsCounter: ServerCallDeps['staleCalls'];
   private activeCalls: ActiveCalls | undefined;
   private enabled: boolean | undefined;
   /**
@@ -124,6 +126,11 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
       description: 'A2A exchanges that showed a stale Agent Card (skill drift), by kind',
       unit: sc.METRIC_CARD_DRIFT_UNIT,
     });
+    this.staleCallsCounter = this.meter.createCounter(sc.METRIC_SERVER_STALE_CALLS, {
+      description:
+        'A2A requests this agent answered from stale callers (a skill its card does not list, another card announced), by kind',
+      unit: sc.METRIC_SERVER_STALE_CALLS_UNIT,
+    });
   }
 
   private get config(): ResolvedConfig {
@@ -165,7 +172,14 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
         );
       }
       this.inboundTap ??= new InboundTap(
-        new PushReceiver(() => (this.isActive() ? this.deps() : undefined)),
+        [
+          new PushReceiver(() => (this.isActive() ? this.deps() : undefined)),
+          new ServerCalls(() =>
+            this.isActive() && this.config.serverSpans
+              ? { tracer: this.tracer, staleCalls: this.staleCallsCounter, config: this.config }
+              : undefined,
+          ),
+        ],
         (where, err) => logger.debug(`inbound ${where}`, err),
       );
       this.activeCalls ??= new ActiveCalls();
