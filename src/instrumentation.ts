@@ -46,6 +46,9 @@ import { sharedState } from './telemetry/shared-state';
 import { applicationSkillId } from './telemetry/skill-context';
 import { PACKAGE_NAME, PACKAGE_VERSION } from './version';
 
+/** Cards whose announced change is remembered (so reported once), at most. */
+const MAX_ANNOUNCED_CHANGES = 1000;
+
 const CALL_KEY = createContextKey('opentelemetry-instrumentation-a2a.call');
 
 export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationConfig> {
@@ -77,6 +80,8 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     (event) => this.cardChangedInBackground(event),
   );
   private cachedDeps: CallDeps | undefined;
+  /** Card URL → the newer fingerprint an announcement led to, last reported (bounded). */
+  private announcedChanges: Map<string, string> | undefined;
   private readonly recogniser = new Recogniser(
     () => this.config,
     (target, url, parent, startTime) => this.newCall(target, url, parent, startTime),
@@ -166,6 +171,7 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
               'cache-control',
               'etag',
               'last-modified',
+              sc.HEADER_CARD_FINGERPRINT,
             ],
           },
           (where, err) => logger.debug(`${where}`, err),
@@ -264,6 +270,7 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
         config.cardRevalidationMs > 0
           ? (url) => this.cardRevalidator.noteUse(url, Date.now())
           : undefined,
+      firstAnnouncedChange: (url, fingerprint) => this.firstAnnouncedChange(url, fingerprint),
     };
     this.cachedDeps = deps;
     return deps;
@@ -313,6 +320,19 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     } catch (err) {
       logger.debug('could not report a revalidated card change', err);
     }
+  }
+
+  /** A newer card found because an agent announced it: reported once per card and fingerprint. */
+  private firstAnnouncedChange(cardUrl: string, fingerprint: string): boolean {
+    const changes = (this.announcedChanges ??= new Map());
+    if (changes.get(cardUrl) === fingerprint) return false;
+    changes.delete(cardUrl);
+    changes.set(cardUrl, fingerprint);
+    if (changes.size > MAX_ANNOUNCED_CHANGES) {
+      const oldest = changes.keys().next().value;
+      if (oldest !== undefined) changes.delete(oldest);
+    }
+    return true;
   }
 
   /** Revalidations made by this instrumentation, by result. */

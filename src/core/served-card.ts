@@ -32,6 +32,11 @@ export const CALLER_DRIFT_KINDS = ['caller_skill_not_in_card', 'caller_card_stal
 export type CallerDriftKind = (typeof CALLER_DRIFT_KINDS)[number];
 
 export interface ServedCard {
+  /**
+   * The local port of the server that serves it (one process may run several agents on several
+   * ports); undefined for a declared card, which speaks for every port.
+   */
+  port?: number;
   /** The path it is served at, no query (`/.well-known/agent-card.json`). */
   path: string;
   /** Where callers fetch it: the card's own origin and `path` (the Host header when it names none). */
@@ -49,6 +54,10 @@ interface Entry extends ServedCard {
 }
 
 const WELL_KNOWN = '/.well-known/';
+
+function keyOf(port: number | undefined, path: string): string {
+  return `${port ?? '*'} ${path}`;
+}
 
 /** The path of a URL or request target, without query or trailing slash (`/` stays `/`). */
 export function routePath(urlOrTarget: string): string {
@@ -69,18 +78,19 @@ export class ServedCards {
     return this.byPath.size;
   }
 
-  /** Remember a card served at `path`; a declared card is not replaced by a served one. */
+  /** Remember a card served at `path` on `port`; a declared card is not replaced by a served one. */
   set(card: ServedCard): void {
     const path = routePath(card.path);
-    const held = this.byPath.get(path);
+    const key = keyOf(card.port, path);
+    const held = this.byPath.get(key) ?? this.byPath.get(keyOf(undefined, path));
     if (held?.source === 'declared' && card.source === 'served') return;
     const endpointPaths: string[] = [];
     for (const e of card.card.endpoints) {
       const p = routePath(e.url);
       if (p !== '/' && !endpointPaths.includes(p)) endpointPaths.push(p);
     }
-    this.byPath.delete(path); // re-inserted: the oldest first
-    this.byPath.set(path, {
+    this.byPath.delete(key); // re-inserted: the oldest first
+    this.byPath.set(key, {
       ...card,
       path,
       endpointPaths,
@@ -92,19 +102,28 @@ export class ServedCards {
     }
   }
 
-  /** The served card at `path`, if any. */
-  at(path: string): ServedCard | undefined {
-    return this.byPath.get(routePath(path));
+  /** The served card at `path` on `port`, if any. */
+  at(port: number | undefined, path: string): ServedCard | undefined {
+    const p = routePath(path);
+    return this.byPath.get(keyOf(port, p)) ?? this.byPath.get(keyOf(undefined, p));
   }
 
-  /** The card that judges a request to `target` (see the file's header), or undefined. */
-  forRequest(target: string): ServedCard | undefined {
+  /**
+   * The card that judges a request to `target` received on `port` (see the file's header), or
+   * undefined. Only the cards served on that port, and the declared ones, are considered.
+   */
+  forRequest(port: number | undefined, target: string): ServedCard | undefined {
     if (this.byPath.size === 0) return undefined;
     const path = routePath(target);
     let best: Entry | undefined;
     let bestLength = -1;
     let root: Entry | undefined;
+    let count = 0;
+    let only: Entry | undefined;
     for (const e of this.byPath.values()) {
+      if (e.port !== undefined && e.port !== port) continue;
+      count++;
+      only = e;
       for (const p of e.endpointPaths)
         if (
           p.length > bestLength &&
@@ -116,17 +135,18 @@ export class ServedCards {
       if (isRootCardPath(e.path)) root = e;
     }
     if (best !== undefined) return best;
-    if (this.byPath.size === 1) return this.byPath.values().next().value;
+    if (count === 1) return only;
     return root;
   }
 
-  /** Whether a served card declares an endpoint whose path holds `target`'s. */
-  declaresRoute(target: string): boolean {
+  /** Whether a card served on `port` (or declared) declares an endpoint holding `target`'s path. */
+  declaresRoute(port: number | undefined, target: string): boolean {
     if (this.byPath.size === 0) return false;
     const path = routePath(target);
     for (const e of this.byPath.values())
-      for (const p of e.endpointPaths)
-        if (path === p || (path.startsWith(p) && path.charCodeAt(p.length) === 47)) return true;
+      if (e.port === undefined || e.port === port)
+        for (const p of e.endpointPaths)
+          if (path === p || (path.startsWith(p) && path.charCodeAt(p.length) === 47)) return true;
     return false;
   }
 

@@ -39,6 +39,7 @@ import { decodeCard, isAgentCard } from '../core/card';
 import { classifyRequest, parseJsonSafe, type ClassifyOptions } from '../core/classify';
 import { skillFingerprintBounded } from '../core/fingerprint';
 import type { DecodedRequest } from '../core/model';
+import { normaliseVersion } from '../core/protocol/versions';
 import {
   ServedCards,
   SkillLabels,
@@ -158,6 +159,10 @@ export class ServerCalls implements InboundTapDelegate {
       if (!(type === '' || type.includes('json'))) return undefined;
       const encoding = info.header('content-encoding');
       if (encoding !== undefined && encoding.toLowerCase() !== 'identity') return undefined;
+      // A request that says its A2A version is an A2A caller's: the card is asked for now, so
+      // that even the first answer after a redeploy can carry its fingerprint (the app reads and
+      // handles the body meanwhile). Others wait for their body to be classified.
+      if (normaliseVersion(info.header('a2a-version')) !== undefined) void this.learn(info);
       return this.operation(info, deps, undefined);
     }
     const cls = classifyRequest(method, info.target, undefined, this.options(deps.config, info));
@@ -177,7 +182,7 @@ export class ServerCalls implements InboundTapDelegate {
       };
     }
     const header = info.header('a2a-version');
-    const known = servedCards().declaresRoute(info.target);
+    const known = servedCards().declaresRoute(info.localPort, info.target);
     return header === undefined && !known
       ? this.classifyOptions
       : { ...this.classifyOptions, a2aVersionHeader: header, knownA2AEndpoint: known };
@@ -223,10 +228,18 @@ export class ServerCalls implements InboundTapDelegate {
       if (origin !== undefined) break;
     }
     origin ??= `${info.encrypted ? 'https' : 'http'}://${safeHost(info.header('host')) ?? 'localhost'}`;
-    const held = servedCards().at(path);
+    const port = info.localPort;
+    const held = servedCards().at(port, path);
     if (held?.fingerprint !== fingerprint)
       logger.debug(`served card at ${path}: fingerprint ${fingerprint.slice(0, 12)}…`);
-    servedCards().set({ path, url: `${origin}${path}`, fingerprint, card, source: 'served' });
+    servedCards().set({
+      port,
+      path,
+      url: `${origin}${path}`,
+      fingerprint,
+      card,
+      source: 'served',
+    });
     return true;
   }
 
@@ -249,11 +262,11 @@ export class ServerCalls implements InboundTapDelegate {
     const max = deps.config.maxRequestBodyBytes;
 
     const judge = (): void => {
-      served = servedCards().forRequest(target);
+      served = servedCards().forRequest(info.localPort, target);
       verdict = judgeCaller(served, req!, info.header(HEADER_CARD_FINGERPRINT));
     };
     const start = (ctx: ReturnType<typeof context.active>): void => {
-      if (served === undefined) served = servedCards().forRequest(target);
+      if (served === undefined) served = servedCards().forRequest(info.localPort, target);
       if (served !== undefined) judge();
       // with an HTTP server instrumentation, the active context holds its span: the parent
       const parent =
@@ -367,8 +380,8 @@ export class ServerCalls implements InboundTapDelegate {
    */
   private learn(info: InboundRequestInfo): Promise<void> | undefined {
     const cards = servedCards();
-    if (cards.forRequest(info.target) !== undefined) return undefined;
     const port = info.localPort;
+    if (cards.forRequest(port, info.target) !== undefined) return undefined;
     if (port === undefined) return undefined;
     const key = `${info.localAddress ?? ''} ${port}`;
     const l = this.learning.get(key) ?? {};
@@ -386,10 +399,10 @@ export class ServerCalls implements InboundTapDelegate {
           path,
         );
         if (text !== undefined && this.noteServed(info, path, text)) {
-          if (cards.forRequest(info.target) !== undefined) return true;
+          if (cards.forRequest(port, info.target) !== undefined) return true;
         }
       }
-      return cards.forRequest(info.target) !== undefined;
+      return cards.forRequest(port, info.target) !== undefined;
     })
       .catch((err: unknown) => {
         logger.debug('could not learn the served card', err);
