@@ -15,7 +15,8 @@
  *   joins the caller's trace (traceparent). The answer gains the served card's fingerprint
  *   header; its bytes are otherwise untouched. The span ends with the answer.
  * - The served card is known from the first A2A request the process answers: when none judges
- *   the request's route, the process asks its own server for its card over loopback (its card
+ *   the request's route and the caller says it speaks A2A (saysA2A), the process asks its own
+ *   server for its card over loopback (its card
  *   paths for the route, in turn), untraced, unref'd, bounded in time and bytes, one at a time per
  *   port and not again for LEARN_RETRY_MS after it found none; the span waits for it (at most
  *   LEARN_WAIT_MS) before it is judged. `setServedAgentCard` declares a card served elsewhere.
@@ -44,6 +45,7 @@ import {
   ServedCards,
   SkillLabels,
   cardPathCandidates,
+  isFingerprint,
   judgeCaller,
   routePath,
   type CallerVerdict,
@@ -132,6 +134,20 @@ function firstNonBlankIsBrace(chunk: Buffer): boolean | undefined {
   return undefined; // blank so far
 }
 
+/**
+ * The request says it comes from an A2A client: an `A2A-Version` header, or the card fingerprint
+ * it holds. Only then is the app's own server asked for its card: a GET of its well-known path
+ * is something an A2A server answers (the specification has it serve its card there), and an
+ * app that is no A2A server, or a hand-written one that never expects a GET, is never sent a
+ * request it did not expect.
+ */
+function saysA2A(info: InboundRequestInfo): boolean {
+  return (
+    normaliseVersion(info.header('a2a-version')) !== undefined ||
+    isFingerprint(info.header(HEADER_CARD_FINGERPRINT))
+  );
+}
+
 interface Learning {
   pending?: Promise<void>;
   /** When the last attempt settled without a card for the route. */
@@ -159,10 +175,10 @@ export class ServerCalls implements InboundTapDelegate {
       if (!(type === '' || type.includes('json'))) return undefined;
       const encoding = info.header('content-encoding');
       if (encoding !== undefined && encoding.toLowerCase() !== 'identity') return undefined;
-      // A request that says its A2A version is an A2A caller's: the card is asked for now, so
-      // that even the first answer after a redeploy can carry its fingerprint (the app reads and
-      // handles the body meanwhile). Others wait for their body to be classified.
-      if (normaliseVersion(info.header('a2a-version')) !== undefined) void this.learn(info);
+      // A caller that says it speaks A2A (its version, or the card it holds) is answered by an
+      // A2A server, which serves its card: asked for now, so that even the first answer after a
+      // redeploy can carry its fingerprint (the app reads and handles the body meanwhile).
+      if (saysA2A(info)) void this.learn(info);
       return this.operation(info, deps, undefined);
     }
     const cls = classifyRequest(method, info.target, undefined, this.options(deps.config, info));
@@ -328,7 +344,7 @@ export class ServerCalls implements InboundTapDelegate {
       onEnd:
         request !== undefined
           ? (complete) => {
-              if (complete) learn = this.learn(info);
+              if (complete && saysA2A(info)) learn = this.learn(info);
             }
           : (complete) => {
               const body = chunks;
@@ -338,7 +354,7 @@ export class ServerCalls implements InboundTapDelegate {
               const cls = classifyRequest('POST', target, text, this.options(deps.config, info));
               if (cls?.type !== 'operation') return;
               req = cls.request;
-              learn = this.learn(info);
+              if (saysA2A(info)) learn = this.learn(info);
             },
       responseHeaders: () => {
         if (req === undefined) return undefined;
