@@ -105,7 +105,7 @@ async function main(): Promise<void> {
   const results = [];
   for (const row of ROWS) results.push(await measure(row));
   const bare = results.find((r) => r.row === 'bare')!;
-  console.log('row        latency p50  latency p99  agent CPU/request  CPU over bare');
+  console.log('row        latency p50  latency p99  agent CPU/request  CPU over bare  (all in µs)');
   for (const r of results)
     console.log(
       `${r.row.padEnd(10)} ${fmtUs(r.p50).padStart(11)}  ${fmtUs(r.p99).padStart(11)}  ${fmtUs(r.cpuUs).padStart(17)}  ${fmtUs(r.cpuUs - bare.cpuUs).padStart(13)}`,
