@@ -298,7 +298,7 @@ export class ServerCalls implements InboundTapDelegate {
         parent,
       );
     };
-    const finish = (statusCode: number, finished: boolean): void => {
+    const finish = (statusCode: number, finished: boolean, endTime: number): void => {
       const s = span!;
       const update = serverResponseUpdate(statusCode, finished);
       s.setAttributes(update.attributes);
@@ -320,7 +320,8 @@ export class ServerCalls implements InboundTapDelegate {
               );
         deps.staleCalls?.add(1, staleCallMetricAttributes(v.drift, label, served));
       }
-      s.end();
+      // ended when the answer ended, though judged later when the card was being learned
+      s.end(endTime);
     };
 
     return {
@@ -370,9 +371,10 @@ export class ServerCalls implements InboundTapDelegate {
       },
       onResponseEnd: (statusCode, finished) => {
         if (req === undefined) return;
+        const endTime = Date.now();
         if (span === undefined) start(ROOT_CONTEXT); // closed before any answer
         if (served !== undefined || learn === undefined) {
-          finish(statusCode, finished);
+          finish(statusCode, finished, endTime);
           return;
         }
         let timer: NodeJS.Timeout | undefined;
@@ -383,7 +385,7 @@ export class ServerCalls implements InboundTapDelegate {
         void Promise.race([learn, timeout])
           .then(() => {
             if (timer) clearTimeout(timer);
-            finish(statusCode, finished);
+            finish(statusCode, finished, endTime);
           })
           .catch((err: unknown) => logger.debug('could not end a SERVER span', err));
       },
