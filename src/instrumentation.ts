@@ -43,12 +43,16 @@ import { InboundTap } from './hooks/inbound-tap';
 import { GrpcClientHook } from './hooks/grpc-client';
 import { GrpcCalls } from './telemetry/grpc-calls';
 import { PushReceiver } from './telemetry/push-notifications';
+import { ServerCalls, type ServerCallDeps } from './telemetry/server-calls';
 import { pushRegistry } from './telemetry/push-registrations';
 import * as sc from './semconv';
 import { A2ACall, type CallDeps, type CallTarget } from './telemetry/a2a-call';
 import { sharedState } from './telemetry/shared-state';
 import { applicationSkillId } from './telemetry/skill-context';
 import { PACKAGE_NAME, PACKAGE_VERSION } from './version';
+
+/** Cards whose announced change is remembered (so reported once), at most. */
+const MAX_ANNOUNCED_CHANGES = 1000;
 
 const CALL_KEY = createContextKey('opentelemetry-instrumentation-a2a.call');
 
@@ -63,6 +67,7 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
   private resolvedConfig: ResolvedConfig | undefined;
   private driftCounter: CallDeps['driftCounter'];
   private cardRequestCounter: CallDeps['driftCounter'];
+  private staleCallsCounter: ServerCallDeps['staleCalls'];
   private activeCalls: ActiveCalls | undefined;
   private enabled: boolean | undefined;
   /**
@@ -84,6 +89,8 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     (event) => this.cardChangedInBackground(event),
   );
   private cachedDeps: CallDeps | undefined;
+  /** Card URL → the newer fingerprint an announcement led to, last reported (bounded). */
+  private announcedChanges: Map<string, string> | undefined;
   private readonly recogniser = new Recogniser(
     () => this.config,
     (target, url, parent, startTime) => this.newCall(target, url, parent, startTime),
@@ -138,6 +145,11 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
         "The instrumentation's own Agent Card requests (confirming re-fetch, background revalidation), by purpose and result",
       unit: sc.METRIC_CARD_REQUESTS_UNIT,
     });
+    this.staleCallsCounter = this.meter.createCounter(sc.METRIC_SERVER_STALE_CALLS, {
+      description:
+        'A2A requests this agent answered from stale callers (a skill its card does not list, another card announced), by kind',
+      unit: sc.METRIC_SERVER_STALE_CALLS_UNIT,
+    });
   }
 
   /** One of the package's own card requests (or one skipped): counted by purpose and result. */
@@ -183,13 +195,21 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
               'cache-control',
               'etag',
               'last-modified',
+              sc.HEADER_CARD_FINGERPRINT,
             ],
           },
           (where, err) => logger.debug(`${where}`, err),
         );
       }
       this.inboundTap ??= new InboundTap(
-        new PushReceiver(() => (this.isActive() ? this.deps() : undefined)),
+        [
+          new PushReceiver(() => (this.isActive() ? this.deps() : undefined)),
+          new ServerCalls(() =>
+            this.isActive() && this.config.serverSpans
+              ? { tracer: this.tracer, staleCalls: this.staleCallsCounter, config: this.config }
+              : undefined,
+          ),
+        ],
         (where, err) => logger.debug(`inbound ${where}`, err),
       );
       this.activeCalls ??= new ActiveCalls();
@@ -276,6 +296,7 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
         config.cardRevalidationMs > 0
           ? (url) => this.cardRevalidator.noteUse(url, Date.now())
           : undefined,
+      firstAnnouncedChange: (url, fingerprint) => this.firstAnnouncedChange(url, fingerprint),
     };
     this.cachedDeps = deps;
     return deps;
@@ -325,6 +346,19 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     } catch (err) {
       logger.debug('could not report a revalidated card change', err);
     }
+  }
+
+  /** A newer card found because an agent announced it: reported once per card and fingerprint. */
+  private firstAnnouncedChange(cardUrl: string, fingerprint: string): boolean {
+    const changes = (this.announcedChanges ??= new Map());
+    if (changes.get(cardUrl) === fingerprint) return false;
+    changes.delete(cardUrl);
+    changes.set(cardUrl, fingerprint);
+    if (changes.size > MAX_ANNOUNCED_CHANGES) {
+      const oldest = changes.keys().next().value;
+      if (oldest !== undefined) changes.delete(oldest);
+    }
+    return true;
   }
 
   /** Revalidations made by this instrumentation, by result. */

@@ -169,3 +169,25 @@ export const ALERT_LABEL_AGENT_NAME = ['gen_ai_agent_name', ATTR_GEN_AI_AGENT_NA
 export const ATTR_A2A_DRIFT_SCOPE = 'a2a.drift.scope';
 /** The A2A extension URIs the call activates (its `A2A-Extensions` header), at most 16. */
 export const ATTR_A2A_REQUEST_EXTENSIONS = 'a2a.request.extensions';
+// --- the agent's side: SERVER spans, stale callers, the card fingerprint on the wire ----------
+
+/**
+ * The span event of a stale caller on the SERVER span (`a2a.drift.kind` =
+ * `caller_skill_not_in_card` | `caller_card_stale`); the span's status stays the server's own.
+ */
+export const EVENT_DRIFT = 'a2a.drift';
+/** The fingerprint of the card a caller announced (request header) when it is not the served one. */
+export const ATTR_A2A_CALLER_CARD_FINGERPRINT = 'a2a.caller.card_fingerprint';
+/** Inbound A2A calls from stale callers, by kind, skill (bounded) and served card URL. */
+export const METRIC_SERVER_STALE_CALLS = 'a2a.server.stale_calls';
+export const METRIC_SERVER_STALE_CALLS_UNIT = '{call}';
+/**
+ * The card fingerprint on the wire, both ways (docs/card-fingerprint-extension.md): an agent's
+ * response announces the fingerprint of the card it serves; a caller's request announces the
+ * fingerprint of the card it negotiated with. An HTTP header, not an attribute (lower-case, as
+ * Node and undici hand headers over).
+ */
+export const HEADER_CARD_FINGERPRINT = 'a2a-card-fingerprint';
+/** The A2A extension that documents the header (its URI, for `capabilities.extensions`). */
+export const EXTENSION_CARD_FINGERPRINT_URI =
+  'urn:opentelemetry-instrumentation-a2a:extension:card-fingerprint:v1';

@@ -277,6 +277,7 @@ export interface NegotiationContext {
 /**
  * What made the package look at a card again: a call for the skill that failed (`failure`), an
  * answer naming the skill with words of absence or failure (`words`), a background revalidation
- * (`revalidation`), or an earlier card of the agent that listed the skill (`history`).
+ * (`revalidation`), an earlier card of the agent that listed the skill (`history`), or an agent
+ * announcing the fingerprint of another card than the one negotiated with (`announced`).
  */
-export type Suspicion = 'failure' | 'words' | 'revalidation' | 'history';
+export type Suspicion = 'failure' | 'words' | 'revalidation' | 'history' | 'announced';

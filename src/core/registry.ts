@@ -7,6 +7,7 @@
  * the oldest (least recently put/used) entries are dropped first. Every method is total:
  * odd input is ignored or treated as documented, never thrown on.
  */
+import { skillMap } from './card';
 import { intAtLeast } from './json-path';
 import type { DecodedCard, NegotiationContext, SkillInfo, Suspicion } from './model';
 import { normaliseUrl, originOfNormalised, pathEnd, urlFacts, withoutQuery } from './url';
@@ -764,18 +765,6 @@ function safe<T>(f: () => T, fallback: T): T {
   } catch {
     return fallback;
   }
-}
-
-function skillMap(card: Partial<DecodedCard>): Map<string, SkillInfo> {
-  const map = new Map<string, SkillInfo>();
-  safe(() => {
-    const skills = card.skills;
-    if (!Array.isArray(skills)) return;
-    for (const s of skills) {
-      if (typeof s === 'object' && s !== null && typeof s.id === 'string') map.set(s.id, s);
-    }
-  }, undefined);
-  return map;
 }
 
 // ---------------------------------------------------------------------------------------

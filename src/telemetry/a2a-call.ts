@@ -18,7 +18,9 @@ import { BodyReader, STREAM_CUT_SHORT, bodyModeOf, bodyProblem } from '../core/b
 import { urlFacts, type UrlFacts } from '../core/url';
 import { confirmSuspicion, confirmedDrift } from '../core/confirm';
 import { EventShape } from '../core/event-shape';
-import { judge, type DriftEvent, type NegotiationContext } from '../core/judge';
+import { judge, judgeCardChange, type DriftEvent, type NegotiationContext } from '../core/judge';
+import { diffCards } from '../core/card-diff';
+import { isFingerprint } from '../core/served-card';
 import { StreamJudge } from '../core/stream-judge';
 import type { DecodedRequest, DecodedResult, Suspicion } from '../core/model';
 import { isSendOperation } from '../core/protocol/common';
@@ -99,6 +101,11 @@ export interface CallDeps {
    * confirmed within the revalidation interval, is being fetched again for this call.
    */
   cardInUse?: (cardUrl: string) => Promise<void> | undefined;
+  /**
+   * A card change found because an agent announced another fingerprint: true the first time this
+   * newer fingerprint of the card is reported (every caller of a busy agent reads it).
+   */
+  firstAnnouncedChange?: (cardUrl: string, fingerprint: string) => boolean;
 }
 
 const REFETCH_WAIT_MS = 5000;
@@ -142,6 +149,8 @@ export class A2ACall {
   /** A content-level suspicion waiting for the card fetched again (confirm.ts). */
   private confirmation: Promise<void> | undefined;
   private suspicion: DriftEvent | undefined;
+  /** The agent announced another card's fingerprint: the card fetched again decides. */
+  private announcement: Promise<void> | undefined;
   /**
    * The span's end time when it ends later than the exchange: when finish() was asked and
    * something held the span open (Date.now()).
@@ -298,6 +307,8 @@ export class A2ACall {
         }
         this.span.setAttributes(responseHeadersAttributes(statusCode));
         if (this.target.type === 'card') this.cardFreshness = freshness(headers);
+        const announced = headers[sc.HEADER_CARD_FINGERPRINT];
+        if (announced !== undefined) this.onAnnounced(announced);
         const type = (headers['content-type'] ?? '').toLowerCase();
         const { mode, sniffed } = bodyModeOf(type);
         if (statusCode >= 400) this.httpError(statusCode);
@@ -648,6 +659,92 @@ export class A2ACall {
     if (verdict.drift) this.recordDrift(verdict.drift);
   }
 
+  /** The card fingerprint this call sends to the agent: the one of the card it negotiated with. */
+  get announcedFingerprint(): string | undefined {
+    return this.target.type === 'operation' && this.deps.config.cardFingerprintHeaders
+      ? this.ctx.fingerprint
+      : undefined;
+  }
+
+  /**
+   * The agent announced the fingerprint of another card than the one this call negotiated with: a
+   * suspicion (the header may be forged or flap), so the card decides. It is fetched again through
+   * the same conditional, debounced fetch as any suspicion (one per card per debounce window
+   * whatever the announcements); a card that changed under the same version is card_changed on
+   * this span with what changed, once per newer card; an unchanged one is said on the span,
+   * nothing else. Nothing is fetched when the app already holds the announced card, or this
+   * package already found it newer; never a card fetched with credentials or an extended one.
+   */
+  private onAnnounced(announced: string): void {
+    try {
+      const cardUrl = this.ctx.cardUrl;
+      const negotiated = this.announcedFingerprint;
+      if (cardUrl === undefined || negotiated === undefined || announced === negotiated) return;
+      if (!isFingerprint(announced) || this.announcement !== undefined) return;
+      const entry = sharedState().cards.get(cardUrl);
+      if (entry === undefined || entry.credentials === true || entry.extended !== undefined) return;
+      if (entry.fingerprint === announced || entry.newer?.fingerprint === announced) return;
+      const pending = this.deps.confirmCard?.(cardUrl, 'announced');
+      if (pending === undefined) return;
+      const held = { card: entry.card, fingerprint: entry.fingerprint, version: entry.version };
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<undefined>((resolve) => {
+        timer = setTimeout(() => resolve(undefined), CONFIRM_WAIT_MS);
+        timer.unref?.();
+      });
+      const suspicion = { kind: 'card_changed', suspicion: 'announced' } as const;
+      this.announcement = Promise.race([pending.catch(() => undefined), timeout]).then((got) => {
+        if (timer) clearTimeout(timer);
+        try {
+          if (this.phase === 'ended') return;
+          const r = isRefetched(got) ? got : undefined;
+          if (r === undefined || r.fingerprint === held.fingerprint) {
+            this.span.setAttributes(
+              unconfirmedAttributes(
+                suspicion,
+                r !== undefined
+                  ? 'unchanged'
+                  : got !== undefined && 'failed' in got
+                    ? got.failed
+                    : 'failed',
+              ),
+            );
+            return;
+          }
+          const version = r.card?.version ?? held.version;
+          // a change of version is news the app asked for; the same version is the field report's
+          if (version !== held.version) return;
+          if (this.deps.firstAnnouncedChange?.(cardUrl, r.fingerprint) === false) return;
+          const event: DriftEvent = {
+            ...judgeCardChange(
+              cardUrl,
+              r.card?.name ?? held.card.name,
+              version,
+              held.fingerprint,
+              r.fingerprint,
+              diffCards(held.card, r.card),
+            ),
+            suspicion: 'announced',
+          };
+          const update = driftUpdate(event);
+          this.apply(update);
+          if (update.event) this.span.addEvent(update.event.name, update.event.attributes);
+          this.deps.driftCounter?.add(1, driftMetricAttributes(event, this.url));
+          dispatchDrift(
+            event,
+            this.deps.config.driftCallbackDebounceMs,
+            Date.now(),
+            this.deps.userConfig.onDrift,
+          );
+        } catch (err) {
+          logger.debug('could not settle an announced card fingerprint', err);
+        }
+      });
+    } catch (err) {
+      logger.debug('could not follow an announced card fingerprint', err);
+    }
+  }
+
   /** A suspicion the card fetched again did not confirm: said on the span, nothing else. */
   private unconfirmed(event: DriftEvent, refetch: 'unchanged' | RefetchFailure['failed']): void {
     if (this.drift || this.phase === 'ended') return;
@@ -759,11 +856,11 @@ export class A2ACall {
       }
     }
     this.phase = 'ending';
-    if ((this.refetch || this.confirmation) && !reason) {
+    if ((this.refetch || this.confirmation || this.announcement) && !reason) {
       // Keep the span open until the re-fetch has said what it found (bounded by its timeout),
       // then end it at the time the exchange really ended.
       this.endTime ??= Date.now();
-      void Promise.all([this.confirmation, this.refetch]).then(() => this.end());
+      void Promise.all([this.confirmation, this.refetch, this.announcement]).then(() => this.end());
       return;
     }
     this.end(reason);

@@ -15,6 +15,7 @@ import type { DecodedRequest, DecodedResult, OperationName } from '../core/model
 import { isSendOperation } from '../core/protocol/common';
 import { normaliseVersion } from '../core/protocol/versions';
 import type { CardEntry, CardUpdate } from '../core/registry';
+import type { CallerVerdict, ServedCard } from '../core/served-card';
 import { withoutQuery, type UrlFacts } from '../core/url';
 import * as sc from '../semconv';
 
@@ -543,5 +544,95 @@ export function driftMetricAttributes(
     attrs[sc.ATTR_SERVER_ADDRESS] = peer.host;
     attrs[sc.ATTR_SERVER_PORT] = peer.port;
   }
+  return attrs;
+}
+
+// --- the agent's side (server-calls.ts) ------------------------------------------------------
+
+/** What a SERVER span of an inbound A2A operation is started with. */
+export interface ServerCallStart {
+  request: DecodedRequest;
+  verdict: CallerVerdict;
+  served: ServedCard | undefined;
+}
+
+/**
+ * A SERVER span's attributes: the operation, binding and version the request spoke, the ids it
+ * carries, the skill it names, the served card (fingerprint, URL, agent), and a stale caller's
+ * kind and announced fingerprint, or why it could not be judged.
+ */
+export function serverCallAttributes(start: ServerCallStart): Attributes {
+  const req = start.request;
+  const v = start.verdict;
+  const attrs: Attributes = {
+    [sc.ATTR_A2A_METHOD_NAME]: req.operation,
+    [sc.ATTR_A2A_BINDING]: req.binding,
+  };
+  if (isSendOperation(req.operation))
+    attrs[sc.ATTR_GEN_AI_OPERATION_NAME] = sc.GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT;
+  if (req.protocolVersion) attrs[sc.ATTR_A2A_PROTOCOL_VERSION] = req.protocolVersion;
+  else if (start.served?.card.protocolVersion !== undefined) {
+    const fromCard = normaliseVersion(start.served.card.protocolVersion);
+    if (fromCard !== undefined) attrs[sc.ATTR_A2A_PROTOCOL_VERSION] = fromCard;
+  }
+  if (req.taskId !== undefined) attrs[sc.ATTR_A2A_TASK_ID] = cap(req.taskId);
+  if (req.contextId !== undefined) attrs[sc.ATTR_GEN_AI_CONVERSATION_ID] = cap(req.contextId);
+  if (req.messageId !== undefined) attrs[sc.ATTR_A2A_MESSAGE_ID] = cap(req.messageId);
+  if (v.skillId !== undefined) {
+    attrs[sc.ATTR_A2A_SKILL_ID] = cap(v.skillId);
+    if (v.skillIdSource !== undefined) attrs[sc.ATTR_A2A_SKILL_ID_SOURCE] = v.skillIdSource;
+  }
+  const served = start.served;
+  if (served !== undefined) {
+    attrs[sc.ATTR_A2A_AGENT_CARD_FINGERPRINT] = served.fingerprint;
+    attrs[sc.ATTR_A2A_AGENT_CARD_URL] = cap(reportedCardUrl(served.url));
+    if (served.card.name !== undefined) attrs[sc.ATTR_GEN_AI_AGENT_NAME] = cap(served.card.name);
+    if (served.card.version !== undefined)
+      attrs[sc.ATTR_GEN_AI_AGENT_VERSION] = cap(served.card.version);
+  }
+  if (v.callerFingerprint !== undefined && v.callerFingerprint !== served?.fingerprint)
+    attrs[sc.ATTR_A2A_CALLER_CARD_FINGERPRINT] = v.callerFingerprint;
+  if (v.drift !== undefined) attrs[sc.ATTR_A2A_DRIFT_KIND] = v.drift;
+  else if (v.unjudged !== undefined) attrs[sc.ATTR_A2A_UNJUDGED_REASON] = v.unjudged;
+  return attrs;
+}
+
+/** A stale caller's `a2a.drift` span event (the span's status is left alone). */
+export function callerDriftEvent(verdict: CallerVerdict): { name: string; attributes: Attributes } {
+  const attrs: Attributes = {};
+  if (verdict.drift !== undefined) attrs[sc.ATTR_A2A_DRIFT_KIND] = verdict.drift;
+  if (verdict.skillId !== undefined) attrs[sc.ATTR_A2A_SKILL_ID] = cap(verdict.skillId);
+  if (verdict.callerFingerprint !== undefined)
+    attrs[sc.ATTR_A2A_CALLER_CARD_FINGERPRINT] = verdict.callerFingerprint;
+  return { name: sc.EVENT_DRIFT, attributes: attrs };
+}
+
+/** The server's answer status on its SERVER span: an error only for a 5xx (the server's own). */
+export function serverResponseUpdate(statusCode: number, finished: boolean): SpanUpdate {
+  const attributes: Attributes = { [sc.ATTR_HTTP_RESPONSE_STATUS_CODE]: statusCode };
+  if (statusCode >= 500)
+    return {
+      attributes: { ...attributes, [sc.ATTR_ERROR_TYPE]: String(statusCode) },
+      status: { code: SpanStatusCode.ERROR, message: `HTTP ${statusCode}` },
+    };
+  if (!finished)
+    return {
+      attributes: {
+        ...attributes,
+        [sc.ATTR_A2A_UNJUDGED_REASON]: 'connection closed before the answer ended',
+      },
+    };
+  return { attributes };
+}
+
+/** `a2a.server.stale_calls`' labels: the kind, the skill (bounded by the caller), the served card. */
+export function staleCallMetricAttributes(
+  kind: string,
+  skillLabel: string | undefined,
+  served: ServedCard | undefined,
+): Attributes {
+  const attrs: Attributes = { [sc.ATTR_A2A_DRIFT_KIND]: kind };
+  if (skillLabel !== undefined) attrs[sc.ATTR_A2A_SKILL_ID] = cap(skillLabel);
+  if (served !== undefined) attrs[sc.ATTR_A2A_AGENT_CARD_URL] = cap(reportedCardUrl(served.url));
   return attrs;
 }

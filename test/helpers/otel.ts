@@ -58,7 +58,16 @@ export function setupOtel(config: A2AInstrumentationConfig = {}): Harness {
   const reader = new TestMetricReader();
   const meterProvider = new MeterProvider({ readers: [reader] });
   metrics.setGlobalMeterProvider(meterProvider);
-  const instrumentation = new A2AInstrumentation({ driftCallbackDebounceMs: 0, ...config });
+  // The peers of these tests run in this process: the agent's side (SERVER spans of the peers'
+  // answers, their loopback card requests) only where a test asks for it.
+  const instrumentation = new A2AInstrumentation({
+    driftCallbackDebounceMs: 0,
+    serverSpans: false,
+    ...config,
+  });
+  // (a test's setConfig replaces the whole config: the agent's side stays off unless it says)
+  const setConfig = instrumentation.setConfig.bind(instrumentation);
+  instrumentation.setConfig = (c = {}) => setConfig({ serverSpans: false, ...c });
   instrumentation.setTracerProvider(provider);
   instrumentation.setMeterProvider(meterProvider);
   instrumentation.enable();

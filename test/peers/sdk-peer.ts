@@ -174,6 +174,8 @@ export interface SdkPeerOptions {
    * client then prefers it).
    */
   grpc?: boolean;
+  /** The port to listen on (a redeploy on the same URL); default a free one. */
+  port?: number;
   /** Also enable the SDK's legacyCompat on the main (1.0) paths. Default false. */
   legacyOnMainPaths?: boolean;
   behaviour?: Partial<SdkPeerBehaviour>;
@@ -597,7 +599,7 @@ export async function startSdkPeer(opts: SdkPeerOptions = {}): Promise<SdkPeer> 
   const server = http.createServer(app);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.listen(opts.port ?? 0, '127.0.0.1', () => {
       server.off('error', reject);
       resolve();
     });
