@@ -103,6 +103,13 @@ export interface SdkPeerBehaviour {
   /** Text of the artifact for a skill and media type. */
   artifactText: (skillId: string, mediaType: string, chunk: number, chunks: number) => string;
   /**
+   * Answer a media type that is not `text/*` as a file part holding the bytes (1.0 `raw` +
+   * `mediaType`), as an agent that draws would, instead of a text part labelled with that type.
+   * Over 0.3 the file part is the one part whose media type survives the SDK's conversion
+   * (`file.mimeType`; a 0.3 text part has none). Default false.
+   */
+  fileParts: boolean;
+  /**
    * How a skill the card no longer lists fails: `'words'` (default) a FAILED task whose status
    * says `unknown skill: <id>`; `'silent'` a FAILED task with no status message (fasta2a after its
    * retries, Strands' fixed text without the name); `'throw'` the executor throws an error whose
@@ -280,6 +287,13 @@ function textPart(text: string, mediaType: string): Part {
   return { content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType };
 }
 
+/** The artifact part of `text` in `mediaType`: a file part of its bytes when asked for one. */
+function answerPart(text: string, mediaType: string, fileParts: boolean): Part {
+  if (!fileParts || mediaType.startsWith('text/')) return textPart(text, mediaType);
+  const bytes = Buffer.from(text);
+  return { content: { $case: 'raw', value: bytes }, metadata: undefined, filename: '', mediaType };
+}
+
 function agentMessage(text: string, taskId: string, contextId: string): Message {
   return {
     messageId: randomUUID(),
@@ -411,7 +425,7 @@ class PeerExecutor implements AgentExecutor {
         artifactId,
         name: `${skill.id}-result`,
         description: '',
-        parts: [textPart(b.artifactText(skill.id, mediaType, i, chunks), mediaType)],
+        parts: [answerPart(b.artifactText(skill.id, mediaType, i, chunks), mediaType, b.fileParts)],
         metadata: undefined,
         extensions: [],
       };
@@ -477,6 +491,7 @@ export async function startSdkPeer(opts: SdkPeerOptions = {}): Promise<SdkPeer> 
     cardDelayMs: 3000,
     conditionalCard: false,
     artifactText: defaultArtifactText,
+    fileParts: false,
     ...opts.behaviour,
   };
 

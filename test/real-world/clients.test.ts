@@ -5,7 +5,9 @@
  * - `@google/adk` 2.0.0 `RemoteA2AAgent` (its @a2a-js/sdk 0.3.14 client), driven by an ADK
  *   `Runner` + `InMemorySessionService` (no model), against the project's @a2a-js/sdk 1.3 peer
  *   with legacyCompat on its main paths (`GET /.well-known/agent-card.json` → 0.3 card,
- *   JSON-RPC at `/v03/jsonrpc`, `message/stream`).
+ *   JSON-RPC at `/v03/jsonrpc`, `message/stream`); with a skill id put on the wire, declared
+ *   with withSkill(), or, as ADK does by default, none at all (judged for the card's only skill,
+ *   or against the card as a whole).
  * - `@reactive-agents/a2a` 0.9.0's client (`getAgentCard(url)` → `GET {url}/agent/card`,
  *   `message/send` / `tasks/get` POSTed to `baseUrl`) against the package's own server
  *   (createA2AHttpServer, child process, see ra-peer.ts) and against the @a2a-js/sdk peer's
@@ -156,6 +158,102 @@ describe('@google/adk 2.0.0 RemoteA2AAgent → @a2a-js/sdk 1.3 peer (0.3 compat 
     assert.equal(send.attributes['a2a.skill.id_source'], 'application');
     assert.equal(send.attributes['a2a.protocol.version'], '0.3');
     assert.equal(drifted(h.spans()).length, 0, describeSpans());
+  });
+
+  // A RemoteA2AAgent that names no skill (no withSkill, no beforeRequestCallbacks): ADK leaves
+  // routing to the agent, and the peer answers with the first skill of its card. The three
+  // tests below failed on the code before a skill-less call was judged (checked by running this
+  // file and this peer against that commit's src): the one-skill call had no a2a.skill.id, and
+  // both image answers were `no skill id for this task`, no drift.
+  test("healthy, no skill named: the card of one skill makes it the call's (id_source=only skill in card), zero drift", async () => {
+    const events = await lib.runAdk(lib.adkAgent(peer.baseUrl));
+    assert.ok(
+      !events.some((e) => e.thrown || e.errorMessage),
+      `ADK run failed: ${JSON.stringify(events)}`,
+    );
+    assert.equal(peer.executions.at(-1)?.skillIdSource, 'default', 'no skill id on the wire');
+    assert.equal(peer.executions.at(-1)?.outcome, 'completed');
+    await waitFor('GetAgentCard');
+    const send = only(await waitFor('SendStreamingMessage'), 'SendStreamingMessage span');
+    assert.equal(send.attributes['a2a.skill.id'], 'summarize-v2');
+    assert.equal(send.attributes['a2a.skill.id_source'], 'only skill in card');
+    assert.equal(send.attributes['a2a.drift.scope'], undefined);
+    assert.equal(send.attributes['a2a.task.state'], 'TASK_STATE_COMPLETED');
+    assert.equal(drifted(h.spans()).length, 0, describeSpans());
+    assert.equal(await h.driftCount(), 0);
+  });
+
+  test('variant B, no skill named, card of one skill: redeployed to answer an image/png file, same version → output_mode_mismatch for the only skill', async () => {
+    peer.setBehaviour({ fileParts: true });
+    const agent = lib.adkAgent(peer.baseUrl);
+    await lib.runAdk(agent);
+    await waitFor('SendStreamingMessage');
+    peer.redeploy([{ ...DEFAULT_SKILL, outputModes: ['image/png'] }]);
+    const events = await lib.runAdk(agent);
+    assert.ok(
+      !events.some((e) => e.thrown || e.errorMessage),
+      `ADK run failed: ${JSON.stringify(events)}`,
+    );
+    assert.equal(peer.executions.at(-1)?.mediaType, 'image/png');
+    assert.equal(h.spans('GetAgentCard').length, 1, 'the agent did not fetch the card again');
+    const sends = await waitFor('SendStreamingMessage', 2);
+    assert.equal(drifted(h.spans()).length, 1, describeSpans());
+    assertDrift(sends[1], 'output_mode_mismatch');
+    const a = sends[1].attributes;
+    assert.equal(a['a2a.skill.id'], 'summarize-v2');
+    assert.equal(a['a2a.skill.id_source'], 'only skill in card');
+    assert.equal(a['a2a.drift.scope'], undefined, 'judged for the skill, not the card');
+    assert.equal(a['a2a.drift.actual_media_type'], 'image/png');
+    assert.deepEqual(a['a2a.drift.expected_output_modes'], ['text/markdown']);
+    assert.equal(await h.driftCount({ 'a2a.drift.kind': 'output_mode_mismatch' }), 1);
+    assert.equal(await h.driftCount(), 1);
+  });
+
+  test('variant B, no skill named, card of two skills: the first now answers an image/png file → output_mode_mismatch, scope card, no skill id', async () => {
+    await peer.close();
+    peer = await startSdkPeer({
+      name: 'peer-2',
+      legacyOnMainPaths: true,
+      skills: [DEFAULT_SKILL, TRANSLATE_SKILL],
+      behaviour: { fileParts: true },
+    });
+    await h.reset();
+    const agent = lib.adkAgent(peer.baseUrl);
+    await lib.runAdk(agent);
+    const first = only(await waitFor('SendStreamingMessage'), 'SendStreamingMessage span');
+    // healthy: no skill to name, and text is a type the card lists (for some skill)
+    assert.equal(first.attributes['a2a.skill.id'], undefined);
+    assert.match(
+      String(first.attributes['a2a.drift.unjudged_reason']),
+      /no skill id for this task/,
+    );
+    peer.redeploy([{ ...DEFAULT_SKILL, outputModes: ['image/png'] }, TRANSLATE_SKILL]);
+    const events = await lib.runAdk(agent);
+    assert.ok(
+      !events.some((e) => e.thrown || e.errorMessage),
+      `ADK run failed: ${JSON.stringify(events)}`,
+    );
+    assert.deepEqual(
+      peer.executions.map((e) => [e.skillIdSource, e.skillId, e.mediaType]),
+      [
+        ['default', 'summarize-v2', 'text/markdown'],
+        ['default', 'summarize-v2', 'image/png'],
+      ],
+    );
+    assert.equal(h.spans('GetAgentCard').length, 1, 'the agent did not fetch the card again');
+    const sends = await waitFor('SendStreamingMessage', 2);
+    assert.equal(drifted(h.spans()).length, 1, describeSpans());
+    assertDrift(sends[1], 'output_mode_mismatch');
+    const a = sends[1].attributes;
+    assert.equal(a['a2a.drift.scope'], 'card');
+    assert.equal(a['a2a.skill.id'], undefined);
+    assert.equal(a['a2a.drift.actual_media_type'], 'image/png');
+    assert.deepEqual([...(a['a2a.drift.expected_output_modes'] as string[])].sort(), [
+      'text/markdown',
+      'text/plain',
+    ]);
+    assert.equal(await h.driftCount({ 'a2a.drift.kind': 'output_mode_mismatch' }), 1);
+    assert.equal(await h.driftCount(), 1);
   });
 
   test('healthy, card without streaming: RemoteA2AAgent calls message/send → SendMessage span, no drift', async () => {

@@ -11,11 +11,11 @@ export const NOT_MIGRATED: DocOnlyRow[] = [
     id: 'node-adk-client',
     file: 'clients.test.ts',
     name: 'Google ADK (`@google/adk` 2.0 `RemoteA2AAgent`, client)',
-    testedAs: 'real client, 6 tests',
+    testedAs: 'real client, 8 tests',
     bindings: '0.3 JSON-RPC stream / send',
     card: '`.well-known/agent-card.json` under the URL given',
     judged:
-      '`unknown_skill` on `SendStreamingMessage`; version 0.3 from a card offering 1.0 and 0.3; skill id via `withSkill` or `metadata.skillId`',
+      '`unknown_skill` on `SendStreamingMessage`; version 0.3 from a card offering 1.0 and 0.3; skill id via `withSkill` or `metadata.skillId`; naming no skill (as it does by default): the only skill of a one-skill card (`only skill in card`), and variant B (an `image/png` file part where the cached card lists text) → `output_mode_mismatch`, for that skill or, on a card of two skills, with `a2a.drift.scope = card`; healthy: no drift',
   },
   {
     id: 'node-reactive-agents',
