@@ -81,13 +81,16 @@ export function getExchange(
 ): RecordedExchange {
   return { name, note, request: (p) => ({ url: url(p) }) };
 }
-/** A recorded JSON-RPC exchange: POST `method` to the peer's `endpointName` (1.0 headers, SSE). */
+/**
+ * A recorded JSON-RPC exchange: POST `method` to the peer's `endpointName` (1.0 headers, SSE);
+ * `params` may read the peer (a skill id it was given at start).
+ */
 export function rpcExchange(
   name: string,
   note: string,
   endpointName: string,
   method: string,
-  params: (r: Recorder, first?: Json) => Json,
+  params: (r: Recorder, first: Json | undefined, p: Peer) => Json,
   o: { v10?: boolean; stream?: boolean } = {},
 ): RecordedExchange {
   const headers = o.v10 ? V10REC : V03;
@@ -96,7 +99,7 @@ export function rpcExchange(
     note,
     request: (p, r, first) => ({
       url: endpoint(p, endpointName),
-      init: post(o.stream ? sse(headers) : headers, r.rpc(method, params(r, first))),
+      init: post(o.stream ? sse(headers) : headers, r.rpc(method, params(r, first, p))),
     }),
   };
 }
