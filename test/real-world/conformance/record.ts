@@ -12,6 +12,14 @@ import { ROWS } from './implementations';
 import type { Json } from '../lib';
 import type { Peer } from './types';
 
+/** A body as JSON, or undefined (an SSE stream, a text page). */
+function jsonOf(text: string): Json | undefined {
+  try {
+    return JSON.parse(text) as Json;
+  } catch {
+    return undefined;
+  }
+}
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function main(): Promise<void> {
@@ -33,6 +41,7 @@ async function main(): Promise<void> {
     messageIdPrefix: 'rec-',
   });
   let last: Peer | undefined;
+  let previous: Json | undefined;
   for (const step of recording.steps) {
     const peer: Peer = await row.start(step.deploy, last);
     last = peer;
@@ -45,8 +54,9 @@ async function main(): Promise<void> {
           first = (await (await fetch(call.url, call.init)).json()) as Json;
           await sleep(x.first.waitMs);
         }
-        const { url, init } = x.request(peer, rec, first);
-        await rec.exchange(x.name, x.note, url, init);
+        const { url, init } = x.request(peer, rec, first, previous);
+        const got = await rec.exchange(x.name, x.note, url, init);
+        previous = jsonOf(got.text);
       }
     } finally {
       await peer.stop();

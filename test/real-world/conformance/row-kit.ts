@@ -78,8 +78,9 @@ export function getExchange(
   name: string,
   note: string,
   url: (p: Peer) => string,
+  init?: RequestInit,
 ): RecordedExchange {
-  return { name, note, request: (p) => ({ url: url(p) }) };
+  return { name, note, request: (p) => ({ url: url(p), init }) };
 }
 /**
  * A recorded JSON-RPC exchange: POST `method` to the peer's `endpointName` (1.0 headers, SSE);
@@ -90,31 +91,32 @@ export function rpcExchange(
   note: string,
   endpointName: string,
   method: string,
-  params: (r: Recorder, first: Json | undefined, p: Peer) => Json,
+  params: (r: Recorder, first: Json | undefined, p: Peer, previous?: Json) => Json,
   o: { v10?: boolean; stream?: boolean } = {},
 ): RecordedExchange {
   const headers = o.v10 ? V10REC : V03;
   return {
     name,
     note,
-    request: (p, r, first) => ({
+    request: (p, r, first, previous) => ({
       url: endpoint(p, endpointName),
-      init: post(o.stream ? sse(headers) : headers, r.rpc(method, params(r, first, p))),
+      init: post(o.stream ? sse(headers) : headers, r.rpc(method, params(r, first, p, previous))),
     }),
   };
 }
-/** A recorded POST of a body the row builds itself to the peer's URL `url` (SSE when `stream`). */
+/** A recorded POST of a body the row builds itself to the peer's URL `url` (SSE when `stream`, 1.0 headers when `v10`). */
 export function postExchange(
   name: string,
   note: string,
   url: (p: Peer) => string,
   body: (r: Recorder) => string,
-  o: { stream?: boolean } = {},
+  o: { stream?: boolean; v10?: boolean } = {},
 ): RecordedExchange {
+  const headers = o.v10 ? V10REC : V03;
   return {
     name,
     note,
-    request: (p, r) => ({ url: url(p), init: post(o.stream ? sse(V03) : V03, body(r)) }),
+    request: (p, r) => ({ url: url(p), init: post(o.stream ? sse(headers) : headers, body(r)) }),
   };
 }
 /**

@@ -393,10 +393,12 @@ export interface RecordedExchange {
     waitBeforeMs?: number;
     waitMs: number;
   };
+  /** `previous`: the JSON body recorded just before (a task read back by its id) */
   request(
     peer: Peer,
     rec: import('../record-lib.mjs').Recorder,
     first?: Json,
+    previous?: Json,
   ): { url: string; init?: RequestInit };
 }
 

@@ -1,5 +1,5 @@
 /**
- * Starts peer.py (the real `a2a-sdk` server) through ../python-peer.mjs. Used by record.mjs and
+ * Starts peer.py (the real `a2a-sdk` server) through ../python-peer.mjs. Used by
  * its two rows of the conformance table (JSON-RPC / HTTP+JSON, and gRPC). What is this impl's
  * own: UNKNOWN_SKILL, the two endpoints, and gRPC (`grpc: true`: GRPC=1, the SDK's 1.0 and 0.3 gRPC services on `grpcPort`, a free port
  * chosen here when none is given, so a redeploy can keep it as the card names it).
