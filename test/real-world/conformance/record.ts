@@ -34,6 +34,11 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const { recording } = row;
+  const why = row.unavailable();
+  if (why) {
+    console.error(`${row.id} cannot run: ${why}`);
+    process.exit(2);
+  }
   const rec = createRecorder({
     out: outArg ?? path.resolve(__dirname, '../../fixtures', recording.fixture),
     keep: ['README.md'],
@@ -62,12 +67,14 @@ async function main(): Promise<void> {
       await peer.stop();
     }
   }
-  const versions = row.agentPython
-    ? pythonPackageVersions(row.agentPython, recording.versionsOf)
-    : nodePackageVersions(
-        path.resolve(__dirname, '..', row.agentCode.split('/')[2]),
-        recording.versionsOf,
-      );
+  const versions = recording.recordedWith
+    ? recording.recordedWith()
+    : row.agentPython
+      ? pythonPackageVersions(row.agentPython, recording.versionsOf)
+      : nodePackageVersions(
+          path.resolve(__dirname, '..', row.agentCode.split('/')[2]),
+          recording.versionsOf,
+        );
   rec.writeIndex({ recordedWith: versions });
   console.log(`recorded ${rec.index.length} exchanges into ${rec.out}`, versions);
 }

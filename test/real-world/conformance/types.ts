@@ -364,6 +364,8 @@ export interface Row {
     fixture: string;
     /** the packages whose versions index.json names */
     versionsOf: string[];
+    /** what index.json's recordedWith says instead, for an agent that is neither Node nor Python */
+    recordedWith?: () => Record<string, string>;
     steps: Array<{
       deploy: Deploy;
       exchanges: RecordedExchange[];

@@ -1,7 +1,7 @@
 /**
  * Starts the Go peer (main.go in this folder: the official Go SDK `github.com/a2aproject/a2a-go`
  * v0.3.3 serving a deterministic agent) through ../../child-peer.mjs and waits for its
- * `{"port":N}` line. Used by record.mjs and its rows of the conformance table.
+ * `{"port":N}` line. Used by its rows of the conformance table (checks and recording).
  *
  * The binary is built by scripts/real-world-go.sh (cached by the hash of go.mod, go.sum and
  * main.go; .bin links to the cached build). `buildGoPeer()` runs that script, so the test works
