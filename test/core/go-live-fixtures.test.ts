@@ -1,6 +1,6 @@
 /**
  * The wire RECORDED from the official Go SDK's live server (test/fixtures/a2a-go-live,
- * its README and test/real-world/go/a2a-go/record.mjs) fed to the core decoders and the judge, so
+ * its README and the go-a2a-go row's recording, test/real-world/rows/go-a2a-go.ts) fed to the core decoders and the judge, so
  * `npm test` checks it without Go installed. Every exchange is replayed from its
  * `<name>.meta.json` against the card the healthy server served (`card.json`): the verdict each
  * should get is in EXPECTED; every exchange not named there must get none.

@@ -14,3 +14,5 @@ export function startChildPeer(opts: {
   env?: Record<string, string>;
   startTimeoutMs?: number;
 }): Promise<ChildPeer>;
+/** A port free on 127.0.0.1 now (the OS's choice). */
+export function freePort(): Promise<number>;

@@ -5,6 +5,16 @@
  * instrumentation (NODE_OPTIONS is dropped).
  */
 import { spawn } from 'node:child_process';
+import net from 'node:net';
+
+/** A port free on 127.0.0.1 now (the OS's choice). */
+export async function freePort() {
+  const srv = net.createServer();
+  await new Promise((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  const { port } = /** @type {import('node:net').AddressInfo} */ (srv.address());
+  await new Promise((resolve) => srv.close(resolve));
+  return port;
+}
 
 /**
  * @param {{ name: string, script: string, args?: string[], cwd?: string, node?: string, env?: Record<string, string>, startTimeoutMs?: number }} opts

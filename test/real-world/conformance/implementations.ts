@@ -6,7 +6,7 @@
  * generated from this table (`npm run docs:real-world`).
  *
  * Adding an implementation: its agent code in its own folder (a peer that prints {"port":N} and
- * reads VARIANT / PORT from its environment, e.g. python/<impl>/peer.py + peer-process.mjs), its
+ * reads VARIANT / PORT from its environment, e.g. python/<impl>/peer.py + its entry in python/peers.json), its
  * row in a file of its own (rows/<impl>.ts, beside its quirks; what rows share is in
  * row-kit.ts), and that row's line here.
  */

@@ -12,6 +12,14 @@ import { ROWS } from './implementations';
 import type { Json } from '../lib';
 import type { Peer } from './types';
 
+/** A body as JSON, or undefined (an SSE stream, a text page). */
+function jsonOf(text: string): Json | undefined {
+  try {
+    return JSON.parse(text) as Json;
+  } catch {
+    return undefined;
+  }
+}
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function main(): Promise<void> {
@@ -26,6 +34,11 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const { recording } = row;
+  const why = row.unavailable();
+  if (why) {
+    console.error(`${row.id} cannot run: ${why}`);
+    process.exit(2);
+  }
   const rec = createRecorder({
     out: outArg ?? path.resolve(__dirname, '../../fixtures', recording.fixture),
     keep: ['README.md'],
@@ -33,6 +46,7 @@ async function main(): Promise<void> {
     messageIdPrefix: 'rec-',
   });
   let last: Peer | undefined;
+  let previous: Json | undefined;
   for (const step of recording.steps) {
     const peer: Peer = await row.start(step.deploy, last);
     last = peer;
@@ -45,19 +59,22 @@ async function main(): Promise<void> {
           first = (await (await fetch(call.url, call.init)).json()) as Json;
           await sleep(x.first.waitMs);
         }
-        const { url, init } = x.request(peer, rec, first);
-        await rec.exchange(x.name, x.note, url, init);
+        const { url, init } = x.request(peer, rec, first, previous);
+        const got = await rec.exchange(x.name, x.note, url, init);
+        previous = jsonOf(got.text);
       }
     } finally {
       await peer.stop();
     }
   }
-  const versions = row.agentPython
-    ? pythonPackageVersions(row.agentPython, recording.versionsOf)
-    : nodePackageVersions(
-        path.resolve(__dirname, '..', row.agentCode.split('/')[2]),
-        recording.versionsOf,
-      );
+  const versions = recording.recordedWith
+    ? recording.recordedWith()
+    : row.agentPython
+      ? pythonPackageVersions(row.agentPython, recording.versionsOf)
+      : nodePackageVersions(
+          path.resolve(__dirname, '..', row.agentCode.split('/')[2]),
+          recording.versionsOf,
+        );
   rec.writeIndex({ recordedWith: versions });
   console.log(`recorded ${rec.index.length} exchanges into ${rec.out}`, versions);
 }

@@ -3,12 +3,24 @@
  * row cannot run, the prompts and skills most agents serve, the clients most rows drive, and the
  * exchanges and probes several rows declare alike.
  */
+import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { post, sse, V03, V10 as V10REC, type Recorder } from '../record-lib.mjs';
 import { join } from 'node:path';
 import { FOX, type Json } from '../lib';
 import { httpProbe, m10, rpcProbe, V10 } from './probes';
-import { endpoint, type Peer, type RecordedExchange } from './types';
+import { pythonPeerFiles, startImplPeer } from '../python/python-peer.mjs';
+import type { RowContext } from './checks';
+import {
+  endpoint,
+  quirk,
+  type Deploy,
+  type Peer,
+  type Quirk,
+  type RecordedExchange,
+  type Row,
+  type Variant,
+} from './types';
 
 /** The reason a Node row cannot run while its package under test/real-world/<dir> is not installed. */
 export function packageMissing(dir: string, pkg: string): () => string | undefined {
@@ -26,6 +38,33 @@ export function venvMissing(impl: string, installed: () => boolean): () => strin
       : `test/real-world/python/${impl}/.venv missing: REAL_WORLD_INSTALL_ONLY=1 bash scripts/real-world.sh`;
 }
 
+/**
+ * A Python row's agent as python/peers.json describes it: where its code lives, why the row cannot
+ * run (no venv), the interpreter whose packages a recording names, and how a deployment starts
+ * (`variant`: peer.py's VARIANT for the deployment, when its opts pick one; `env`: what its opts
+ * set in peer.py's environment).
+ */
+export function pythonAgent(
+  impl: string,
+  o: { variant?: (d: Deploy) => string; env?: (d: Deploy) => Record<string, string> } = {},
+): Pick<Row, 'agentCode' | 'unavailable' | 'agentPython' | 'start'> {
+  const files = pythonPeerFiles(impl);
+  return {
+    agentCode: `test/real-world/python/${impl}/`,
+    unavailable: venvMissing(impl, files.venvInstalled),
+    agentPython: files.VENV_PYTHON,
+    start: (d, same) =>
+      startImplPeer(impl, {
+        variant: o.variant?.(d) ?? d.variant,
+        port: same?.port,
+        env: o.env?.(d),
+      }),
+  };
+}
+/** peer.py's VARIANT=A-fail for opts.a 'fail': variant A whose tool retries or model give up. */
+export const aFail = (d: Deploy): string =>
+  d.variant === 'A' && d.opts?.a === 'fail' ? 'A-fail' : d.variant;
+
 export const PROMPTS = { summarize: `summarize: ${FOX}`, translate: 'translate: hello' };
 export const SUMMARY = 'Summary: The quick brown fox jumps over.';
 export const sdk03 = (from: 'url' | 'card') =>
@@ -39,40 +78,45 @@ export function getExchange(
   name: string,
   note: string,
   url: (p: Peer) => string,
+  init?: RequestInit,
 ): RecordedExchange {
-  return { name, note, request: (p) => ({ url: url(p) }) };
+  return { name, note, request: (p) => ({ url: url(p), init }) };
 }
-/** A recorded JSON-RPC exchange: POST `method` to the peer's `endpointName` (1.0 headers, SSE). */
+/**
+ * A recorded JSON-RPC exchange: POST `method` to the peer's `endpointName` (1.0 headers, SSE);
+ * `params` may read the peer (a skill id it was given at start).
+ */
 export function rpcExchange(
   name: string,
   note: string,
   endpointName: string,
   method: string,
-  params: (r: Recorder, first?: Json) => Json,
+  params: (r: Recorder, first: Json | undefined, p: Peer, previous?: Json) => Json,
   o: { v10?: boolean; stream?: boolean } = {},
 ): RecordedExchange {
   const headers = o.v10 ? V10REC : V03;
   return {
     name,
     note,
-    request: (p, r, first) => ({
+    request: (p, r, first, previous) => ({
       url: endpoint(p, endpointName),
-      init: post(o.stream ? sse(headers) : headers, r.rpc(method, params(r, first))),
+      init: post(o.stream ? sse(headers) : headers, r.rpc(method, params(r, first, p, previous))),
     }),
   };
 }
-/** A recorded POST of a body the row builds itself to the peer's URL `url` (SSE when `stream`). */
+/** A recorded POST of a body the row builds itself to the peer's URL `url` (SSE when `stream`, 1.0 headers when `v10`). */
 export function postExchange(
   name: string,
   note: string,
   url: (p: Peer) => string,
   body: (r: Recorder) => string,
-  o: { stream?: boolean } = {},
+  o: { stream?: boolean; v10?: boolean } = {},
 ): RecordedExchange {
+  const headers = o.v10 ? V10REC : V03;
   return {
     name,
     note,
-    request: (p, r) => ({ url: url(p), init: post(o.stream ? sse(V03) : V03, body(r)) }),
+    request: (p, r) => ({ url: url(p), init: post(o.stream ? sse(headers) : headers, body(r)) }),
   };
 }
 /**
@@ -151,3 +195,34 @@ export const STREAMING_NO_PUSH = {
   streaming: { value: true, source: 'the card’s capabilities.streaming' },
   push: { value: false, source: 'the card’s capabilities' },
 } as const;
+
+/** A quirk run against the healthy agent, the app's state and earlier spans dropped. */
+export function healthyQuirk(
+  title: string,
+  why: string,
+  run: (ctx: RowContext, peer: Peer) => Promise<void>,
+): Quirk {
+  return quirk(title, why, async (ctx) => run(ctx, await ctx.freshHealthy()));
+}
+/**
+ * A quirk run against the agent redeployed as `variant` on the healthy one's port (`v`: that peer
+ * and the card the app read before), the spans of the redeploy dropped.
+ */
+export function redeployQuirk(
+  variant: Variant,
+  title: string,
+  why: string,
+  run: (ctx: RowContext, v: { peer: Peer; card: Json }) => Promise<void>,
+  opts: Record<string, unknown> = {},
+): Quirk {
+  return quirk(title, why, async (ctx) => {
+    const v = await ctx.redeployed(variant, opts);
+    ctx.h().exporter.reset();
+    await run(ctx, v);
+  });
+}
+/** Nothing judged as drift, once `settled` spans (if any) have ended. */
+export async function noDrift(ctx: RowContext, settled = 0): Promise<void> {
+  if (settled) await ctx.spans.spansSettled(settled);
+  assert.deepEqual(ctx.spans.driftKinds(), [], ctx.spans.describeSpans());
+}

@@ -372,6 +372,8 @@ export interface Row {
     fixture: string;
     /** the packages whose versions index.json names */
     versionsOf: string[];
+    /** what index.json's recordedWith says instead, for an agent that is neither Node nor Python */
+    recordedWith?: () => Record<string, string>;
     steps: Array<{
       deploy: Deploy;
       exchanges: RecordedExchange[];
@@ -401,10 +403,12 @@ export interface RecordedExchange {
     waitBeforeMs?: number;
     waitMs: number;
   };
+  /** `previous`: the JSON body recorded just before (a task read back by its id) */
   request(
     peer: Peer,
     rec: import('../record-lib.mjs').Recorder,
     first?: Json,
+    previous?: Json,
   ): { url: string; init?: RequestInit };
 }
 

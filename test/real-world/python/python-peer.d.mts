@@ -18,3 +18,7 @@ export function startPythonPeer<Variant extends string>(
   impl: string,
   opts: { name: string; variant?: Variant; port?: number; env?: Record<string, string> },
 ): Promise<PythonPeer<Variant>>;
+export function startImplPeer(
+  impl: string,
+  opts?: { variant?: string; port?: number; env?: Record<string, string> },
+): Promise<PythonPeer & { [url: string]: unknown }>;

@@ -2,8 +2,10 @@
  * The shared starter of the Python peers (test/real-world/python/<impl>/peer.py): runs the impl's
  * peer.py with its own virtual environment (<impl>/.venv/bin/python, created by
  * scripts/real-world.sh from <impl>/requirements.lock) through ../child-peer.mjs and waits for its
- * `{"port":N}` line. Each <impl>/peer-process.mjs keeps only what differs (the peer's name, its
- * extra environment, the endpoint URLs it serves).
+ * `{"port":N}` line. What differs between the impls (the peer's name, its fixed environment, the
+ * endpoint URLs it serves, as paths on its origin) is data in peers.json, read by `startImplPeer`;
+ * only a peer that needs more than that keeps an <impl>/peer-process.mjs of its own (a2a-sdk
+ * picks a gRPC port, LangGraph looks its assistants up, bad-input borrows FastA2A's venv).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,6 +13,8 @@ import { fileURLToPath } from 'node:url';
 import { startChildPeer } from '../child-peer.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+/** @type {Record<string, { name: string, env?: Record<string, string>, urls?: Record<string, string> }>} */
+const PEERS = JSON.parse(fs.readFileSync(path.join(here, 'peers.json'), 'utf8'));
 
 /**
  * Where an impl's peer lives.
@@ -54,4 +58,23 @@ export async function startPythonPeer(impl, opts) {
     baseUrl: peer.origin,
     cardUrl: `${peer.origin}/.well-known/agent-card.json`,
   };
+}
+
+/**
+ * Starts the impl's peer as peers.json describes it: its name, its environment (with `env`, what
+ * the deployment chose, on top), and each of its URLs, a path on the origin.
+ * @param {string} impl
+ * @param {{ variant?: string, port?: number, env?: Record<string, string> }} [opts]
+ */
+export async function startImplPeer(impl, opts = {}) {
+  const d = PEERS[impl];
+  if (!d) throw new Error(`python/peers.json has no ${impl}`);
+  const peer = await startPythonPeer(impl, {
+    name: d.name,
+    variant: opts.variant,
+    port: opts.port,
+    env: { ...(d.env ?? {}), ...(opts.env ?? {}) },
+  });
+  const urls = Object.entries(d.urls ?? {}).map(([k, p]) => [k, `${peer.origin}${p}`]);
+  return { ...peer, ...Object.fromEntries(urls) };
 }

@@ -14,6 +14,7 @@ import { asTask, collect, sendRequest } from '../../peers/sdk-client';
 import { checkGrpcSpanAttributes, grpcClient, legacyGrpc } from '../grpc-clients';
 import type { RowContext } from '../conformance/checks';
 import { endpoint, quirk, type Peer, type Quirk } from '../conformance/types';
+import { healthyQuirk, noDrift } from '../conformance/row-kit';
 
 const { v03Message } = messages('go-sdk-');
 
@@ -42,17 +43,16 @@ export const goQuirks: Quirk[] = [
           ctx.spans.only('SendMessage').attributes['a2a.task.state'],
           'TASK_STATE_COMPLETED',
         );
-        assert.deepEqual(ctx.spans.driftKinds(), [], ctx.spans.describeSpans());
+        await noDrift(ctx);
       } finally {
         await peer.stop();
       }
     },
   ),
-  quirk(
+  healthyQuirk(
     'raw tasks/get of the finished task: COMPLETED, protocol 0.3, zero drift',
     'a GetTask of a finished task: no shared check polls a task that a send already finished',
-    async (ctx) => {
-      const peer = await ctx.freshHealthy();
+    async (ctx, peer) => {
       await getCard(peer.cardUrl);
       const url = endpoint(peer, 'jsonRpcUrl');
       const t = await rpc(url, 'message/send', {
@@ -64,7 +64,7 @@ export const goQuirks: Quirk[] = [
       const s = ctx.spans.only('GetTask');
       assert.equal(s.attributes['a2a.task.state'], 'TASK_STATE_COMPLETED');
       assert.equal(s.attributes['a2a.protocol.version'], '0.3');
-      assert.deepEqual(ctx.spans.driftKinds(), [], ctx.spans.describeSpans());
+      await noDrift(ctx);
     },
   ),
 ];
@@ -92,11 +92,10 @@ function goGrpcSpan(
 }
 
 export const goGrpcQuirks: Quirk[] = [
-  quirk(
+  healthyQuirk(
     'TaskSubscription to a finished task (its execution is gone): NOT_FOUND (5), an error span with the task id, no verdict',
     'a2a-go forgets a task’s execution once it finished; the one row whose resubscribe fails so',
-    async (ctx) => {
-      const peer = await ctx.freshHealthy();
+    async (ctx, peer) => {
       const card = (await getCard(peer.cardUrl)).card;
       const client = await grpcClient({ card }, { legacyCompat: true });
       const task = asTask(await client.sendMessage(sendRequest('translate', { text: 'x' })));
@@ -110,14 +109,13 @@ export const goGrpcQuirks: Quirk[] = [
       assert.equal(s.attributes['rpc.grpc.status_code'], 5, ctx.spans.describeSpans());
       assert.match(s.status.message ?? '', /NOT_FOUND/);
       assert.equal(s.attributes['a2a.task.id'], task.id);
-      assert.deepEqual(ctx.spans.driftKinds(), [], ctx.spans.describeSpans());
+      await noDrift(ctx);
     },
   ),
-  quirk(
+  healthyQuirk(
     "a listed skill's own errors get the same verdict over gRPC as over JSON-RPC: ErrInvalidParams (gRPC INTERNAL + the text) → invalid_params, ErrUnsupportedContentType (gRPC INVALID_ARGUMENT + the text) → unsupported_mode",
     'the Go SDK maps these errors to gRPC statuses of its own (toGRPCError), which only its dialect reads back',
-    async (ctx) => {
-      const peer = await ctx.freshHealthy();
+    async (ctx, peer) => {
       const card = (await getCard(peer.cardUrl)).card;
       const t = await legacyGrpc(endpoint(peer, 'grpcTarget'));
       const failure = (p: Promise<unknown>) =>

@@ -2,6 +2,9 @@
  * The conformance table's rows of go-a2a-go: `goJsonRpc` and `goGrpc` (conformance/types.ts says what each
  * field means; conformance/implementations.ts assembles the table).
  */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { buildGoPeer, startGoPeer } from '../go/a2a-go/peer-process.mjs';
 import { cardProbe, httpProbe, m03, rpcProbe } from '../conformance/probes';
 import { endpoint } from '../conformance/types';
@@ -14,9 +17,45 @@ import {
   TEXT_SKILLS,
   grpcOk,
   STREAMING_NO_PUSH,
+  getExchange,
+  postExchange,
+  rpcExchange,
 } from '../conformance/row-kit';
 
 const GO_PEER = 'test/real-world/go/a2a-go/main.go';
+const GO_DIR = join(__dirname, '..', 'go', 'a2a-go');
+/** A recorded 0.3 JSON-RPC call of the Go peer (the skill in the message's metadata). */
+function goCall(name: string, note: string, method: string, text: string, skill: string) {
+  return rpcExchange(name, note, 'jsonRpcUrl', method, (r) => r.m03(text, skill), {
+    stream: method === 'message/stream',
+  });
+}
+/** The module versions the build used (go.mod's requires) and the Go that built it. */
+function goVersions(): Record<string, string> {
+  const gomod = readFileSync(join(GO_DIR, 'go.mod'), 'utf8');
+  const modules = Object.fromEntries(
+    [...gomod.matchAll(/^\s*(?:require\s+)?([\w./-]+\.[\w./-]+) (v[^\s]+)/gm)].map((m) => [
+      m[1],
+      m[2],
+    ]),
+  );
+  return { go: execFileSync('go', ['env', 'GOVERSION']).toString().trim(), ...modules };
+}
+/** Variant A's three ways for Execute to return an error, each a deployment. */
+const GO_ERRORS: Array<[string, string]> = [
+  [
+    'error',
+    'Execute returns fmt.Errorf("unknown skill: translate: %w", a2a.ErrInvalidParams): -32602',
+  ],
+  [
+    'unsupported',
+    'Execute returns fmt.Errorf("unknown skill: translate: %w", a2a.ErrUnsupportedOperation): -32004',
+  ],
+  [
+    'plain',
+    'Execute returns errors.New("unknown skill: translate") after the submitted event: -32603 "internal error", no text',
+  ],
+];
 /** the build of the Go peer, once per run (cached by go.sum: instant once built) */
 let goBuilt: true | string | undefined;
 const goUnavailable = (): string | undefined => {
@@ -36,6 +75,7 @@ export const goJsonRpc: Row = {
       port: same?.port,
       unknownSkill: d.opts?.unknownSkill as
         'status' | 'error' | 'unsupported' | 'plain' | undefined,
+      nilTags: d.opts?.nilTags === true,
     }),
   facts: {
     bindings: {
@@ -312,6 +352,139 @@ export const goJsonRpc: Row = {
         client: { kind: 'jsonrpc', version: '0.3', endpoint: 'jsonRpcUrl' },
         ops: { send: { state: 'completed', part: { kind: 'file', mediaType: 'image/png' } } },
         mediaType: 'image/png',
+      },
+    ],
+  },
+  recording: {
+    fixture: 'a2a-go-live',
+    versionsOf: [],
+    recordedWith: goVersions,
+    steps: [
+      {
+        deploy: { variant: 'healthy' },
+        exchanges: [
+          getExchange('card', 'GET /.well-known/agent-card.json', (p) => p.cardUrl),
+          goCall(
+            'jsonrpc.message-send.completed',
+            'message/send skill summarize: completed task (history: the user message and the working status message); no Content-Type set, net/http sniffs text/plain',
+            'message/send',
+            PROMPTS.summarize,
+            'summarize',
+          ),
+          rpcExchange(
+            'jsonrpc.tasks-get.completed',
+            'tasks/get of that task',
+            'jsonRpcUrl',
+            'tasks/get',
+            (_r, _first, _p, previous) => ({ id: previous?.result.id }),
+          ),
+          goCall(
+            'jsonrpc.message-stream',
+            'message/stream skill translate: status-update submitted, working, artifact-update, status-update completed (final); each event `id: <uuid>` + `data:`',
+            'message/stream',
+            PROMPTS.translate,
+            'translate',
+          ),
+          rpcExchange(
+            'jsonrpc.tasks-get.not-found',
+            'tasks/get of an unknown task: -32001 at HTTP 200',
+            'jsonRpcUrl',
+            'tasks/get',
+            () => ({ id: 'no-such-task' }),
+          ),
+          goCall(
+            'jsonrpc.message-send.invalid-params',
+            'message/send, the skill returns a2a.ErrInvalidParams (wrapped) before any event: -32602, the text in data.error',
+            'message/send',
+            'summarize: max_words=-1',
+            'summarize',
+          ),
+          goCall(
+            'jsonrpc.message-stream.invalid-params',
+            'message/stream, the same: one SSE event carrying the -32602 error',
+            'message/stream',
+            'summarize: max_words=-1',
+            'summarize',
+          ),
+          goCall(
+            'jsonrpc.unknown-method',
+            'a 1.0 method name (SendMessage): -32601 method not found',
+            'SendMessage',
+            'summarize: x',
+            'summarize',
+          ),
+          postExchange(
+            'http.not-found',
+            'POST to a path the mux does not serve: net/http 404 text/plain "404 page not found"',
+            (p) => `${p.origin}/no-such-path`,
+            (r) => r.rpc('message/send', r.m03('summarize: x', 'summarize')),
+          ),
+        ],
+      },
+      {
+        deploy: { variant: 'A' },
+        exchanges: [
+          getExchange(
+            'variant-a.card',
+            'card after the A redeploy: translate gone, version 1.0.0',
+            (p) => p.cardUrl,
+          ),
+          goCall(
+            'variant-a.jsonrpc.message-send.unknown-skill',
+            'message/send skill translate: final status-update FAILED with the agent message "unknown skill: translate"',
+            'message/send',
+            PROMPTS.translate,
+            'translate',
+          ),
+          goCall(
+            'variant-a.jsonrpc.message-stream.unknown-skill',
+            'message/stream skill translate: submitted, then the failed status-update',
+            'message/stream',
+            PROMPTS.translate,
+            'translate',
+          ),
+        ],
+      },
+      ...GO_ERRORS.map(([how, note]) => ({
+        deploy: { variant: 'A' as const, opts: { unknownSkill: how } },
+        exchanges: (['send', 'stream'] as const).map((op) =>
+          goCall(
+            `variant-a-${how}.jsonrpc.message-${op}.unknown-skill`,
+            `message/${op} skill translate; ${note}`,
+            `message/${op}`,
+            PROMPTS.translate,
+            'translate',
+          ),
+        ),
+      })),
+      {
+        deploy: { variant: 'B' },
+        exchanges: [
+          goCall(
+            'variant-b.jsonrpc.message-send.image',
+            'message/send skill summarize: artifact with a file part (bytes, mimeType image/png; card: text/plain)',
+            'message/send',
+            PROMPTS.summarize,
+            'summarize',
+          ),
+          goCall(
+            'variant-b.jsonrpc.message-stream.image',
+            'message/stream skill summarize: the artifact-update carries the image/png file part',
+            'message/stream',
+            PROMPTS.summarize,
+            'summarize',
+          ),
+        ],
+      },
+      {
+        deploy: { variant: 'healthy', opts: { nilTags: true } },
+        exchanges: [
+          getExchange(
+            'nil-tags.card',
+            'card of a Go agent that left translate.Tags nil: "tags": null (the @a2a-js/sdk 1.3 client refuses it)',
+            (p) => p.cardUrl,
+          ),
+        ],
       },
     ],
   },

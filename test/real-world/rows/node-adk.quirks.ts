@@ -4,7 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { FOX, getCard, messages, nextRpcId, rpc, type Json } from '../lib';
-import { endpoint, quirk, type Quirk } from '../conformance/types';
+import { endpoint, type Quirk } from '../conformance/types';
+import { healthyQuirk, noDrift } from '../conformance/row-kit';
 
 const { nextMessageId } = messages('adk-test-');
 /** A 0.3 message naming the skill in a data part only (no metadata.skillId). */
@@ -37,11 +38,10 @@ async function streamFinal(url: string, message: Json): Promise<Json> {
 }
 
 export const adkJsQuirks: Quirk[] = [
-  quirk(
+  healthyQuirk(
     'the skill named in a data part (no metadata.skillId): the span carries a2a.skill.id desk-summarize (send and stream)',
     'ADK’s convention for naming a skill; no other row’s client puts it there',
-    async (ctx) => {
-      const peer = await ctx.freshHealthy();
+    async (ctx, peer) => {
       await getCard(peer.cardUrl);
       const url = endpoint(peer, 'rpcUrl');
       const task = await rpc(url, 'message/send', {
@@ -59,7 +59,7 @@ export const adkJsQuirks: Quirk[] = [
         assert.equal(s.attributes['a2a.skill.id'], 'desk-summarize', ctx.spans.describeSpans());
         assert.notEqual(s.attributes['a2a.drift.unjudged_reason'], 'no skill id for this task');
       }
-      assert.deepEqual(ctx.spans.driftKinds(), [], ctx.spans.describeSpans());
+      await noDrift(ctx);
     },
   ),
 ];

@@ -6,21 +6,20 @@
 import assert from 'node:assert/strict';
 import { rpc } from '../lib';
 import { m03 } from '../conformance/probes';
-import { endpoint, quirk, type Quirk } from '../conformance/types';
+import { endpoint, type Quirk } from '../conformance/types';
+import { noDrift, redeployQuirk } from '../conformance/row-kit';
 
 const lookup = (url: string) =>
   rpc(url, 'message/send', m03('skill:lookup drift', 'lookup', 'mastra-lookup'));
 
 export const mastraQuirks: Quirk[] = [
-  quirk(
+  redeployQuirk(
+    'A',
     'after the variant A redeploy of assistant, the second agent (helper, unchanged) is not affected',
     'the only row whose redeploy changes one agent of two on the origin and keeps the other',
-    async (ctx) => {
-      const v = await ctx.redeployed('A');
-      ctx.h().exporter.reset();
+    async (ctx, v) => {
       assert.equal((await lookup(endpoint(v.peer, 'helperRpcUrl'))).status.state, 'completed');
-      await ctx.spans.spansSettled(1);
-      assert.deepEqual(ctx.spans.driftKinds(), [], ctx.spans.describeSpans());
+      await noDrift(ctx, 1);
     },
   ),
 ];

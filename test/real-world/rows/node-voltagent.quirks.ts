@@ -7,18 +7,18 @@ import assert from 'node:assert/strict';
 import { skillFingerprint } from '../../../src/index';
 import { sendRequest } from '../../peers/sdk-client';
 import { getCard, rpc, rpcRaw, sdkClient, type Json } from '../lib';
-import { endpoint, quirk, type Quirk } from '../conformance/types';
+import { endpoint, type Quirk } from '../conformance/types';
+import { healthyQuirk, noDrift, redeployQuirk } from '../conformance/row-kit';
 import { m03 } from '../conformance/probes';
 
 const send = (url: string, text: string, skill: string) =>
   rpc(url, 'message/send', m03(text, skill, `volt-${skill}`));
 
 export const voltagentQuirks: Quirk[] = [
-  quirk(
+  healthyQuirk(
     '@a2a-js/sdk 1.3 client (0.3 mode, card URL): the same outcome with and without the instrumentation (it refuses the kind-less Task), no drift',
     'a fact of the two libraries (VoltAgent’s Tasks carry no `kind`), no other row answers so',
-    async (ctx) => {
-      const peer = await ctx.freshHealthy();
+    async (ctx, peer) => {
       const attempt = async (): Promise<string> => {
         const client = await sdkClient({ baseUrl: peer.cardUrl, path: '' }, { legacy: true });
         return client.sendMessage(sendRequest('summarize-v2', { text: 'Hello from the SDK' })).then(
@@ -42,15 +42,14 @@ export const voltagentQuirks: Quirk[] = [
       );
       assert.equal(ctx.spans.only('SendMessage').attributes['a2a.skill.id'], 'summarize-v2');
       assert.equal(ctx.spans.only('GetAgentCard').attributes['a2a.agent_card.skill_count'], 2);
-      assert.deepEqual(ctx.spans.driftKinds(), [], ctx.spans.describeSpans());
+      await noDrift(ctx);
     },
   ),
-  quirk(
+  redeployQuirk(
+    'B',
     'variant B (summarize-v2 reused: plain text instead of markdown): not observable from its cards, not flagged, the card’s fingerprint unchanged',
     'the row’s variant B is N/A (no per-skill modes); this shows the redeploy is not mistaken for drift',
-    async (ctx) => {
-      const v = await ctx.redeployed('B');
-      ctx.h().exporter.reset();
+    async (ctx, v) => {
       for (const s of v.card.skills as Json[]) {
         assert.equal(s.outputModes, undefined);
         assert.equal(s.inputModes, undefined);
@@ -62,8 +61,7 @@ export const voltagentQuirks: Quirk[] = [
       assert.ok(s.result, 'the task is kept');
       const card = (await getCard(v.peer.cardUrl)).card;
       assert.equal(skillFingerprint(card as never), skillFingerprint(v.card as never));
-      await ctx.spans.spansSettled(3);
-      assert.deepEqual(ctx.spans.driftKinds(), [], ctx.spans.describeSpans());
+      await noDrift(ctx, 3);
     },
   ),
 ];

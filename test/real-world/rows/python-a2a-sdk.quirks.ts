@@ -5,14 +5,14 @@
  */
 import assert from 'node:assert/strict';
 import type { Json } from '../lib';
-import { quirk, type Quirk } from '../conformance/types';
+import { type Quirk } from '../conformance/types';
+import { healthyQuirk } from '../conformance/row-kit';
 
 export const a2aSdkQuirks: Quirk[] = [
-  quirk(
+  healthyQuirk(
     'GetAgentCard of the hybrid card a 1.0 client fetched (A2A-Version: 1.0, 1.0 interfaces listed first) says a2a.protocol.version 1.0',
     'the only row whose one card serves both 1.0 and 0.3 clients: the header the app sent decides',
-    async (ctx) => {
-      const peer = await ctx.freshHealthy();
+    async (ctx, peer) => {
       const res = await fetch(peer.cardUrl, { headers: { 'A2A-Version': '1.0' } });
       const card = (await res.json()) as Json;
       assert.equal(card.protocolVersion, '0.3');

@@ -21,9 +21,52 @@ import {
   REST_UNKNOWN_TASK,
   REST_STREAM,
   grpcOk,
+  getExchange,
+  postExchange,
+  rpcExchange,
 } from '../conformance/row-kit';
+import type { RecordedExchange } from '../conformance/types';
 
 const A2A_SDK_PEER = 'test/real-world/python/a2a-sdk/peer.py';
+
+/** A recorded JSON-RPC call of the peer: 1.0 (`m10`, 1.0 headers) or 0.3 (the skill in the params' own metadata). */
+function jsonRpc(
+  name: string,
+  note: string,
+  method: string,
+  text: string,
+  skill: string,
+  stream = false,
+): RecordedExchange {
+  const v10 = !method.includes('/');
+  return rpcExchange(
+    name,
+    note,
+    'jsonRpcUrl',
+    method,
+    (r) => (v10 ? r.m10(text, skill) : r.m03(text, skill, 'params')),
+    { v10, stream },
+  );
+}
+/** A recorded HTTP+JSON 1.0 POST of a send to the peer's REST `route`. */
+function restSend(
+  name: string,
+  note: string,
+  route: string,
+  text: string,
+  skill: string,
+  stream = false,
+): RecordedExchange {
+  return postExchange(
+    name,
+    note,
+    (p) => `${endpoint(p, 'restUrl')}${route}`,
+    (r) => JSON.stringify(r.m10(text, skill)),
+    { v10: true, stream },
+  );
+}
+const BAD_PARAMS = 'summarize: max_words=-1';
+const A2A_V1 = { headers: { 'A2A-Version': '1.0' } };
 export const pythonSdk: Row = {
   id: 'python-a2a-sdk',
   name: 'Python `a2a-sdk` 1.3.0 (the reference SDK: its Starlette routes on uvicorn, a deterministic `AgentExecutor`)',
@@ -258,6 +301,209 @@ export const pythonSdk: Row = {
         client: { kind: 'jsonrpc', version: '0.3', endpoint: 'jsonRpcUrl' },
         ops: { send: { state: 'completed', part: { kind: 'file', mediaType: 'image/png' } } },
         mediaType: 'image/png',
+      },
+    ],
+  },
+  recording: {
+    fixture: 'a2a-python-live',
+    versionsOf: ['a2a-sdk', 'starlette', 'sse-starlette', 'uvicorn', 'protobuf', 'pydantic'],
+    steps: [
+      {
+        deploy: { variant: 'healthy' },
+        exchanges: [
+          getExchange(
+            'card',
+            'GET /.well-known/agent-card.json, no A2A-Version header',
+            (p) => p.cardUrl,
+          ),
+          getExchange(
+            'card.a2a-version-1.0',
+            'the same with A2A-Version: 1.0 (same bytes)',
+            (p) => p.cardUrl,
+            A2A_V1,
+          ),
+          jsonRpc(
+            'jsonrpc.send-message.completed',
+            'JSON-RPC 1.0 SendMessage skill summarize: COMPLETED task (history: the user message and the WORKING status message)',
+            'SendMessage',
+            PROMPTS.summarize,
+            'summarize',
+          ),
+          rpcExchange(
+            'jsonrpc.get-task.completed',
+            'JSON-RPC 1.0 GetTask of that task',
+            'jsonRpcUrl',
+            'GetTask',
+            (_r, _first, _p, previous) => ({ id: previous?.result.task.id }),
+            { v10: true },
+          ),
+          jsonRpc(
+            'jsonrpc.send-streaming-message',
+            'JSON-RPC 1.0 SendStreamingMessage skill translate: task, statusUpdate working, artifactUpdate, statusUpdate completed',
+            'SendStreamingMessage',
+            PROMPTS.translate,
+            'translate',
+            true,
+          ),
+          jsonRpc(
+            'jsonrpc-v0.3.message-send.completed',
+            'JSON-RPC 0.3 message/send (compat layer, same endpoint, no A2A-Version) skill translate',
+            'message/send',
+            PROMPTS.translate,
+            'translate',
+          ),
+          jsonRpc(
+            'jsonrpc-v0.3.message-stream',
+            'JSON-RPC 0.3 message/stream skill summarize',
+            'message/stream',
+            PROMPTS.summarize,
+            'summarize',
+            true,
+          ),
+          restSend(
+            'rest.message-send.completed',
+            'HTTP+JSON 1.0 POST /message:send skill summarize (bare SendMessageResponse)',
+            '/message:send',
+            PROMPTS.summarize,
+            'summarize',
+          ),
+          restSend(
+            'rest.message-stream',
+            'HTTP+JSON 1.0 POST /message:stream skill translate',
+            '/message:stream',
+            PROMPTS.translate,
+            'translate',
+            true,
+          ),
+          getExchange(
+            'rest.get-task.not-found',
+            'HTTP+JSON 1.0 GET /tasks/no-such-task',
+            (p) => `${endpoint(p, 'restUrl')}/tasks/no-such-task`,
+            A2A_V1,
+          ),
+          postExchange(
+            'rest.message-send.empty-parts',
+            'HTTP+JSON 1.0 POST /message:send with parts [] (the SDK validation)',
+            (p) => `${endpoint(p, 'restUrl')}/message:send`,
+            () => JSON.stringify({ message: { messageId: 'x', role: 'ROLE_USER', parts: [] } }),
+            { v10: true },
+          ),
+          restSend(
+            'rest.message-send.invalid-params',
+            'HTTP+JSON 1.0 /message:send, the skill raises InvalidParamsError after the Task event',
+            '/message:send',
+            BAD_PARAMS,
+            'summarize',
+          ),
+          restSend(
+            'rest.message-stream.invalid-params',
+            'HTTP+JSON 1.0 /message:stream, InvalidParamsError after the Task event',
+            '/message:stream',
+            BAD_PARAMS,
+            'summarize',
+            true,
+          ),
+          jsonRpc(
+            'jsonrpc.send-streaming-message.invalid-params',
+            'JSON-RPC 1.0 SendStreamingMessage, InvalidParamsError after the Task event',
+            'SendStreamingMessage',
+            BAD_PARAMS,
+            'summarize',
+            true,
+          ),
+          jsonRpc(
+            'jsonrpc.send-message.invalid-params',
+            'JSON-RPC 1.0 SendMessage, InvalidParamsError after the Task event',
+            'SendMessage',
+            BAD_PARAMS,
+            'summarize',
+          ),
+        ],
+      },
+      {
+        deploy: { variant: 'A' },
+        exchanges: [
+          getExchange(
+            'variant-a.card',
+            'card after the A redeploy: translate gone, version 1.0.0',
+            (p) => p.cardUrl,
+          ),
+          jsonRpc(
+            'variant-a.jsonrpc.send-message.unknown-skill',
+            'JSON-RPC 1.0 SendMessage skill translate: the executor fails the task, status message "unknown skill: translate"',
+            'SendMessage',
+            PROMPTS.translate,
+            'translate',
+          ),
+          jsonRpc(
+            'variant-a.jsonrpc-v0.3.message-send.unknown-skill',
+            'JSON-RPC 0.3 message/send skill translate: failed task',
+            'message/send',
+            PROMPTS.translate,
+            'translate',
+          ),
+          restSend(
+            'variant-a.rest.message-stream.unknown-skill',
+            'HTTP+JSON 1.0 /message:stream skill translate: task, then the failed statusUpdate',
+            '/message:stream',
+            PROMPTS.translate,
+            'translate',
+            true,
+          ),
+        ],
+      },
+      {
+        deploy: { variant: 'A', opts: { unknownSkill: 'raise' } },
+        exchanges: [
+          jsonRpc(
+            'variant-a-raise.jsonrpc.send-message.unknown-skill',
+            'JSON-RPC 1.0 SendMessage skill translate, the executor raises ValueError("unknown skill: translate")',
+            'SendMessage',
+            PROMPTS.translate,
+            'translate',
+          ),
+          jsonRpc(
+            'variant-a-raise.jsonrpc-v0.3.message-send.unknown-skill',
+            'JSON-RPC 0.3 message/send, the executor raises ValueError',
+            'message/send',
+            PROMPTS.translate,
+            'translate',
+          ),
+          restSend(
+            'variant-a-raise.rest.message-send.unknown-skill',
+            'HTTP+JSON 1.0 /message:send, the executor raises ValueError',
+            '/message:send',
+            PROMPTS.translate,
+            'translate',
+          ),
+          jsonRpc(
+            'variant-a-raise.jsonrpc.send-streaming-message.unknown-skill',
+            'JSON-RPC 1.0 SendStreamingMessage, the executor raises ValueError',
+            'SendStreamingMessage',
+            PROMPTS.translate,
+            'translate',
+            true,
+          ),
+        ],
+      },
+      {
+        deploy: { variant: 'B' },
+        exchanges: [
+          jsonRpc(
+            'variant-b.jsonrpc.send-message.image',
+            'JSON-RPC 1.0 SendMessage skill summarize: artifact with a raw part, mediaType image/png (card: text/plain)',
+            'SendMessage',
+            PROMPTS.summarize,
+            'summarize',
+          ),
+          jsonRpc(
+            'variant-b.jsonrpc-v0.3.message-send.image',
+            'JSON-RPC 0.3 message/send skill summarize: a file part (bytes, mimeType image/png)',
+            'message/send',
+            PROMPTS.summarize,
+            'summarize',
+          ),
+        ],
       },
     ],
   },

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { asTask, sendRequest } from '../../peers/sdk-client';
 import { FOX, sdkClient } from '../lib';
 import { quirk, type Quirk } from '../conformance/types';
+import { noDrift, redeployQuirk } from '../conformance/row-kit';
 import type { RowContext } from '../conformance/checks';
 
 const A2A_SPANS = new Set(['GetAgentCard', 'SendMessage', 'SendStreamingMessage']);
@@ -41,12 +42,11 @@ const a2aDrift = (ctx: RowContext) =>
     .map((s) => [s.name, s.attributes['a2a.drift.kind']]);
 
 export const agentFrameworkQuirks: Quirk[] = [
-  quirk(
+  redeployQuirk(
+    'B',
     'variant B under A2AExecutor stream=False: the raw image/png part is the WORKING status message (history), not an artifact: not judged for output modes (a limit), no false verdict',
     'output modes are judged on artifacts only (a status message also carries progress text); only this executor puts its answer in a status message',
-    async (ctx) => {
-      const v = await ctx.redeployed('B');
-      ctx.h().exporter.reset();
+    async (ctx, v) => {
       const client = await sdkClient({ card: v.card });
       const task = asTask(
         await client.sendMessage(sendRequest('summarize', { text: `summarize: ${FOX}` })),
@@ -55,8 +55,7 @@ export const agentFrameworkQuirks: Quirk[] = [
       const part = task.history[task.history.length - 1].parts[0];
       assert.equal(part.content?.$case, 'raw', JSON.stringify(part));
       assert.equal(part.mediaType, 'image/png');
-      await ctx.spans.spansSettled(1);
-      assert.deepEqual(ctx.spans.driftKinds(), [], ctx.spans.describeSpans());
+      await noDrift(ctx, 1);
     },
   ),
   quirk(

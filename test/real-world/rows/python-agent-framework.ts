@@ -2,17 +2,12 @@
  * The conformance table's row of python-agent-framework: `agentFramework` (conformance/types.ts says what each
  * field means; conformance/implementations.ts assembles the table).
  */
-import {
-  VENV_PYTHON as MAF_PYTHON,
-  startAgentFrameworkPeer,
-  venvInstalled as mafInstalled,
-} from '../python/agent-framework/peer-process.mjs';
 import { cardProbe, httpProbe, m10, rpcProbe, V10 } from '../conformance/probes';
 import { agentFrameworkQuirks } from './python-agent-framework.quirks';
 import { endpoint, type Row } from '../conformance/types';
 import { post, sse, V10 as V10REC } from '../record-lib.mjs';
 import {
-  venvMissing,
+  pythonAgent,
   PROMPTS,
   SUMMARY,
   sdk,
@@ -29,16 +24,12 @@ const MAF_TOOLS = 'agent_framework/_tools.py';
 export const agentFramework: Row = {
   id: 'python-agent-framework',
   name: 'Microsoft Agent Framework (`agent-framework-a2a` 1.0.0b261022 `A2AExecutor`, `agent-framework-core` 1.26.0, on `a2a-sdk` 1.3.0; a `BaseChatClient` with the framework’s `FunctionInvocationLayer` over a scripted model)',
-  agentCode: 'test/real-world/python/agent-framework/',
-  unavailable: venvMissing('agent-framework', mafInstalled),
-  start: (d, same) =>
-    startAgentFrameworkPeer({
-      variant: d.variant,
-      port: same?.port,
-      stream: d.opts?.stream as boolean | undefined,
-      unknown: d.opts?.unknown as 'result' | 'terminate' | undefined,
+  ...pythonAgent('agent-framework', {
+    env: (d) => ({
+      UNKNOWN: (d.opts?.unknown as string | undefined) ?? 'result',
+      STREAM: d.opts?.stream ? '1' : '0',
     }),
-  agentPython: MAF_PYTHON,
+  }),
   facts: {
     bindings: {
       value:

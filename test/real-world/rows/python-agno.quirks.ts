@@ -7,11 +7,23 @@ import assert from 'node:assert/strict';
 import { SpanStatusCode } from '@opentelemetry/api';
 import { collect, sendRequest } from '../../peers/sdk-client';
 import { callVerdict, getCard, messages, rpc, sdkClient, type Json } from '../lib';
-import { parseAgnoSse } from '../python/agno/peer-process.mjs';
 import { endpoint, type Quirk } from '../conformance/types';
 import type { RowContext } from '../conformance/checks';
 
 const { v03Params } = messages('py-agno-quirk-');
+/**
+ * An AgentOS SSE body (`event: <Name>\ndata: {json}\n\n`, one JSON-RPC response per event):
+ * [event name, the response's `result`] per event.
+ */
+function parseAgnoSse(text: string): Array<[string, Json]> {
+  return text
+    .split('\n\n')
+    .filter((e) => e.trim())
+    .map((e) => {
+      const [ev, data] = e.split('\n');
+      return [ev.replace('event: ', ''), (JSON.parse(data.replace('data: ', '')) as Json).result];
+    });
+}
 const NOT_AVAILABLE = 'Error: The requested tool does not exist or is not available.';
 /** a span without a verdict, the card's fingerprint on it */
 const CLEAN = { status: SpanStatusCode.UNSET, fingerprint: true };
@@ -37,7 +49,7 @@ async function stream(url: string, text: string): Promise<Array<[string, Json]>>
   const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
   assert.equal(res.status, 200);
   assert.match(res.headers.get('content-type') ?? '', /^text\/event-stream/);
-  return parseAgnoSse(await res.text()) as Array<[string, Json]>;
+  return parseAgnoSse(await res.text());
 }
 const texts = (m: Json): string[] => m.parts.map((p: Json) => p.text ?? p.kind);
 /** The SSE event names, short: S TaskStatusUpdateEvent, M Message, T Task. */

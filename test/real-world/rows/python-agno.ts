@@ -2,16 +2,11 @@
  * The conformance table's row of python-agno: `agno` (conformance/types.ts says what each
  * field means; conformance/implementations.ts assembles the table).
  */
-import {
-  VENV_PYTHON as AGNO_PYTHON,
-  startAgnoPeer,
-  venvInstalled as agnoInstalled,
-} from '../python/agno/peer-process.mjs';
 import { cardProbe, httpProbe } from '../conformance/probes';
 import { endpoint } from '../conformance/types';
 import { agnoQuirks } from './python-agno.quirks';
 import type { Row } from '../conformance/types';
-import { venvMissing, PROMPTS, SUMMARY, getExchange, rpcExchange } from '../conformance/row-kit';
+import { pythonAgent, PROMPTS, SUMMARY, getExchange, rpcExchange } from '../conformance/row-kit';
 
 const AGNO_PEER = 'test/real-world/python/agno/peer.py';
 const agnoSend = { kind: 'jsonrpc', version: '0.3', endpoint: 'sendUrl' } as const;
@@ -19,11 +14,7 @@ const agnoStream = { kind: 'jsonrpc', version: '0.3', endpoint: 'streamUrl' } as
 export const agno: Row = {
   id: 'python-agno',
   name: 'Agno AgentOS (`agno[os,a2a]` 3.1.10 with `a2a_interface=True`, on `a2a-sdk` 0.3.26; a scripted `Model`)',
-  agentCode: 'test/real-world/python/agno/',
-  unavailable: venvMissing('agno', agnoInstalled),
-  start: (d, same) =>
-    startAgnoPeer({ variant: d.variant as 'healthy' | 'A' | 'B', port: same?.port }),
-  agentPython: AGNO_PYTHON,
+  ...pythonAgent('agno'),
   facts: {
     bindings: {
       value:

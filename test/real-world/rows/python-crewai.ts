@@ -2,18 +2,13 @@
  * The conformance table's row of python-crewai: `crewai` (conformance/types.ts says what each
  * field means; conformance/implementations.ts assembles the table).
  */
-import {
-  VENV_PYTHON as CREWAI_PYTHON,
-  startCrewAIPeer,
-  venvInstalled as crewaiInstalled,
-} from '../python/crewai/peer-process.mjs';
 import { cardProbe } from '../conformance/probes';
 import { crewaiQuirks } from './python-crewai.quirks';
 import type { Row } from '../conformance/types';
 import {
   getExchange,
   rpcExchange,
-  venvMissing,
+  pythonAgent,
   PROMPTS,
   SUMMARY,
   unknownTaskProbe,
@@ -51,16 +46,10 @@ const CREWAI_BARE_STATUS = /"status":\{"state":"completed"(,"timestamp":"[^"]*")
 export const crewai: Row = {
   id: 'python-crewai',
   name: 'crewAI (`crewai[a2a]` 1.15.30: its `to_agent_card` and task execution on `a2a-sdk` 0.3.26; a scripted `BaseLLM`)',
-  agentCode: 'test/real-world/python/crewai/',
-  unavailable: venvMissing('crewai', crewaiInstalled),
-  start: (d, same) =>
-    startCrewAIPeer({
-      variant: d.variant as 'healthy' | 'A',
-      port: same?.port,
-      // the LLM mode: crewAI's ReAct text protocol (default) or native function calling
-      mode: d.opts?.mode as 'react' | 'function-calling' | undefined,
-    }),
-  agentPython: CREWAI_PYTHON,
+  ...pythonAgent('crewai', {
+    // the LLM mode: crewAI's ReAct text protocol (default) or native function calling
+    env: (d) => ({ MODE: (d.opts?.mode as string | undefined) ?? 'react' }),
+  }),
   facts: {
     bindings: {
       value:

@@ -2,15 +2,11 @@
  * The conformance table's row of python-fasta2a: `fasta2a` (conformance/types.ts says what each
  * field means; conformance/implementations.ts assembles the table).
  */
-import {
-  VENV_PYTHON as FASTA2A_PYTHON,
-  startFastA2APeer,
-  venvInstalled as fasta2aInstalled,
-} from '../python/fasta2a/peer-process.mjs';
 import { cardProbe } from '../conformance/probes';
 import type { Row } from '../conformance/types';
 import {
-  venvMissing,
+  pythonAgent,
+  aFail,
   PROMPTS,
   SUMMARY,
   sdk,
@@ -30,15 +26,7 @@ const raw03 = (poll = false) =>
 export const fasta2a: Row = {
   id: 'python-fasta2a',
   name: 'FastA2A (`fasta2a` 2.1.1 + `pydantic-ai-slim` 2.68.0 `FunctionModel`)',
-  agentCode: 'test/real-world/python/fasta2a/',
-  unavailable: venvMissing('fasta2a', fasta2aInstalled),
-  start: (d, same) =>
-    startFastA2APeer({
-      // opts.a 'fail': variant A whose tool retries run out (peer.py VARIANT=A-fail)
-      variant: d.variant === 'A' && d.opts?.a === 'fail' ? 'A-fail' : d.variant,
-      port: same?.port,
-    }),
-  agentPython: FASTA2A_PYTHON,
+  ...pythonAgent('fasta2a', { variant: aFail }),
   facts: {
     bindings: {
       value:

@@ -7,16 +7,16 @@
 import assert from 'node:assert/strict';
 import { collect, sendRequest } from '../../peers/sdk-client';
 import { FOX, getCard, messages, rpc, sdkClient, type Json } from '../lib';
-import { endpoint, quirk, type Quirk } from '../conformance/types';
+import { endpoint, type Quirk } from '../conformance/types';
+import { healthyQuirk, noDrift } from '../conformance/row-kit';
 
 const { v03Params } = messages('py-adk-');
 
 export const googleAdkQuirks: Quirk[] = [
-  quirk(
+  healthyQuirk(
     'a tool-using turn: function_call / function_response parts (adk_type) in WORKING status messages (SDK stream) and in the 0.3 history, unjudged',
     'ADK’s own marking of intermediate work; the shared healthy check sees only that nothing is judged',
-    async (ctx) => {
-      const peer = await ctx.freshHealthy();
+    async (ctx, peer) => {
       const client = await sdkClient({ baseUrl: peer.baseUrl ?? peer.origin });
       const events = await collect(
         client.sendMessageStream(sendRequest('desk-summarize', { text: `summarize: ${FOX}` })),
@@ -40,8 +40,7 @@ export const googleAdkQuirks: Quirk[] = [
         t03.history.map((m: Json) => m.parts.map((p: Json) => p.metadata?.adk_type ?? p.kind)),
         [['text'], ['function_call'], ['function_response'], ['text']],
       );
-      await ctx.spans.spansSettled(3);
-      assert.deepEqual(ctx.spans.driftKinds(), [], ctx.spans.describeSpans());
+      await noDrift(ctx, 3);
     },
   ),
 ];

@@ -3,16 +3,11 @@
  * field means; conformance/implementations.ts assembles the table).
  */
 import { FOX } from '../lib';
-import {
-  VENV_PYTHON as ADK_PYTHON,
-  startPythonAdkPeer,
-  venvInstalled as adkInstalled,
-} from '../python/google-adk/peer-process.mjs';
 import { cardProbe, m10, rpcProbe } from '../conformance/probes';
 import { googleAdkQuirks } from './python-google-adk.quirks';
 import type { Row } from '../conformance/types';
 import {
-  venvMissing,
+  pythonAgent,
   PROMPTS,
   SUMMARY,
   sdk,
@@ -27,10 +22,7 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 export const pythonAdk: Row = {
   id: 'python-google-adk',
   name: 'Google ADK Python (`google-adk` 2.13.0 `to_a2a`, on `a2a-sdk` 1.3.0; `BaseLlm` subclass)',
-  agentCode: 'test/real-world/python/google-adk/',
-  unavailable: venvMissing('google-adk', adkInstalled),
-  start: (d, same) => startPythonAdkPeer({ variant: d.variant, port: same?.port }),
-  agentPython: ADK_PYTHON,
+  ...pythonAgent('google-adk'),
   facts: {
     bindings: {
       value:

@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { onAgentCardDrift, type DriftEvent } from '../../../src/index';
 import { FOX, getCard, messages, rpc, rpcRaw } from '../lib';
-import { endpoint, quirk, type Peer, type Quirk } from '../conformance/types';
+import { endpoint, type Peer, type Quirk } from '../conformance/types';
+import { healthyQuirk, noDrift, redeployQuirk } from '../conformance/row-kit';
 
 const { v03Params, v10Params } = messages('py-lg-');
 const ids = (p: Peer) => (p as unknown as { assistantIds: Record<string, string> }).assistantIds;
@@ -14,11 +15,10 @@ const cardOf = (p: Peer, id: string) =>
   `${p.origin}/.well-known/agent-card.json?assistant_id=${id}`;
 
 export const langgraphQuirks: Quirk[] = [
-  quirk(
+  healthyQuirk(
     'two assistants on one origin: each card its own (no card_changed between them), the query out of telemetry, each call judged against its own card (0.3 and the 1.0 hybrid answer)',
     'the only row with several cards at one path, told apart by a query parameter',
-    async (ctx) => {
-      const peer = await ctx.freshHealthy();
+    async (ctx, peer) => {
       const { desk, studio } = ids(peer);
       await getCard(cardOf(peer, desk));
       await getCard(cardOf(peer, studio));
@@ -60,15 +60,14 @@ export const langgraphQuirks: Quirk[] = [
           ['1.0', fpStudio],
         ],
       );
-      assert.deepEqual(ctx.spans.driftKinds(), [], ctx.spans.describeSpans());
+      await noDrift(ctx);
     },
   ),
-  quirk(
+  redeployQuirk(
+    'A',
     'variant A: the removed assistant’s card URL answers 400 -32602: the card span says why it could not judge, no card_changed',
     'the redeploy takes the card with the skill; no other row loses its card',
-    async (ctx) => {
-      const v = await ctx.redeployed('A', { assistant: 'studio' });
-      ctx.h().exporter.reset();
+    async (ctx, v) => {
       assert.deepEqual(Object.keys((v.peer as unknown as { assistants: object }).assistants), [
         'desk',
       ]);
@@ -89,13 +88,13 @@ export const langgraphQuirks: Quirk[] = [
       assert.equal(get.attributes['a2a.drift.unjudged_reason'], 'card fetch answered 400');
       assert.equal(get.attributes['a2a.drift.kind'], undefined, 'no card, no card_changed');
     },
+    { assistant: 'studio' },
   ),
-  quirk(
+  redeployQuirk(
+    'B',
     'variant B: the app’s drift callback gets the card URL it fetched, query included (which card to evict)',
     'only a card URL with a query shows that the callback names the card the app fetched',
-    async (ctx) => {
-      const v = await ctx.redeployed('B');
-      ctx.h().exporter.reset();
+    async (ctx, v) => {
       const events: DriftEvent[] = [];
       const off = onAgentCardDrift((e) => void events.push(e));
       try {

@@ -2,18 +2,13 @@
  * The conformance table's row of python-python-a2a: `pythonA2a` (conformance/types.ts says what each
  * field means; conformance/implementations.ts assembles the table).
  */
-import {
-  VENV_PYTHON as PYTHON_A2A_PYTHON,
-  startPythonA2aPeer,
-  venvInstalled as pythonA2aInstalled,
-} from '../python/python-a2a/peer-process.mjs';
 import { cardProbe, httpProbe } from '../conformance/probes';
 import { pythonA2aQuirks } from './python-python-a2a.quirks';
 import { endpoint, type Row } from '../conformance/types';
 import {
   getExchange,
   postExchange,
-  venvMissing,
+  pythonAgent,
   PROMPTS,
   SUMMARY,
   TEXT_SKILLS,
@@ -51,11 +46,7 @@ const rpc01 = (skillBy: 'withSkill' | 'metadata') =>
 export const pythonA2a: Row = {
   id: 'python-python-a2a',
   name: 'python-a2a 0.5.9 (an `@agent` `A2AServer` with `@skill` methods on its own Flask app, werkzeug; a deterministic handler)',
-  agentCode: 'test/real-world/python/python-a2a/',
-  unavailable: venvMissing('python-a2a', pythonA2aInstalled),
-  start: (d, same) =>
-    startPythonA2aPeer({ variant: d.variant as 'healthy' | 'A' | 'B', port: same?.port }),
-  agentPython: PYTHON_A2A_PYTHON,
+  ...pythonAgent('python-a2a'),
   facts: {
     bindings: {
       value:

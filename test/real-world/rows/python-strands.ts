@@ -3,15 +3,11 @@
  * field means; conformance/implementations.ts assembles the table).
  */
 import { post, V03 } from '../record-lib.mjs';
-import {
-  VENV_PYTHON as STRANDS_PYTHON,
-  startStrandsPeer,
-  venvInstalled as strandsInstalled,
-} from '../python/strands/peer-process.mjs';
 import { cardProbe, httpProbe, m03, m10, rpcProbe, V10 } from '../conformance/probes';
 import type { Row } from '../conformance/types';
 import {
-  venvMissing,
+  pythonAgent,
+  aFail,
   PROMPTS,
   SUMMARY,
   sdk03,
@@ -28,17 +24,10 @@ const STRANDS_FAILED_WIRE =
 export const strands: Row = {
   id: 'python-strands',
   name: 'Strands Agents (`strands-agents[a2a]` 1.62.0 `A2AServer`, on `a2a-sdk` 0.3.26; a `Model` subclass)',
-  agentCode: 'test/real-world/python/strands/',
-  unavailable: venvMissing('strands', strandsInstalled),
-  start: (d, same) =>
-    startStrandsPeer({
-      // opts.a 'fail': variant A whose model raises (peer.py VARIANT=A-fail)
-      variant:
-        d.variant === 'A' && d.opts?.a === 'fail' ? 'A-fail' : (d.variant as 'healthy' | 'A'),
-      port: same?.port,
-      streaming: d.opts?.streaming as 'legacy' | 'compliant' | undefined,
-    }),
-  agentPython: STRANDS_PYTHON,
+  ...pythonAgent('strands', {
+    variant: aFail,
+    env: (d) => ({ STREAMING: (d.opts?.streaming as string | undefined) ?? 'legacy' }),
+  }),
   facts: {
     bindings: {
       value:

@@ -1,7 +1,7 @@
 /**
  * Starts the Go peer (main.go in this folder: the official Go SDK `github.com/a2aproject/a2a-go`
  * v0.3.3 serving a deterministic agent) through ../../child-peer.mjs and waits for its
- * `{"port":N}` line. Used by record.mjs and its rows of the conformance table.
+ * `{"port":N}` line. Used by its rows of the conformance table (checks and recording).
  *
  * The binary is built by scripts/real-world-go.sh (cached by the hash of go.mod, go.sum and
  * main.go; .bin links to the cached build). `buildGoPeer()` runs that script, so the test works
@@ -9,10 +9,9 @@
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startChildPeer } from '../../child-peer.mjs';
+import { freePort, startChildPeer } from '../../child-peer.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(here, '../../../..');
@@ -34,15 +33,6 @@ export function buildGoPeer() {
     return `scripts/real-world-go.sh a2a-go failed: ${err.stderr?.toString().slice(-500) ?? err.message}`;
   }
   return fs.existsSync(PEER_BIN) ? true : `${PEER_BIN} missing after the build`;
-}
-
-/** A port free on 127.0.0.1 now (the OS's choice). */
-async function freePort() {
-  const srv = net.createServer();
-  await new Promise((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const { port } = /** @type {import('node:net').AddressInfo} */ (srv.address());
-  await new Promise((resolve) => srv.close(resolve));
-  return port;
 }
 
 /**

@@ -2,7 +2,7 @@
  * Starts peer.py (langgraph-api's server with its in-memory runtime, the graphs of graphs.py)
  * through ../python-peer.mjs and finds its assistants (POST /assistants/search): one per graph,
  * each with its card at `/.well-known/agent-card.json?assistant_id=<id>` and JSON-RPC at
- * `/a2a/<id>`. Used by record.mjs and its row of the conformance table.
+ * `/a2a/<id>`. Used by its row of the conformance table (checks and recording).
  */
 import { pythonPeerFiles, startPythonPeer } from '../python-peer.mjs';
 
