@@ -254,12 +254,14 @@ async function inProcess(): Promise<void> {
     target: '/hooks/a2a',
     header: (n: string) => headers[n],
     localPort: 9,
+    localAddress: '127.0.0.1',
+    encrypted: false,
   };
   const one = (): void => {
     const o = receiver.onRequest(info);
     if (!o) throw new Error('not followed');
-    o.onBody(body);
-    o.onEnd(true);
+    o.onBody?.(body);
+    o.onEnd?.(true);
   };
   const samples: number[] = [];
   for (let i = 0; i < 2000; i++) one();

@@ -103,6 +103,16 @@ export interface A2AInstrumentationConfig extends InstrumentationConfig {
    * 5 minutes.
    */
   cardRevalidationMs?: number;
+  /**
+   * The card fingerprint on the wire (`A2A-Card-Fingerprint`): on the A2A answers this process
+   * serves, and on the A2A requests it makes. Default true.
+   */
+  cardFingerprintHeaders?: boolean;
+  /**
+   * The agent's side: SERVER spans for the A2A requests this process answers, its served card,
+   * its stale callers. Default true.
+   */
+  serverSpans?: boolean;
   /** Called when an A2A span starts. */
   requestHook?: (span: Span, info: A2ARequestInfo) => void;
   /** Called before an A2A span ends. */
@@ -135,6 +145,8 @@ export interface ResolvedConfig {
   enforce: boolean;
   refetchCardOnDrift: boolean;
   cardRevalidationMs: number;
+  cardFingerprintHeaders: boolean;
+  serverSpans: boolean;
   /**
    * `OTEL_SEMCONV_STABILITY_OPT_IN` lists `gen_ai_latest_experimental`: the operations that invoke
    * an agent are named as the GenAI conventions ask (`invoke_agent {gen_ai.agent.name}`).
@@ -192,6 +204,8 @@ export function resolveConfig(config: A2AInstrumentationConfig): ResolvedConfig 
     enforce: checked(config, 'mode') === 'enforce',
     refetchCardOnDrift: checked(config, 'refetchCardOnDrift'),
     cardRevalidationMs: checked(config, 'cardRevalidationMs'),
+    cardFingerprintHeaders: checked(config, 'cardFingerprintHeaders'),
+    serverSpans: checked(config, 'serverSpans'),
     genAiSpanNames: semconvOptIn(SEMCONV_OPT_IN_GEN_AI),
   };
 }

@@ -29,6 +29,26 @@ export function headerFromInit(init: FetchInit, name: string): string | undefine
   return undefined;
 }
 
+/** The names of the headers in fetch's `init` and of a Request input (lower case). */
+export function headerNamesFromInit(init: FetchInit, request?: Request): string[] {
+  const names: string[] = [];
+  try {
+    request?.headers.forEach((_v, k) => names.push(k));
+    const headers = init?.headers;
+    if (!headers) return names;
+    if (typeof (headers as Headers).forEach === 'function' && !Array.isArray(headers))
+      (headers as Headers).forEach((_v, k) => names.push(k.toLowerCase()));
+    else if (Array.isArray(headers)) {
+      for (const pair of headers)
+        if (Array.isArray(pair)) names.push(String(pair[0]).toLowerCase());
+    } else for (const key of Object.keys(headers)) names.push(key.toLowerCase());
+  } catch {
+    // exotic headers objects: read as carrying credentials
+    names.push('authorization');
+  }
+  return names;
+}
+
 /** `origin + path` of a URL (what ignoreUrls is tested on): no query, no fragment, bounded. */
 export function originAndPath(url: string): string {
   return url.slice(0, Math.min(pathEnd(url), 2048));

@@ -9,3 +9,4 @@ export { onAgentCardDrift } from './telemetry/drift-events';
 export { createAlertWebhookHandler } from './fleet/webhook';
 export type { AlertWebhookOptions, AlertWebhookHandler } from './fleet/webhook';
 export { withSkill } from './telemetry/skill-context';
+export { setServedAgentCard } from './telemetry/server-calls';

@@ -24,10 +24,15 @@ import type { FetchInit, FetchInput } from './fetch-arguments';
 import { followFetchResult } from './telemetry/fetch-result';
 import { followHop } from './telemetry/propagation';
 import { ActiveCalls } from './telemetry/active-calls';
-import { CardRefetcher } from './telemetry/card-refetch';
+import {
+  CardRefetcher,
+  type CardRequestPurpose,
+  type CardRequestResult,
+} from './telemetry/card-refetch';
+import { abortBackgroundRequests } from './hooks/background-get';
 import { CardRevalidator } from './telemetry/card-revalidation';
 import { dispatchDrift } from './telemetry/drift-events';
-import { driftMetricAttributes } from './telemetry/span-attributes';
+import { cardRequestAttributes, driftMetricAttributes } from './telemetry/span-attributes';
 import { urlFacts } from './core/url';
 import type { DriftEvent } from './core/judge';
 import { NOT_A2A, Recogniser } from './recognise';
@@ -38,12 +43,16 @@ import { InboundTap } from './hooks/inbound-tap';
 import { GrpcClientHook } from './hooks/grpc-client';
 import { GrpcCalls } from './telemetry/grpc-calls';
 import { PushReceiver } from './telemetry/push-notifications';
+import { ServerCalls, type ServerCallDeps } from './telemetry/server-calls';
 import { pushRegistry } from './telemetry/push-registrations';
 import * as sc from './semconv';
 import { A2ACall, type CallDeps, type CallTarget } from './telemetry/a2a-call';
 import { sharedState } from './telemetry/shared-state';
 import { applicationSkillId } from './telemetry/skill-context';
 import { PACKAGE_NAME, PACKAGE_VERSION } from './version';
+
+/** Cards whose announced change is remembered (so reported once), at most. */
+const MAX_ANNOUNCED_CHANGES = 1000;
 
 const CALL_KEY = createContextKey('opentelemetry-instrumentation-a2a.call');
 
@@ -57,6 +66,8 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
   private grpcHook: GrpcClientHook | undefined;
   private resolvedConfig: ResolvedConfig | undefined;
   private driftCounter: CallDeps['driftCounter'];
+  private cardRequestCounter: CallDeps['driftCounter'];
+  private staleCallsCounter: ServerCallDeps['staleCalls'];
   private activeCalls: ActiveCalls | undefined;
   private enabled: boolean | undefined;
   /**
@@ -65,16 +76,21 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
    */
   private fetchInProgress: A2ACall | typeof NOT_A2A | undefined;
   private readonly cardRefetcher = new CardRefetcher(() => ({
-    fetch: this.fetchHook?.originalFetch ?? globalThis.fetch,
     maxInspectBytes: this.config.maxInspectBytes,
     debounceMs: this.config.driftCallbackDebounceMs,
+    onRequest: (purpose, result) => this.cardRequestCounted(purpose, result),
   }));
   private readonly cardRevalidator = new CardRevalidator(
-    () => ({ intervalMs: this.enabled ? this.config.cardRevalidationMs : 0 }),
+    () => ({
+      intervalMs: this.enabled ? this.config.cardRevalidationMs : 0,
+      debounceMs: this.config.driftCallbackDebounceMs,
+    }),
     this.cardRefetcher,
     (event) => this.cardChangedInBackground(event),
   );
   private cachedDeps: CallDeps | undefined;
+  /** Card URL → the newer fingerprint an announcement led to, last reported (bounded). */
+  private announcedChanges: Map<string, string> | undefined;
   private readonly recogniser = new Recogniser(
     () => this.config,
     (target, url, parent, startTime) => this.newCall(target, url, parent, startTime),
@@ -124,6 +140,26 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
       description: 'A2A exchanges that showed a stale Agent Card (skill drift), by kind',
       unit: sc.METRIC_CARD_DRIFT_UNIT,
     });
+    this.cardRequestCounter = this.meter.createCounter(sc.METRIC_CARD_REQUESTS, {
+      description:
+        "The instrumentation's own Agent Card requests (confirming re-fetch, background revalidation), by purpose and result",
+      unit: sc.METRIC_CARD_REQUESTS_UNIT,
+    });
+    this.staleCallsCounter = this.meter.createCounter(sc.METRIC_SERVER_STALE_CALLS, {
+      description:
+        'A2A requests this agent answered from stale callers (a skill its card does not list, another card announced), by kind',
+      unit: sc.METRIC_SERVER_STALE_CALLS_UNIT,
+    });
+  }
+
+  /** One of the package's own card requests (or one skipped): counted by purpose and result. */
+  private cardRequestCounted(purpose: CardRequestPurpose, result: CardRequestResult): void {
+    try {
+      if (!this.isActive()) return;
+      this.cardRequestCounter?.add(1, cardRequestAttributes(purpose, result));
+    } catch (err) {
+      logger.debug('could not count a card request', err);
+    }
   }
 
   private get config(): ResolvedConfig {
@@ -159,13 +195,21 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
               'cache-control',
               'etag',
               'last-modified',
+              sc.HEADER_CARD_FINGERPRINT,
             ],
           },
           (where, err) => logger.debug(`${where}`, err),
         );
       }
       this.inboundTap ??= new InboundTap(
-        new PushReceiver(() => (this.isActive() ? this.deps() : undefined)),
+        [
+          new PushReceiver(() => (this.isActive() ? this.deps() : undefined)),
+          new ServerCalls(() =>
+            this.isActive() && this.config.serverSpans
+              ? { tracer: this.tracer, staleCalls: this.staleCallsCounter, config: this.config }
+              : undefined,
+          ),
+        ],
         (where, err) => logger.debug(`inbound ${where}`, err),
       );
       this.activeCalls ??= new ActiveCalls();
@@ -208,6 +252,8 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
       super.disable();
       this.activeCalls?.stopSweeping();
       this.cardRevalidator.stop();
+      // the package's own card requests in flight end with it: nothing of ours holds the process
+      abortBackgroundRequests();
       parseAllPending(); // what was deferred is judged before the calls end
       this.activeCalls?.finishAll('instrumentation disabled');
     } catch (err) {
@@ -250,6 +296,7 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
         config.cardRevalidationMs > 0
           ? (url) => this.cardRevalidator.noteUse(url, Date.now())
           : undefined,
+      firstAnnouncedChange: (url, fingerprint) => this.firstAnnouncedChange(url, fingerprint),
     };
     this.cachedDeps = deps;
     return deps;
@@ -299,6 +346,19 @@ export class A2AInstrumentation extends InstrumentationBase<A2AInstrumentationCo
     } catch (err) {
       logger.debug('could not report a revalidated card change', err);
     }
+  }
+
+  /** A newer card found because an agent announced it: reported once per card and fingerprint. */
+  private firstAnnouncedChange(cardUrl: string, fingerprint: string): boolean {
+    const changes = (this.announcedChanges ??= new Map());
+    if (changes.get(cardUrl) === fingerprint) return false;
+    changes.delete(cardUrl);
+    changes.set(cardUrl, fingerprint);
+    if (changes.size > MAX_ANNOUNCED_CHANGES) {
+      const oldest = changes.keys().next().value;
+      if (oldest !== undefined) changes.delete(oldest);
+    }
+    return true;
   }
 
   /** Revalidations made by this instrumentation, by result. */

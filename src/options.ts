@@ -53,7 +53,7 @@ export const OPTIONS = {
     env: 'SKILL_ID_PATHS',
     default: DEFAULT_SKILL_ID_PATHS,
     defaultText: DEFAULT_SKILL_ID_PATHS.map((p) => `\`${p}\``).join(', '),
-    doc: "where the request's skill id is looked for, first found wins (HTTP+JSON: the body is the `params`)",
+    doc: 'where the request\'s skill id is looked for, first found wins (HTTP+JSON: the body is the `params`); a key holding dots in brackets: `params.message.metadata["vendor.skill"]`. Metadata keys that name a skill are read besides (docs/telemetry.md)',
   },
   strictTextParts: {
     kind: 'boolean',
@@ -104,7 +104,21 @@ export const OPTIONS = {
     default: 300_000,
     min: 0,
     defaultText: '5 min',
-    doc: 'a card in use is fetched again in the background (conditional: an unchanged card costs a 304; untraced; never with credentials) at most once per interval while its agent is called; a change is `card_changed` with what changed, and a skill it dropped is drift on every later call naming it. 0: off',
+    doc: 'a card in use is fetched again in the background (conditional: an unchanged card costs a 304; untraced; never with credentials) at most once per interval while its agent is called, and at once on a call after longer (the verdict on that call); a change is `card_changed` with what changed, and a skill it dropped is drift on every later call naming it. 0: off',
+  },
+  serverSpans: {
+    kind: 'boolean',
+    env: 'SERVER_SPANS',
+    default: true,
+    defaultText: '`true`',
+    doc: "the agent's side: a SERVER span for each A2A request this process answers as an agent (its served card's fingerprint, stale callers: `a2a.server.stale_calls`), the served card learned from the bytes the process sends at its well-known path (or asked of its own server over loopback at the first request). `false`: off ([docs/telemetry.md](docs/telemetry.md#the-agents-side))",
+  },
+  cardFingerprintHeaders: {
+    kind: 'boolean',
+    env: 'CARD_FINGERPRINT_HEADERS',
+    default: true,
+    defaultText: '`true`',
+    doc: 'the card fingerprint on the wire, both ways: an A2A answer this process serves as an agent carries `A2A-Card-Fingerprint` (the card it serves), an A2A request it makes carries the one of the card it negotiated with; a caller reading another fingerprint than its own has the card fetched again to decide ([docs/card-fingerprint-extension.md](docs/card-fingerprint-extension.md)). `false`: neither header',
   },
   refetchCardOnDrift: {
     kind: 'boolean',

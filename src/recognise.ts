@@ -16,13 +16,16 @@
 import { context, type Context } from '@opentelemetry/api';
 import { BodyReader } from './core/body-reader';
 import { isAgentCard } from './core/card';
+import { requestCarriesCredentials } from './core/credentials';
 import { classifyRequest, type ClassifyOptions } from './core/classify';
-import type { Classification } from './core/model';
+import type { Classification, DecodedRequest } from './core/model';
+import { requestExtensions } from './core/protocol/common';
 import { withJsonRpcVersionHeader } from './core/protocol/jsonrpc';
 import { isIgnoredUrl, type ResolvedConfig } from './config';
 import {
   bodyText,
   headerFromInit,
+  headerNamesFromInit,
   originAndPath,
   startsLikeJsonObject,
   type FetchInit,
@@ -80,9 +83,16 @@ export class Recogniser {
     if (cls.type === 'maybe-operation') return undefined;
     if (cls.type === 'card' && cls.sniff === true) return undefined; // a card only if its answer is one: the wire tap sniffs it
     const credentials =
-      cls.type === 'card' &&
-      CREDENTIAL_HEADERS.some(
-        (name) => headerFromInit(init, name) !== undefined || request?.headers.get(name) != null,
+      cls.type === 'card' && requestCarriesCredentials(url, headerNamesFromInit(init, request));
+    if (cls.type === 'operation')
+      withExtensions(
+        cls.request,
+        headerFromInit(init, 'a2a-extensions') ??
+          request?.headers.get('a2a-extensions') ??
+          undefined,
+        headerFromInit(init, 'x-a2a-extensions') ??
+          request?.headers.get('x-a2a-extensions') ??
+          undefined,
       );
     const call = this.newCall(callTarget(cls, credentials), url, context.active());
     call.followsRedirects = (init?.redirect ?? request?.redirect ?? 'follow') === 'follow';
@@ -101,14 +111,18 @@ export class Recogniser {
     if (method !== 'GET' && body === undefined) {
       // A body not whole at creation (fetch bodies never are): decide once it has been sent.
       if (info.body !== undefined || method !== 'POST') return undefined;
-      return this.deferredObserver(url, method, ctx, info.header('a2a-version'));
+      return this.deferredObserver(url, method, ctx, info.header('a2a-version'), [
+        info.header('a2a-extensions'),
+        info.header('x-a2a-extensions'),
+      ]);
     }
     const cls = this.classifyLazily(method, url, body, () => info.header('a2a-version'));
     if (!cls || cls.type === 'maybe-operation') return undefined;
-    if (cls.type === 'card' && cls.sniff === true) return this.cardSniffer(url, ctx);
+    const credentials = cls.type === 'card' && requestCarriesCredentials(url, info.headerNames());
+    if (cls.type === 'card' && cls.sniff === true) return this.cardSniffer(url, ctx, credentials);
+    if (cls.type === 'operation')
+      withExtensions(cls.request, info.header('a2a-extensions'), info.header('x-a2a-extensions'));
     const parent = wireParent(info, ctx);
-    const credentials =
-      cls.type === 'card' && CREDENTIAL_HEADERS.some((name) => info.header(name) !== undefined);
     return followHop(this.newCall(callTarget(cls, credentials), url, parent), info, parent);
   }
 
@@ -175,9 +189,10 @@ export class Recogniser {
    * A GET whose path only hints at an Agent Card (`…/agent/card`, `…/agent.json` outside
    * `.well-known`): its JSON answer is kept (capped) and, if it is an Agent Card
    * (`isAgentCard`), replayed into a GetAgentCard call that starts when the request did.
-   * Anything else gets no span and costs only the copy of a small JSON body.
+   * Anything else gets no span and costs only the copy of a small JSON body. `credentials`: the
+   * request carried the app's credentials (the card keeps the mark as any card fetch does).
    */
-  private cardSniffer(url: string, parent: Context): WireObserver {
+  private cardSniffer(url: string, parent: Context, credentials: boolean): WireObserver {
     const startTime = Date.now();
     const max = Math.min(this.config().maxInspectBytes, MAX_CARD_BYTES);
     let chunks: Buffer[] | undefined;
@@ -215,7 +230,9 @@ export class Recogniser {
         reader.end(true);
         if (!card) return;
         const hop = this.newCall(
-          { type: 'card', sniffed: true },
+          credentials
+            ? { type: 'card', sniffed: true, credentials }
+            : { type: 'card', sniffed: true },
           url,
           parent,
           startTime,
@@ -238,6 +255,7 @@ export class Recogniser {
     method: string,
     parent: Context,
     versionHeader: string | undefined,
+    extensionHeaders: ReadonlyArray<string | undefined> = [],
   ): WireObserver {
     const startTime = Date.now();
     const max = this.config().maxRequestBodyBytes;
@@ -261,6 +279,7 @@ export class Recogniser {
         chunks = undefined;
         const cls = this.classify(method, url, text, versionHeader);
         if (!cls || cls.type !== 'operation') return;
+        withExtensions(cls.request, ...extensionHeaders);
         inner = this.newCall(
           { type: 'operation', request: cls.request },
           url,
@@ -276,17 +295,11 @@ export class Recogniser {
   }
 }
 
-/**
- * Request headers that carry the app's credentials: a card fetched with one is never fetched
- * again by the package in the background (it would need them, and never sends them).
- */
-const CREDENTIAL_HEADERS = [
-  'authorization',
-  'cookie',
-  'x-api-key',
-  'api-key',
-  'proxy-authorization',
-];
+/** Records the A2A extensions the call's headers activate on its decoded request. */
+function withExtensions(req: DecodedRequest, ...headers: Array<string | undefined>): void {
+  const list = requestExtensions(...headers);
+  if (list !== undefined) req.extensions = list;
+}
 
 function callTarget(
   cls: Extract<Classification, { type: 'card' } | { type: 'operation' }>,

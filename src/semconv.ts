@@ -137,6 +137,21 @@ export const METRIC_CARD_DRIFT = 'a2a.client.card_drift';
 export const METRIC_CARD_DRIFT_UNIT = '{event}';
 
 /**
+ * The package's own card requests (a confirming re-fetch, a background revalidation): a counter
+ * by why it was made and what it found (`skipped_credentials`: none was made, the card needs the
+ * app's credentials). A card_changed of a card alternating between two fingerprints (a rolling
+ * deploy serving two cards at one URL) says so with `a2a.agent_card.flapping=true`, counted once
+ * per transition per debounce window.
+ */
+export const METRIC_CARD_REQUESTS = 'a2a.client.card_requests';
+export const METRIC_CARD_REQUESTS_UNIT = '{request}';
+/** `confirmation` | `revalidation` */
+export const ATTR_A2A_AGENT_CARD_REQUEST_PURPOSE = 'a2a.agent_card.request_purpose';
+/** `unchanged` | `not_modified` | `changed` | `not_a_card` | `failed` | `skipped_credentials` */
+export const ATTR_A2A_AGENT_CARD_REQUEST_RESULT = 'a2a.agent_card.request_result';
+export const ATTR_A2A_AGENT_CARD_FLAPPING = 'a2a.agent_card.flapping';
+
+/**
  * The drift counter's labels as a fleet alert carries them, each under both of its spellings:
  * the Prometheus name (dots escaped to underscores) and the attribute's own name (Prometheus 3's
  * UTF-8 names, `translation_strategy: NoUTF8EscapingWithSuffixes`).
@@ -145,3 +160,34 @@ export const ALERT_LABEL_CARD_URL = ['a2a_agent_card_url', ATTR_A2A_AGENT_CARD_U
 export const ALERT_LABEL_DRIFT_KIND = ['a2a_drift_kind', ATTR_A2A_DRIFT_KIND] as const;
 export const ALERT_LABEL_SKILL_ID = ['a2a_skill_id', ATTR_A2A_SKILL_ID] as const;
 export const ALERT_LABEL_AGENT_NAME = ['gen_ai_agent_name', ATTR_GEN_AI_AGENT_NAME] as const;
+
+// Which skill a call is for, however the caller names it, and the extensions it activates.
+/**
+ * output_mode_mismatch of a call that named no skill, judged against the card as a whole:
+ * `card` (no `a2a.skill.id`); otherwise `skill` (left out).
+ */
+export const ATTR_A2A_DRIFT_SCOPE = 'a2a.drift.scope';
+/** The A2A extension URIs the call activates (its `A2A-Extensions` header), at most 16. */
+export const ATTR_A2A_REQUEST_EXTENSIONS = 'a2a.request.extensions';
+// --- the agent's side: SERVER spans, stale callers, the card fingerprint on the wire ----------
+
+/**
+ * The span event of a stale caller on the SERVER span (`a2a.drift.kind` =
+ * `caller_skill_not_in_card` | `caller_card_stale`); the span's status stays the server's own.
+ */
+export const EVENT_DRIFT = 'a2a.drift';
+/** The fingerprint of the card a caller announced (request header) when it is not the served one. */
+export const ATTR_A2A_CALLER_CARD_FINGERPRINT = 'a2a.caller.card_fingerprint';
+/** Inbound A2A calls from stale callers, by kind, skill (bounded) and served card URL. */
+export const METRIC_SERVER_STALE_CALLS = 'a2a.server.stale_calls';
+export const METRIC_SERVER_STALE_CALLS_UNIT = '{call}';
+/**
+ * The card fingerprint on the wire, both ways (docs/card-fingerprint-extension.md): an agent's
+ * response announces the fingerprint of the card it serves; a caller's request announces the
+ * fingerprint of the card it negotiated with. An HTTP header, not an attribute (lower-case, as
+ * Node and undici hand headers over).
+ */
+export const HEADER_CARD_FINGERPRINT = 'a2a-card-fingerprint';
+/** The A2A extension that documents the header (its URI, for `capabilities.extensions`). */
+export const EXTENSION_CARD_FINGERPRINT_URI =
+  'urn:opentelemetry-instrumentation-a2a:extension:card-fingerprint:v1';

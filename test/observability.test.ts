@@ -46,7 +46,15 @@ const ATTR_LABELS: ReadonlyMap<string, string> = new Map([...ATTRS].map((a) => [
 const DRIFT_METRIC = `${promName(sc.METRIC_CARD_DRIFT)}_total`;
 const COLLECTOR_CALLS = 'traces_span_metrics_calls_total';
 const TEMPO_CALLS = 'traces_spanmetrics_calls_total';
-const KNOWN_METRICS = new Set([DRIFT_METRIC, COLLECTOR_CALLS, TEMPO_CALLS, 'up']);
+/** Counter a2a.client.card_requests, unit {request}: the package's own card requests. */
+const CARD_REQUESTS_METRIC = `${promName(sc.METRIC_CARD_REQUESTS)}_total`;
+const KNOWN_METRICS = new Set([
+  DRIFT_METRIC,
+  CARD_REQUESTS_METRIC,
+  COLLECTOR_CALLS,
+  TEMPO_CALLS,
+  'up',
+]);
 /**
  * Labels that do not come from an instrumentation attribute: Prometheus' own, the ones the
  * Collector's exporter derives from the resource (job, instance), the span-metrics
@@ -892,6 +900,17 @@ test('a2a-drift.json: panels by kind, agent, skill, span metrics and a TraceQL t
         new RegExp(`by \\([^)]*\\b${label}\\b`).test(x.target.expr),
     );
   assert.ok(groupedBy('a2a_drift_kind'), 'no drift-by-kind panel');
+  assert.equal(CARD_REQUESTS_METRIC, 'a2a_client_card_requests_total');
+  assert.match(sc.METRIC_CARD_REQUESTS_UNIT, /^\{.*\}$/);
+  assert.ok(
+    promTargets.some(
+      (x) =>
+        x.target.expr.includes(CARD_REQUESTS_METRIC) &&
+        /by \([^)]*\ba2a_agent_card_request_purpose\b/.test(x.target.expr) &&
+        /by \([^)]*\ba2a_agent_card_request_result\b/.test(x.target.expr),
+    ),
+    "no panel of the package's own card requests by purpose and result",
+  );
   assert.ok(groupedBy('gen_ai_agent_name'), 'no drift-by-agent panel');
   assert.ok(groupedBy('a2a_skill_id'), 'no drift-by-skill panel');
   assert.ok(

@@ -13,6 +13,7 @@ const CONTRACT = [
   'skillFingerprint',
   'onAgentCardDrift',
   'withSkill',
+  'setServedAgentCard',
   'StaleAgentCardError',
   'ArtifactSchemaDriftError',
   'createAlertWebhookHandler',

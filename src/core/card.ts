@@ -270,3 +270,21 @@ function skills(json: Record<string, unknown>, card: DecodedCard, problems: stri
 }
 
 export { normaliseUrl } from './url';
+
+/**
+ * A card's skills by id (a repeated id: the last), for the lookups of a call's skill; total, even
+ * on a hostile object.
+ */
+export function skillMap(card: Partial<DecodedCard>): Map<string, SkillInfo> {
+  const map = new Map<string, SkillInfo>();
+  try {
+    const skills = card.skills;
+    if (!Array.isArray(skills)) return map;
+    for (const s of skills) {
+      if (typeof s === 'object' && s !== null && typeof s.id === 'string') map.set(s.id, s);
+    }
+  } catch {
+    // a hostile skills list: what was read so far
+  }
+  return map;
+}

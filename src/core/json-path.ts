@@ -71,13 +71,62 @@ export function ownEither(obj: unknown, a: string, b: string): unknown {
 const MAX_PATH_SEGMENTS = 32;
 const PATH_CACHE_MAX = 256;
 
-/** Splits a dotted path (`a.b.c`) into segments; cached. Returns null for an unusable path. */
+/**
+ * Splits a dotted path (`a.b.c`) into segments; cached. Returns null for an unusable path.
+ * A key holding dots (or any other character) is written in brackets as a JSON string:
+ * `params.message.metadata["a2a.skillId"]` is the segments `params`, `message`, `metadata`,
+ * `a2a.skillId`. A bracket may follow a segment directly or a dot may precede it.
+ */
 export const splitPath: (path: string) => readonly string[] | null = boundedMemo((path) => {
-  const segs = path.length === 0 ? null : path.split('.');
+  const segs =
+    path.length === 0 ? null : path.includes('[') ? splitBracketed(path) : path.split('.');
   return segs !== null && (segs.length > MAX_PATH_SEGMENTS || segs.some((s) => s.length === 0))
     ? null
     : segs;
 }, PATH_CACHE_MAX);
+
+/** splitPath for a path with bracketed keys (`a["b.c"].d`); null when malformed. */
+function splitBracketed(path: string): string[] | null {
+  const segs: string[] = [];
+  let i = 0;
+  let cur = '';
+  while (i < path.length) {
+    const c = path[i];
+    if (c === '.') {
+      // a dot right after a bracket only separates: `a["b"].c`
+      if (cur.length > 0 || path[i - 1] !== ']') segs.push(cur);
+      cur = '';
+      i++;
+    } else if (c === '[') {
+      if (cur.length > 0) segs.push(cur);
+      cur = '';
+      if (path[i + 1] !== '"') return null;
+      const close = closingQuote(path, i + 2);
+      if (close < 0 || path[close + 1] !== ']') return null;
+      let key: unknown;
+      try {
+        key = JSON.parse(path.slice(i + 1, close + 1));
+      } catch {
+        return null;
+      }
+      if (typeof key !== 'string') return null;
+      segs.push(key);
+      i = close + 2;
+      if (i < path.length && path[i] !== '.' && path[i] !== '[') return null;
+      if (i === path.length - 1 && path[i] === '.') return null;
+    } else {
+      cur += c;
+      i++;
+    }
+  }
+  if (cur.length > 0 || path[path.length - 1] === '.') segs.push(cur);
+  return segs;
+}
+
+/** A path segment as splitPath reads it back: bare when it is a plain identifier, else bracketed. */
+export function pathSegment(key: string): string {
+  return /^[A-Za-z_$][A-Za-z0-9_$-]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
+}
 
 function isIndex(seg: string): boolean {
   if (seg.length === 0 || seg.length > 9) return false;

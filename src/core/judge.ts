@@ -61,7 +61,14 @@ export interface DriftEvent {
   currentFingerprint?: string;
   /** card_changed: what changed (card-diff.ts), when the earlier card was still held. */
   diff?: CardDiff;
+  /** card_changed: the card alternates between fingerprints already seen (a rolling deploy). */
+  flapping?: boolean;
   expectedModes?: readonly string[];
+  /**
+   * output_mode_mismatch of a call that named no skill: `card` (the part's type is outside every
+   * output mode of the card as a whole; no skill id). Undefined: the negotiated skill's modes.
+   */
+  scope?: 'card';
   /** output_mode_mismatch: the most telling mismatching part's media type. */
   actualMediaType?: string;
   /** output_mode_mismatch: every mismatching media type of the answer (distinct, capped). */
@@ -689,7 +696,7 @@ function outputModesRule(
     (result.state !== undefined && NO_ARTIFACT_STATES.has(result.state))
   )
     return NONE;
-  if (ctx.skillId === undefined) return { unjudged: 'no skill id for this task' };
+  if (ctx.skillId === undefined) return cardWideVerdict(ctx, result, opts, taskId, memo);
   if (!ctx.cardKnown) return { unjudged: 'no Agent Card known for this endpoint' };
   if (ctx.skillInCard === undefined)
     return {
@@ -712,6 +719,45 @@ function outputModesRule(
     );
   }
   return unjudged ? { unjudged } : NONE;
+}
+
+/**
+ * 4b. Variant B of a call that names no skill (and whose card lists more than one): a part whose
+ * type no skill of the card lists, nor its defaultOutputModes, is a format the card never
+ * promised, whatever skill handled the call. A type some skill lists cannot be judged without
+ * knowing which: the reason says so.
+ */
+function cardWideVerdict(
+  ctx: NegotiationContext,
+  result: DecodedResult,
+  opts: JudgeOptions,
+  taskId: string | undefined,
+  memo: JudgeMemo | undefined,
+): Judgement {
+  const modes = ctx.cardOutputModes;
+  if (!ctx.cardKnown || modes === undefined)
+    return { unjudged: ctx.cardModesUnjudged ?? 'no skill id for this task' };
+  const found = mismatchingParts(result, modes, opts, memo);
+  if (found?.worst === undefined)
+    return {
+      unjudged:
+        found?.unjudged ??
+        'no skill id for this task (its answer is of types the card lists for some skill)',
+    };
+  const actual = partMediaType(found.worst);
+  return drifted(
+    'output_mode_mismatch',
+    `a task with no known skill id returned a part of type ${JSON.stringify(short(actual))} that no skill of the Agent Card lists in its output modes, nor its defaultOutputModes (${modesText(modes)}): the peer now answers in a format its card does not promise${refetchAdvice(ctx)}`,
+    ctx,
+    taskId,
+    {
+      scope: 'card',
+      expectedModes: modes,
+      actualMediaType: actual,
+      actualMediaTypes: found.actualTypes,
+    },
+    ArtifactSchemaDriftError,
+  );
 }
 
 /**

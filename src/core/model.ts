@@ -63,6 +63,17 @@ export interface DecodedRequest {
    */
   partSkillNames?: Array<{ name: string; source: string }>;
   /**
+   * Skill names the message's or the request's metadata gives under a key that names a skill
+   * (`a2a.skillId`, `skill`, ...: isSkillKey in protocol/common.ts), with where, e.g.
+   * `params.message.metadata["a2a.skillId"]`. Candidates only, as partSkillNames.
+   */
+  metadataSkillNames?: Array<{ name: string; source: string }>;
+  /**
+   * The A2A extensions the call activates (its `A2A-Extensions` header: protocol/common.ts
+   * requestExtensions); set by the recogniser, which sees the headers.
+   */
+  extensions?: string[];
+  /**
    * The push-notification webhook this request registers (SendMessage's configuration,
    * CreateTaskPushNotificationConfig); its secret only as digests (core/push.ts).
    */
@@ -253,11 +264,20 @@ export interface NegotiationContext {
    * what made the package fetch it.
    */
   droppedByNewerCard?: { fingerprint: string; cause: Suspicion };
+  /**
+   * A call that names no skill (and a card with more than one): every output mode some skill of
+   * the card in use lists, and its defaultOutputModes (skill-names.ts cardOutputModes). An answer
+   * part of a type outside all of them is variant B whatever skill handled it (scope `card`).
+   */
+  cardOutputModes?: readonly string[];
+  /** A call that names no skill, and the card as a whole says nothing: why. */
+  cardModesUnjudged?: string;
 }
 
 /**
  * What made the package look at a card again: a call for the skill that failed (`failure`), an
  * answer naming the skill with words of absence or failure (`words`), a background revalidation
- * (`revalidation`), or an earlier card of the agent that listed the skill (`history`).
+ * (`revalidation`), an earlier card of the agent that listed the skill (`history`), or an agent
+ * announcing the fingerprint of another card than the one negotiated with (`announced`).
  */
-export type Suspicion = 'failure' | 'words' | 'revalidation' | 'history';
+export type Suspicion = 'failure' | 'words' | 'revalidation' | 'history' | 'announced';

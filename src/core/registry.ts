@@ -7,6 +7,7 @@
  * the oldest (least recently put/used) entries are dropped first. Every method is total:
  * odd input is ignored or treated as documented, never thrown on.
  */
+import { skillMap } from './card';
 import { intAtLeast } from './json-path';
 import type { DecodedCard, NegotiationContext, SkillInfo, Suspicion } from './model';
 import { normaliseUrl, originOfNormalised, pathEnd, urlFacts, withoutQuery } from './url';
@@ -50,7 +51,7 @@ export interface CardEntry {
    * extended card cannot claim another host's agent.
    */
   extended?: 'rest' | 'jsonrpc';
-  /** Fetched with the app's credentials (an Authorization, Cookie or API-key header). */
+  /** Fetched with the app's credentials (core/credentials.ts): never fetched again by the package. */
   credentials?: boolean;
   /**
    * The skills of the earlier cards held under this URL (newest first, at most
@@ -766,18 +767,6 @@ function safe<T>(f: () => T, fallback: T): T {
   }
 }
 
-function skillMap(card: Partial<DecodedCard>): Map<string, SkillInfo> {
-  const map = new Map<string, SkillInfo>();
-  safe(() => {
-    const skills = card.skills;
-    if (!Array.isArray(skills)) return;
-    for (const s of skills) {
-      if (typeof s === 'object' && s !== null && typeof s.id === 'string') map.set(s.id, s);
-    }
-  }, undefined);
-  return map;
-}
-
 // ---------------------------------------------------------------------------------------
 
 export interface Negotiation {
@@ -788,6 +777,8 @@ export interface Negotiation {
   context: NegotiationContext;
   /** Where its skill id came from (`params.skillId`, …, `application`). */
   skillIdSource?: string;
+  /** The protocol version its span said, if any (a lifecycle call whose answer does not say keeps it). */
+  protocolVersion?: string;
   /** opaque (a span context) */
   link?: unknown;
   createdAt: number;

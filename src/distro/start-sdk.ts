@@ -26,6 +26,7 @@
  */
 import { isMainThread } from 'node:worker_threads';
 import { parseAllPending } from '../core/body-reader';
+import { abortBackgroundRequests } from '../hooks/background-get';
 import {
   diag,
   DiagConsoleLogger,
@@ -173,6 +174,7 @@ function installShutdown(
       const cap = setTimeout(finish, SHUTDOWN_TIMEOUT_MS);
       Promise.resolve()
         .then(() => parseAllPending()) // responses judged after the app had them: their spans end first
+        .then(() => abortBackgroundRequests()) // the package's own card requests end with it
         .then(() => fleet?.close()) // the fleet listener and poll end with the SDK
         .then(() => shutdownTelemetry())
         .catch((err: unknown) => logger.debug('SDK shutdown failed', err))

@@ -22,6 +22,8 @@ export interface WireRequestInfo {
    * added by earlier create subscribers.
    */
   header(name: string): string | undefined;
+  /** The names of the request's headers now, lower case. */
+  headerNames(): string[];
   /**
    * Adds headers to the request (e.g. trace propagation), as instrumentation-undici does. Call it
    * only inside `onCreate`. Yields to later adders: if a create subscriber that runs after ours

@@ -51,6 +51,27 @@ export function lookupRequestHeader(request: UndiciRequestLike, name: string): s
   return found.length ? found.join(', ') : undefined;
 }
 
+/** The names of a request's headers (lower case; shapes as lookupRequestHeader reads them). */
+export function requestHeaderNames(request: UndiciRequestLike): string[] {
+  const h = request.headers;
+  const names: string[] = [];
+  if (typeof h === 'string') {
+    for (const line of h.split('\r\n')) {
+      const i = line.indexOf(':');
+      if (i > 0) names.push(line.slice(0, i).trim().toLowerCase());
+    }
+  } else if (Array.isArray(h)) {
+    if (h.length > 0 && Array.isArray(h[0])) {
+      for (const pair of h as unknown[][]) names.push(headerText(pair[0]).toLowerCase());
+    } else {
+      for (let i = 0; i + 1 < h.length; i += 2) names.push(headerText(h[i]).toLowerCase());
+    }
+  } else if (h && typeof h === 'object') {
+    for (const k of Object.keys(h)) names.push(k.toLowerCase());
+  }
+  return names;
+}
+
 /**
  * Response headers a delegate asked for, with a cheap length filter so other names are never
  * decoded.

@@ -75,6 +75,7 @@ import {
   addRequestHeaders,
   headerFilter,
   lookupRequestHeader,
+  requestHeaderNames,
   responseHeaderRecord,
   type HeaderFilter,
 } from './undici-headers';
@@ -222,6 +223,10 @@ class RequestInfo implements WireRequestInfo {
 
   header(name: string): string | undefined {
     return lookupRequestHeader(this.#request, name);
+  }
+
+  headerNames(): string[] {
+    return requestHeaderNames(this.#request);
   }
 
   addHeaders(headers: Record<string, string>): void {

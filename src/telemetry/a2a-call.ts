@@ -18,7 +18,9 @@ import { BodyReader, STREAM_CUT_SHORT, bodyModeOf, bodyProblem } from '../core/b
 import { urlFacts, type UrlFacts } from '../core/url';
 import { confirmSuspicion, confirmedDrift } from '../core/confirm';
 import { EventShape } from '../core/event-shape';
-import { judge, type DriftEvent, type NegotiationContext } from '../core/judge';
+import { judge, judgeCardChange, type DriftEvent, type NegotiationContext } from '../core/judge';
+import { diffCards } from '../core/card-diff';
+import { isFingerprint } from '../core/served-card';
 import { StreamJudge } from '../core/stream-judge';
 import type { DecodedRequest, DecodedResult, Suspicion } from '../core/model';
 import { isSendOperation } from '../core/protocol/common';
@@ -28,7 +30,12 @@ import type { A2AInstrumentationConfig, ResolvedConfig } from '../config';
 import type { WireObserver } from '../hooks/types';
 import * as sc from '../semconv';
 import { familyOf } from '../core/protocol/versions';
-import type { Refetched } from './card-refetch';
+import {
+  isRefetched,
+  type Refetched,
+  type RefetchFailure,
+  type RefetchResult,
+} from './card-refetch';
 import { cardResponse } from './card-response';
 import { dispatchDrift } from './drift-events';
 import {
@@ -88,9 +95,17 @@ export interface CallDeps {
    * Fetch the card again to confirm a content-level suspicion (always on): resolves to the card
    * now, or undefined; no promise when the card cannot be re-fetched.
    */
-  confirmCard?: (cardUrl: string, cause: Suspicion) => Promise<Refetched | undefined> | undefined;
-  /** A call uses the card at this URL (CardRevalidator.noteUse). */
-  cardInUse?: (cardUrl: string) => void;
+  confirmCard?: (cardUrl: string, cause: Suspicion) => Promise<RefetchResult> | undefined;
+  /**
+   * A call uses the card at this URL (CardRevalidator.noteUse): a promise when the card, not
+   * confirmed within the revalidation interval, is being fetched again for this call.
+   */
+  cardInUse?: (cardUrl: string) => Promise<void> | undefined;
+  /**
+   * A card change found because an agent announced another fingerprint: true the first time this
+   * newer fingerprint of the card is reported (every caller of a busy agent reads it).
+   */
+  firstAnnouncedChange?: (cardUrl: string, fingerprint: string) => boolean;
 }
 
 const REFETCH_WAIT_MS = 5000;
@@ -134,6 +149,8 @@ export class A2ACall {
   /** A content-level suspicion waiting for the card fetched again (confirm.ts). */
   private confirmation: Promise<void> | undefined;
   private suspicion: DriftEvent | undefined;
+  /** The agent announced another card's fingerprint: the card fetched again decides. */
+  private announcement: Promise<void> | undefined;
   /**
    * The span's end time when it ends later than the exchange: when finish() was asked and
    * something held the span open (Date.now()).
@@ -145,6 +162,13 @@ export class A2ACall {
    * family.
    */
   private cardVersion: string | undefined;
+  /**
+   * A lifecycle call (GetTask, …) whose request and card do not say its version: the version the
+   * span of the SendMessage that created its task said. fasta2a answers the 0.3 names with
+   * results half 1.0 (wrappers), half 0.3 (states): its send is judged by the 1.0 card, and a
+   * polled task's bare result, whose states alone speak 0.3, is the same conversation.
+   */
+  private lifecycleVersion: string | undefined;
   private drift: DriftEvent | undefined;
   private unjudged: string | undefined;
   private statusCode: number | undefined;
@@ -201,7 +225,9 @@ export class A2ACall {
           : entry;
       const negotiated = negotiationAtStart(req, url, applicationSkillId, cardEntry);
       this.ctx = negotiated.context;
-      if (this.ctx.cardUrl !== undefined && !push) deps.cardInUse?.(this.ctx.cardUrl);
+      const revalidation =
+        this.ctx.cardUrl !== undefined && !push ? deps.cardInUse?.(this.ctx.cardUrl) : undefined;
+      if (revalidation !== undefined) this.awaitRevalidation(revalidation);
       const fromCard = req.protocolVersion ? undefined : versionFromCard(req, url, cardEntry());
       const attributes = operationStartAttributes({
         url,
@@ -210,8 +236,10 @@ export class A2ACall {
         negotiated,
         versionFromCard: fromCard,
       });
-      if (!req.protocolVersion && fromCard === undefined)
+      if (!req.protocolVersion && fromCard === undefined) {
         this.cardVersion = versionFromCardOtherFamily(req, url, cardEntry());
+        this.lifecycleVersion = negotiated.protocolVersion;
+      }
       // A push is an asynchronous delivery the agent produced for the negotiation (linked):
       // CONSUMER, as a message processed on receipt; the HTTP server span, if any, is the
       // transport's.
@@ -279,6 +307,8 @@ export class A2ACall {
         }
         this.span.setAttributes(responseHeadersAttributes(statusCode));
         if (this.target.type === 'card') this.cardFreshness = freshness(headers);
+        const announced = headers[sc.HEADER_CARD_FINGERPRINT];
+        if (announced !== undefined) this.onAnnounced(announced);
         const type = (headers['content-type'] ?? '').toLowerCase();
         const { mode, sniffed } = bodyModeOf(type);
         if (statusCode >= 400) this.httpError(statusCode);
@@ -453,7 +483,14 @@ export class A2ACall {
       seen.taskId ??= result.taskId;
       if (req && isSendOperation(req.operation)) {
         this.negotiatedTaskId = result.taskId;
-        rememberNegotiation(result.taskId, this.request, this.url, this.ctx, this.span);
+        rememberNegotiation(
+          result.taskId,
+          this.request,
+          this.url,
+          this.ctx,
+          this.span,
+          req.protocolVersion ?? seen.resultVersion ?? this.cardVersion,
+        );
         this.bindPushRegistration(result.taskId);
       }
     }
@@ -554,9 +591,10 @@ export class A2ACall {
       timer.unref?.();
     });
     const held = { inputModes: this.ctx.inputModes, outputModes: this.ctx.outputModes };
-    this.confirmation = Promise.race([pending.catch(() => undefined), timeout]).then((r) => {
+    this.confirmation = Promise.race([pending.catch(() => undefined), timeout]).then((got) => {
       if (timer) clearTimeout(timer);
       try {
+        const r = isRefetched(got) ? got : undefined;
         const verdict = confirmSuspicion(event.skillId, held, r?.card);
         if (verdict === 'confirmed' && r !== undefined && !this.drift) {
           // content evidence keeps its own kind and evidence; a failure or an answer's own
@@ -564,15 +602,151 @@ export class A2ACall {
           const drift = event.evidence === 'card' ? confirmedDrift(event, held, r) : event;
           if (drift !== undefined) this.recordDrift(drift, r);
         } else if (verdict !== 'confirmed')
-          this.unconfirmed(event, verdict === 'refuted' ? 'unchanged' : 'failed');
+          this.unconfirmed(
+            event,
+            verdict === 'refuted'
+              ? 'unchanged'
+              : got !== undefined && 'failed' in got
+                ? got.failed
+                : 'failed',
+          );
       } catch (err) {
         logger.debug('could not confirm a suspicion', err);
       }
     });
   }
 
+  /**
+   * The card of this call was older than the revalidation interval and is being fetched again:
+   * hold the span (and, in enforce mode, the answer) as for a confirming fetch, at most
+   * CONFIRM_WAIT_MS; a newer card that dropped the call's skill then decides this call
+   * (evidence `card`, suspicion `revalidation`), not only the next one.
+   */
+  private awaitRevalidation(pending: Promise<void>): void {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, CONFIRM_WAIT_MS);
+      timer.unref?.();
+    });
+    this.confirmation = Promise.race([pending.catch(() => undefined), timeout]).then(() => {
+      if (timer) clearTimeout(timer);
+      try {
+        this.revalidated();
+      } catch (err) {
+        logger.debug('could not judge a call against its revalidated card', err);
+      }
+    });
+  }
+
+  /** The revalidation this call waited for has answered: judge it against a newer card. */
+  private revalidated(): void {
+    const ctx = this.ctx;
+    if (this.drift || this.phase === 'ended' || this.target.type !== 'operation') return;
+    if (ctx.droppedByNewerCard !== undefined || ctx.skillInCard !== true) return;
+    if (ctx.cardUrl === undefined || ctx.skillId === undefined) return;
+    const entry = sharedState().cards.get(ctx.cardUrl);
+    const newer = entry?.newer;
+    // (the app fetched another card meanwhile: its own calls are judged by it)
+    if (entry === undefined || entry.fingerprint !== ctx.fingerprint || newer === undefined) return;
+    if (newer.skills.has(ctx.skillId) || newer.card.skillsTruncated === true) return;
+    this.ctx = {
+      ...ctx,
+      droppedByNewerCard: { fingerprint: newer.fingerprint, cause: newer.cause },
+    };
+    const last = this.lastResult;
+    if (last === undefined) return; // the answer to come is judged with it
+    const verdict = judge(this.target.request, this.ctx, last, this.deps.config);
+    if (verdict.drift) this.recordDrift(verdict.drift);
+  }
+
+  /** The card fingerprint this call sends to the agent: the one of the card it negotiated with. */
+  get announcedFingerprint(): string | undefined {
+    return this.target.type === 'operation' && this.deps.config.cardFingerprintHeaders
+      ? this.ctx.fingerprint
+      : undefined;
+  }
+
+  /**
+   * The agent announced the fingerprint of another card than the one this call negotiated with: a
+   * suspicion (the header may be forged or flap), so the card decides. It is fetched again through
+   * the same conditional, debounced fetch as any suspicion (one per card per debounce window
+   * whatever the announcements); a card that changed under the same version is card_changed on
+   * this span with what changed, once per newer card; an unchanged one is said on the span,
+   * nothing else. Nothing is fetched when the app already holds the announced card, or this
+   * package already found it newer; never a card fetched with credentials or an extended one.
+   */
+  private onAnnounced(announced: string): void {
+    try {
+      const cardUrl = this.ctx.cardUrl;
+      const negotiated = this.announcedFingerprint;
+      if (cardUrl === undefined || negotiated === undefined || announced === negotiated) return;
+      if (!isFingerprint(announced) || this.announcement !== undefined) return;
+      const entry = sharedState().cards.get(cardUrl);
+      if (entry === undefined || entry.credentials === true || entry.extended !== undefined) return;
+      if (entry.fingerprint === announced || entry.newer?.fingerprint === announced) return;
+      const pending = this.deps.confirmCard?.(cardUrl, 'announced');
+      if (pending === undefined) return;
+      const held = { card: entry.card, fingerprint: entry.fingerprint, version: entry.version };
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<undefined>((resolve) => {
+        timer = setTimeout(() => resolve(undefined), CONFIRM_WAIT_MS);
+        timer.unref?.();
+      });
+      const suspicion = { kind: 'card_changed', suspicion: 'announced' } as const;
+      this.announcement = Promise.race([pending.catch(() => undefined), timeout]).then((got) => {
+        if (timer) clearTimeout(timer);
+        try {
+          if (this.phase === 'ended') return;
+          const r = isRefetched(got) ? got : undefined;
+          if (r === undefined || r.fingerprint === held.fingerprint) {
+            this.span.setAttributes(
+              unconfirmedAttributes(
+                suspicion,
+                r !== undefined
+                  ? 'unchanged'
+                  : got !== undefined && 'failed' in got
+                    ? got.failed
+                    : 'failed',
+              ),
+            );
+            return;
+          }
+          const version = r.card?.version ?? held.version;
+          // a change of version is news the app asked for; the same version is the field report's
+          if (version !== held.version) return;
+          if (this.deps.firstAnnouncedChange?.(cardUrl, r.fingerprint) === false) return;
+          const event: DriftEvent = {
+            ...judgeCardChange(
+              cardUrl,
+              r.card?.name ?? held.card.name,
+              version,
+              held.fingerprint,
+              r.fingerprint,
+              diffCards(held.card, r.card),
+            ),
+            suspicion: 'announced',
+          };
+          const update = driftUpdate(event);
+          this.apply(update);
+          if (update.event) this.span.addEvent(update.event.name, update.event.attributes);
+          this.deps.driftCounter?.add(1, driftMetricAttributes(event, this.url));
+          dispatchDrift(
+            event,
+            this.deps.config.driftCallbackDebounceMs,
+            Date.now(),
+            this.deps.userConfig.onDrift,
+          );
+        } catch (err) {
+          logger.debug('could not settle an announced card fingerprint', err);
+        }
+      });
+    } catch (err) {
+      logger.debug('could not follow an announced card fingerprint', err);
+    }
+  }
+
   /** A suspicion the card fetched again did not confirm: said on the span, nothing else. */
-  private unconfirmed(event: DriftEvent, refetch: 'unchanged' | 'failed'): void {
+  private unconfirmed(event: DriftEvent, refetch: 'unchanged' | RefetchFailure['failed']): void {
     if (this.drift || this.phase === 'ended') return;
     this.span.setAttributes(unconfirmedAttributes(event, refetch));
   }
@@ -682,11 +856,11 @@ export class A2ACall {
       }
     }
     this.phase = 'ending';
-    if ((this.refetch || this.confirmation) && !reason) {
+    if ((this.refetch || this.confirmation || this.announcement) && !reason) {
       // Keep the span open until the re-fetch has said what it found (bounded by its timeout),
       // then end it at the time the exchange really ended.
       this.endTime ??= Date.now();
-      void Promise.all([this.confirmation, this.refetch]).then(() => this.end());
+      void Promise.all([this.confirmation, this.refetch, this.announcement]).then(() => this.end());
       return;
     }
     this.end(reason);
@@ -702,8 +876,9 @@ export class A2ACall {
     }
     if (reason) this.setUnjudged(reason);
     this.span.setAttributes(callEndAttributes(this.events));
-    if (this.cardVersion !== undefined && this.seen.resultVersion === undefined)
-      this.span.setAttributes(protocolVersionAttributes(this.cardVersion));
+    const version = this.cardVersion ?? this.lifecycleVersion;
+    if (version !== undefined && this.seen.resultVersion === undefined)
+      this.span.setAttributes(protocolVersionAttributes(version));
     const responseHook = this.deps.userConfig.responseHook;
     if (responseHook)
       this.safeHook('responseHook', () =>

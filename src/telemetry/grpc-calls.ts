@@ -11,6 +11,7 @@ import { isTracingSuppressed } from '@opentelemetry/core';
 import { logger } from '../diag-logger';
 import type { ResolvedConfig } from '../config';
 import type { DecodedRequest } from '../core/model';
+import { requestExtensions } from '../core/protocol/common';
 import {
   GRPC_CANCELLED_BY_CLIENT,
   GRPC_STATUS_CANCELLED,
@@ -32,7 +33,7 @@ import type {
 } from '../hooks/grpc-client';
 import type { A2ACall, CallTarget } from './a2a-call';
 import { OWN_REQUEST_KEY } from './own-requests';
-import { grpcCallAttributes } from './span-attributes';
+import { extensionsAttributes, grpcCallAttributes } from './span-attributes';
 
 export interface GrpcCallsHost {
   isActive(): boolean;
@@ -102,6 +103,11 @@ class GrpcExchange implements GrpcCallObserver {
   onStart(metadata: GrpcMetadataCarrier): void {
     const call = this.call;
     if (call === undefined || isTracingSuppressed(this.parent)) return;
+    const extensions = requestExtensions(
+      metadata.get('a2a-extensions'),
+      metadata.get('x-a2a-extensions'),
+    );
+    if (extensions !== undefined) call.span.setAttributes(extensionsAttributes(extensions));
     const carrier: Record<string, string> = {};
     propagation.inject(trace.setSpan(this.parent, call.span), carrier);
     for (const name of Object.keys(carrier))

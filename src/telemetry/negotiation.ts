@@ -10,7 +10,7 @@ import type { Link, Span } from '@opentelemetry/api';
 import type { NegotiationContext } from '../core/judge';
 import type { DecodedRequest } from '../core/model';
 import { endpointScope, isSendOperation } from '../core/protocol/common';
-import { skillAliases, skillNamedInMessage } from '../core/skill-names';
+import { cardOutputModes, skillAliases, skillOfRequest } from '../core/skill-names';
 import { versionForFamily, type VersionFamily } from '../core/protocol/versions';
 import type { CardEntry } from '../core/registry';
 import type { UrlFacts } from '../core/url';
@@ -20,6 +20,8 @@ import type { Negotiated } from './span-attributes';
 /** What the negotiation settled, and for a remembered lifecycle negotiation, its span's link. */
 export interface NegotiationAtStart extends Negotiated {
   link?: Link;
+  /** A lifecycle call: the protocol version the span of the SendMessage that created the task said. */
+  protocolVersion?: string;
 }
 
 /**
@@ -47,6 +49,7 @@ export function negotiationAtStart(
         context: n.context,
         skillIdSource: n.skillIdSource,
         lifecycleKnown: true,
+        ...(typeof n.protocolVersion === 'string' ? { protocolVersion: n.protocolVersion } : {}),
         ...(link && typeof link.traceId === 'string' && typeof link.spanId === 'string'
           ? {
               link: {
@@ -71,23 +74,21 @@ export function negotiationAtStart(
   const entry = cardEntry();
   if (!entry)
     return { context: { cardKnown: false, skillId }, skillIdSource: source, lifecycleKnown };
-  if (skillId === undefined && req.partSkillNames !== undefined) {
-    // the client named the skill in a data part of its message: only a skill the card lists,
-    // or one an earlier card of the same agent listed (dropped since: that is the news)
-    const named = skillNamedInMessage(req.partSkillNames, entry.skills);
-    if (named !== undefined) {
-      skillId = named.skillId;
-      source = named.source;
-    } else if (entry.earlier !== undefined) {
-      for (const earlier of entry.earlier) {
-        const before = skillNamedInMessage(req.partSkillNames, earlier.skills);
-        if (before === undefined) continue;
-        skillId = before.skillId;
-        source = `${before.source} (earlier card)`;
-        break;
-      }
+  if (skillId === undefined) {
+    // named in metadata or a data part (only a skill a card of the agent lists), or the card's
+    // one skill
+    const found = skillOfRequest(
+      req,
+      { skills: entry.skills, truncated: entry.card.skillsTruncated },
+      entry.earlier,
+      isSend,
+    );
+    if (found !== undefined) {
+      skillId = found.skillId;
+      source = found.source;
     }
   }
+  const wide = skillId === undefined ? cardOutputModes(entry.card, entry.skills) : undefined;
   const skill = skillId !== undefined ? entry.skills.get(skillId) : undefined;
   const inEarlierCard =
     skillId !== undefined &&
@@ -126,6 +127,11 @@ export function negotiationAtStart(
     ...(droppedByNewer
       ? { droppedByNewerCard: { fingerprint: newer.fingerprint, cause: newer.cause } }
       : {}),
+    ...(wide === undefined
+      ? {}
+      : 'modes' in wide
+        ? { cardOutputModes: wide.modes }
+        : { cardModesUnjudged: wide.unjudged }),
   };
   return { context, skillIdSource: source, lifecycleKnown, entry };
 }
@@ -194,12 +200,14 @@ export function rememberNegotiation(
   url: UrlFacts,
   ctx: NegotiationContext,
   span: Span,
+  protocolVersion?: string,
 ): void {
   const spanContext = span.spanContext();
   sharedState().negotiations.put({
     taskId,
     scope: request ? taskScope(url, request) : undefined,
     context: ctx,
+    ...(protocolVersion !== undefined ? { protocolVersion } : {}),
     skillIdSource:
       ctx.skillIdSource ??
       request?.skillIdSource ??

@@ -7,6 +7,7 @@ import { propagation, trace, type Context, type TextMapGetter } from '@opentelem
 import { isTracingSuppressed } from '@opentelemetry/core';
 import { logger } from '../diag-logger';
 import type { WireObserver, WireRequestInfo } from '../hooks/types';
+import { HEADER_CARD_FINGERPRINT } from '../semconv';
 import type { A2ACall } from './a2a-call';
 
 const WIRE_HEADER_GETTER: TextMapGetter<WireRequestInfo> = {
@@ -48,12 +49,31 @@ export function propagate(call: A2ACall, info: WireRequestInfo, ctx: Context): v
   if (toAdd) info.addHeaders(toAdd);
 }
 
-/** Follows one undici request of `call`, carrying the call's trace context to the peer. */
+/**
+ * The fingerprint of the card the call negotiated with, to the agent (`A2A-Card-Fingerprint`,
+ * docs/card-fingerprint-extension.md): an agent whose card changed sees its stale caller. Not
+ * when the request carries one already, or the option is off.
+ */
+export function announceCard(call: A2ACall, info: WireRequestInfo): void {
+  const fingerprint = call.announcedFingerprint;
+  if (fingerprint === undefined || info.header(HEADER_CARD_FINGERPRINT) !== undefined) return;
+  info.addHeaders({ [HEADER_CARD_FINGERPRINT]: fingerprint });
+}
+
+/**
+ * Follows one undici request of `call`, carrying the call's trace context and its card's
+ * fingerprint to the peer.
+ */
 export function followHop(call: A2ACall, info: WireRequestInfo, ctx: Context): WireObserver {
   try {
     propagate(call, info, ctx);
   } catch (err) {
     logger.debug('could not add trace context headers', err);
+  }
+  try {
+    announceCard(call, info);
+  } catch (err) {
+    logger.debug('could not add the card fingerprint header', err);
   }
   return call.attachHop();
 }

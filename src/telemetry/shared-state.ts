@@ -6,6 +6,7 @@
 import { SeenAlerts } from '../core/seen-alerts';
 import { CardRegistry, NegotiationRegistry } from '../core/registry';
 import type { PushRegistry } from '../core/push';
+import type { ServedCards } from '../core/served-card';
 import type { DriftEvent } from '../core/judge';
 
 export type DriftCallback = (event: DriftEvent) => void | Promise<void>;
@@ -49,6 +50,11 @@ export interface SharedState {
    * version may have made this object). Telemetry/push-notifications.ts.
    */
   pushes?: PushRegistry;
+  /**
+   * The Agent Cards this process serves as an agent (created on first use).
+   * Telemetry/server-calls.ts.
+   */
+  served?: ServedCards;
   /**
    * The A2AInstrumentation that makes spans in this process (the first enabled one, until it
    * is disabled): a second instance, or a second copy of the package, stays idle instead of

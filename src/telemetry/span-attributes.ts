@@ -15,6 +15,7 @@ import type { DecodedRequest, DecodedResult, OperationName } from '../core/model
 import { isSendOperation } from '../core/protocol/common';
 import { normaliseVersion } from '../core/protocol/versions';
 import type { CardEntry, CardUpdate } from '../core/registry';
+import type { CallerVerdict, ServedCard } from '../core/served-card';
 import { withoutQuery, type UrlFacts } from '../core/url';
 import * as sc from '../semconv';
 
@@ -209,7 +210,13 @@ export function operationStartAttributes(start: OperationStart): Attributes {
   if (req.taskId !== undefined) attrs[sc.ATTR_A2A_TASK_ID] = cap(req.taskId);
   if (req.contextId !== undefined) attrs[sc.ATTR_GEN_AI_CONVERSATION_ID] = cap(req.contextId);
   if (req.messageId !== undefined) attrs[sc.ATTR_A2A_MESSAGE_ID] = cap(req.messageId);
+  if (req.extensions !== undefined) Object.assign(attrs, extensionsAttributes(req.extensions));
   return Object.assign(attrs, negotiationAttributes(start.negotiated));
+}
+
+/** The A2A extensions a call activates (bounded by requestExtensions): a protocol identifier. */
+export function extensionsAttributes(extensions: readonly string[]): Attributes {
+  return extensions.length > 0 ? { [sc.ATTR_A2A_REQUEST_EXTENSIONS]: [...extensions] } : {};
 }
 
 /**
@@ -440,7 +447,7 @@ export function refetchAttributes(fingerprint: string | undefined, inUse: string
 /** A content-level suspicion the card fetched again did not confirm: the kind, what the re-fetch found. */
 export function unconfirmedAttributes(
   event: Pick<DriftEvent, 'kind' | 'suspicion'>,
-  refetch: 'unchanged' | 'failed',
+  refetch: 'unchanged' | 'failed' | 'not_a_card' | 'skipped_credentials',
 ): Attributes {
   const attrs: Attributes = {
     [sc.ATTR_A2A_DRIFT_UNCONFIRMED]: event.kind,
@@ -467,6 +474,7 @@ export function driftAttributes(event: DriftEvent): Attributes {
   if (event.matchedPattern !== undefined)
     attrs[sc.ATTR_A2A_DRIFT_PATTERN] = cap(event.matchedPattern);
   if (event.rpcCode !== undefined) attrs[sc.ATTR_A2A_DRIFT_RPC_CODE] = event.rpcCode;
+  if (event.scope !== undefined) attrs[sc.ATTR_A2A_DRIFT_SCOPE] = event.scope;
   if (event.suspicion !== undefined) attrs[sc.ATTR_A2A_DRIFT_SUSPICION] = event.suspicion;
   // a card of the agent itself says it: confirmed by definition
   if (event.evidence === 'card') attrs[sc.ATTR_A2A_DRIFT_CONFIRMED] = true;
@@ -510,6 +518,14 @@ export function cardDiffAttributes(event: DriftEvent): Attributes {
   return attrs;
 }
 
+/** The attributes of one of the package's own card requests (a2a.client.card_requests). */
+export function cardRequestAttributes(purpose: string, result: string): Attributes {
+  return {
+    [sc.ATTR_A2A_AGENT_CARD_REQUEST_PURPOSE]: purpose,
+    [sc.ATTR_A2A_AGENT_CARD_REQUEST_RESULT]: result,
+  };
+}
+
 /**
  * The drift counter's labels: WHICH card (its URL as fetched: no query, fragment or
  * credentials) on which port: one series per card × skill × kind.
@@ -523,9 +539,100 @@ export function driftMetricAttributes(
   if (event.agentName !== undefined) attrs[sc.ATTR_GEN_AI_AGENT_NAME] = cap(event.agentName);
   if (event.cardUrl !== undefined)
     attrs[sc.ATTR_A2A_AGENT_CARD_URL] = cap(reportedCardUrl(event.cardUrl));
+  if (event.flapping === true) attrs[sc.ATTR_A2A_AGENT_CARD_FLAPPING] = true;
   if (peer.host !== undefined) {
     attrs[sc.ATTR_SERVER_ADDRESS] = peer.host;
     attrs[sc.ATTR_SERVER_PORT] = peer.port;
   }
+  return attrs;
+}
+
+// --- the agent's side (server-calls.ts) ------------------------------------------------------
+
+/** What a SERVER span of an inbound A2A operation is started with. */
+export interface ServerCallStart {
+  request: DecodedRequest;
+  verdict: CallerVerdict;
+  served: ServedCard | undefined;
+}
+
+/**
+ * A SERVER span's attributes: the operation, binding and version the request spoke, the ids it
+ * carries, the skill it names, the served card (fingerprint, URL, agent), and a stale caller's
+ * kind and announced fingerprint, or why it could not be judged.
+ */
+export function serverCallAttributes(start: ServerCallStart): Attributes {
+  const req = start.request;
+  const v = start.verdict;
+  const attrs: Attributes = {
+    [sc.ATTR_A2A_METHOD_NAME]: req.operation,
+    [sc.ATTR_A2A_BINDING]: req.binding,
+  };
+  if (isSendOperation(req.operation))
+    attrs[sc.ATTR_GEN_AI_OPERATION_NAME] = sc.GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT;
+  if (req.protocolVersion) attrs[sc.ATTR_A2A_PROTOCOL_VERSION] = req.protocolVersion;
+  else if (start.served?.card.protocolVersion !== undefined) {
+    const fromCard = normaliseVersion(start.served.card.protocolVersion);
+    if (fromCard !== undefined) attrs[sc.ATTR_A2A_PROTOCOL_VERSION] = fromCard;
+  }
+  if (req.taskId !== undefined) attrs[sc.ATTR_A2A_TASK_ID] = cap(req.taskId);
+  if (req.contextId !== undefined) attrs[sc.ATTR_GEN_AI_CONVERSATION_ID] = cap(req.contextId);
+  if (req.messageId !== undefined) attrs[sc.ATTR_A2A_MESSAGE_ID] = cap(req.messageId);
+  if (v.skillId !== undefined) {
+    attrs[sc.ATTR_A2A_SKILL_ID] = cap(v.skillId);
+    if (v.skillIdSource !== undefined) attrs[sc.ATTR_A2A_SKILL_ID_SOURCE] = v.skillIdSource;
+  }
+  const served = start.served;
+  if (served !== undefined) {
+    attrs[sc.ATTR_A2A_AGENT_CARD_FINGERPRINT] = served.fingerprint;
+    attrs[sc.ATTR_A2A_AGENT_CARD_URL] = cap(reportedCardUrl(served.url));
+    if (served.card.name !== undefined) attrs[sc.ATTR_GEN_AI_AGENT_NAME] = cap(served.card.name);
+    if (served.card.version !== undefined)
+      attrs[sc.ATTR_GEN_AI_AGENT_VERSION] = cap(served.card.version);
+  }
+  if (v.callerFingerprint !== undefined && v.callerFingerprint !== served?.fingerprint)
+    attrs[sc.ATTR_A2A_CALLER_CARD_FINGERPRINT] = v.callerFingerprint;
+  if (v.drift !== undefined) attrs[sc.ATTR_A2A_DRIFT_KIND] = v.drift;
+  else if (v.unjudged !== undefined) attrs[sc.ATTR_A2A_UNJUDGED_REASON] = v.unjudged;
+  return attrs;
+}
+
+/** A stale caller's `a2a.drift` span event (the span's status is left alone). */
+export function callerDriftEvent(verdict: CallerVerdict): { name: string; attributes: Attributes } {
+  const attrs: Attributes = {};
+  if (verdict.drift !== undefined) attrs[sc.ATTR_A2A_DRIFT_KIND] = verdict.drift;
+  if (verdict.skillId !== undefined) attrs[sc.ATTR_A2A_SKILL_ID] = cap(verdict.skillId);
+  if (verdict.callerFingerprint !== undefined)
+    attrs[sc.ATTR_A2A_CALLER_CARD_FINGERPRINT] = verdict.callerFingerprint;
+  return { name: sc.EVENT_DRIFT, attributes: attrs };
+}
+
+/** The server's answer status on its SERVER span: an error only for a 5xx (the server's own). */
+export function serverResponseUpdate(statusCode: number, finished: boolean): SpanUpdate {
+  const attributes: Attributes = { [sc.ATTR_HTTP_RESPONSE_STATUS_CODE]: statusCode };
+  if (statusCode >= 500)
+    return {
+      attributes: { ...attributes, [sc.ATTR_ERROR_TYPE]: String(statusCode) },
+      status: { code: SpanStatusCode.ERROR, message: `HTTP ${statusCode}` },
+    };
+  if (!finished)
+    return {
+      attributes: {
+        ...attributes,
+        [sc.ATTR_A2A_UNJUDGED_REASON]: 'connection closed before the answer ended',
+      },
+    };
+  return { attributes };
+}
+
+/** `a2a.server.stale_calls`' labels: the kind, the skill (bounded by the caller), the served card. */
+export function staleCallMetricAttributes(
+  kind: string,
+  skillLabel: string | undefined,
+  served: ServedCard | undefined,
+): Attributes {
+  const attrs: Attributes = { [sc.ATTR_A2A_DRIFT_KIND]: kind };
+  if (skillLabel !== undefined) attrs[sc.ATTR_A2A_SKILL_ID] = cap(skillLabel);
+  if (served !== undefined) attrs[sc.ATTR_A2A_AGENT_CARD_URL] = cap(reportedCardUrl(served.url));
   return attrs;
 }

@@ -23,6 +23,7 @@ const APP = path.join(__dirname, 'fixtures', 'a2a-client-app.js');
 const SCOPE = 'opentelemetry-instrumentation-a2a';
 /** The app sends two message/send calls: two A2A CLIENT spans. */
 const A2A_SPANS = 2;
+const KIND_CLIENT = 3;
 
 let http1: OtlpReceiver;
 let grpc: OtlpReceiver;
@@ -61,8 +62,13 @@ async function received(
   rx: OtlpReceiver,
   name: string,
 ): Promise<{ contentTypes: string[]; spans: number }> {
-  const mine = (s: { resource: Record<string, unknown>; scopeName: string }): boolean =>
-    s.resource['service.name'] === name && s.scopeName === SCOPE;
+  // (the app's own server answers them too: its SERVER spans, the agent's side, are not counted)
+  const mine = (s: {
+    resource: Record<string, unknown>;
+    scopeName: string;
+    kind: number;
+  }): boolean =>
+    s.resource['service.name'] === name && s.scopeName === SCOPE && s.kind === KIND_CLIENT;
   const spans = await rx.waitForSpans(mine, 5000, A2A_SPANS);
   // Which exports held them: the receiver records one line per export; ours are the ones
   // received for this run (each test has its own service name, exports are per process).
@@ -160,7 +166,11 @@ describe('exporters chosen by the environment', { timeout: 120_000 }, () => {
   test('OTEL_TRACES_EXPORTER=zipkin: Zipkin JSON v2 to OTEL_EXPORTER_ZIPKIN_ENDPOINT', async () => {
     const bodies: Array<{
       contentType: string;
-      spans: Array<{ localEndpoint?: { serviceName?: string }; tags?: Record<string, string> }>;
+      spans: Array<{
+        kind?: string;
+        localEndpoint?: { serviceName?: string };
+        tags?: Record<string, string>;
+      }>;
     }> = [];
     const zipkin = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
@@ -188,7 +198,9 @@ describe('exporters chosen by the environment', { timeout: 120_000 }, () => {
         .flatMap((b) => b.spans)
         .filter(
           (s) =>
-            s.localEndpoint?.serviceName === name && s.tags?.['a2a.method.name'] === 'SendMessage',
+            s.localEndpoint?.serviceName === name &&
+            s.tags?.['a2a.method.name'] === 'SendMessage' &&
+            s.kind === 'CLIENT',
         );
       assert.equal(spans.length, A2A_SPANS, JSON.stringify(bodies));
       assert.match(bodies[0]?.contentType ?? '', /application\/json/);

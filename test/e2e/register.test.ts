@@ -41,6 +41,7 @@ const FP_SUMMARIZE_PLAIN = '8268d6b7ee1b9ed48f4cef395d526f7d1d1b4f3ca48c39936e67
 
 const STATUS_ERROR = 2;
 const KIND_CLIENT = 3;
+const KIND_SERVER = 2;
 
 async function closedPort(): Promise<number> {
   const srv = net.createServer();
@@ -137,12 +138,21 @@ async function checkFleetTelemetry(service: string, run: RunResult): Promise<voi
     SPAN_WAIT_MS,
     4,
   );
-  const spans = rx.spans.filter(mine);
+  const all = rx.spans.filter(mine);
+  // The demo's agents run in the demo's process: the package sees them answer as well (the
+  // agent's side: SERVER spans of their answers, named as the calls).
+  const spans = all.filter((s) => s.kind !== KIND_SERVER);
   assert.ok(spans.length > 0);
   for (const s of spans) {
     assert.equal(s.scopeName, SCOPE, `${s.name} comes from the instrumentation`);
     assert.equal(s.kind, KIND_CLIENT, `${s.name} is a CLIENT span`);
     assert.equal(s.resource['service.name'], service);
+  }
+  const served = all.filter((s) => s.kind === KIND_SERVER);
+  assert.ok(served.length > 0, 'the agents of the demo have SERVER spans');
+  for (const s of served) {
+    assert.equal(s.scopeName, SCOPE);
+    assert.match(String(s.attributes['a2a.agent_card.fingerprint']), /^[0-9a-f]{64}$/);
   }
 
   // GetAgentCard: the two first fetches and the two re-fetches after eviction.

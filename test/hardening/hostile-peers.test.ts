@@ -369,7 +369,7 @@ test('#12 the app cancelling a stream it does not need any more is not an error 
 
 test('#12 two A2AInstrumentation instances: every call gets one span, not two', async () => {
   const p = await startPeer('twice', 'application/json');
-  const second = new A2AInstrumentation();
+  const second = new A2AInstrumentation({ serverSpans: false });
   second.setTracerProvider(trace.getTracerProvider());
   second.enable();
   try {

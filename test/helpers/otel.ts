@@ -35,11 +35,15 @@ export interface Harness {
   ): Promise<ReadableSpan[]>;
   /** Drift counter increments since the last reset (the counter itself is cumulative). */
   driftCount(attrs?: Attributes): Promise<number>;
+  /** The package's own card requests (a2a.client.card_requests) since the last reset. */
+  cardRequestCount(attrs?: Attributes): Promise<number>;
   reset(): Promise<void>;
   shutdown(): Promise<void>;
 }
 
 let contextManagerSet = false;
+/** The key a counter point's metric name is kept under among its attributes (harness only). */
+const METRIC_NAME = '\u0000metric';
 
 export function setupOtel(config: A2AInstrumentationConfig = {}): Harness {
   if (!contextManagerSet) {
@@ -54,7 +58,16 @@ export function setupOtel(config: A2AInstrumentationConfig = {}): Harness {
   const reader = new TestMetricReader();
   const meterProvider = new MeterProvider({ readers: [reader] });
   metrics.setGlobalMeterProvider(meterProvider);
-  const instrumentation = new A2AInstrumentation({ driftCallbackDebounceMs: 0, ...config });
+  // The peers of these tests run in this process: the agent's side (SERVER spans of the peers'
+  // answers, their loopback card requests) only where a test asks for it.
+  const instrumentation = new A2AInstrumentation({
+    driftCallbackDebounceMs: 0,
+    serverSpans: false,
+    ...config,
+  });
+  // (a test's setConfig replaces the whole config: the agent's side stays off unless it says)
+  const setConfig = instrumentation.setConfig.bind(instrumentation);
+  instrumentation.setConfig = (c = {}) => setConfig({ serverSpans: false, ...c });
   instrumentation.setTracerProvider(provider);
   instrumentation.setMeterProvider(meterProvider);
   instrumentation.enable();
@@ -92,6 +105,10 @@ export function setupOtel(config: A2AInstrumentationConfig = {}): Harness {
       parseAllPending();
       return (await driftTotal(attrs)) - (await baselineFor(attrs));
     },
+    async cardRequestCount(attrs = {}) {
+      const named = { [METRIC_NAME]: 'a2a.client.card_requests', ...attrs };
+      return sum(await points(), named) - sum(baseline, named);
+    },
     async reset() {
       parseAllPending(); // the previous test's last responses belong to it
       baseline = await points();
@@ -111,15 +128,18 @@ export function setupOtel(config: A2AInstrumentationConfig = {}): Harness {
     },
   };
 
+  /** The counters' points, each with its metric's name under METRIC_NAME among its attributes. */
   async function points(): Promise<Array<{ attributes: Attributes; value: number }>> {
     const { resourceMetrics } = await reader.collect();
     const out: Array<{ attributes: Attributes; value: number }> = [];
     for (const sm of resourceMetrics.scopeMetrics) {
       for (const m of sm.metrics) {
-        if (m.descriptor.name !== 'a2a.client.card_drift' || m.dataPointType !== DataPointType.SUM)
-          continue;
+        if (m.dataPointType !== DataPointType.SUM) continue;
         for (const dp of m.dataPoints)
-          out.push({ attributes: dp.attributes, value: dp.value as number });
+          out.push({
+            attributes: { ...dp.attributes, [METRIC_NAME]: m.descriptor.name },
+            value: dp.value as number,
+          });
       }
     }
     return out;
@@ -131,10 +151,10 @@ export function setupOtel(config: A2AInstrumentationConfig = {}): Harness {
     return total;
   }
   async function driftTotal(attrs: Attributes): Promise<number> {
-    return sum(await points(), attrs);
+    return sum(await points(), { [METRIC_NAME]: 'a2a.client.card_drift', ...attrs });
   }
   async function baselineFor(attrs: Attributes): Promise<number> {
-    return sum(baseline, attrs);
+    return sum(baseline, { [METRIC_NAME]: 'a2a.client.card_drift', ...attrs });
   }
 }
 

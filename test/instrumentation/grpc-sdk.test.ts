@@ -201,6 +201,27 @@ for (const via of ['factory', 'explicit'] as Via[]) {
       assert.equal(span.attributes['a2a.drift.actual_media_type'], 'text/plain');
     });
 
+    test('a client naming no skill, an answer of a type no skill of the card lists: output_mode_mismatch, scope card', async () => {
+      await peer.close();
+      peer = await peers.startSdkPeer({
+        name: 'peer-g',
+        grpc: true,
+        skills: [peers.DEFAULT_SKILL, { id: 'translate-v1', outputModes: ['text/plain'] }],
+      });
+      const d = await driver(peer, via);
+      peer.redeploy([
+        { ...peers.DEFAULT_SKILL, outputModes: ['image/png'] },
+        { id: 'translate-v1', outputModes: ['text/plain'] },
+      ]);
+      await d.sendMessage(helpers.sendRequest(undefined));
+      await h.waitForSpans((s) => drifted(s).length === 1);
+      const [span] = drifted(h.spans());
+      assert.equal(span.attributes['a2a.drift.kind'], 'output_mode_mismatch');
+      assert.equal(span.attributes['a2a.drift.scope'], 'card');
+      assert.equal(span.attributes['a2a.skill.id'], undefined);
+      assert.equal(span.attributes['a2a.drift.actual_media_type'], 'image/png');
+    });
+
     test('streaming: one span with its events; healthy not flagged; variant A and B judged on stream messages', async () => {
       const d = await driver(peer, via);
       const healthyEvents = await collect(d.sendMessageStream(helpers.sendRequest('summarize-v2')));

@@ -36,7 +36,7 @@ let peer: SdkPeer;
 let instrumentation: A2AInstrumentation;
 
 before(async () => {
-  instrumentation = new A2AInstrumentation({ driftCallbackDebounceMs: 0 });
+  instrumentation = new A2AInstrumentation({ driftCallbackDebounceMs: 0, serverSpans: false });
   instrumentation.enable();
 });
 
@@ -79,7 +79,7 @@ async function undiciSend(skillId: string): Promise<unknown> {
 for (const mode of ['observe', 'enforce'] as const) {
   describe(`${mode} mode`, () => {
     before(async () => {
-      instrumentation.setConfig({ mode, driftCallbackDebounceMs: 0 });
+      instrumentation.setConfig({ mode, driftCallbackDebounceMs: 0, serverSpans: false });
       peer = await startSdkPeer({
         name: `flush-${mode}`,
         streaming: true,

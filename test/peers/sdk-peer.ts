@@ -115,9 +115,26 @@ export interface SdkPeerBehaviour {
   broken: boolean;
   /**
    * How the card URLs answer (the SDK's handler by default): `'slow'` after `cardDelayMs`;
-   * `'500'`, `'html'` (a 200 HTML page), `'redirect'` (302 to the 0.3 card) instead of the card.
+   * `'500'`, `'html'` (a 200 HTML page), `'redirect'` (302 to the 0.3 card) instead of the card;
+   * `'json-error'` a 200 `{"error":"maintenance"}` (a gateway's maintenance page), `'500-json'` a
+   * 500 with a JSON error body, `'401'` / `'403'`, `'304'` (304 whatever the request), `'never'`
+   * (headers never sent), `'huge'` (a 200 JSON body of 8 MiB), `'endless'` (a 200 JSON body
+   * that never ends).
    */
-  cardAnswer: 'card' | 'slow' | '500' | 'html' | 'redirect';
+  cardAnswer:
+    | 'card'
+    | 'slow'
+    | '500'
+    | 'html'
+    | 'redirect'
+    | 'json-error'
+    | '500-json'
+    | '401'
+    | '403'
+    | '304'
+    | 'never'
+    | 'huge'
+    | 'endless';
   cardDelayMs: number;
   /**
    * Answer a card GET whose `If-None-Match` names the card's current weak ETag with 304, as a
@@ -157,6 +174,8 @@ export interface SdkPeerOptions {
    * client then prefers it).
    */
   grpc?: boolean;
+  /** The port to listen on (a redeploy on the same URL); default a free one. */
+  port?: number;
   /** Also enable the SDK's legacyCompat on the main (1.0) paths. Default false. */
   legacyOnMainPaths?: boolean;
   behaviour?: Partial<SdkPeerBehaviour>;
@@ -275,7 +294,8 @@ function agentMessage(text: string, taskId: string, contextId: string): Message 
 }
 
 function readSkillId(meta: Record<string, unknown> | undefined): string | undefined {
-  const v = meta?.['skillId'];
+  // `a2a.skillId`: the skill-invocation extension's key (A2A 1.0 server frameworks)
+  const v = meta?.['skillId'] ?? meta?.['a2a.skillId'];
   return typeof v === 'string' && v !== '' ? v : undefined;
 }
 
@@ -503,10 +523,41 @@ export async function startSdkPeer(opts: SdkPeerOptions = {}): Promise<SdkPeer> 
   let cardNotModified = 0;
   const app = express();
   app.use((req, res, next) => {
-    if (req.method === 'GET' && req.path.endsWith('/.well-known/agent-card.json')) {
+    // the same card at a path recognised by its content only (reactive-agents' `/agent/card`)
+    if (req.method === 'GET' && req.path === '/agent/card' && behaviour.cardAnswer === 'card') {
+      cardFetches++;
+      return void res.json(card);
+    }
+    if (
+      req.method === 'GET' &&
+      (req.path.endsWith('/.well-known/agent-card.json') || req.path === '/agent/card')
+    ) {
       cardFetches++;
       const answer = behaviour.cardAnswer;
       if (answer === '500') return void res.status(500).type('text/plain').send('boom');
+      if (answer === 'json-error') return void res.status(200).json({ error: 'maintenance' });
+      if (answer === '500-json')
+        return void res.status(500).json({ error: { code: 500, message: 'maintenance' } });
+      if (answer === '401' || answer === '403')
+        return void res.status(Number(answer)).json({ error: 'unauthorized' });
+      if (answer === '304') return void res.status(304).end();
+      if (answer === 'never') return; // the socket stays open, nothing is sent
+      if (answer === 'huge') {
+        res.status(200).type('application/json');
+        return void res.send(`{"name":"x","skills":[],"url":"${'a'.repeat(8 * 1024 * 1024)}"}`);
+      }
+      if (answer === 'endless') {
+        res.status(200).type('application/json');
+        res.write('{"name":"x","skills":[],"pad":"');
+        const chunk = 'a'.repeat(64 * 1024);
+        const timer = setInterval(() => {
+          if (res.destroyed || res.writableEnded) clearInterval(timer);
+          else res.write(chunk);
+        }, 5);
+        timer.unref();
+        res.on('close', () => clearInterval(timer));
+        return;
+      }
       if (answer === 'html') return void res.status(200).type('text/html').send('<html></html>');
       if (answer === 'redirect') return void res.redirect(302, '/v03/.well-known/agent-card.json');
       if (answer === 'slow') return void setTimeout(next, behaviour.cardDelayMs).unref();
@@ -548,7 +599,7 @@ export async function startSdkPeer(opts: SdkPeerOptions = {}): Promise<SdkPeer> 
   const server = http.createServer(app);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.listen(opts.port ?? 0, '127.0.0.1', () => {
       server.off('error', reject);
       resolve();
     });

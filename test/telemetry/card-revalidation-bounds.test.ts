@@ -18,7 +18,8 @@ import { sharedState } from '../../src/telemetry/shared-state';
 
 const INTERVAL = 1000;
 
-function revalidatorWith(urls: string[], now: number) {
+/** `fetchedAgo`: how long before `now` the app fetched the cards (due for revalidation past INTERVAL). */
+function revalidatorWith(urls: string[], now: number, fetchedAgo = 2 * INTERVAL) {
   const requested: string[] = [];
   const refetcher = {
     refetchCard: (url: string) => {
@@ -34,7 +35,7 @@ function revalidatorWith(urls: string[], now: number) {
   const cards = sharedState().cards;
   cards.setMaxCards(urls.length);
   const card = decodeCard({ name: 'x', version: '1', url: 'http://h/a2a', skills: [] });
-  for (const u of urls) cards.put(u, card, 'f', now - 2 * INTERVAL);
+  for (const u of urls) cards.put(u, card, 'f', now - fetchedAgo);
   for (const u of urls) r.noteUse(u, now);
   return { r, requested };
 }
@@ -58,7 +59,8 @@ test('10,000 cards in use: one tick starts at most MAX_IN_FLIGHT, never more whi
 
 test('a card not used for an interval is forgotten, and never revalidated', () => {
   const now = Date.now();
-  const { r, requested } = revalidatorWith(['http://idle/.well-known/agent-card.json'], now);
+  // fetched just now: not due at the call (a card older than the interval is revalidated at it)
+  const { r, requested } = revalidatorWith(['http://idle/.well-known/agent-card.json'], now, 0);
   r.tick(now + INTERVAL + 1);
   assert.equal(requested.length, 0);
   assert.equal(r.cardsInUse, 0);

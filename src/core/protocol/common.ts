@@ -3,7 +3,7 @@
  * Pure and total; see model.ts.
  */
 import { MAX_SKILL_ID } from '../evidence';
-import { arr, getPath, isRecord, nonEmptyStr, own, splitPath } from '../json-path';
+import { arr, getPath, isRecord, nonEmptyStr, own, pathSegment, splitPath } from '../json-path';
 import type { DecodedPart, DecodedRequest, OperationName } from '../model';
 import { decodePart } from './result-parts';
 
@@ -54,12 +54,105 @@ export function fillSkillId(
     if (s !== undefined) {
       req.skillId = s;
       req.skillIdSource = p;
-      return;
+      break;
     }
+  }
+  if (req.skillId === undefined) fillMetadataSkillNames(req, root, restBody);
+}
+
+/**
+ * Keys of one metadata object looked at, at most: metadata is the client's to fill, and a
+ * skill key is among its first few in every client seen; thousands of keys cost no more.
+ */
+export const MAX_METADATA_KEYS = 64;
+/** A key longer than this names no skill (and is not split into words). */
+const MAX_SKILL_KEY = 64;
+const SKILL_KEY_WORDS: ReadonlySet<string> = new Set(['skill', 'skill id', 'skill name']);
+
+/**
+ * True when a metadata key names a skill: its words (split at `.`, `_`, `-`, `/`, `:`, spaces and
+ * camelCase humps, lower-cased) end in `skill`, `skill id` or `skill name`: `skill`, `skillId`,
+ * `skill_id`, `skill-id`, `SKILL_ID`, `skillName`, `a2a.skillId`, `targetSkill`; not
+ * `skillLevel`, `skills`, `skills_count`, `skillset`.
+ */
+export function isSkillKey(key: string): boolean {
+  if (key.length === 0 || key.length > MAX_SKILL_KEY) return false;
+  const low = key.toLowerCase();
+  if (!low.includes('skill')) return false;
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[._\-/: ]+/)
+    .filter((w) => w.length > 0);
+  const n = words.length;
+  if (n === 0) return false;
+  if (words[n - 1] === 'skill') return true;
+  return n >= 2 && SKILL_KEY_WORDS.has(`${words[n - 2]} ${words[n - 1]}`);
+}
+
+/**
+ * Adds the skill names the message's and the request's metadata give under a key that names a
+ * skill (isSkillKey) to `req.metadataSkillNames`, with where (`params.message.metadata["a2a.skillId"]`).
+ * Candidates only, like a data part's: negotiation takes one only when a card of the agent lists
+ * it. Paths are written against the JSON-RPC request whatever the binding, as skillIdPaths are.
+ */
+function fillMetadataSkillNames(req: DecodedRequest, root: unknown, restBody: boolean): void {
+  const params = restBody ? root : own(root, 'params');
+  if (!isRecord(params)) return;
+  const msg = own(params, 'message') ?? own(params, 'request');
+  metadataSkillNames(req, own(msg, 'metadata'), 'params.message.metadata');
+  metadataSkillNames(req, own(params, 'metadata'), 'params.metadata');
+}
+
+function metadataSkillNames(req: DecodedRequest, metadata: unknown, where: string): void {
+  if (!isRecord(metadata)) return;
+  let seen = 0;
+  for (const key in metadata) {
+    if (++seen > MAX_METADATA_KEYS) return;
+    if (!isSkillKey(key)) continue;
+    const name = nonEmptyStr(own(metadata, key));
+    if (name === undefined || name.length > MAX_SKILL_ID) continue;
+    const list = (req.metadataSkillNames ??= []);
+    if (list.length >= MAX_PART_SKILL_NAMES) return;
+    list.push({ name, source: `${where}${pathSegment(key)}` });
   }
 }
 
 export { majorOf, normaliseVersion } from './versions';
+
+/** Extension URIs a call's span carries, at most, and the length of each (longer ones are cut). */
+export const MAX_REQUEST_EXTENSIONS = 16;
+export const MAX_EXTENSION_URI = 256;
+
+/**
+ * The A2A extensions a call activates: the URIs of its `A2A-Extensions` header (and of
+ * `X-A2A-Extensions`, which older SDKs send), comma-separated, trimmed, distinct, at most
+ * MAX_REQUEST_EXTENSIONS of at most MAX_EXTENSION_URI characters each; undefined when none.
+ * Protocol identifiers, not secrets: the one header value put on spans.
+ */
+export function requestExtensions(
+  ...values: ReadonlyArray<string | readonly string[] | undefined>
+): string[] | undefined {
+  let out: string[] | undefined;
+  for (const v of values) {
+    const list = typeof v === 'string' ? [v] : Array.isArray(v) ? v : [];
+    for (const value of list) {
+      if (typeof value !== 'string') continue;
+      // a hostile header is not split whole: enough of it for the entries kept
+      const text = value.length > 8192 ? value.slice(0, 8192) : value;
+      for (const raw of text.split(',')) {
+        const uri = raw.trim();
+        if (uri.length === 0) continue;
+        const cut = uri.length > MAX_EXTENSION_URI ? uri.slice(0, MAX_EXTENSION_URI) : uri;
+        out ??= [];
+        if (out.includes(cut)) continue;
+        if (out.length >= MAX_REQUEST_EXTENSIONS) return out;
+        out.push(cut);
+      }
+    }
+  }
+  return out;
+}
 
 /**
  * True for the operations that send a message, and so start (or continue) the agent's work: they

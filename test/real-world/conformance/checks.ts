@@ -14,6 +14,10 @@ import { SpanStatusCode } from '@opentelemetry/api';
 import { activeCallCount, type Harness } from '../../helpers/otel';
 import { pythonSeedFingerprint } from '../../helpers/seed-fingerprint';
 import { skillFingerprint } from '../../../src/index';
+import { decodeCard } from '../../../src/core/card';
+import { partMatchesModes } from '../../../src/core/media-type';
+import type { SkillInfo } from '../../../src/core/model';
+import { cardOutputModes } from '../../../src/core/skill-names';
 import { caughtByRevalidation, getCard, spanChecks, type Json } from '../lib';
 import { checkGrpcSpanAttributes } from '../grpc-clients';
 import { normaliseWire } from '../live-checks';
@@ -286,6 +290,71 @@ function variantAOf(row: Row) {
 function variantBOf(row: Row) {
   assert.ok(!isNA(row.variantB));
   return row.variantB;
+}
+
+/** A path as a client that names no skill drives it (the row's own client, the skill dropped). */
+function withoutSkill(path: Path): Path {
+  return { ...path, client: { ...path.client, noSkill: true } };
+}
+
+/**
+ * A path's calls by a client that names no skill: what the app got per operation and the span
+ * that carries each verdict. What the agent answers is its own (it routes by the words), so no
+ * outcome is expected of it.
+ */
+async function runWithoutSkill(
+  ctx: RowContext,
+  path: Path,
+  peer: Peer,
+  held: Json | undefined,
+  skill: (op: Op) => string,
+): Promise<Array<[Op, Outcome, ReturnType<RowContext['spans']['only']>]>> {
+  const ops = ORDER.filter((op) => path.ops[op] !== undefined);
+  const outcomes: Outcome[] = [];
+  let sent: string | undefined;
+  for (const op of ops) {
+    const s = skill(op === 'get' ? 'send' : op);
+    const subject =
+      op === 'get' ? (path.ops.get?.taskId ?? sent ?? 'no task sent') : ctx.skillOn(peer, s);
+    const o = await call(
+      path.client,
+      peer,
+      held,
+      op,
+      subject,
+      path.prompt ?? ctx.row.skills.prompts[s] ?? s,
+    );
+    if (op !== 'get') sent ??= o.taskId;
+    outcomes.push(o);
+  }
+  await ctx.spans.spansSettled(ops.length);
+  return ops.map((op, i) => [op, outcomes[i]!, judged(ctx, path, op)]);
+}
+
+/**
+ * What a call that names no skill is judged against on `card`: the one skill (a card of one), or
+ * whether `mediaType` is outside every output mode of the card as a whole (the product's rule,
+ * src/core/skill-names.ts), or why the card says nothing.
+ */
+function cardWideExpectation(
+  card: Json,
+  mediaType: string,
+): { only: string } | { outside: boolean } | { unjudged: string } {
+  const decoded = decodeCard(card);
+  const skills = new Map<string, SkillInfo>(decoded.skills.map((x) => [x.id, x]));
+  if (skills.size === 1 && decoded.skillsTruncated !== true)
+    return { only: [...skills.keys()][0]! };
+  const wide = cardOutputModes(decoded, skills);
+  if (!('modes' in wide)) return { unjudged: wide.unjudged };
+  const kind = /^text\//.test(mediaType)
+    ? 'text'
+    : mediaType === 'application/json'
+      ? 'data'
+      : 'file';
+  return {
+    outside:
+      partMatchesModes({ kind, mediaType }, wide.modes, { strictTextParts: false }) === 'mismatch',
+  };
 }
 
 export const CHECKS: Check[] = [
@@ -893,6 +962,105 @@ export const CHECKS: Check[] = [
                 s.attributes['a2a.agent_card.fingerprint'],
                 skillFingerprint(v.card as never),
               );
+          }
+          for (const [name, kind] of spans.driftKinds())
+            assert.equal(kind, 'output_mode_mismatch', `${name}: ${spans.describeSpans()}`);
+        });
+      }
+    },
+  },
+  {
+    id: 'healthy-no-skill',
+    title: 'healthy traffic of a client that names no skill, zero drift',
+    asserts:
+      'each healthy path’s client with the skill id dropped (the style of ADK’s RemoteA2aAgent, Strands, Microsoft Agent Framework, Agno): no verdict on any span, the drift counter unmoved; each span names no skill, or the card’s only one (`only skill in card`)',
+    applies: (row) => (row.healthy.length ? true : 'no healthy client path'),
+    async run(ctx) {
+      const { row, spans } = ctx;
+      for (const original of row.healthy) {
+        const path = withoutSkill(original);
+        await labelled(`${path.label} (naming no skill)`, async () => {
+          const peer = await ctx.healthy(path.deploy);
+          await ctx.h().reset();
+          const held = fetchesCard(path.client) ? undefined : (await getCard(peer.cardUrl)).card;
+          const got = await runWithoutSkill(
+            ctx,
+            path,
+            peer,
+            held,
+            (op) => row.skills[op === 'get' ? 'send' : op],
+          );
+          for (const [op, o, s] of got) {
+            const source = s.attributes['a2a.skill.id_source'];
+            if (s.attributes['a2a.skill.id'] !== undefined)
+              assert.equal(source, 'only skill in card', `${op}: ${spans.describeSpans()}`);
+            console.log(
+              `# ${row.id} [${path.label}] ${op} naming no skill: ${o.error ? `error ${o.error.slice(0, 80)}` : (o.state ?? 'answered')}, ${s.attributes['a2a.skill.id'] !== undefined ? 'the only skill' : `unjudged: ${String(s.attributes['a2a.drift.unjudged_reason'] ?? '-')}`}`,
+            );
+          }
+          await new Promise((r) => setTimeout(r, 50));
+          assert.deepEqual(spans.driftKinds(), [], spans.describeSpans());
+          assert.equal(await ctx.h().driftCount(), 0);
+        });
+      }
+    },
+  },
+  {
+    id: 'variant-b-no-skill',
+    title: 'variant B for a client that names no skill',
+    asserts:
+      'each variant B path’s client with the skill id dropped, after the same redeploy: where the agent answers the new media type and the held card lists it for no skill (nor in its defaults), output_mode_mismatch judged against the card as a whole (`a2a.drift.scope = card`, no skill id), or against the card’s only skill; where some skill lists it, or the card states no modes, no verdict and the reason on the span; never another verdict',
+    applies: (row) => (isNA(row.variantB) ? row.variantB.na : true),
+    async run(ctx) {
+      const { spans } = ctx;
+      const b = variantBOf(ctx.row);
+      for (const original of b.paths) {
+        const path = withoutSkill(original) as typeof original;
+        await labelled(`${path.label} (naming no skill)`, async () => {
+          const v = await ctx.redeployed('B', path.deploy);
+          // the card as the app holds it again (the variant B check before this one made its
+          // drift callback evict it; the redeploy left it unchanged)
+          await getCard(v.peer.cardUrl);
+          ctx.h().exporter.reset();
+          const got = await runWithoutSkill(ctx, path, v.peer, v.card, () => b.skill);
+          const expect = cardWideExpectation(v.card, path.mediaType);
+          const answered = got.find(([op]) => op === 'send')?.[1].part?.mediaType;
+          for (const [op, , s] of got) {
+            const kind = s.attributes['a2a.drift.kind'];
+            const shown = answered === undefined || answered === path.mediaType;
+            let verdict: string;
+            if ('only' in expect) {
+              assert.equal(s.attributes['a2a.skill.id'], expect.only, spans.describeSpans());
+              assert.equal(s.attributes['a2a.skill.id_source'], 'only skill in card');
+              if (kind !== undefined)
+                assert.equal(kind, 'output_mode_mismatch', spans.describeSpans());
+              if (answered === path.mediaType)
+                assert.equal(kind, 'output_mode_mismatch', spans.describeSpans());
+              verdict = kind === undefined ? 'not caught' : 'caught (only skill in card)';
+            } else if ('outside' in expect && expect.outside) {
+              assert.equal(s.attributes['a2a.skill.id'], undefined, spans.describeSpans());
+              if (answered === path.mediaType)
+                assert.equal(kind, 'output_mode_mismatch', spans.describeSpans());
+              if (kind !== undefined) {
+                assert.equal(kind, 'output_mode_mismatch', spans.describeSpans());
+                assert.equal(s.attributes['a2a.drift.scope'], 'card', spans.describeSpans());
+              }
+              verdict =
+                kind === undefined
+                  ? `not caught (the agent answered ${answered})`
+                  : 'caught (scope card)';
+            } else {
+              assert.equal(kind, undefined, spans.describeSpans());
+              assert.notEqual(
+                s.attributes['a2a.drift.unjudged_reason'],
+                undefined,
+                spans.describeSpans(),
+              );
+              verdict = `not caught: ${'unjudged' in expect ? expect.unjudged : `${path.mediaType} is listed by some skill of the card`}`;
+            }
+            console.log(
+              `# ${ctx.row.id} [${path.label}] ${op} naming no skill: variant B ${verdict}${shown ? '' : ` (the agent answered ${answered})`}`,
+            );
           }
           for (const [name, kind] of spans.driftKinds())
             assert.equal(kind, 'output_mode_mismatch', `${name}: ${spans.describeSpans()}`);

@@ -63,14 +63,16 @@ async function clientCall(
   op: Op,
   skill: string,
   text: string,
+  noSkill = false,
 ): Promise<Outcome> {
+  const named = noSkill ? undefined : skill;
   try {
     if (op === 'get') {
       const task = await client.getTask({ tenant: '', id: skill, historyLength: undefined });
       return { state: stateWord(task.status?.state), taskId: task.id, raw: task };
     }
     if (op === 'send') {
-      let task = asTask(await client.sendMessage(sendRequest(skill, { text })));
+      let task = asTask(await client.sendMessage(sendRequest(named, { text })));
       const answered = stateWord(task.status?.state);
       for (let i = 0; poll && !DONE.has(stateWord(task.status?.state) ?? ''); i++) {
         if (i === 100) throw new Error(`task ${task.id} did not finish`);
@@ -95,7 +97,7 @@ async function clientCall(
       };
     }
     const events: StreamResponse[] = await collect(
-      client.sendMessageStream(sendRequest(skill, { text })),
+      client.sendMessageStream(sendRequest(named, { text })),
     );
     let state: string | undefined;
     let statusText: string | undefined;
@@ -143,7 +145,7 @@ async function sdkCall(
     spec.from === 'url'
       ? await sdkClient({ baseUrl: peer.baseUrl ?? peer.origin, path: peer.cardPath }, opts)
       : await sdkClient({ card: await cardFor(peer, held, spec.stripInterfaces) }, opts);
-  return clientCall(client, spec.poll ?? false, op, skill, text);
+  return clientCall(client, spec.poll ?? false, op, skill, text, spec.noSkill);
 }
 
 /**
@@ -173,7 +175,7 @@ async function grpcCall(
         : { card: await cardFor(peer, held) },
       { legacyCompat: spec.legacyCompat },
     )) as unknown as SdkLikeClient;
-  return clientCall(client, false, op, skill, text);
+  return clientCall(client, false, op, skill, text, spec.noSkill);
 }
 
 /** A JSON-RPC result (0.3 Task or 1.0 `{task}` / `{message}`) as an Outcome. */
@@ -236,13 +238,17 @@ async function rpcCall(
   const params =
     op === 'get'
       ? { id: skill }
-      : v10
-        ? v10Params(text, skill)
-        : {
-            message: spec.skillKey
-              ? { ...v03Message(text), metadata: { [spec.skillKey]: skill } }
-              : v03Message(text, skill),
-          };
+      : spec.noSkill
+        ? v10
+          ? { message: v10Params(text, skill).message }
+          : { message: v03Message(text) }
+        : v10
+          ? v10Params(text, skill)
+          : {
+              message: spec.skillKey
+                ? { ...v03Message(text), metadata: { [spec.skillKey]: skill } }
+                : v03Message(text, skill),
+            };
   const res = await fetch(endpoint(peer, spec.endpoint), {
     method: 'POST',
     headers: {
@@ -326,7 +332,7 @@ async function rpc01Call(
       message: {
         role: 'user',
         parts: [{ type: 'text', text }],
-        ...(spec.skillBy === 'metadata' ? { metadata: { skillId: skill } } : {}),
+        ...(spec.skillBy === 'metadata' && !spec.noSkill ? { metadata: { skillId: skill } } : {}),
       },
     },
   });
@@ -341,7 +347,8 @@ async function rpc01Call(
       },
       body,
     });
-  const res = spec.skillBy === 'withSkill' ? await withSkill(skill, go) : await go();
+  const res =
+    spec.skillBy === 'withSkill' && !spec.noSkill ? await withSkill(skill, go) : await go();
   const wire = await res.text();
   if (op === 'send') {
     try {
@@ -397,6 +404,10 @@ export function fetchesCard(spec: ClientSpec): boolean {
 
 /** A short name of the client for test names and the doc. */
 export function clientName(spec: ClientSpec): string {
+  return spec.noSkill ? `${kindName(spec)}, naming no skill` : kindName(spec);
+}
+
+function kindName(spec: ClientSpec): string {
   switch (spec.kind) {
     case 'sdk':
       return `@a2a-js/sdk ${spec.transport}${spec.legacy ? ' (0.3 mode)' : ''} from the ${spec.from === 'url' ? 'card URL' : 'held card'}`;

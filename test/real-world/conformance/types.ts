@@ -40,8 +40,16 @@ export interface Deploy {
   opts?: Record<string, unknown>;
 }
 
-/** How the app's client talks to the agent (drivers.ts runs each). */
-export type ClientSpec =
+/**
+ * How the app's client talks to the agent (drivers.ts runs each). `noSkill`: the client names no
+ * skill anywhere in its requests (Google ADK's RemoteA2aAgent, Strands, Microsoft Agent Framework,
+ * Agno clients: A2A leaves routing to the agent): the driver drops the skill id, the app declares
+ * none; the checks derive this style from every row's own client specs.
+ */
+export type ClientSpec = ClientKind & { noSkill?: boolean };
+
+/** The clients by kind (ClientSpec adds what every kind can do). */
+export type ClientKind =
   /** `@a2a-js/sdk` 1.3's ClientFactory: from the card URL, or from the card the app holds */
   | {
       kind: 'sdk';

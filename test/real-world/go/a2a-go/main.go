@@ -13,7 +13,8 @@
 //
 // The executor is deterministic (no model). The SDK hands it the message's metadata as
 // RequestContext.Metadata (the params' own `metadata` does not reach the executor in v0.3.3), so
-// the skill id is read from `message.metadata.skillId`, else from a data part `{"skill": ...}`:
+// the skill id is read from `message.metadata.skillId`, else from a data part `{"skill": ...}`,
+// else (a client naming no skill) from the text's `<skill>:` prefix:
 //
 //	summarize  text artifact "Summary: <first six words>."
 //	translate  text artifact "FR: <text>"
@@ -87,6 +88,17 @@ func (e *docsExecutor) skillOf(reqCtx *a2asrv.RequestContext) string {
 			if d, ok := p.(a2a.DataPart); ok {
 				if s, ok := d.Data["skill"].(string); ok && s != "" {
 					return s
+				}
+			}
+		}
+		// a client that names no skill (ADK's RemoteA2aAgent, Strands...): routed by the words,
+		// as an agent whose model reads the request would (`summarize: ...`)
+		for _, p := range reqCtx.Message.Parts {
+			if t, ok := p.(a2a.TextPart); ok {
+				for _, s := range []string{"summarize", "translate"} {
+					if strings.HasPrefix(t.Text, s+":") {
+						return s
+					}
 				}
 			}
 		}

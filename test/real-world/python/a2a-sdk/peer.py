@@ -12,8 +12,8 @@ service `lf.a2a.v1.A2AService` (GrpcHandler) and the 0.3 service `a2a.v1.A2AServ
 (CompatGrpcHandler) on one port, listed FIRST in the card (GRPC 1.0, GRPC 0.3, then the others).
 
 The executor is deterministic (no model): it reads the skill id from the request metadata
-(`params.metadata.skillId`), else the message metadata, else a data part `{"skill": ...}`, and
-runs the skill:
+(`params.metadata.skillId`), else the message metadata, else a data part `{"skill": ...}`, else
+(a client naming no skill) the text's `<skill>:` prefix, and runs the skill:
   summarize  text/plain artifact "Summary: <first six words>."
   translate  text/plain artifact "FR: <text>"
 each as: Task SUBMITTED → WORKING (status message) → artifact (lastChunk) → COMPLETED.
@@ -143,6 +143,11 @@ def skill_of(context: RequestContext) -> str | None:
                 if s is not None and s.string_value:
                     skill = s.string_value
                     break
+    if not skill:
+        # a client that names no skill (ADK's RemoteA2aAgent, Strands...): routed by the words,
+        # as an agent whose model reads the request would (`summarize: ...`)
+        text = context.get_user_input()
+        skill = next((s for s in SKILLS if text.startswith(f'{s}:')), None)
     return skill or None
 
 
