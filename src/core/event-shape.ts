@@ -14,7 +14,7 @@
  * the decoded result (results.ts `partsText`, capped at MAX_STATUS_TEXT).
  */
 import type { DecodedResult } from './model';
-import { MAX_STATUS_TEXT } from './protocol/results';
+import { MAX_STATUS_TEXT } from './protocol/result-parts';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;

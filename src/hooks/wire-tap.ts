@@ -18,18 +18,19 @@
  *   was created by a copy that has loaded that module already, so by then its choice is made
  *   (undici 6, bundled in Node 20/22, installs its loggers unconditionally). Subscribing the
  *   body-chunk channels lazily also spares non-A2A processes their per-chunk publishing.
- * - `WireRequestInfo.addHeaders` adds request headers at create (see {@link addRequestHeaders}).
+ * - `WireRequestInfo.addHeaders` adds request headers at create (addRequestHeaders,
+ *   undici-headers.ts).
  * - Body chunks: undici >= 7.11 publishes `undici:request:bodyChunkSent` /
  *   `undici:request:bodyChunkReceived`; older copies (Node 20/22's bundled undici 6) do not.
  *   For those, `onBodySent` and `onData` (`onResponseData` where a version names it so) are
- *   wrapped ONCE on that copy's internal `Request` prototype (`wrapOnPrototype`): the wrapper
- *   reports the chunk of each request a tap follows, then calls the original unchanged and
- *   returns its return value (undici's backpressure: `onData() === false` pauses the socket);
+ *   wrapped ONCE on that copy's internal `Request` prototype (`wrapOnPrototype`,
+ *   undici-request.ts): the wrapper reports the chunk of each request a tap follows, then calls
+ *   the original unchanged and returns its return value (undici's backpressure: `onData() === false` pauses the socket);
  *   for any other request it is a pass-through (one WeakMap lookup per chunk). Not an own
  *   property per request object: that gave every followed request a second hidden class and
  *   made undici's own hot paths polymorphic, ~5 % of a SendMessage's client CPU on Node 20
  *   (measured). A request that already has an own method of that name (someone wrapped it
- *   first) is wrapped on its own object, as before. `addHeader` likewise (addRequestHeaders).
+ *   first) is wrapped on its own object, as before. `addHeader` likewise (undici-headers.ts).
  *
  * Which path is used is decided per undici copy (keyed by `request.constructor`, i.e. that
  * copy's `Request` class) by observation, not by version sniffing: a new copy starts in
@@ -69,7 +70,22 @@
 
 import * as diagnosticsChannel from 'node:diagnostics_channel';
 import type { WireObserver, WireRequestInfo, WireTapDelegate } from './types';
-import { copyNameAndLength } from './look-alike';
+import {
+  addedHeaders,
+  addRequestHeaders,
+  headerFilter,
+  lookupRequestHeader,
+  requestHeaderNames,
+  responseHeaderRecord,
+  type HeaderFilter,
+} from './undici-headers';
+import {
+  isBytes,
+  originString,
+  toBytes,
+  wrapMethod,
+  type UndiciRequestLike,
+} from './undici-request';
 
 /** Channels the tap subscribes to. */
 export const UNDICI_CHANNELS = {
@@ -80,19 +96,6 @@ export const UNDICI_CHANNELS = {
   bodyChunkSent: 'undici:request:bodyChunkSent',
   bodyChunkReceived: 'undici:request:bodyChunkReceived',
 } as const;
-
-/** The subset of undici's (any version) `Request` object we read. */
-interface UndiciRequestLike {
-  method?: unknown;
-  origin?: unknown;
-  path?: unknown;
-  body?: unknown;
-  headers?: unknown;
-  host?: unknown;
-  contentLength?: unknown;
-  constructor?: unknown;
-  [method: string]: unknown;
-}
 
 /**
  * The two body directions are followed by the same mechanism: wrap the request's own method(s)
@@ -174,344 +177,6 @@ function forgetFollower(
   const rest = list.filter((f) => f.state !== state);
   if (rest.length === 0) followers.delete(request);
   else followers.set(request, rest);
-}
-
-function isBytes(v: unknown): v is Uint8Array {
-  return v instanceof Uint8Array; // Buffer included
-}
-
-function toBytes(chunk: unknown): Uint8Array | undefined {
-  if (chunk instanceof Uint8Array) return chunk;
-  if (typeof chunk === 'string') return Buffer.from(chunk);
-  if (ArrayBuffer.isView(chunk))
-    return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-  if (chunk instanceof ArrayBuffer) return new Uint8Array(chunk);
-  return undefined;
-}
-
-function originString(origin: unknown): string {
-  if (typeof origin === 'string') {
-    // undici passes `url.origin`-like strings; tolerate a trailing slash.
-    return origin.length > 1 && origin.endsWith('/') ? origin.slice(0, -1) : origin;
-  }
-  if (origin && typeof origin === 'object') {
-    const o = (origin as { origin?: unknown }).origin;
-    if (typeof o === 'string') return o;
-    return String(origin);
-  }
-  return '';
-}
-
-function headerText(v: unknown): string {
-  if (typeof v === 'string') return v;
-  if (v instanceof Uint8Array)
-    return Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('latin1');
-  if (Array.isArray(v)) return v.map(headerText).join(', ');
-  return v == null ? '' : String(v);
-}
-
-/**
- * Looks up a request header (lower-case `name`) in any of undici's representations:
- * undici <= 5 string `"name: value\r\n..."`, undici 6/7 flat array `[k, v, k, v]` (v may be
- * an array), undici 5 H2 object. `host` and `content-length` are kept apart by undici.
- */
-export function lookupRequestHeader(request: UndiciRequestLike, name: string): string | undefined {
-  const lname = name.toLowerCase();
-  if (lname === 'host' && typeof request.host === 'string') return request.host;
-  if (lname === 'content-length' && typeof request.contentLength === 'number')
-    return String(request.contentLength);
-  const h = request.headers;
-  const found: string[] = [];
-  if (typeof h === 'string') {
-    for (const line of h.split('\r\n')) {
-      const i = line.indexOf(':');
-      if (i > 0 && line.slice(0, i).trim().toLowerCase() === lname)
-        found.push(line.slice(i + 1).trim());
-    }
-  } else if (Array.isArray(h)) {
-    if (h.length > 0 && Array.isArray(h[0])) {
-      // [[k, v], ...]
-      for (const pair of h as unknown[][]) {
-        if (headerText(pair[0]).toLowerCase() === lname) found.push(headerText(pair[1]));
-      }
-    } else {
-      for (let i = 0; i + 1 < h.length; i += 2) {
-        if (headerText(h[i]).toLowerCase() === lname) found.push(headerText(h[i + 1]));
-      }
-    }
-  } else if (h && typeof h === 'object') {
-    for (const k of Object.keys(h)) {
-      if (k.toLowerCase() === lname) found.push(headerText((h as Record<string, unknown>)[k]));
-    }
-  }
-  return found.length ? found.join(', ') : undefined;
-}
-
-/** The names of a request's headers (lower case; shapes as lookupRequestHeader reads them). */
-export function requestHeaderNames(request: UndiciRequestLike): string[] {
-  const h = request.headers;
-  const names: string[] = [];
-  if (typeof h === 'string') {
-    for (const line of h.split('\r\n')) {
-      const i = line.indexOf(':');
-      if (i > 0) names.push(line.slice(0, i).trim().toLowerCase());
-    }
-  } else if (Array.isArray(h)) {
-    if (h.length > 0 && Array.isArray(h[0])) {
-      for (const pair of h as unknown[][]) names.push(headerText(pair[0]).toLowerCase());
-    } else {
-      for (let i = 0; i + 1 < h.length; i += 2) names.push(headerText(h[i]).toLowerCase());
-    }
-  } else if (h && typeof h === 'object') {
-    for (const k of Object.keys(h)) names.push(k.toLowerCase());
-  }
-  return names;
-}
-
-/**
- * Response headers a delegate asked for, with a cheap length filter so other names are never
- * decoded.
- */
-export interface HeaderFilter {
-  names: ReadonlySet<string>;
-  /** By byte length: the wanted names as lower-case bytes, each with its string. */
-  byLength: ReadonlyMap<number, ReadonlyArray<readonly [Uint8Array, string]>>;
-}
-
-export function headerFilter(names: readonly string[] | undefined): HeaderFilter | undefined {
-  if (!names) return undefined;
-  const lower = [...new Set(names.map((n) => n.toLowerCase()))];
-  const byLength = new Map<number, Array<readonly [Uint8Array, string]>>();
-  for (const name of lower) {
-    const bytes = new Uint8Array(Buffer.from(name, 'latin1'));
-    const same = byLength.get(bytes.byteLength);
-    if (same) same.push([bytes, name]);
-    else byLength.set(bytes.byteLength, [[bytes, name]]);
-  }
-  return { names: new Set(lower), byLength };
-}
-
-/**
- * Response headers (undici's flat `[name, value, ...]` of Buffers or strings) as a lower-case
- * record.
- */
-export function responseHeaderRecord(raw: unknown, filter?: HeaderFilter): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (!Array.isArray(raw)) {
-    if (raw && typeof raw === 'object') {
-      for (const k of Object.keys(raw)) {
-        const key = k.toLowerCase();
-        if (!filter || filter.names.has(key))
-          setHeader(out, key, headerText((raw as Record<string, unknown>)[k]));
-      }
-    }
-    return out;
-  }
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name: unknown = raw[i];
-    let key: string | undefined;
-    if (filter === undefined) {
-      key = headerText(name).toLowerCase();
-    } else if (name instanceof Uint8Array) {
-      // undici's usual form, compared in place: only wanted names are decoded.
-      const same = filter.byLength.get(name.byteLength);
-      if (same === undefined) continue;
-      for (let j = 0; j < same.length && key === undefined; j++)
-        if (asciiCaseEqual(name, same[j][0])) key = same[j][1];
-      if (key === undefined) continue;
-    } else {
-      const text = headerText(name);
-      if (!filter.byLength.has(text.length)) continue;
-      key = text.toLowerCase();
-      if (!filter.names.has(key)) continue;
-    }
-    setHeader(out, key, headerText(raw[i + 1]));
-  }
-  return out;
-}
-
-/** `a` equals the lower-case ASCII bytes `lower`, ignoring ASCII case. */
-function asciiCaseEqual(a: Uint8Array, lower: Uint8Array): boolean {
-  if (a.byteLength !== lower.byteLength) return false;
-  for (let i = 0; i < a.byteLength; i++) {
-    let c = a[i];
-    if (c >= 65 && c <= 90) c += 32;
-    if (c !== lower[i]) return false;
-  }
-  return true;
-}
-
-function setHeader(out: Record<string, string>, key: string, value: string): void {
-  if (Object.prototype.hasOwnProperty.call(out, key)) {
-    out[key] = `${out[key]}, ${value}`;
-  } else if (key === '__proto__') {
-    Object.defineProperty(out, key, {
-      value,
-      enumerable: true,
-      configurable: true,
-      writable: true,
-    });
-  } else {
-    out[key] = value;
-  }
-}
-
-/** Makes the wrapper of a request method from the original (the wrapper finds its state from `this`). */
-type MakeWrapper = (
-  original: (this: unknown, ...args: unknown[]) => unknown,
-) => (this: object, ...args: unknown[]) => unknown;
-
-/**
- * Wraps `name` once on the prototype of `request` (undici's internal `Request` class of that
- * copy) when the method lives there and the request has no own one; returns false when it
- * cannot (the caller then wraps the request's own property). Why the prototype: an own
- * property added to each request object gives undici's objects a second hidden class, and
- * undici's hot paths then run polymorphic (measured: ~5 % more client CPU per SendMessage on
- * Node 20). The wrapper is a pass-through for requests nobody follows (one WeakMap lookup).
- * Installed once per copy and method; it stays installed (a pass-through) after disable().
- */
-function wrapOnPrototype(
-  request: UndiciRequestLike,
-  name: string,
-  makeWrapper: MakeWrapper,
-): boolean {
-  if (Object.prototype.hasOwnProperty.call(request, name)) return false;
-  const proto = Object.getPrototypeOf(request) as Record<string, unknown> | null;
-  if (proto === null || proto === Object.prototype) return false;
-  let done = prototypeWrapped.get(proto);
-  if (done?.has(name)) return true;
-  const d = Object.getOwnPropertyDescriptor(proto, name);
-  if (d === undefined || typeof d.value !== 'function' || !d.writable) return false;
-  const original = d.value as (this: unknown, ...args: unknown[]) => unknown;
-  const wrapper = makeWrapper(original);
-  copyNameAndLength(original, wrapper);
-  proto[name] = wrapper;
-  if (done === undefined) {
-    done = new Set();
-    prototypeWrapped.set(proto, done);
-  }
-  done.add(name);
-  return true;
-}
-
-/** Per undici `Request` prototype: the method names wrapped there. */
-const prototypeWrapped = new WeakMap<object, Set<string>>();
-
-/** The wrappers wrapMethod put on request objects' own properties. */
-const ownWrappers = new WeakSet<object>();
-
-/**
- * Wraps method `name` of `request` so that `makeWrapper`'s wrapper runs for it: on its
- * prototype when possible (wrapOnPrototype), else on the request's own property (once: a
- * request already carrying our wrapper keeps it). The wrapper finds its state from `this`, so
- * one wrapper serves every tap and both places. False when there is no such method.
- */
-function wrapMethod(request: UndiciRequestLike, name: string, makeWrapper: MakeWrapper): boolean {
-  if (wrapOnPrototype(request, name, makeWrapper)) return true;
-  const current = request[name];
-  if (typeof current !== 'function') return false;
-  if (ownWrappers.has(current)) return true;
-  const wrapper = makeWrapper(current as (this: unknown, ...args: unknown[]) => unknown);
-  ownWrappers.add(wrapper);
-  request[name] = wrapper;
-  return true;
-}
-
-/**
- * Per request object: the headers {@link addRequestHeaders} added (lower-case name -> name and
- * value as added).
- */
-const addedHeaders = new WeakMap<object, Map<string, [string, string]>>();
-
-/**
- * Adds headers to an undici request at create, the way instrumentation-undici does
- * (`request.addHeader` where it exists, else undici 5's string or the flat array), and
- * yields to later adders: `addHeader` is wrapped (once, on the copy's `Request` prototype;
- * on the request's own object where it has its own) so that a later `addHeader` of a name
- * added here first removes our entry, leaving exactly one.
- */
-export function addRequestHeaders(
-  request: UndiciRequestLike,
-  headers: Record<string, string>,
-  onError: (err: unknown) => void = () => {},
-): void {
-  let ours = addedHeaders.get(request);
-  if (ours === undefined && typeof request.addHeader === 'function') {
-    ours = new Map();
-    addedHeaders.set(request, ours);
-    wrapMethod(
-      request,
-      'addHeader',
-      (original) =>
-        function addHeader(this: object, key: unknown, ...rest: unknown[]): unknown {
-          const map = addedHeaders.get(this);
-          if (map !== undefined && map.size > 0) yieldHeader(this as UndiciRequestLike, map, key);
-          return original.call(this, key, ...rest);
-        },
-    );
-  }
-  for (const name of Object.keys(headers)) {
-    const value = headers[name];
-    if (typeof value !== 'string') continue;
-    try {
-      if (typeof request.addHeader === 'function') {
-        request.addHeader(name, value); // through our wrapper: replaces a value we added before
-      } else if (typeof request.headers === 'string') {
-        request.headers += `${name}: ${value}\r\n`;
-      } else if (Array.isArray(request.headers)) {
-        request.headers.push(name, value);
-      } else {
-        continue;
-      }
-    } catch (err) {
-      onError(err); // undici refused it (invalid name or value): skipped
-      continue;
-    }
-    ours?.set(name.toLowerCase(), [name, value]);
-  }
-}
-
-/** A header is added over one we added: ours is removed first, so the request carries one. */
-function yieldHeader(
-  request: UndiciRequestLike,
-  map: Map<string, [string, string]>,
-  key: unknown,
-): void {
-  const lname = typeof key === 'string' ? key.toLowerCase() : undefined;
-  const mine = lname === undefined ? undefined : map.get(lname);
-  if (mine === undefined) return;
-  map.delete(lname as string);
-  try {
-    removeRequestHeader(request, mine[0], mine[1]);
-  } catch {
-    // leave it
-  }
-}
-
-/**
- * Removes the last `name: value` entry (added by {@link addRequestHeaders}) from the request's
- * headers.
- */
-function removeRequestHeader(request: UndiciRequestLike, name: string, value: string): void {
-  const h = request.headers;
-  if (typeof h === 'string') {
-    const line = `${name}: ${value}\r\n`;
-    const i = h.lastIndexOf(line);
-    if (i >= 0 && (i === 0 || h.endsWith('\r\n', i)))
-      request.headers = h.slice(0, i) + h.slice(i + line.length);
-  } else if (Array.isArray(h)) {
-    const lname = name.toLowerCase();
-    for (let i = h.length - 2; i >= 0; i -= 2) {
-      if (
-        h[i + 1] === value &&
-        typeof h[i] === 'string' &&
-        (h[i] as string).toLowerCase() === lname
-      ) {
-        h.splice(i, 2);
-        return;
-      }
-    }
-  }
 }
 
 /**

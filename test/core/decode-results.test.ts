@@ -1,16 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { decodeResponse, decodeStreamEvent, resultPayload } from '../../src/core/protocol/results';
 import {
   decodePart,
-  decodeResponse,
-  decodeStreamEvent,
-  isTerminalState,
   MAX_ARTIFACTS,
   MAX_PARTS,
   MAX_STATUS_TEXT,
-  normaliseTaskState,
-  resultPayload,
-} from '../../src/core/protocol/results';
+} from '../../src/core/protocol/result-parts';
+import { isTerminalState, normaliseTaskState } from '../../src/core/protocol/task-states';
 import type { DecodedRequest, DecodedResult, OperationName } from '../../src/core/model';
 
 function rpcReq(operation: OperationName, protocolVersion?: string): DecodedRequest {

@@ -14,7 +14,8 @@ import fc from 'fast-check';
 import { EventShape } from '../../src/core/event-shape';
 import { sseJsonText } from '../../src/core/body-reader';
 import { SseParser } from '../../src/core/sse';
-import { decodeStreamEvent, MAX_STATUS_TEXT } from '../../src/core/protocol/results';
+import { decodeStreamEvent } from '../../src/core/protocol/results';
+import { MAX_STATUS_TEXT } from '../../src/core/protocol/result-parts';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures');
 const SEED = Number(process.env.FUZZ_SEED ?? 31);

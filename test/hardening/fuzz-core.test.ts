@@ -43,13 +43,8 @@ import { partMatchesModes } from '../../src/core/media-type';
 import type { DecodedCard, DecodedPart, DecodedRequest, DecodedResult } from '../../src/core/model';
 import { decodeHttpJsonRequest } from '../../src/core/protocol/http-json';
 import { decodeJsonRpcRequest, DEFAULT_SKILL_ID_PATHS } from '../../src/core/protocol/jsonrpc';
-import {
-  decodeResponse,
-  decodeStreamEvent,
-  MAX_ARTIFACTS,
-  MAX_PARTS,
-  MAX_STATUS_TEXT,
-} from '../../src/core/protocol/results';
+import { decodeResponse, decodeStreamEvent } from '../../src/core/protocol/results';
+import { MAX_ARTIFACTS, MAX_PARTS, MAX_STATUS_TEXT } from '../../src/core/protocol/result-parts';
 import { CardRegistry } from '../../src/core/registry';
 import { SseParser, type SseEvent } from '../../src/core/sse';
 

@@ -14,7 +14,8 @@ import * as http from 'node:http';
 import * as diagnosticsChannel from 'node:diagnostics_channel';
 import type { AddressInfo } from 'node:net';
 import type * as UndiciNs from 'undici';
-import { WireTap, addRequestHeaders } from '../../src/hooks/wire-tap';
+import { WireTap } from '../../src/hooks/wire-tap';
+import { addRequestHeaders } from '../../src/hooks/undici-headers';
 import type { WireRequestInfo } from '../../src/hooks/types';
 
 // Node's bundled undici first (global fetch runs on it), then npm undici.

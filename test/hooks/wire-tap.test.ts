@@ -16,12 +16,12 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { Readable, Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import type * as UndiciNs from 'undici';
+import { WireTap } from '../../src/hooks/wire-tap';
 import {
-  WireTap,
   lookupRequestHeader,
   responseHeaderRecord,
   headerFilter,
-} from '../../src/hooks/wire-tap';
+} from '../../src/hooks/undici-headers';
 import type { WireObserver, WireRequestInfo, WireTapDelegate } from '../../src/hooks/types';
 
 // Load order matters: whichever undici copy loads first installs ITS Agent as the process-wide

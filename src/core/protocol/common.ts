@@ -5,7 +5,7 @@
 import { MAX_SKILL_ID } from '../evidence';
 import { arr, getPath, isRecord, nonEmptyStr, own, pathSegment, splitPath } from '../json-path';
 import type { DecodedPart, DecodedRequest, OperationName } from '../model';
-import { decodePart } from './results';
+import { decodePart } from './result-parts';
 
 /**
  * Where a skill id is looked for by default, first string wins. Paths are written against
