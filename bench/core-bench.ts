@@ -4,7 +4,8 @@
  * Other benches add their lines with `measure()` from ./measure.
  */
 import { skillFingerprint } from '../src/core/fingerprint';
-import { CardRegistry, NegotiationRegistry, type Negotiation } from '../src/core/registry';
+import { CardRegistry } from '../src/core/card-registry';
+import { NegotiationRegistry, type Negotiation } from '../src/core/negotiation-registry';
 import type { DecodedCard } from '../src/core/model';
 import { realisticCard } from './fixtures';
 import { measure } from './measure';

@@ -25,7 +25,7 @@ import { StreamJudge } from '../core/stream-judge';
 import type { DecodedRequest, DecodedResult, Suspicion } from '../core/model';
 import { isSendOperation } from '../core/protocol/common';
 import { decodeResponse, decodeStreamEvent, jsonRpcExtendedCard } from '../core/protocol/results';
-import type { CardEntry } from '../core/registry';
+import type { CardEntry } from '../core/card-registry';
 import type { A2AInstrumentationConfig, ResolvedConfig } from '../config';
 import type { WireObserver } from '../hooks/types';
 import * as sc from '../semconv';

@@ -12,7 +12,7 @@ import type { DecodedRequest } from '../core/model';
 import { endpointScope, isSendOperation } from '../core/protocol/common';
 import { cardOutputModes, skillAliases, skillOfRequest } from '../core/skill-names';
 import { versionForFamily, type VersionFamily } from '../core/protocol/versions';
-import type { CardEntry } from '../core/registry';
+import type { CardEntry } from '../core/card-registry';
 import type { UrlFacts } from '../core/url';
 import { sharedState } from './shared-state';
 import type { Negotiated } from './span-attributes';

@@ -4,7 +4,8 @@
  * registries and the drift callbacks. Kept on globalThis under a registered symbol.
  */
 import { SeenAlerts } from '../core/seen-alerts';
-import { CardRegistry, NegotiationRegistry } from '../core/registry';
+import { CardRegistry } from '../core/card-registry';
+import { NegotiationRegistry } from '../core/negotiation-registry';
 import type { PushRegistry } from '../core/push';
 import type { ServedCards } from '../core/served-card';
 import type { DriftEvent } from '../core/judge';

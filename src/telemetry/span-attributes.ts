@@ -14,7 +14,7 @@ import type { DriftEvent, NegotiationContext } from '../core/judge';
 import type { DecodedRequest, DecodedResult, OperationName } from '../core/model';
 import { isSendOperation } from '../core/protocol/common';
 import { normaliseVersion } from '../core/protocol/versions';
-import type { CardEntry, CardUpdate } from '../core/registry';
+import type { CardEntry, CardUpdate } from '../core/card-registry';
 import type { CallerVerdict, ServedCard } from '../core/served-card';
 import { withoutQuery, type UrlFacts } from '../core/url';
 import * as sc from '../semconv';

@@ -11,7 +11,8 @@ import { confirmedDrift } from '../../src/core/confirm';
 import { absenceNearSkill } from '../../src/core/evidence';
 import { compilePatterns, judge, type DriftEvent, type JudgeOptions } from '../../src/core/judge';
 import type { DecodedCard, DecodedResult, NegotiationContext } from '../../src/core/model';
-import { CardRegistry, MAX_EARLIER_CARDS, operationRoutePrefix } from '../../src/core/registry';
+import { CardRegistry, MAX_EARLIER_CARDS } from '../../src/core/card-registry';
+import { operationRoutePrefix } from '../../src/core/card-scope';
 import { normaliseUrl } from '../../src/core/url';
 
 function card(

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CardRegistry, NegotiationRegistry, type Negotiation } from '../../src/core/registry';
+import { CardRegistry } from '../../src/core/card-registry';
+import { NegotiationRegistry, type Negotiation } from '../../src/core/negotiation-registry';
 import { normaliseUrl } from '../../src/core/url';
 import type { DecodedCard } from '../../src/core/model';
 

@@ -15,7 +15,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { drifted, setupOtel, type Harness } from '../helpers/otel';
 import { sharedState } from '../../src/telemetry/shared-state';
-import { CardRegistry } from '../../src/core/registry';
+import { CardRegistry } from '../../src/core/card-registry';
 import type { DecodedCard } from '../../src/core/model';
 
 let h: Harness;

@@ -45,7 +45,7 @@ import { decodeHttpJsonRequest } from '../../src/core/protocol/http-json';
 import { decodeJsonRpcRequest, DEFAULT_SKILL_ID_PATHS } from '../../src/core/protocol/jsonrpc';
 import { decodeResponse, decodeStreamEvent } from '../../src/core/protocol/results';
 import { MAX_ARTIFACTS, MAX_PARTS, MAX_STATUS_TEXT } from '../../src/core/protocol/result-parts';
-import { CardRegistry } from '../../src/core/registry';
+import { CardRegistry } from '../../src/core/card-registry';
 import { SseParser, type SseEvent } from '../../src/core/sse';
 
 // ---------------------------------------------------------------------------------------

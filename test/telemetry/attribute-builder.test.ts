@@ -11,7 +11,7 @@ import { decodeCard } from '../../src/core/card';
 import { ArtifactSchemaDriftError, StaleAgentCardError } from '../../src/core/errors';
 import type { DriftEvent } from '../../src/core/judge';
 import type { DecodedRequest, DecodedResult } from '../../src/core/model';
-import { CardRegistry } from '../../src/core/registry';
+import { CardRegistry } from '../../src/core/card-registry';
 import {
   callEndAttributes,
   cardFetchStartAttributes,

@@ -1,6 +1,7 @@
 /**
- * Bounded, pure registries: the Agent Cards seen on the wire (with their fingerprint
- * history) and the task negotiations awaiting judgement.
+ * The bounded, pure registry of the Agent Cards seen on the wire, with their fingerprint history
+ * and the endpoints they declare (which card judges a call). The task negotiations are in
+ * negotiation-registry.ts; the ordered map both are bounded with in linked-map.ts.
  *
  * Pure data structures: no timers, no I/O, no OpenTelemetry; time is passed in (`now`,
  * ms). Memory is bounded by the caps whatever the traffic: Maps keep insertion order and
@@ -8,9 +9,17 @@
  * odd input is ignored or treated as documented, never thrown on.
  */
 import { skillMap } from './card';
-import { intAtLeast } from './json-path';
-import type { DecodedCard, NegotiationContext, SkillInfo, Suspicion } from './model';
-import { normaliseUrl, originOfNormalised, pathEnd, urlFacts, withoutQuery } from './url';
+import { LinkedMap, intOption, readOption } from './linked-map';
+import type { DecodedCard, SkillInfo, Suspicion } from './model';
+import {
+  agentScopeOf,
+  cardKey,
+  isUnder,
+  operationRoutePrefix,
+  pathHasSegment,
+  sniffedPathScope,
+} from './card-scope';
+import { normaliseUrl, originOfNormalised, urlFacts, withoutQuery } from './url';
 import { grpcTargetUrl, isGrpcBinding } from './protocol/grpc';
 
 export interface CardEntry {
@@ -138,190 +147,6 @@ interface Indexed {
 const MAX_ORIGIN_CANDIDATES = 64;
 /** heldAt: at most this many of an origin's cards are looked at (newest first). */
 const MAX_SCAN_AT_ORIGIN = 256;
-
-/**
- * `{agentId}` of a per-agent card URL: `…/.well-known/{agentId}/agent-card.json` (or
- * `agent.json`). Undefined for the spec's one-agent paths.
- */
-function agentScopeOf(cardUrl: string): string | undefined {
-  const path = cardUrl.slice(0, pathEnd(cardUrl));
-  const segs = path.split('/');
-  const n = segs.length;
-  if (n < 3) return undefined;
-  const last = segs[n - 1].toLowerCase();
-  if (last !== 'agent-card.json' && last !== 'agent.json') return undefined;
-  const scope = segs[n - 2];
-  if (scope === '.well-known' || scope.length === 0 || segs[n - 3] !== '.well-known')
-    return undefined;
-  try {
-    return decodeURIComponent(scope);
-  } catch {
-    return scope;
-  }
-}
-
-/**
- * The normalised URL of the folder a sniffed card was served from: `…/x/agent/card` → `…/x`,
- * `…/a2a/agent.json` → `…/a2a`.
- */
-function sniffedPathScope(cardUrl: string): string | undefined {
-  const n = normaliseUrl(cardUrl);
-  if (n === undefined) return undefined;
-  let cut = n.lastIndexOf('/');
-  if (n.endsWith('/agent/card')) cut = n.length - '/agent/card'.length;
-  const origin = originOfNormalised(n);
-  return origin === undefined || cut < origin.length ? origin : n.slice(0, cut);
-}
-
-/** True when `n` is `prefix` or below it at a segment boundary. */
-function isUnder(n: string, prefix: string): boolean {
-  return n === prefix || (n.startsWith(prefix) && n.charCodeAt(prefix.length) === 47);
-}
-
-/** True when `scope` is one of the path segments of the normalised URL `n`. */
-function pathHasSegment(n: string, origin: string, scope: string): boolean {
-  const segs = n.slice(origin.length).split('/');
-  for (const seg of segs) {
-    if (seg === scope) return true;
-    if (seg.indexOf('%') >= 0) {
-      try {
-        if (decodeURIComponent(seg) === scope) return true;
-      } catch {
-        // not a valid escape: compared as is above
-      }
-    }
-  }
-  return false;
-}
-
-function intOption(v: unknown, def: number, min: number): number {
-  return intAtLeast(v, min) ?? def;
-}
-
-function readOption(opts: unknown, name: string): unknown {
-  try {
-    return typeof opts === 'object' && opts !== null
-      ? (opts as Record<string, unknown>)[name]
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The key a card URL is held under: the WHATWG-parsed href without its fragment (so
- * scheme/host case and default ports do not matter, but the query does: two tenants'
- * cards behind `?tenant=` stay apart); an unparsable string is its own key.
- */
-function cardKey(cardUrl: unknown): string {
-  if (typeof cardUrl !== 'string') return '';
-  try {
-    const u = new URL(cardUrl);
-    u.hash = '';
-    return u.href;
-  } catch {
-    return cardUrl;
-  }
-}
-
-/**
- * A Map that keeps its own order in a doubly linked list: moving an entry to the newest
- * end and dropping the oldest are O(1). (Using a Map's insertion order as a queue, i.e.
- * delete + re-set and `keys().next()`, is O(size) per operation in V8 once deleted slots
- * pile up at the front.)
- */
-class LinkedMap<K, V> {
-  private readonly map = new Map<K, LinkNode<K, V>>();
-  private oldest: LinkNode<K, V> | undefined;
-  private newest: LinkNode<K, V> | undefined;
-
-  get size(): number {
-    return this.map.size;
-  }
-
-  get(k: K): V | undefined {
-    return this.map.get(k)?.v;
-  }
-
-  /** Sets the value and makes the entry the newest. */
-  set(k: K, v: V): void {
-    const node = this.map.get(k);
-    if (node) {
-      node.v = v;
-      this.moveToNewest(node);
-      return;
-    }
-    const created: LinkNode<K, V> = { k, v, older: this.newest, newer: undefined };
-    if (this.newest) this.newest.newer = created;
-    else this.oldest = created;
-    this.newest = created;
-    this.map.set(k, created);
-  }
-
-  /** Makes an existing entry the newest. */
-  touch(k: K): void {
-    const node = this.map.get(k);
-    if (node) this.moveToNewest(node);
-  }
-
-  delete(k: K): boolean {
-    const node = this.map.get(k);
-    if (!node) return false;
-    this.map.delete(k);
-    this.unlink(node);
-    return true;
-  }
-
-  oldestKey(): K | undefined {
-    return this.oldest?.k;
-  }
-
-  newestKey(): K | undefined {
-    return this.newest?.k;
-  }
-
-  /** Up to `max` keys, newest first. */
-  keysNewestFirst(max: number): K[] {
-    const out: K[] = [];
-    for (let n = this.newest; n !== undefined && out.length < max; n = n.older) out.push(n.k);
-    return out;
-  }
-
-  /** The key just older than `k` (undefined at the oldest end or when `k` is absent). */
-  olderKey(k: K): K | undefined {
-    return this.map.get(k)?.older?.k;
-  }
-
-  clear(): void {
-    this.map.clear();
-    this.oldest = this.newest = undefined;
-  }
-
-  private moveToNewest(node: LinkNode<K, V>): void {
-    if (this.newest === node) return;
-    this.unlink(node);
-    node.older = this.newest;
-    node.newer = undefined;
-    if (this.newest) this.newest.newer = node;
-    else this.oldest = node;
-    this.newest = node;
-  }
-
-  private unlink(node: LinkNode<K, V>): void {
-    if (node.older) node.older.newer = node.newer;
-    else this.oldest = node.newer;
-    if (node.newer) node.newer.older = node.older;
-    else this.newest = node.older;
-    node.older = node.newer = undefined;
-  }
-}
-
-interface LinkNode<K, V> {
-  k: K;
-  v: V;
-  older: LinkNode<K, V> | undefined;
-  newer: LinkNode<K, V> | undefined;
-}
 
 /** Adds `key` as the most recent member of `index[k]`. */
 function addToIndex(index: Map<string, LinkedMap<string, true>>, k: string, key: string): void {
@@ -743,143 +568,10 @@ export class CardRegistry {
   }
 }
 
-/** The last path segments that name one operation of the HTTP+JSON binding, not an agent. */
-const OPERATION_ROUTES = new Set(['message:send', 'message:stream']);
-
-/**
- * The prefix of a normalised endpoint URL whose last path segment is an operation route
- * (`http://h/a2a/agents/x/v1/message:stream` → `http://h/a2a/agents/x/v1`), else undefined.
- */
-export function operationRoutePrefix(n: string): string | undefined {
-  const end = pathEnd(n);
-  const path = n.slice(0, end);
-  const i = path.lastIndexOf('/');
-  const origin = originOfNormalised(n);
-  if (i < 0 || origin === undefined || i <= origin.length) return undefined;
-  return OPERATION_ROUTES.has(path.slice(i + 1).toLowerCase()) ? path.slice(0, i) : undefined;
-}
-
 function safe<T>(f: () => T, fallback: T): T {
   try {
     return f();
   } catch {
     return fallback;
-  }
-}
-
-// ---------------------------------------------------------------------------------------
-
-export interface Negotiation {
-  taskId: string;
-  /** The agent endpoint the task lives at (`endpointScope`): task ids are unique per agent only. */
-  scope?: string;
-  /** What the SendMessage that created the task negotiated with (the card in use then). */
-  context: NegotiationContext;
-  /** Where its skill id came from (`params.skillId`, …, `application`). */
-  skillIdSource?: string;
-  /** The protocol version its span said, if any (a lifecycle call whose answer does not say keeps it). */
-  protocolVersion?: string;
-  /** opaque (a span context) */
-  link?: unknown;
-  createdAt: number;
-}
-
-/**
- * Tasks are held per agent endpoint: `scope` + NUL + task id (the task id alone without a scope).
- */
-function negotiationKey(taskId: string, scope: unknown): string {
-  return typeof scope === 'string' && scope.length > 0 ? `${scope}\u0000${taskId}` : taskId;
-}
-
-export interface NegotiationRegistryOptions {
-  /** Entries held; the oldest put is dropped first. Default 10000. */
-  maxEntries?: number;
-  /** An entry older than this (now - createdAt > maxAgeMs) is gone. Default 3 600 000 (1 h). */
-  maxAgeMs?: number;
-}
-
-export class NegotiationRegistry {
-  private maxEntries: number;
-  private maxAgeMs: number;
-  /** taskId → negotiation and its createdAt as read at put; oldest put first. */
-  private readonly entries = new LinkedMap<string, { n: Negotiation; t: number }>();
-
-  constructor(opts?: NegotiationRegistryOptions) {
-    this.maxEntries = intOption(readOption(opts, 'maxEntries'), 10000, 1);
-    const age = readOption(opts, 'maxAgeMs');
-    this.maxAgeMs = typeof age === 'number' && age >= 0 && !Number.isNaN(age) ? age : 3_600_000;
-  }
-
-  /**
-   * Change the caps (process-wide: the last instrumentation configured sets them); drops the oldest
-   * past the new entry cap.
-   */
-  setLimits(maxEntries: number, maxAgeMs: number): void {
-    this.maxEntries = intOption(maxEntries, this.maxEntries, 1);
-    if (typeof maxAgeMs === 'number' && maxAgeMs >= 0 && !Number.isNaN(maxAgeMs))
-      this.maxAgeMs = maxAgeMs;
-    while (this.entries.size > this.maxEntries)
-      this.entries.delete(this.entries.oldestKey() as string);
-  }
-
-  get size(): number {
-    return this.entries.size;
-  }
-
-  /**
-   * Holds `n` (by reference) under its scope and taskId, replacing any earlier one for that task
-   * (which then counts as the newest). Drops expired entries from the old end and the
-   * oldest past maxEntries. Ignored unless `n` is an object with a string `taskId` and a
-   * finite `createdAt`.
-   */
-  put(n: Negotiation): void {
-    let taskId: unknown;
-    let createdAt: unknown;
-    let scope: unknown;
-    try {
-      if (typeof n !== 'object' || n === null) return;
-      taskId = n.taskId;
-      createdAt = n.createdAt;
-      scope = n.scope;
-    } catch {
-      return;
-    }
-    if (typeof taskId !== 'string' || typeof createdAt !== 'number' || !Number.isFinite(createdAt))
-      return;
-    const key = negotiationKey(taskId, scope);
-    this.entries.set(key, { n, t: createdAt });
-    // Expired entries at the old end go now (amortised O(1)), so memory follows the age cap too.
-    for (
-      let id = this.entries.oldestKey();
-      id !== undefined && id !== key;
-      id = this.entries.oldestKey()
-    ) {
-      const e = this.entries.get(id) as { t: number };
-      if (!(createdAt - e.t > this.maxAgeMs)) break;
-      this.entries.delete(id);
-    }
-    while (this.entries.size > this.maxEntries)
-      this.entries.delete(this.entries.oldestKey() as string);
-  }
-
-  /**
-   * The negotiation for this task at this endpoint scope, unless it has expired (now - createdAt >
-   * maxAgeMs), in which case it is removed and undefined returned. A non-finite `now` cannot
-   * judge age: the entry is returned as is.
-   */
-  get(taskId: string, now: number, scope?: string): Negotiation | undefined {
-    if (typeof taskId !== 'string') return undefined;
-    const key = negotiationKey(taskId, scope);
-    const e = this.entries.get(key);
-    if (e === undefined) return undefined;
-    if (typeof now === 'number' && Number.isFinite(now) && now - e.t > this.maxAgeMs) {
-      this.entries.delete(key);
-      return undefined;
-    }
-    return e.n;
-  }
-
-  clear(): void {
-    this.entries.clear();
   }
 }
