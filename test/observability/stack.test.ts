@@ -546,10 +546,15 @@ describe(
 
       // alertmanager.yml with the fleet route's waits at 1 s and the instances' webhooks.
       const am = parse(fs.readFileSync(path.join(OBS, 'alertmanager.yml'), 'utf8'));
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
-      const fleet = am.route.routes.find((r: any) =>
-        (r.group_by ?? []).includes('a2a_agent_card_url'),
-      );
+      type Route = { receiver: string; group_by?: string[] };
+      type Receiver = { name: string; webhook_configs?: unknown[] };
+      const fleet = (am.route.routes as Route[]).find(
+        (r) =>
+          (r.group_by ?? []).includes('a2a_agent_card_url') &&
+          // the stale-callers route groups by the card too, and reaches no webhook
+          (am.receivers as Receiver[]).some((x) => x.name === r.receiver && x.webhook_configs),
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      ) as any;
       assert.ok(fleet, 'alertmanager.yml has no route grouping by a2a_agent_card_url');
       fleet.group_wait = '1s';
       fleet.group_interval = '1s';
