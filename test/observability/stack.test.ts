@@ -675,6 +675,7 @@ describe(
       OTEL_SERVICE_NAME: DEMO_SERVICE,
       OTEL_TRACES_EXPORTER: 'otlp',
       OTEL_METRICS_EXPORTER: 'otlp',
+      OTEL_INSTRUMENTATION_A2A_CARD_REVALIDATION_MS: '0',
     });
     let demoOut = '';
 
@@ -877,7 +878,8 @@ describe(
 
     test('every Prometheus target of grafana/dashboards/a2a-drift.json returns data (Tempo’s panel: not run)', async () => {
       const checked = await dashboardHasData(promUrl);
-      assert.equal(checked.length, 7, checked.join(', '));
+      // 9: with the agent's side (the demo's round 4: both stale-caller kinds)
+      assert.equal(checked.length, 9, checked.join(', '));
     });
 
     test('the span-metrics alert is routed to the instances’ webhook and the fleet evicts (traces only, no metrics exported)', async () => {
