@@ -878,8 +878,14 @@ describe(
 
     test('every Prometheus target of grafana/dashboards/a2a-drift.json returns data (Tempo’s panel: not run)', async () => {
       const checked = await dashboardHasData(promUrl);
-      // 9: with the agent's side (the demo's round 4: both stale-caller kinds)
-      assert.equal(checked.length, 9, checked.join(', '));
+      // 8 panels (the two of the agent's side among them: the demo's round 4 makes both
+      // stale-caller kinds) and the 2 variables
+      assert.equal(checked.length, 10, checked.join(', '));
+      for (const title of [
+        'Calls from stale callers, per agent, by kind and skill',
+        'Callers on an older card (caller_card_stale), per agent',
+      ])
+        assert.ok(checked.includes(title), `${title}: ${checked.join(', ')}`);
     });
 
     test('the span-metrics alert is routed to the instances’ webhook and the fleet evicts (traces only, no metrics exported)', async () => {
