@@ -8,7 +8,7 @@
  * With OTEL_EXPORTER_OTLP_ENDPOINT set, the spans and the a2a.client.card_drift counter
  * go to that collector as well. Exit code 0 when everything expected was caught.
  */
-const { onAgentCardDrift } = require('..'); // this package (dist/cjs/index.js)
+const { onAgentCardDrift, onStaleCaller } = require('..'); // this package (dist/cjs/index.js)
 const { main } = require('./fleet/scenario');
 
-main({ onAgentCardDrift });
+main({ onAgentCardDrift, onStaleCaller });

@@ -9,12 +9,13 @@
  * build of @a2a-js/sdk; the peers and the client agent are the CommonJS modules of
  * ./fleet, shared with fleet-demo.js.
  */
-import { onAgentCardDrift } from 'opentelemetry-instrumentation-a2a';
+import { onAgentCardDrift, onStaleCaller } from 'opentelemetry-instrumentation-a2a';
 import { ClientFactory } from '@a2a-js/sdk/client';
 import scenario from './fleet/scenario.js';
 
 await scenario.main({
   onAgentCardDrift,
+  onStaleCaller,
   createClient: (baseUrl) => new ClientFactory().createFromUrl(baseUrl),
   title:
     'A2A fleet demo (ESM): 2 worker agents (@a2a-js/sdk servers) and a client agent that caches Agent Cards for 1 h',

@@ -41,6 +41,9 @@ if (
   env.OTEL_METRICS_EXPORTER = 'none';
 }
 if (!isSet('OTEL_SERVICE_NAME')) env.OTEL_SERVICE_NAME = 'a2a-fleet-client';
+// Round 4 shows a caller learning of a redeploy at its next call without any revalidation.
+if (!isSet('OTEL_INSTRUMENTATION_A2A_CARD_REVALIDATION_MS'))
+  env.OTEL_INSTRUMENTATION_A2A_CARD_REVALIDATION_MS = '0';
 
 const child = spawn(process.execPath, ['--require', register, demo, ...process.argv.slice(2)], {
   cwd: repo,

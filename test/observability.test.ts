@@ -13,6 +13,7 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import * as sc from '../src/semconv';
 import { DRIFT_KINDS } from '../src/core/drift-kinds';
+import { CALLER_DRIFT_KINDS } from '../src/core/served-card';
 
 const DIR = path.resolve(__dirname, '..', 'examples', 'observability');
 const file = (rel: string): string => path.join(DIR, rel);
@@ -48,9 +49,16 @@ const COLLECTOR_CALLS = 'traces_span_metrics_calls_total';
 const TEMPO_CALLS = 'traces_spanmetrics_calls_total';
 /** Counter a2a.client.card_requests, unit {request}: the package's own card requests. */
 const CARD_REQUESTS_METRIC = `${promName(sc.METRIC_CARD_REQUESTS)}_total`;
+/** Counter a2a.server.stale_calls, unit {call}: the agent's side, calls from stale callers. */
+const STALE_CALLS_METRIC = `${promName(sc.METRIC_SERVER_STALE_CALLS)}_total`;
+/** The alert on it: about the agent's OWN card, never routed to the fleet's eviction. */
+const STALE_CALLERS_ALERT = 'A2AStaleCallers';
+/** Every value of a2a.drift.kind: the caller's side and the agent's side. */
+const ALL_KINDS: readonly string[] = [...DRIFT_KINDS, ...CALLER_DRIFT_KINDS];
 const KNOWN_METRICS = new Set([
   DRIFT_METRIC,
   CARD_REQUESTS_METRIC,
+  STALE_CALLS_METRIC,
   COLLECTOR_CALLS,
   TEMPO_CALLS,
   'up',
@@ -175,10 +183,7 @@ function checkPromRefs(where: string, refs: PromRefs): void {
   }
   for (const kind of refs.values.get('a2a_drift_kind') ?? []) {
     if (kind === '') continue;
-    assert.ok(
-      (DRIFT_KINDS as readonly string[]).includes(kind),
-      `${where}: a2a_drift_kind="${kind}" is not a drift kind`,
-    );
+    assert.ok(ALL_KINDS.includes(kind), `${where}: a2a_drift_kind="${kind}" is not a drift kind`);
   }
 }
 
@@ -199,7 +204,7 @@ function checkTraceQL(where: string, q: string): void {
     assert.equal(m[1], sc.SPAN_GET_AGENT_CARD, `${where}: span name ${m[1]}`);
   }
   for (const m of q.matchAll(/span\.a2a\.drift\.kind\s*=\s*"([^"]*)"/g)) {
-    assert.ok((DRIFT_KINDS as readonly string[]).includes(m[1]), `${where}: drift kind ${m[1]}`);
+    assert.ok(ALL_KINDS.includes(m[1]), `${where}: drift kind ${m[1]}`);
   }
 }
 
@@ -299,6 +304,11 @@ test('amtool check-config alertmanager.yml; the fleet route delivers card alerts
     'on-call',
     'an alert without a card URL is not for the fleet',
   );
+  assert.equal(
+    route([`alertname=${STALE_CALLERS_ALERT}`, card, 'a2a_drift_kind=caller_skill_not_in_card']),
+    'agent-owner',
+    "a stale-caller alert names the agent's own card: never the fleet's eviction",
+  );
 });
 
 test('promtool parses every dashboard PromQL expression', (t) => {
@@ -362,7 +372,7 @@ test('alerts.yaml: the drift alerts exist, name agent/skill/kind and say what to
   assert.match(byName.get('A2ADriftSpansTempo').expr, new RegExp(`\\b${TEMPO_CALLS}\\b`));
   assert.match(byName.get('A2ADriftSpansTempo').expr, /\bservice\b/);
 
-  for (const r of rules) {
+  for (const r of rules.filter((x) => x.alert !== STALE_CALLERS_ALERT)) {
     const refs = scanPromQL(r.expr);
     checkPromRefs(`alerts.yaml ${r.alert}`, refs);
     for (const l of ['a2a_drift_kind', 'a2a_skill_id', 'gen_ai_agent_name']) {
@@ -441,10 +451,20 @@ test('alerts.yaml: the counter rules name the card; card_changed pages nowhere',
       '0s',
       `${r.alert}: one drift is the evidence, \`for:\` only delays the eviction`,
     );
+    // The agent's counter never carries card_changed (its kinds are the callers').
+    if (r.alert === STALE_CALLERS_ALERT) continue;
     // Either the rule selects one other kind (a2a_drift_kind="..."), or it excludes card_changed in every selector.
     const selectors = [...String(r.expr).matchAll(/\b\w+_total\{([^}]*)\}/g)].map((m) => m[1]);
     assert.ok(selectors.length > 0, r.alert);
     for (const sel of selectors) {
+      // Span metrics hold the agent's SERVER spans too: their caller kinds name the agent's
+      // own card and must not reach the fleet (the stale-callers alert covers them).
+      if (/a2a_drift_kind!=""/.test(sel))
+        assert.match(
+          sel,
+          /a2a_drift_kind!~"caller_\.\*"/,
+          `${r.alert}: selector {${sel}} lets the agent's stale callers page the fleet`,
+        );
       const only = /a2a_drift_kind="([^"]+)"/.exec(sel);
       if (only) assert.notEqual(only[1], 'card_changed', r.alert);
       else
@@ -556,6 +576,109 @@ test('alertmanager.yml: one group per card to the fleet webhook, bearer token, i
     }
     for (const l of ir.equal ?? []) known('inhibit equal', l);
   }
+});
+
+/**
+ * Alertmanager's routing, as far as this folder's file uses it (equality and regex matchers on
+ * label names, `continue`, a parent's receiver when no child matches): the receivers an alert
+ * with `labels` is sent to. amtool does it for real when it is installed (the test above).
+ */
+function routeAlert(labels: Record<string, string>): string[] {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const matches = (r: any): boolean =>
+    (r.matchers ?? []).every((m: string) => {
+      const x = /^\s*([a-zA-Z_]\w*)\s*(=~|!~|!=|=)\s*"?(.*?)"?\s*$/.exec(m);
+      assert.ok(x, `matcher ${m}`);
+      const v = labels[x[1]] ?? '';
+      const re = new RegExp(`^(?:${x[3]})$`);
+      return x[2] === '='
+        ? v === x[3]
+        : x[2] === '!='
+          ? v !== x[3]
+          : x[2] === '=~'
+            ? re.test(v)
+            : !re.test(v);
+    });
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const walk = (r: any): string[] => {
+    const out: string[] = [];
+    for (const child of r.routes ?? []) {
+      if (!matches(child)) continue;
+      out.push(...walk(child));
+      if (!child.continue) return out;
+    }
+    return out.length > 0 ? out : [r.receiver];
+  };
+  return walk(alertmanagerConfig().route);
+}
+
+test("A2AStaleCallers: the agent's side, on a2a_server_stale_calls_total per agent, kind and skill; routed to its own receiver, never to the fleet webhook", () => {
+  const rule = alertRules().find((r) => r.alert === STALE_CALLERS_ALERT);
+  assert.ok(rule, `alerts.yaml lacks ${STALE_CALLERS_ALERT}`);
+  assert.equal(STALE_CALLS_METRIC, 'a2a_server_stale_calls_total');
+  assert.match(sc.METRIC_SERVER_STALE_CALLS_UNIT, /^\{.*\}$/);
+  const refs = scanPromQL(rule.expr);
+  checkPromRefs(`alerts.yaml ${STALE_CALLERS_ALERT}`, refs);
+  assert.deepEqual([...refs.metrics], [STALE_CALLS_METRIC]);
+  for (const l of ['job', 'a2a_agent_card_url', 'a2a_skill_id', 'a2a_drift_kind'])
+    assert.ok(refs.labels.has(l), `${STALE_CALLERS_ALERT} does not keep ${l}`);
+  assert.match(rule.expr, /\bunless\s+a2a_server_stale_calls_total\s+offset\b/);
+  const annotations = Object.values(rule.annotations).join('\n');
+  for (const m of annotations.matchAll(/\$labels\.(\w+)/g))
+    assert.ok(refs.labels.has(m[1]), `annotation uses $labels.${m[1]}, which the expression drops`);
+  assert.doesNotMatch(annotations, /[Ee]vict the/, 'a stale-caller alert asks for no eviction');
+  for (const k of CALLER_DRIFT_KINDS)
+    assert.ok(annotations.includes(k) || /\$labels\.a2a_drift_kind/.test(annotations), k);
+
+  // The fleet route forwards every alert naming a card to the eviction webhook: this one names
+  // the agent's own card and must be taken before it, by a route that reaches no webhook.
+  const am = alertmanagerConfig();
+  const webhooks = new Set(
+    am.receivers
+      .filter((r: { webhook_configs?: unknown[] }) => (r.webhook_configs ?? []).length > 0)
+      .map((r: { name: string }) => r.name),
+  );
+  const card = { a2a_agent_card_url: 'http://flights.example:8080/.well-known/agent-card.json' };
+  for (const kind of CALLER_DRIFT_KINDS) {
+    const to = routeAlert({
+      alertname: STALE_CALLERS_ALERT,
+      severity: rule.labels.severity,
+      signal: rule.labels.signal,
+      job: 'flights-agent',
+      a2a_drift_kind: kind,
+      a2a_skill_id: 'summarize-v2',
+      ...card,
+    });
+    assert.ok(to.length > 0);
+    for (const r of to)
+      assert.ok(!webhooks.has(r), `${STALE_CALLERS_ALERT} (${kind}) reaches ${r}`);
+  }
+  // The other alerts that name a card still reach the fleet (the route simulation is sound).
+  assert.deepEqual(
+    routeAlert({ alertname: 'A2AAgentCardDrift', a2a_drift_kind: 'unknown_skill', ...card }),
+    ['a2a-fleet', 'on-call'],
+  );
+  assert.deepEqual(routeAlert({ alertname: 'A2ADriftSpansTempo' }), ['on-call']);
+
+  // promtool cases: it fires, per agent; SERVER spans of stale callers page no span-metrics alert.
+  const doc = yamlFile('alerts.test.yaml');
+  for (const name of [
+    "stale callers of the agent's own card",
+    'stale callers in span metrics do not page the fleet',
+  ])
+    assert.ok(
+      doc.tests.some((t: { name: string }) => t.name === name),
+      `alerts.test.yaml lacks the test "${name}"`,
+    );
+  const utf8 = parse(
+    readFileSync(path.join(__dirname, 'observability', 'alerts-utf8.test.yaml'), 'utf8'),
+  );
+  assert.ok(
+    utf8.tests.some((t: { input_series: { series: string }[] }) =>
+      t.input_series.some((x) => x.series.includes('"a2a.server.stale_calls_total"')),
+    ),
+    'alerts-utf8.test.yaml has no stale-caller case under the UTF-8 names',
+  );
 });
 
 test('alerts.test.yaml: input series use the names the stack produces', () => {
@@ -924,6 +1047,26 @@ test('a2a-drift.json: panels by kind, agent, skill, span metrics and a TraceQL t
       (x) => x.target.expr.includes(TEMPO_CALLS) && x.target.expr.includes('a2a_drift_kind'),
     ),
     'no Tempo span-metrics drift panel',
+  );
+
+  // The agent's side, per agent (job and its own card URL): calls from stale callers by kind
+  // and skill, and the callers on an older card.
+  const stale = promTargets.filter((x) => x.target.expr.includes(STALE_CALLS_METRIC));
+  assert.ok(
+    stale.some((x) =>
+      ['job', 'a2a_agent_card_url', 'a2a_drift_kind', 'a2a_skill_id'].every((l) =>
+        new RegExp(`by \\([^)]*\\b${l}\\b`).test(x.target.expr),
+      ),
+    ),
+    'no panel of calls from stale callers per agent, by kind and skill',
+  );
+  assert.ok(
+    stale.some(
+      (x) =>
+        /a2a_drift_kind="caller_card_stale"/.test(x.target.expr) &&
+        /by \([^)]*\bjob\b[^)]*\ba2a_agent_card_url\b/.test(x.target.expr),
+    ),
+    'no panel of the callers on an older card (caller_card_stale) per agent',
   );
 
   assert.ok(traceql.length > 0, 'no TraceQL panel');

@@ -12,6 +12,7 @@ const CONTRACT = [
   'A2AInstrumentation',
   'skillFingerprint',
   'onAgentCardDrift',
+  'onStaleCaller',
   'withSkill',
   'setServedAgentCard',
   'StaleAgentCardError',

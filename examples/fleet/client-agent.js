@@ -167,10 +167,16 @@ class FleetClient {
     const agent = this.agentForCardUrl(event.cardUrl) || event.agentName;
     this.events.push({ agent, event });
     if (event.kind === 'card_changed') {
+      // The agent announced another card at an answer and the card fetched again confirmed it:
+      // the cached card is old, evict it (the next call re-negotiates from the new one).
+      const evicted =
+        event.suspicion === 'announced' && agent !== undefined && this.cache.delete(agent);
+      if (evicted) this.stats.evictions++;
       this.notes.push({
         type: 'changed',
         agent,
         event,
+        evicted,
         previousVersion: this.lastVersion.get(agent),
       });
       return;
@@ -192,8 +198,9 @@ class FleetClient {
             ? `version ${now ?? n.previousVersion ?? '(none)'} unchanged`
             : `version ${n.previousVersion} → ${now}`;
         this.print(
-          `CARD CHANGED  ${n.agent}  ${short(e.previousFingerprint)} → ${short(e.fingerprint)}  (${version})${whatChanged(e.diff)}`,
+          `CARD CHANGED  ${n.agent}  ${short(e.previousFingerprint)} → ${short(e.fingerprint)}  (${version})${whatChanged(e.diff)}${e.suspicion === 'announced' ? '  (announced by the agent at this call)' : ''}`,
         );
+        if (n.evicted) this.print(`evicted ${n.agent}'s cached card; the next call re-fetches it`);
         continue;
       }
       const parts = [`agent=${n.agent}`, `skill=${e.skillId}`, `task=${shortId(e.taskId)}`];

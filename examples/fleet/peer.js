@@ -41,6 +41,14 @@ const TRANSLATE_V1 = {
   inputModes: ['text/plain'],
   outputModes: ['text/plain'],
 };
+/** Added to peer-a at its second redeploy (round 4). */
+const DETECT_LANGUAGE_V1 = {
+  id: 'detect-language-v1',
+  name: 'Detect language',
+  description: 'Names the language of a text.',
+  inputModes: ['text/plain'],
+  outputModes: ['text/plain'],
+};
 /** Variant B: the same id, reused for a capability that answers in plain text. */
 const SUMMARIZE_V2_PLAIN = {
   ...SUMMARIZE_V2,
@@ -266,4 +274,11 @@ function describeSkills(skills) {
     .join(', ');
 }
 
-module.exports = { startPeer, describeSkills, SUMMARIZE_V2, TRANSLATE_V1, SUMMARIZE_V2_PLAIN };
+module.exports = {
+  startPeer,
+  describeSkills,
+  SUMMARIZE_V2,
+  TRANSLATE_V1,
+  SUMMARIZE_V2_PLAIN,
+  DETECT_LANGUAGE_V1,
+};

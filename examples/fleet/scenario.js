@@ -10,6 +10,12 @@
  *             peer-b: COMPLETED text/plain    → output_mode_mismatch → evict → card_changed
  *                     → retry judged against the new card: ok, not flagged
  *   round 3   both peers healthy again                   nothing flagged
+ *   round 4   the agent's side: peer-a redeployed again (translate-v1 + detect-language-v1)
+ *             a caller WITHOUT the package asks peer-a for summarize-v2 → the agent sees a
+ *                     stale caller: caller_skill_not_in_card (onStaleCaller)
+ *             the client's next call → the answer announces the new card's fingerprint →
+ *                     card_changed (suspicion announced), with revalidation off; the agent
+ *                     sees the client's older card: caller_card_stale
  *
  * `runScenario()` returns the exit code: 0 when everything expected was caught.
  */
@@ -19,8 +25,12 @@ const {
   SUMMARIZE_V2,
   TRANSLATE_V1,
   SUMMARIZE_V2_PLAIN,
+  DETECT_LANGUAGE_V1,
 } = require('./peer');
 const { FleetClient, short } = require('./client-agent');
+const { callWithoutPackage } = require('./plain-caller');
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function envTrue(name) {
   return (
@@ -77,6 +87,7 @@ function telemetryDestination() {
 /**
  * @param {object} o
  * @param {(cb: (event: any) => void) => () => void} o.onAgentCardDrift
+ * @param {(cb: (event: any) => void) => () => void} [o.onStaleCaller]  the agent's side
  * @param {(baseUrl: string) => Promise<any>} [o.createClient]
  * @param {boolean} [o.variantB]  include peer-b (default true)
  * @param {(line: string) => void} [o.print]
@@ -95,6 +106,29 @@ async function runScenario(o) {
   });
   const problems = [];
   const rounds = {};
+  // The agent's side: what the worker agents' process is told of its stale callers.
+  const staleCalls = [];
+  let printedStale = 0;
+  const offStale = o.onStaleCaller ? o.onStaleCaller((e) => staleCalls.push(e)) : () => {};
+  const flushStale = () => {
+    const fresh = staleCalls.slice(printedStale);
+    printedStale = staleCalls.length;
+    const groups = new Map();
+    for (const e of fresh) {
+      // one line per kind, agent and caller's card (a task's polls name no skill)
+      const key = `${e.kind}\u0000${e.agentName}\u0000${e.callerFingerprint}`;
+      const g = groups.get(key) || { e, calls: [], skills: new Set() };
+      g.calls.push(e.operation);
+      if (e.skillId !== undefined) g.skills.add(e.skillId);
+      groups.set(key, g);
+    }
+    for (const { e, calls, skills } of groups.values()) {
+      const caller = e.callerFingerprint ? ` caller's card=${short(e.callerFingerprint)}` : '';
+      print(
+        `STALE CALLER  ${e.kind}  agent=${e.agentName} skill=${[...skills].join(',') || '(none named)'} calls=${calls.length} (${[...new Set(calls)].join(', ')})${caller} served card=${short(e.fingerprint)}`,
+      );
+    }
+  };
   try {
     print(
       o.title ||
@@ -129,10 +163,40 @@ async function runScenario(o) {
 
     await round(2, 'the client still holds the cards it cached in round 1');
     await round(3, 'the same calls again (healthy)');
+    const before4 = fleet.events.length;
+
+    // ------------------------------------------------------------ round 4: the agent's side
+    const revalidation =
+      String(process.env.OTEL_INSTRUMENTATION_A2A_CARD_REVALIDATION_MS || '').trim() === '0'
+        ? 'revalidation off'
+        : 'no revalidation due';
+    print('');
+    print(
+      `Round 4: the agent's side (${revalidation}). peer-a redeployed again, version left at "1.0":`,
+    );
+    peers[0].redeploy([TRANSLATE_V1, DETECT_LANGUAGE_V1]);
+    print(`  peer-a  skills: ${describeSkills(peers[0].card.skills)}`);
+    const plain = await callWithoutPackage(
+      peers[0].cardUrl,
+      `${peers[0].baseUrl}/a2a/jsonrpc`,
+      'summarize-v2',
+    );
+    print(
+      `[a caller without the package] fetched peer-a's card, then asked for summarize-v2 as its card from before round 2 said: ${String(plain.state).replace(/^TASK_STATE_/, '')}`,
+    );
+    await sleep(50);
+    flushStale();
+    rounds[4] = {
+      'peer-a': await fleet.runTask(peers[0].name, 'translate-v1', 'round 4'),
+    };
+    await sleep(50);
+    fleet.flushNotes();
+    flushStale();
 
     // ------------------------------------------------------------ what was caught
-    const drifts = fleet.events.filter((e) => e.event.kind !== 'card_changed');
-    const changes = fleet.events.filter((e) => e.event.kind === 'card_changed');
+    const early = fleet.events.slice(0, before4);
+    const drifts = early.filter((e) => e.event.kind !== 'card_changed');
+    const changes = early.filter((e) => e.event.kind === 'card_changed');
     const all = [1, 2, 3].flatMap((n) => Object.values(rounds[n]).flat());
     const expectedDrift = (r) => r.attempt === 0 && r.label === 'round 2';
     const healthy = all.filter((r) => !expectedDrift(r));
@@ -199,7 +263,7 @@ async function runScenario(o) {
       const retry = rounds[2][p.name][1];
       if (!retry || retry.state !== 'COMPLETED' || retry.drift)
         problems.push(`the retry on ${p.name} after eviction did not succeed unflagged`);
-      const version = fleet.cache.get(p.name) && fleet.cache.get(p.name).card.version;
+      const version = fleet.lastVersion.get(p.name);
       if (version !== firstCards.get(p.name))
         problems.push(
           `${p.name}'s card version changed (${firstCards.get(p.name)} → ${version}): not the field report's case`,
@@ -216,6 +280,33 @@ async function runScenario(o) {
     for (const r of healthy.filter((x) => x.state !== 'COMPLETED'))
       problems.push(`${r.agent} ${r.skillId} ${r.label} attempt ${r.attempt} ended ${r.state}`);
 
+    // Round 4: the agent saw its stale callers; the client learnt of the new card at its next call.
+    const late = fleet.events.slice(before4);
+    const announced = late.filter(
+      (e) => e.event.kind === 'card_changed' && e.event.suspicion === 'announced',
+    );
+    if (announced.length !== 1 || announced[0].agent !== 'peer-a' || late.length !== 1)
+      problems.push(
+        `round 4: expected one card_changed announced by peer-a, got ${late.map((e) => `${e.event.kind}/${e.event.suspicion}@${e.agent}`).join(', ') || 'none'}`,
+      );
+    const r4 = rounds[4]['peer-a'][0];
+    if (!r4 || r4.state !== 'COMPLETED' || r4.drift)
+      problems.push(`round 4 on peer-a did not complete unflagged (${r4 && r4.state})`);
+    if (o.onStaleCaller) {
+      const notInCard = staleCalls.filter(
+        (e) =>
+          e.kind === 'caller_skill_not_in_card' &&
+          e.agentName === 'peer-a' &&
+          e.skillId === 'summarize-v2',
+      );
+      if (notInCard.length !== 1 || staleCalls.some((e) => e.agentName !== 'peer-a'))
+        problems.push(
+          `round 4: expected peer-a to see one caller_skill_not_in_card for summarize-v2, saw ${JSON.stringify(staleCalls.map((e) => `${e.kind}@${e.agentName}/${e.skillId}`))}`,
+        );
+      if (!staleCalls.some((e) => e.kind === 'caller_card_stale' && e.agentName === 'peer-a'))
+        problems.push("round 4: peer-a did not see the client's older card (caller_card_stale)");
+    }
+
     const caught = drifts.map((d) => `${d.event.kind}@${d.agent}/${d.event.skillId}`);
     const s = fleet.stats;
     print(
@@ -223,6 +314,9 @@ async function runScenario(o) {
         `${drifts.length} drift${drifts.length === 1 ? '' : 's'} caught (${caught.join(', ') || 'none'}), ` +
         `${changes.length} card change${changes.length === 1 ? '' : 's'} (${changes.map((c) => `${c.agent} ${short(c.event.previousFingerprint)} → ${short(c.event.fingerprint)}`).join(', ')}), ` +
         `${s.evictions} eviction${s.evictions === 1 ? '' : 's'}, retries after eviction ${retriesOk ? 'succeeded' : 'FAILED'}, healthy calls flagged: ${healthyFlagged.length}`,
+    );
+    print(
+      `The agent's side: ${staleCalls.length} call${staleCalls.length === 1 ? '' : 's'} from stale callers seen by the agents (${[...new Set(staleCalls.map((e) => `${e.kind}@${e.agentName}`))].join(', ') || 'none'}), ${announced.length} new card learnt from the agent's announcement`,
     );
     print(`Telemetry: ${telemetryDestination()}`);
     if (problems.length > 0) {
@@ -232,6 +326,7 @@ async function runScenario(o) {
     print(`OK: everything expected was caught (${Date.now() - started} ms)`);
     return 0;
   } finally {
+    offStale();
     fleet.close();
     await Promise.all(peers.map((p) => p.close()));
   }

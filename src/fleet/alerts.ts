@@ -8,6 +8,7 @@
  * ignored and counted, never thrown on).
  */
 import { DRIFT_KINDS, type DriftKind } from '../core/drift-kinds';
+import { CALLER_DRIFT_KINDS } from '../core/served-card';
 import { ArtifactSchemaDriftError, StaleAgentCardError } from '../core/errors';
 import { isRecord } from '../core/json-path';
 import type { DriftEvent } from '../core/judge';
@@ -54,6 +55,7 @@ export type IgnoredReason =
   | 'bad card url'
   | 'no drift kind'
   | 'card_changed'
+  | 'caller drift'
   | 'malformed'
   | 'too many';
 
@@ -67,6 +69,7 @@ export type AlertParse =
   | { ok: false; error: string };
 
 const KINDS: ReadonlySet<string> = new Set(DRIFT_KINDS);
+const CALLER_KINDS: ReadonlySet<string> = new Set(CALLER_DRIFT_KINDS);
 
 function label(
   labels: Record<string, unknown>,
@@ -118,6 +121,9 @@ function readAlert(a: unknown, firing: boolean): FleetAlert | IgnoredReason {
   const cardUrl = normaliseUrl(rawUrl);
   if (cardUrl === undefined) return 'bad card url';
   const kind = label(labels, LABEL_DRIFT_KIND);
+  // The agent's side: callers of THIS process's agent on an older card. The card the alert
+  // names is the agent's own and is current; nothing in the callers is to be evicted for it.
+  if (kind !== undefined && CALLER_KINDS.has(kind)) return 'caller drift';
   if (kind === undefined || !KINDS.has(kind)) return 'no drift kind';
   // card_changed is the confirmation that a card was re-fetched, not evidence against one.
   if (kind === 'card_changed') return 'card_changed';

@@ -5,7 +5,13 @@
  */
 import { logger } from '../diag-logger';
 import type { DriftEvent } from '../core/judge';
-import { sharedState, type DriftCallback, type SharedState } from './shared-state';
+import {
+  sharedState,
+  type DriftCallback,
+  type SharedState,
+  type StaleCallerCallback,
+  type StaleCallerEvent,
+} from './shared-state';
 
 const MAX_DEBOUNCE_KEYS = 10_000;
 
@@ -127,4 +133,43 @@ export function claimFleetEviction(
 /** Deliver a fleet event (claimed with claimFleetEviction) to the callbacks and `extra`. */
 export function deliverFleetDrift(event: DriftEvent, extra?: DriftCallback): void {
   deliver(event, extra);
+}
+
+/**
+ * Register a process-wide callback called for each call this process's A2A server answers for
+ * a stale caller (`caller_skill_not_in_card`, `caller_card_stale`: the agent's side, option
+ * `serverSpans`). Returns a function that removes it. It is told, never asked: nothing is to be
+ * evicted (the card is this process's own), the answer is already on its way. Called on a later
+ * turn of the event loop, once per call (no debounce: the app counts or samples as it wishes).
+ */
+export function onStaleCaller(callback: StaleCallerCallback): () => void {
+  if (typeof callback !== 'function') {
+    logger.warn('onStaleCaller expects a function; ignored');
+    return () => {};
+  }
+  const callbacks = (sharedState().staleCallers ??= new Set());
+  callbacks.add(callback);
+  return () => {
+    callbacks.delete(callback);
+  };
+}
+
+/** Hand `event` to the onStaleCaller callbacks, off the request's path. */
+export function dispatchStaleCaller(event: StaleCallerEvent): void {
+  const callbacks = sharedState().staleCallers;
+  if (callbacks === undefined || callbacks.size === 0) return;
+  const targets = [...callbacks];
+  setImmediate(() => {
+    for (const cb of targets) {
+      try {
+        const result = cb(event);
+        if (result && typeof (result as Promise<void>).then === 'function')
+          (result as Promise<void>).then(undefined, (err: unknown) => {
+            logger.warn('stale-caller callback rejected', err);
+          });
+      } catch (err) {
+        logger.warn('stale-caller callback threw', err);
+      }
+    }
+  });
 }

@@ -60,12 +60,14 @@ import { PACKAGE_NAME } from '../version';
 import { MAX_CARD_BYTES } from './card-refetch';
 import { runAsOwnRequest } from './own-requests';
 import { sharedState } from './shared-state';
+import { dispatchStaleCaller } from './drift-events';
 import {
   callerDriftEvent,
   operationSpanName,
   serverCallAttributes,
   serverResponseUpdate,
   staleCallMetricAttributes,
+  staleCallerEvent,
 } from './span-attributes';
 
 /** How long a span waits for the process's own card to be learned before it is judged. */
@@ -319,6 +321,7 @@ export class ServerCalls implements InboundTapDelegate {
                 v.skillListed === true || servedCards().listsAnywhere(v.skillId),
               );
         deps.staleCalls?.add(1, staleCallMetricAttributes(v.drift, label, served));
+        dispatchStaleCaller(staleCallerEvent(req!.operation, v, served));
       }
       // ended when the answer ended, though judged later when the card was being learned
       s.end(endTime);

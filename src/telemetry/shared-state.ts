@@ -7,10 +7,31 @@ import { SeenAlerts } from '../core/seen-alerts';
 import { CardRegistry } from '../core/card-registry';
 import { NegotiationRegistry } from '../core/negotiation-registry';
 import type { PushRegistry } from '../core/push';
-import type { ServedCards } from '../core/served-card';
+import type { CallerDriftKind, ServedCards } from '../core/served-card';
 import type { DriftEvent } from '../core/judge';
 
 export type DriftCallback = (event: DriftEvent) => void | Promise<void>;
+
+/**
+ * A call this process's A2A server answered for a caller on an older card of the agent (the
+ * agent's side): what its SERVER span says, without message content.
+ */
+export interface StaleCallerEvent {
+  kind: CallerDriftKind;
+  /** The A2A operation (`SendMessage`, `GetTask`, ...). */
+  operation: string;
+  /** The skill the request named, as the caller wrote it (capped). */
+  skillId?: string;
+  /** The fingerprint the caller announced (A2A-Card-Fingerprint), when it is not the served card's. */
+  callerFingerprint?: string;
+  /** The served card's fingerprint and URL. */
+  fingerprint?: string;
+  cardUrl?: string;
+  /** The served card's agent name. */
+  agentName?: string;
+}
+
+export type StaleCallerCallback = (event: StaleCallerEvent) => void | Promise<void>;
 
 /**
  * How fleet alerts (src/fleet/) reach the instrumentation: installed by the
@@ -56,6 +77,11 @@ export interface SharedState {
    * Telemetry/server-calls.ts.
    */
   served?: ServedCards;
+  /**
+   * onStaleCaller callbacks (the agent's side; created on first use: a copy of an older
+   * version may have made this object). Telemetry/drift-events.ts.
+   */
+  staleCallers?: Set<StaleCallerCallback>;
   /**
    * The A2AInstrumentation that makes spans in this process (the first enabled one, until it
    * is disabled): a second instance, or a second copy of the package, stays idle instead of

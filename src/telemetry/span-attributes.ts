@@ -18,6 +18,7 @@ import type { CardEntry, CardUpdate } from '../core/card-registry';
 import type { CallerVerdict, ServedCard } from '../core/served-card';
 import { withoutQuery, type UrlFacts } from '../core/url';
 import * as sc from '../semconv';
+import type { StaleCallerEvent } from './shared-state';
 
 /** The longest string attribute value (longer ones are cut). */
 const MAX_ATTR_LEN = 256;
@@ -626,6 +627,23 @@ export function serverResponseUpdate(statusCode: number, finished: boolean): Spa
 }
 
 /** `a2a.server.stale_calls`' labels: the kind, the skill (bounded by the caller), the served card. */
+/** What an onStaleCaller callback is told about a stale caller's call (`v.drift` set). */
+export function staleCallerEvent(
+  operation: string,
+  v: CallerVerdict,
+  served: ServedCard | undefined,
+): StaleCallerEvent {
+  const event: StaleCallerEvent = { kind: v.drift!, operation };
+  if (v.skillId !== undefined) event.skillId = cap(v.skillId);
+  if (v.callerFingerprint !== undefined) event.callerFingerprint = v.callerFingerprint;
+  if (served !== undefined) {
+    event.fingerprint = served.fingerprint;
+    event.cardUrl = reportedCardUrl(served.url);
+    if (served.card.name !== undefined) event.agentName = cap(served.card.name);
+  }
+  return event;
+}
+
 export function staleCallMetricAttributes(
   kind: string,
   skillLabel: string | undefined,

@@ -79,6 +79,8 @@ function exportEnv(service: string, extra: Record<string, string> = {}): NodeJS.
     OTEL_EXPORTER_OTLP_ENDPOINT: rx.url,
     OTEL_METRIC_EXPORT_INTERVAL: '500',
     OTEL_SERVICE_NAME: service,
+    // round 4: the client learns of the new card at its next call, with no revalidation
+    OTEL_INSTRUMENTATION_A2A_CARD_REVALIDATION_MS: '0',
     ...extra,
   });
 }
@@ -93,6 +95,9 @@ function normalisedDemoOutput(stdout: string): string[] {
         .replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:PORT')
         .replace(/task=[0-9a-f-]+…?/g, 'task=ID')
         .replace(/\d+ GetTask polls/g, 'N GetTask polls')
+        // a task's polls carry the client's card too: as many as the polls
+        .replace(/calls=\d+ \(SendMessage, GetTask\)/g, 'calls=N (SendMessage, GetTask)')
+        .replace(/: \d+ calls from stale callers/g, ': N calls from stale callers')
         .replace(/\(\d+ ms\)/g, '(T ms)'),
     );
 }
@@ -122,6 +127,14 @@ async function checkFleetTelemetry(service: string, run: RunResult): Promise<voi
     'removed summarize-v2; added translate-v1',
     'summarize-v2 output text/markdown → text/plain',
     'healthy calls flagged: 0',
+    // round 4, the agent's side: a caller without the package asks for the removed skill, and
+    // the client learns of the next card at its next call (revalidation off)
+    "Round 4: the agent's side (revalidation off)",
+    'STALE CALLER  caller_skill_not_in_card  agent=peer-a skill=summarize-v2 calls=1 (SendMessage)',
+    'STALE CALLER  caller_card_stale  agent=peer-a skill=translate-v1 calls=',
+    'added detect-language-v1  (announced by the agent at this call)',
+    "evicted peer-a's cached card; the next call re-fetches it",
+    "1 new card learnt from the agent's announcement",
     'OK: everything expected was caught',
   ]) {
     assert.ok(run.stdout.includes(line), `the demo printed ${JSON.stringify(line)}\n${run.stdout}`);
@@ -154,6 +167,28 @@ async function checkFleetTelemetry(service: string, run: RunResult): Promise<voi
     assert.equal(s.scopeName, SCOPE);
     assert.match(String(s.attributes['a2a.agent_card.fingerprint']), /^[0-9a-f]{64}$/);
   }
+  // Round 4: the agent sees its stale callers on its SERVER spans.
+  const staleServed = served
+    .filter((s) => s.attributes['a2a.drift.kind'] !== undefined)
+    .map((s) => `${s.name}:${s.attributes['a2a.drift.kind']}@${s.attributes['gen_ai.agent.name']}`);
+  assert.equal(
+    staleServed.filter((x) => x === 'SendMessage:caller_skill_not_in_card@peer-a').length,
+    1,
+    `the caller without the package, naming the removed skill: ${staleServed}`,
+  );
+  assert.ok(
+    staleServed.includes('SendMessage:caller_card_stale@peer-a'),
+    `the client on the older card: ${staleServed}`,
+  );
+  assert.deepEqual(
+    [...new Set(staleServed.map((x) => x.replace(/^\w+:/, '')))].sort(),
+    ['caller_card_stale@peer-a', 'caller_skill_not_in_card@peer-a'],
+    'nothing else is a stale caller (the in-place redeploys of rounds 2 are unseen by the agent)',
+  );
+  const notInCard = served.find(
+    (s) => s.attributes['a2a.drift.kind'] === 'caller_skill_not_in_card',
+  )!;
+  assert.equal(notInCard.attributes['a2a.skill.id'], 'summarize-v2');
 
   // GetAgentCard: the two first fetches and the two re-fetches after eviction.
   const cards = spans.filter((s) => s.name === 'GetAgentCard');
@@ -201,6 +236,8 @@ async function checkFleetTelemetry(service: string, run: RunResult): Promise<voi
       'GetAgentCard:card_changed@peer-b',
       'GetTask:output_mode_mismatch@peer-b',
       'GetTask:unknown_skill@peer-a',
+      // round 4: the answer announced the next card; the card fetched again decided
+      'SendMessage:card_changed@peer-a',
     ],
     "exactly the seed's two drifts and the two card changes are flagged: healthy calls and the retries are not",
   );
@@ -309,7 +346,16 @@ async function checkFleetTelemetry(service: string, run: RunResult): Promise<voi
     retryA.filter((s) => s.name === 'SendMessage').length >= 2,
     'peer-a: the retry and round 3 use the new card',
   );
-  for (const s of retryA) {
+  const announced = drifted.find((s) => s.name === 'SendMessage')!;
+  assert.equal(announced.attributes['a2a.drift.suspicion'], 'announced');
+  assert.equal(announced.attributes['a2a.skill.id'], 'translate-v1');
+  const cardStale = served.find((s) => s.attributes['a2a.drift.kind'] === 'caller_card_stale')!;
+  assert.equal(
+    cardStale.attributes['a2a.caller.card_fingerprint'],
+    fingerprints.get('peer-a')?.last,
+    'the agent names the card the client negotiated with (the one of round 2)',
+  );
+  for (const s of retryA.filter((x) => x !== announced)) {
     assert.equal(
       s.attributes['a2a.skill.id'],
       'translate-v1',
@@ -374,9 +420,23 @@ async function checkFleetTelemetry(service: string, run: RunResult): Promise<voi
   assert.deepEqual(totals, {
     'unknown_skill@peer-a': 1,
     'output_mode_mismatch@peer-b': 1,
-    'card_changed@peer-a': 1,
+    'card_changed@peer-a': 2,
     'card_changed@peer-b': 1,
   });
+  // The agent's counter: by kind and skill, never by the caller's fingerprint.
+  await rx.waitForMetrics((p) => mine(p) && p.name === 'a2a.server.stale_calls', SPAN_WAIT_MS, 1);
+  const stalePoints = latest(
+    rx.metrics.filter((p) => mine(p) && p.name === 'a2a.server.stale_calls'),
+  );
+  const staleTotals: Record<string, number> = {};
+  for (const p of stalePoints) {
+    assert.equal(p.unit, '{call}');
+    assert.equal(p.attributes['a2a.caller.card_fingerprint'], undefined);
+    const key = `${p.attributes['a2a.drift.kind']}/${p.attributes['a2a.skill.id'] ?? '-'}`;
+    staleTotals[key] = (staleTotals[key] ?? 0) + p.value;
+  }
+  assert.equal(staleTotals['caller_skill_not_in_card/summarize-v2'], 1);
+  assert.ok((staleTotals['caller_card_stale/translate-v1'] ?? 0) >= 1, JSON.stringify(staleTotals));
   const unknownPoint = latest(points).find(
     (p) => p.attributes['a2a.drift.kind'] === 'unknown_skill',
   );
@@ -481,6 +541,7 @@ describe('register entry, end to end (fleet demo → OTLP receiver)', { timeout:
       const env = cleanEnv({
         OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`,
         OTEL_SERVICE_NAME: serviceName('down'),
+        OTEL_INSTRUMENTATION_A2A_CARD_REVALIDATION_MS: '0',
         ...(interval ? { OTEL_METRIC_EXPORT_INTERVAL: interval } : {}),
       });
       const run = await runNode(['--require', REGISTER_CJS, DEMO_CJS], env, { timeoutMs: 20_000 });

@@ -859,6 +859,28 @@ test('UTF-8 label names (Prometheus 3 NoUTF8EscapingWithSuffixes): the dotted sp
   assert.ok(empty.ok && empty.alerts[0]?.cardUrl === peer.cardUrl, JSON.stringify(empty));
 });
 
+/**
+ * The agent's side: a stale-caller alert (a2a.server.stale_calls, or the SERVER spans' span
+ * metrics) names the agent's OWN card, which is current. alertmanager.yml routes it away from
+ * the fleet receiver; if a route sends it anyway, the receiver ignores it with its own reason
+ * (before, it was ignored as 'no drift kind' and warned about a misconfigured rule).
+ */
+test('stale-caller alerts (caller_skill_not_in_card, caller_card_stale) evict nothing, under either spelling of the labels', () => {
+  const parsed = parseWebhookPayload(
+    notification([
+      alert({ kind: 'caller_skill_not_in_card', skillId: 'summarize-v2', fingerprint: 'c1' }),
+      alert({ kind: 'caller_card_stale', skillId: 'translate-v1', fingerprint: 'c2' }),
+      dottedAlert(
+        { 'a2a.agent_card.url': peer.cardUrl, 'a2a.drift.kind': 'caller_card_stale' },
+        'c3',
+      ),
+    ]),
+  );
+  assert.ok(parsed.ok);
+  assert.deepEqual(parsed.alerts, []);
+  assert.deepEqual(parsed.reasons, { 'caller drift': 3 });
+});
+
 test('alert labels with characters outside [a-zA-Z0-9_] in names and values: read or refused with a reason, never thrown on', async () => {
   const url = 'http://bücher.example:8080/.well-known/agent-card.json';
   const odd = parseWebhookPayload(

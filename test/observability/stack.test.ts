@@ -546,10 +546,15 @@ describe(
 
       // alertmanager.yml with the fleet route's waits at 1 s and the instances' webhooks.
       const am = parse(fs.readFileSync(path.join(OBS, 'alertmanager.yml'), 'utf8'));
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
-      const fleet = am.route.routes.find((r: any) =>
-        (r.group_by ?? []).includes('a2a_agent_card_url'),
-      );
+      type Route = { receiver: string; group_by?: string[] };
+      type Receiver = { name: string; webhook_configs?: unknown[] };
+      const fleet = (am.route.routes as Route[]).find(
+        (r) =>
+          (r.group_by ?? []).includes('a2a_agent_card_url') &&
+          // the stale-callers route groups by the card too, and reaches no webhook
+          (am.receivers as Receiver[]).some((x) => x.name === r.receiver && x.webhook_configs),
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      ) as any;
       assert.ok(fleet, 'alertmanager.yml has no route grouping by a2a_agent_card_url');
       fleet.group_wait = '1s';
       fleet.group_interval = '1s';
@@ -670,6 +675,7 @@ describe(
       OTEL_SERVICE_NAME: DEMO_SERVICE,
       OTEL_TRACES_EXPORTER: 'otlp',
       OTEL_METRICS_EXPORTER: 'otlp',
+      OTEL_INSTRUMENTATION_A2A_CARD_REVALIDATION_MS: '0',
     });
     let demoOut = '';
 
@@ -872,7 +878,14 @@ describe(
 
     test('every Prometheus target of grafana/dashboards/a2a-drift.json returns data (Tempo’s panel: not run)', async () => {
       const checked = await dashboardHasData(promUrl);
-      assert.equal(checked.length, 7, checked.join(', '));
+      // 8 panels (the two of the agent's side among them: the demo's round 4 makes both
+      // stale-caller kinds) and the 2 variables
+      assert.equal(checked.length, 10, checked.join(', '));
+      for (const title of [
+        'Calls from stale callers, per agent, by kind and skill',
+        'Callers on an older card (caller_card_stale), per agent',
+      ])
+        assert.ok(checked.includes(title), `${title}: ${checked.join(', ')}`);
     });
 
     test('the span-metrics alert is routed to the instances’ webhook and the fleet evicts (traces only, no metrics exported)', async () => {

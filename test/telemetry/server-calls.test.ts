@@ -14,6 +14,7 @@ import { setupOtel, type Harness } from '../helpers/otel';
 import { startSdkPeer, DEFAULT_SKILL, TRANSLATE_SKILL, type SdkPeer } from '../peers/sdk-peer';
 import { skillFingerprint } from '../../src/core/fingerprint';
 import { servedCards, setServedAgentCard } from '../../src/telemetry/server-calls';
+import { onStaleCaller, type StaleCallerEvent } from '../../src/index';
 
 interface Answer {
   status: number;
@@ -199,6 +200,55 @@ describe('the agent side (SERVER spans, served card, stale callers)', () => {
       assert.equal(stale!.attributes['a2a.drift.kind'], 'caller_card_stale');
       assert.equal(stale!.attributes['a2a.caller.card_fingerprint'], other);
     } finally {
+      await close();
+    }
+  });
+
+  test('onStaleCaller: the app is told of each stale caller (what the SERVER span says), off the request path; a throwing callback harms nothing', async () => {
+    const seen: StaleCallerEvent[] = [];
+    const offThrow = onStaleCaller(() => {
+      throw new Error('app bug');
+    });
+    const off = onStaleCaller((e) => {
+      seen.push(e);
+    });
+    try {
+      const fp = skillFingerprint(JSON.parse((await raw(peer.cardUrl, 'GET')).body));
+      await raw(peer.jsonRpcUrl, 'POST', sendMessage(DEFAULT_SKILL.id), {
+        ...A2A_V1,
+        'a2a-card-fingerprint': fp,
+      });
+      const retired = await raw(peer.jsonRpcUrl, 'POST', sendMessage('retired_skill'), A2A_V1);
+      assert.equal(retired.status, 200);
+      const other = 'cd'.repeat(32);
+      await raw(peer.jsonRpcUrl, 'POST', sendMessage(DEFAULT_SKILL.id), {
+        ...A2A_V1,
+        'a2a-card-fingerprint': other,
+      });
+      await h.waitForSpans((s) => s.filter((x) => x.kind === SpanKind.SERVER).length === 3);
+      await new Promise((r) => setImmediate(r));
+      assert.deepEqual(
+        seen.map((e) => e.kind),
+        ['caller_skill_not_in_card', 'caller_card_stale'],
+      );
+      assert.deepEqual(seen[0], {
+        kind: 'caller_skill_not_in_card',
+        operation: 'SendMessage',
+        skillId: 'retired_skill',
+        fingerprint: fp,
+        cardUrl: peer.cardUrl,
+        agentName: peer.card.name,
+      });
+      assert.equal(seen[1]!.callerFingerprint, other);
+      assert.equal(seen[1]!.skillId, DEFAULT_SKILL.id);
+      off();
+      await raw(peer.jsonRpcUrl, 'POST', sendMessage('retired_skill'), A2A_V1);
+      await h.waitForSpans((s) => s.filter((x) => x.kind === SpanKind.SERVER).length === 4);
+      await new Promise((r) => setImmediate(r));
+      assert.equal(seen.length, 2, 'removed: not called again');
+    } finally {
+      off();
+      offThrow();
       await close();
     }
   });
