@@ -1,0 +1,268 @@
+/**
+ * The agent's side of the conformance table: a row that declares `agentSide` has its agent run
+ * under this package's register entry (a child process exporting OTLP/HTTP to a real receiver,
+ * test/peers/otlp-receiver.ts), called by a client WITHOUT the package (bare-client.mjs: a plain
+ * Node process sending raw JSON-RPC with fetch). The checks here run for every such row:
+ * - healthy: the call gets a SERVER span named as the client's, with the fingerprint of the card
+ *   the agent serves (computed here from the bytes it served), the answer carries the
+ *   `A2A-Card-Fingerprint` header, and no stale caller is seen;
+ * - a caller naming a skill the served card does not list: `caller_skill_not_in_card` on the
+ *   SERVER span and in `a2a.server.stale_calls`;
+ * - the answers (the row's same-bytes probes and the call) byte for byte as the bare agent's.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../../peers/otlp-receiver';
+import { skillFingerprint } from '../../../src/index';
+import { PACKAGE_NAME } from '../../../src/version';
+import { METRIC_SERVER_STALE_CALLS } from '../../../src/semconv';
+import type { RegisterEntry } from '../child-peer.mjs';
+import { normaliseWire } from '../live-checks';
+import { isNA, type AgentSide, type Peer, type Probe, type Row } from './types';
+import type { Check, RowContext } from './checks';
+
+const REPO = path.resolve(__dirname, '..', '..', '..');
+const BARE_CLIENT = path.join(__dirname, 'bare-client.mjs');
+const KIND_SERVER = 2;
+
+/** What the client without the package got. */
+export interface BareAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  error?: string;
+}
+
+/** Sends the requests in order from a Node process that loads nothing of this package. */
+export function bareFetch(requests: Array<ReturnType<Probe['request']>>): Promise<BareAnswer[]> {
+  const env = { ...process.env };
+  delete env.NODE_OPTIONS;
+  const child = spawn(process.execPath, [BARE_CLIENT], {
+    env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+  child.stdin.end(JSON.stringify(requests));
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => {
+      if (code !== 0) reject(new Error(`the bare client exited ${code}: ${err.slice(0, 2000)}`));
+      else resolve(JSON.parse(out) as BareAnswer[]);
+    });
+  });
+}
+
+/** Node arguments and environment running a child under the register entry, exporting to `rx`. */
+export function registerEntry(side: AgentSide, rx: OtlpReceiver, service: string): RegisterEntry {
+  const esm = path.join(REPO, 'dist', 'esm', 'register.mjs');
+  const cjs = path.join(REPO, 'dist', 'cjs', 'register.js');
+  assert.ok(fs.existsSync(esm) && fs.existsSync(cjs), 'dist/ is missing (run npm run build first)');
+  return {
+    nodeArgs: side.load === 'import' ? ['--import', pathToFileURL(esm).href] : ['--require', cjs],
+    env: {
+      OTEL_SERVICE_NAME: service,
+      OTEL_EXPORTER_OTLP_ENDPOINT: rx.url,
+      OTEL_TRACES_EXPORTER: 'otlp',
+      OTEL_METRICS_EXPORTER: 'otlp',
+      OTEL_METRIC_EXPORT_INTERVAL: '200',
+      OTEL_LOGS_EXPORTER: 'none',
+      OTEL_BSP_SCHEDULE_DELAY: '50',
+    },
+  };
+}
+
+interface Instrumented {
+  peer: Peer;
+  rx: OtlpReceiver;
+  service: string;
+}
+const running = new WeakMap<RowContext, Promise<Instrumented>>();
+
+/** The row's healthy agent under the register entry (started once per row, stopped by stopAll). */
+export function instrumentedAgent(ctx: RowContext): Promise<Instrumented> {
+  let got = running.get(ctx);
+  if (!got) {
+    got = (async () => {
+      const side = ctx.row.agentSide;
+      assert.ok(side && !isNA(side));
+      const rx = await startOtlpReceiver();
+      ctx.cleanups.push(() => rx.close());
+      const service = `a2a-agent-side-${ctx.row.id}-${process.pid}`;
+      const peer = await ctx.start({
+        variant: 'healthy',
+        register: registerEntry(side, rx, service),
+      });
+      return { peer, rx, service };
+    })();
+    running.set(ctx, got);
+  }
+  return got;
+}
+
+function side(row: Row): AgentSide {
+  assert.ok(row.agentSide && !isNA(row.agentSide));
+  return row.agentSide;
+}
+
+const serverSpans =
+  (service: string) =>
+  (s: ReceivedSpan): boolean =>
+    s.scopeName === PACKAGE_NAME &&
+    s.kind === KIND_SERVER &&
+    s.resource['service.name'] === service;
+
+function describe(spans: ReceivedSpan[]): string {
+  return spans
+    .map((s) => `${s.name} ${JSON.stringify(s.attributes)}`)
+    .join('\n')
+    .slice(0, 3000);
+}
+
+/** The stale-call counter's latest value per series of this agent. */
+function staleCalls(
+  a: Instrumented,
+): Array<{ attributes: Record<string, unknown>; value: number }> {
+  const latest = new Map<string, number>();
+  for (const p of a.rx.metrics)
+    if (p.name === METRIC_SERVER_STALE_CALLS && p.resource['service.name'] === a.service)
+      latest.set(JSON.stringify(p.attributes), Number(p.value));
+  return [...latest].map(([k, value]) => ({
+    attributes: JSON.parse(k) as Record<string, unknown>,
+    value,
+  }));
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The applies of every agent-side check: the row's declaration, or its reason. */
+function applies(row: Row): true | string {
+  if (row.agentSide === undefined)
+    return 'the row declares no agent side (its agent is not a Node process)';
+  return isNA(row.agentSide) ? row.agentSide.na : true;
+}
+
+export const AGENT_SIDE_CHECKS: Check[] = [
+  {
+    id: 'agent-side-healthy',
+    title: "the agent's side: a client without the package gets a SERVER span with the served card",
+    asserts:
+      'the agent run under the register entry; a client without the package (a plain Node process, raw JSON-RPC) reads the card, then calls a listed skill: one SERVER span named as the client’s method, with `a2a.method.name`, `a2a.skill.id`, and `a2a.agent_card.fingerprint` equal to `skillFingerprint` of the card bytes the agent served; the answer carries `A2A-Card-Fingerprint` with the same value; no stale-caller verdict, no `a2a.server.stale_calls`',
+    applies,
+    async run(ctx) {
+      const a = await instrumentedAgent(ctx);
+      const s = side(ctx.row);
+      a.rx.clear();
+      const skill = ctx.skillOn(a.peer, ctx.row.skills.send);
+      const call = s.send(skill);
+      const [card, answer] = await bareFetch([
+        { url: a.peer.cardUrl },
+        call.request(a.peer, 'agent-side-healthy'),
+      ]);
+      assert.equal(card.status, 200, `the card: ${JSON.stringify(card).slice(0, 500)}`);
+      const fp = skillFingerprint(JSON.parse(card.body));
+      assert.equal(answer.status, call.status, `the call: ${JSON.stringify(answer).slice(0, 500)}`);
+      const spanName = call.span?.name ?? 'SendMessage';
+      const spans = await a.rx.waitForSpans(serverSpans(a.service), 10_000);
+      await sleep(300);
+      const server = a.rx.spans.filter(serverSpans(a.service));
+      assert.equal(
+        server.length,
+        1,
+        `one SERVER span (the card GET is none):\n${describe(server)}`,
+      );
+      void spans;
+      const span = server[0]!;
+      assert.equal(span.name, spanName, describe(server));
+      assert.equal(span.attributes['a2a.method.name'], spanName, describe(server));
+      assert.equal(span.attributes['a2a.skill.id'], skill, describe(server));
+      for (const [k, v] of Object.entries(call.span?.attributes ?? {}))
+        assert.deepEqual(span.attributes[k], v, `${k}: ${describe(server)}`);
+      assert.equal(
+        span.attributes['a2a.agent_card.fingerprint'],
+        fp,
+        `the served card (${s.card.value}) is seen: ${describe(server)}`,
+      );
+      assert.equal(answer.headers['a2a-card-fingerprint'], fp, JSON.stringify(answer.headers));
+      assert.equal(card.headers['a2a-card-fingerprint'], undefined, 'none on the card GET');
+      assert.equal(span.attributes['a2a.drift.kind'], undefined, describe(server));
+      await sleep(400);
+      assert.deepEqual(staleCalls(a), [], 'no stale call counted');
+    },
+  },
+  {
+    id: 'agent-side-stale-caller',
+    title: "the agent's side: a caller naming a skill the served card does not list",
+    asserts:
+      'a client without the package calls a made-up skill id the served card does not list: the SERVER span carries `a2a.drift.kind` `caller_skill_not_in_card` (its status the server’s own), and `a2a.server.stale_calls` counts it',
+    applies,
+    async run(ctx) {
+      const a = await instrumentedAgent(ctx);
+      const s = side(ctx.row);
+      a.rx.clear();
+      const skill = 'no-such-skill-on-this-card';
+      const call = s.send(skill);
+      const [card, answer] = await bareFetch([
+        { url: a.peer.cardUrl },
+        call.request(a.peer, 'agent-side-stale'),
+      ]);
+      assert.equal(card.status, 200);
+      assert.ok(answer.error === undefined, JSON.stringify(answer));
+      const fp = skillFingerprint(JSON.parse(card.body));
+      const spans = await a.rx.waitForSpans(serverSpans(a.service), 10_000);
+      const span = spans[0]!;
+      assert.equal(span.attributes['a2a.skill.id'], skill, describe(spans));
+      assert.equal(span.attributes['a2a.agent_card.fingerprint'], fp, describe(spans));
+      assert.equal(span.attributes['a2a.drift.kind'], 'caller_skill_not_in_card', describe(spans));
+      const points = await a.rx.waitForMetrics(
+        (p) => p.name === METRIC_SERVER_STALE_CALLS && p.resource['service.name'] === a.service,
+        10_000,
+      );
+      void points;
+      const series = staleCalls(a).filter(
+        (p) => p.attributes['a2a.drift.kind'] === 'caller_skill_not_in_card',
+      );
+      assert.ok(
+        series.reduce((n, p) => n + p.value, 0) >= 1,
+        `counted: ${JSON.stringify(staleCalls(a))}`,
+      );
+    },
+  },
+  {
+    id: 'agent-side-same-bytes',
+    title: "the agent's side: the same bytes with and without the register entry",
+    asserts:
+      'the row’s same-bytes probes and the agent-side call, sent by a client without the package to the bare agent and to the agent under the register entry: the same status, content type and body (ids and timestamps normalised), the same header names but `A2A-Card-Fingerprint`',
+    applies,
+    async run(ctx) {
+      const a = await instrumentedAgent(ctx);
+      const bare = await ctx.healthy();
+      const s = side(ctx.row);
+      const probes = [
+        ...(isNA(ctx.row.sameBytes) ? [] : ctx.row.sameBytes.probes),
+        s.send(ctx.skillOn(bare, ctx.row.skills.send)),
+      ];
+      const run = async (peer: Peer, tag: string) =>
+        (await bareFetch(probes.map((p) => p.request(peer, tag)))).map((r, i) => ({
+          probe: probes[i]!.label,
+          status: r.status,
+          error: r.error,
+          contentType: r.headers?.['content-type'],
+          headers: Object.keys(r.headers ?? {})
+            .filter((h) => !['date', 'a2a-card-fingerprint', 'content-length'].includes(h))
+            .sort(),
+          body: normaliseWire(r.body ?? '', tag)
+            .split(String(peer.port))
+            .join('PORT'),
+        }));
+      const off = await run(bare, 'agent-side-bare');
+      const on = await run(a.peer, 'agent-side-instrumented');
+      assert.deepEqual(on, off);
+    },
+  },
+];
