@@ -1,8 +1,10 @@
 /**
  * The agent's side of the conformance table: a row that declares `agentSide` has its agent run
  * under this package's register entry (a child process exporting OTLP/HTTP to a real receiver,
- * test/peers/otlp-receiver.ts), called by a client WITHOUT the package (bare-client.mjs: a plain
- * Node process sending raw JSON-RPC with fetch). The checks here run for every such row:
+ * test/peers/otlp-receiver.ts), called by clients WITHOUT the package: the Python a2a-sdk client
+ * (python/a2a-sdk/client.py, from the a2a-sdk venv) for the healthy call, and bare-client.mjs (a
+ * plain Node process sending the row's raw JSON-RPC with fetch) for the rest. The checks here run
+ * for every such row:
  * - healthy: the call gets a SERVER span named as the client's, with the fingerprint of the card
  *   the agent serves (computed here from the bytes it served), the answer carries the
  *   `A2A-Card-Fingerprint` header, and no stale caller is seen;
@@ -11,7 +13,7 @@
  * - the answers (the row's same-bytes probes and the call) byte for byte as the bare agent's.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -138,6 +140,36 @@ function staleCalls(
   }));
 }
 
+const PY_DIR = path.join(REPO, 'test', 'real-world', 'python', 'a2a-sdk');
+const PY_CLIENT = path.join(PY_DIR, 'client.py');
+const PY = path.join(PY_DIR, '.venv', 'bin', 'python');
+
+interface PyExchange {
+  method: string;
+  url: string;
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** One non-streaming call by the Python a2a-sdk client (python/a2a-sdk/client.py). */
+function pythonClient(
+  peer: Peer,
+  skill: string,
+  text: string,
+): { exchanges: PyExchange[]; events?: unknown[]; error?: string } {
+  assert.ok(
+    fs.existsSync(path.join(PY_DIR, '.venv', '.installed')),
+    'the Python a2a-sdk venv is not installed (REAL_WORLD_INSTALL_ONLY=1 bash scripts/real-world.sh)',
+  );
+  const card = new URL(peer.cardUrl);
+  const out = execFileSync(PY, [PY_CLIENT, card.origin, card.pathname, skill, text], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return JSON.parse(out) as { exchanges: PyExchange[]; events?: unknown[]; error?: string };
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The applies of every agent-side check: the row's declaration, or its reason. */
@@ -152,23 +184,24 @@ export const AGENT_SIDE_CHECKS: Check[] = [
     id: 'agent-side-healthy',
     title: "the agent's side: a client without the package gets a SERVER span with the served card",
     asserts:
-      'the agent run under the register entry; a client without the package (a plain Node process, raw JSON-RPC) reads the card, then calls a listed skill: one SERVER span named as the client’s method, with `a2a.method.name`, `a2a.skill.id`, and `a2a.agent_card.fingerprint` equal to `skillFingerprint` of the card bytes the agent served; the answer carries `A2A-Card-Fingerprint` with the same value; no stale-caller verdict, no `a2a.server.stale_calls`',
+      'the agent run under the register entry; the Python `a2a-sdk` 1.3 client (no part of this package: its `ClientFactory` from the card URL, non-streaming, the skill id in the request metadata) reads the card, then calls a listed skill: one SERVER span named as the client’s method, with `a2a.method.name`, `a2a.skill.id`, and `a2a.agent_card.fingerprint` equal to `skillFingerprint` of the card bytes the agent served; the answer carries `A2A-Card-Fingerprint` with the same value (the card GET none); no stale-caller verdict, no `a2a.server.stale_calls`',
     applies,
     async run(ctx) {
       const a = await instrumentedAgent(ctx);
       const s = side(ctx.row);
       a.rx.clear();
       const skill = ctx.skillOn(a.peer, ctx.row.skills.send);
-      const call = s.send(skill);
-      const [card, answer] = await bareFetch([
-        { url: a.peer.cardUrl },
-        call.request(a.peer, 'agent-side-healthy'),
-      ]);
-      assert.equal(card.status, 200, `the card: ${JSON.stringify(card).slice(0, 500)}`);
+      const got = pythonClient(a.peer, skill, ctx.row.skills.prompts[ctx.row.skills.send] ?? skill);
+      const show = JSON.stringify(got).slice(0, 1500);
+      assert.equal(got.error, undefined, show);
+      const [card, answer] = got.exchanges;
+      assert.ok(card && answer && got.exchanges.length === 2, `a card GET and one call: ${show}`);
+      assert.equal(card.method, 'GET', show);
+      assert.equal(card.status, 200, show);
       const fp = skillFingerprint(JSON.parse(card.body));
-      assert.equal(answer.status, call.status, `the call: ${JSON.stringify(answer).slice(0, 500)}`);
-      const spanName = call.span?.name ?? 'SendMessage';
-      const spans = await a.rx.waitForSpans(serverSpans(a.service), 10_000);
+      assert.equal(answer.status, 200, show);
+      const spanName = s.send(skill).span?.name ?? 'SendMessage';
+      await a.rx.waitForSpans(serverSpans(a.service), 10_000);
       await sleep(300);
       const server = a.rx.spans.filter(serverSpans(a.service));
       assert.equal(
@@ -176,12 +209,11 @@ export const AGENT_SIDE_CHECKS: Check[] = [
         1,
         `one SERVER span (the card GET is none):\n${describe(server)}`,
       );
-      void spans;
       const span = server[0]!;
       assert.equal(span.name, spanName, describe(server));
       assert.equal(span.attributes['a2a.method.name'], spanName, describe(server));
       assert.equal(span.attributes['a2a.skill.id'], skill, describe(server));
-      for (const [k, v] of Object.entries(call.span?.attributes ?? {}))
+      for (const [k, v] of Object.entries(s.send(skill).span?.attributes ?? {}))
         assert.deepEqual(span.attributes[k], v, `${k}: ${describe(server)}`);
       assert.equal(
         span.attributes['a2a.agent_card.fingerprint'],
