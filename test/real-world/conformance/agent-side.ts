@@ -13,6 +13,8 @@
  * - the answers (the row's same-bytes probes and the call) byte for byte as the bare agent's.
  */
 import assert from 'node:assert/strict';
+import { propagation } from '@opentelemetry/api';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -23,7 +25,17 @@ import { PACKAGE_NAME } from '../../../src/version';
 import { METRIC_SERVER_STALE_CALLS } from '../../../src/semconv';
 import type { RegisterEntry } from '../child-peer.mjs';
 import { normaliseWire } from '../live-checks';
-import { isNA, type AgentSide, type Peer, type Probe, type Row } from './types';
+import { getCard, type Json } from '../lib';
+import { call } from './drivers';
+import {
+  isNA,
+  type AgentSide,
+  type Outcome,
+  type Path,
+  type Peer,
+  type Probe,
+  type Row,
+} from './types';
 import type { Check, RowContext } from './checks';
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
@@ -172,6 +184,11 @@ function pythonClient(
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** The row's first healthy path that sends with the `@a2a-js/sdk` client (a client with the package). */
+function sdkPath(row: Row): Path | undefined {
+  return row.healthy.find((p) => p.ops.send && p.client.kind === 'sdk');
+}
+
 /** The applies of every agent-side check: the row's declaration, or its reason. */
 function applies(row: Row): true | string {
   if (row.agentSide === undefined)
@@ -295,6 +312,91 @@ export const AGENT_SIDE_CHECKS: Check[] = [
       const off = await run(bare, 'agent-side-bare');
       const on = await run(a.peer, 'agent-side-instrumented');
       assert.deepEqual(on, off);
+    },
+  },
+  {
+    id: 'agent-side-both-ends',
+    title: "the agent's side: a Node client with the package, before and after a redeploy",
+    asserts:
+      'the agent under the register entry, called by this process’s `@a2a-js/sdk` client with the package (the row’s first healthy SDK path, holding the card it fetched): the CLIENT and SERVER spans in one trace, each with the served card’s fingerprint, no verdict on the SERVER span; then the agent redeployed in place without the variant A skill (still under the entry), and the same client, still holding the old card, calls the gone skill: the SERVER span says `caller_skill_not_in_card` and `a2a.caller.card_fingerprint` the held card’s fingerprint (the one the client announced)',
+    applies: (row) => {
+      const a = applies(row);
+      if (a !== true) return a;
+      if (isNA(row.variantA)) return row.variantA.na;
+      return sdkPath(row)
+        ? true
+        : 'no healthy path sends with the `@a2a-js/sdk` client (tried with its raw `fetch` path instead: the SERVER span was not in the CLIENT span’s trace, no `traceparent` arrived; open, not yet explained)';
+    },
+    async run(ctx) {
+      assert.ok(!isNA(ctx.row.variantA));
+      const gone = ctx.row.variantA;
+      const a = await instrumentedAgent(ctx);
+      const path = sdkPath(ctx.row)!;
+      a.rx.clear();
+      await ctx.h().reset();
+      // the harness registers no propagator; an app's NodeSDK registers W3C trace context
+      propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+      const sendSkill = ctx.skillOn(a.peer, ctx.row.skills.send);
+      let held: Json;
+      let ok: Outcome;
+      try {
+        held = (await getCard(a.peer.cardUrl)).card;
+        ok = await call(
+          path.client,
+          a.peer,
+          held,
+          'send',
+          sendSkill,
+          ctx.row.skills.prompts[ctx.row.skills.send] ?? sendSkill,
+        );
+      } finally {
+        propagation.disable();
+      }
+      const fpOld = skillFingerprint(held);
+      assert.equal(ok.error, undefined, JSON.stringify(ok).slice(0, 500));
+      const [server] = await a.rx.waitForSpans(serverSpans(a.service), 10_000);
+      const client = ctx
+        .h()
+        .spans()
+        .find((x) => x.name === 'SendMessage');
+      assert.ok(client && server, ctx.spans.describeSpans());
+      assert.equal(
+        server.traceId,
+        client.spanContext().traceId,
+        `one trace across the wire: the SERVER span's parent ${server.parentSpanId || '(none)'}, the CLIENT span ${client.spanContext().spanId}`,
+      );
+      assert.equal(client.attributes['a2a.agent_card.fingerprint'], fpOld);
+      assert.equal(server.attributes['a2a.agent_card.fingerprint'], fpOld, describe([server]));
+      assert.equal(server.attributes['a2a.drift.kind'], undefined, describe([server]));
+
+      // the redeploy in place: the same port, the skill gone, still under the register entry
+      const side = ctx.row.agentSide;
+      assert.ok(side && !isNA(side));
+      await a.peer.stop();
+      a.rx.clear();
+      const v = await ctx.start(
+        { variant: 'A', register: registerEntry(side, a.rx, a.service) },
+        a.peer,
+      );
+      running.set(ctx, Promise.resolve({ ...a, peer: v }));
+      const goneSkill = ctx.skillOn(v, gone.gone);
+      const goneCall = gone.paths.find((p) => p.ops.send && !p.deploy && !p.prompt) ?? path;
+      await call(
+        goneCall.client,
+        v,
+        held,
+        'send',
+        goneSkill,
+        ctx.row.skills.prompts[gone.gone] ?? goneSkill,
+      );
+      const spans = await a.rx.waitForSpans(
+        (x) => serverSpans(a.service)(x) && x.attributes['a2a.skill.id'] === goneSkill,
+        10_000,
+      );
+      const stale = spans[0]!;
+      assert.equal(stale.attributes['a2a.drift.kind'], 'caller_skill_not_in_card', describe(spans));
+      assert.equal(stale.attributes['a2a.caller.card_fingerprint'], fpOld, describe(spans));
+      assert.notEqual(stale.attributes['a2a.agent_card.fingerprint'], fpOld, describe(spans));
     },
   },
 ];
