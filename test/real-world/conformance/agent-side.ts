@@ -27,15 +27,7 @@ import type { RegisterEntry } from '../child-peer.mjs';
 import { normaliseWire } from '../live-checks';
 import { getCard, type Json } from '../lib';
 import { call } from './drivers';
-import {
-  isNA,
-  type AgentSide,
-  type Outcome,
-  type Path,
-  type Peer,
-  type Probe,
-  type Row,
-} from './types';
+import { isNA, type AgentSide, type Outcome, type Peer, type Probe, type Row } from './types';
 import type { Check, RowContext } from './checks';
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
@@ -184,11 +176,6 @@ function pythonClient(
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** The row's first healthy path that sends with the `@a2a-js/sdk` client (a client with the package). */
-function sdkPath(row: Row): Path | undefined {
-  return row.healthy.find((p) => p.ops.send && p.client.kind === 'sdk');
-}
-
 /** The applies of every agent-side check: the row's declaration, or its reason. */
 function applies(row: Row): true | string {
   if (row.agentSide === undefined)
@@ -318,20 +305,22 @@ export const AGENT_SIDE_CHECKS: Check[] = [
     id: 'agent-side-both-ends',
     title: "the agent's side: a Node client with the package, before and after a redeploy",
     asserts:
-      'the agent under the register entry, called by this process’s `@a2a-js/sdk` client with the package (the row’s first healthy SDK path, holding the card it fetched): the CLIENT and SERVER spans in one trace, each with the served card’s fingerprint, no verdict on the SERVER span; then the agent redeployed in place without the variant A skill (still under the entry), and the same client, still holding the old card, calls the gone skill: the SERVER span says `caller_skill_not_in_card` and `a2a.caller.card_fingerprint` the held card’s fingerprint (the one the client announced)',
+      'the agent under the register entry, called by this process’s client with the package (the row’s first healthy path that sends, holding the card it fetched; a W3C propagator registered, as an app’s NodeSDK does): the CLIENT and SERVER spans in one trace, each with the served card’s fingerprint, no verdict on the SERVER span; then the agent redeployed in place without the variant A skill (still under the entry), and the same client, still holding the old card, calls the gone skill: the SERVER span says `caller_skill_not_in_card` and `a2a.caller.card_fingerprint` the held card’s fingerprint (the one the client announced)',
     applies: (row) => {
       const a = applies(row);
       if (a !== true) return a;
       if (isNA(row.variantA)) return row.variantA.na;
-      return sdkPath(row)
+      return row.healthy.some((p) => p.ops.send)
         ? true
-        : 'no healthy path sends with the `@a2a-js/sdk` client (tried with its raw `fetch` path instead: the SERVER span was not in the CLIENT span’s trace, no `traceparent` arrived; open, not yet explained)';
+        : 'no healthy path sends (the client with the package has no call to make)';
     },
     async run(ctx) {
       assert.ok(!isNA(ctx.row.variantA));
       const gone = ctx.row.variantA;
       const a = await instrumentedAgent(ctx);
-      const path = sdkPath(ctx.row)!;
+      const path = ctx.row.healthy.find((p) => p.ops.send)!;
+      // the spans of the checks before, exported late, are not this check's
+      await sleep(500);
       a.rx.clear();
       await ctx.h().reset();
       // the harness registers no propagator; an app's NodeSDK registers W3C trace context
@@ -354,17 +343,19 @@ export const AGENT_SIDE_CHECKS: Check[] = [
       }
       const fpOld = skillFingerprint(held);
       assert.equal(ok.error, undefined, JSON.stringify(ok).slice(0, 500));
-      const [server] = await a.rx.waitForSpans(serverSpans(a.service), 10_000);
       const client = ctx
         .h()
         .spans()
         .find((x) => x.name === 'SendMessage');
-      assert.ok(client && server, ctx.spans.describeSpans());
-      assert.equal(
-        server.traceId,
-        client.spanContext().traceId,
-        `one trace across the wire: the SERVER span's parent ${server.parentSpanId || '(none)'}, the CLIENT span ${client.spanContext().spanId}`,
-      );
+      assert.ok(client, ctx.spans.describeSpans());
+      const traceId = client.spanContext().traceId;
+      const server = await a.rx
+        .waitForSpans((x) => serverSpans(a.service)(x) && x.traceId === traceId, 10_000)
+        .then(
+          (found) => found[0]!,
+          () => assert.fail(`no SERVER span in the CLIENT span's trace: ${describe(a.rx.spans)}`),
+        );
+      assert.equal(server.parentSpanId, client.spanContext().spanId, 'under the CLIENT span');
       assert.equal(client.attributes['a2a.agent_card.fingerprint'], fpOld);
       assert.equal(server.attributes['a2a.agent_card.fingerprint'], fpOld, describe([server]));
       assert.equal(server.attributes['a2a.drift.kind'], undefined, describe([server]));
@@ -397,6 +388,15 @@ export const AGENT_SIDE_CHECKS: Check[] = [
       assert.equal(stale.attributes['a2a.drift.kind'], 'caller_skill_not_in_card', describe(spans));
       assert.equal(stale.attributes['a2a.caller.card_fingerprint'], fpOld, describe(spans));
       assert.notEqual(stale.attributes['a2a.agent_card.fingerprint'], fpOld, describe(spans));
+      // the caller's span of the gone skill ends once its card is fetched again (the agent's
+      // header announced another card); the row's own tests after this one read the harness's
+      // spans from nothing
+      await ctx
+        .h()
+        .waitForSpans((all) =>
+          all.some((x) => x.name === 'SendMessage' && x.attributes['a2a.skill.id'] === goneSkill),
+        );
+      await ctx.h().reset();
     },
   },
 ];
