@@ -1,3 +1,8 @@
+/** Node arguments and environment that run a child under this package's register entry. */
+export interface RegisterEntry {
+  nodeArgs: string[];
+  env: Record<string, string>;
+}
 export interface ChildPeer {
   port: number;
   pid: number | undefined;
@@ -12,6 +17,7 @@ export function startChildPeer(opts: {
   cwd?: string;
   node?: string;
   env?: Record<string, string>;
+  register?: RegisterEntry;
   startTimeoutMs?: number;
 }): Promise<ChildPeer>;
 /** A port free on 127.0.0.1 now (the OS's choice). */

@@ -2,7 +2,9 @@
  * Runs a real third-party A2A peer script in a child process and waits for its one-line
  * `{"port":N}` announcement on stdout. Shared by the Mastra, VoltAgent and reactive-agents
  * peers (and their record scripts). The child never inherits the client's loaders or
- * instrumentation (NODE_OPTIONS is dropped).
+ * instrumentation (NODE_OPTIONS is dropped); `register` runs it under this package's register
+ * entry instead (the agent's side of the conformance table): node arguments before the script
+ * and the entry's environment (where it exports OTLP).
  */
 import { spawn } from 'node:child_process';
 import net from 'node:net';
@@ -17,14 +19,15 @@ export async function freePort() {
 }
 
 /**
- * @param {{ name: string, script: string, args?: string[], cwd?: string, node?: string, env?: Record<string, string>, startTimeoutMs?: number }} opts
+ * @param {{ name: string, script: string, args?: string[], cwd?: string, node?: string, env?: Record<string, string>, register?: { nodeArgs: string[], env: Record<string, string> }, startTimeoutMs?: number }} opts
  * @returns {Promise<{ port: number, pid: number | undefined, origin: string, stderr(): string, stop(): Promise<void> }>}
  */
 export function startChildPeer(opts) {
-  const env = { ...process.env, ...(opts.env ?? {}) };
+  const env = { ...process.env, ...(opts.env ?? {}), ...(opts.register?.env ?? {}) };
   delete env.NODE_OPTIONS;
   const bin = opts.node ?? process.execPath;
-  const child = spawn(bin, [opts.script, ...(opts.args ?? [])], {
+  const nodeArgs = opts.register?.nodeArgs ?? [];
+  const child = spawn(bin, [...nodeArgs, opts.script, ...(opts.args ?? [])], {
     cwd: opts.cwd,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -21,4 +21,6 @@ export function startAdkPeer(opts?: {
   variant?: 'healthy' | 'A' | 'B';
   port?: number;
   node?: string;
+  /** run it under this package's register entry (the agent's side) */
+  register?: import('../child-peer.mjs').RegisterEntry;
 }): Promise<AdkPeer>;

@@ -12,7 +12,7 @@ export const PEER_SCRIPT = path.join(here, 'peer.mjs');
 export const ADK_AGENTS = ['desk', 'studio'];
 
 /**
- * @param {{ variant?: 'healthy'|'A'|'B', port?: number, node?: string }} [opts]
+ * @param {{ variant?: 'healthy'|'A'|'B', port?: number, node?: string, register?: import('../child-peer.mjs').RegisterEntry }} [opts]
  */
 export async function startAdkPeer(opts = {}) {
   const variant = opts.variant ?? 'healthy';
@@ -22,6 +22,7 @@ export async function startAdkPeer(opts = {}) {
     cwd: here,
     node: opts.node,
     env: { VARIANT: variant, PORT: String(opts.port ?? 0) },
+    register: opts.register,
   });
   return {
     ...peer,

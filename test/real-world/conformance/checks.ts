@@ -22,6 +22,7 @@ import { caughtByRevalidation, getCard, spanChecks, type Json } from '../lib';
 import { checkGrpcSpanAttributes } from '../grpc-clients';
 import { normaliseWire } from '../live-checks';
 import { call, fetchesCard } from './drivers';
+import { AGENT_SIDE_CHECKS } from './agent-side';
 import {
   endpoint,
   isNA,
@@ -59,7 +60,11 @@ export class RowContext {
     this.spans = spanChecks(h);
   }
 
-  private async start(d: Deploy, same?: Peer): Promise<Peer> {
+  /** run by stopAll after the agents stopped (receivers the checks started) */
+  readonly cleanups: Array<() => Promise<void>> = [];
+
+  /** Starts a deployment the row's context stops with the others. */
+  async start(d: Deploy, same?: Peer): Promise<Peer> {
     const peer = await this.row.start(d, same);
     this.started.push(peer);
     return peer;
@@ -124,6 +129,7 @@ export class RowContext {
     this.healthyPeers.clear();
     this.variant = undefined;
     await Promise.all(started.map((p) => p.stop()));
+    await Promise.all(this.cleanups.splice(0).map((c) => c()));
     return started.map((p) => p.pid);
   }
 }
@@ -1104,4 +1110,5 @@ export const CHECKS: Check[] = [
       }
     },
   },
+  ...AGENT_SIDE_CHECKS,
 ];

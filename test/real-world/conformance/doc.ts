@@ -90,6 +90,13 @@ function rowSection(r: Row): string {
     fact('gRPC', r.capabilities.grpc),
     fact('variant B by', r.capabilities.variantB),
   );
+  if (r.agentSide && !isNA(r.agentSide))
+    out.push(
+      fact(
+        `the agent's side (run with \`--${r.agentSide.load}\` of the register entry), the served card`,
+        r.agentSide.card,
+      ),
+    );
   if (!isNA(r.variantA))
     for (const p of r.variantA.paths)
       out.push(

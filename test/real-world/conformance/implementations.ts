@@ -21,6 +21,7 @@ import { goJsonRpc, goGrpc } from '../rows/go-a2a-go';
 import { adkJs } from '../rows/node-adk';
 import { voltagent } from '../rows/node-voltagent';
 import { mastra } from '../rows/node-mastra';
+import { a2aJsSdk } from '../rows/node-a2a-js-sdk';
 import { crewai } from '../rows/python-crewai';
 import { agno } from '../rows/python-agno';
 import type { DocOnlyRow, Row } from './types';
@@ -39,6 +40,7 @@ export const ROWS: Row[] = [
   adkJs,
   voltagent,
   mastra,
+  a2aJsSdk,
   crewai,
   agno,
 ];

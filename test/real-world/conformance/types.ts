@@ -38,6 +38,24 @@ export type Variant = 'healthy' | 'A' | 'B';
 export interface Deploy {
   variant: Variant;
   opts?: Record<string, unknown>;
+  /** run the agent under this package's register entry (the agent's side: agent-side.ts) */
+  register?: import('../child-peer.mjs').RegisterEntry;
+}
+
+/**
+ * The agent's side: the row's agent runs under this package's register entry (its `start` passes
+ * `Deploy.register` to the child), called by a client without the package (agent-side.ts).
+ */
+export interface AgentSide {
+  /** how the entry is loaded: `--import` of the ESM entry, or `--require` of the CommonJS one */
+  load: 'import' | 'require';
+  /**
+   * a call of `skill` as a client without the package sends it (the span it makes: `span.name`,
+   * default SendMessage; `span.attributes` it carries)
+   */
+  send(skill: string): Probe;
+  /** where the served card is (the path the package must know to learn it), and what says so */
+  card: Fact;
 }
 
 /**
@@ -379,6 +397,8 @@ export interface Row {
       exchanges: RecordedExchange[];
     }>;
   };
+  /** the agent's side: its agent under the register entry, called by clients without it */
+  agentSide?: AgentSide | NotExpressible;
   /**
    * What no shared check can say of this agent: small tests run after the checks, on the same
    * agents (rows/<id>.quirks.ts), each with why it is this agent's own.

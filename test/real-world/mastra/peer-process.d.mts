@@ -17,4 +17,6 @@ export function startMastraPeer(opts?: {
   variant?: 'healthy' | 'A';
   port?: number;
   node?: string;
+  /** run it under this package's register entry (the agent's side) */
+  register?: import('../child-peer.mjs').RegisterEntry;
 }): Promise<MastraPeer>;

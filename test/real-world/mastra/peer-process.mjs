@@ -48,7 +48,7 @@ export function node22() {
 }
 
 /**
- * @param {{ variant?: 'healthy'|'A', port?: number, node?: string }} [opts]
+ * @param {{ variant?: 'healthy'|'A', port?: number, node?: string, register?: import('../child-peer.mjs').RegisterEntry }} [opts]
  * @returns {Promise<{ port: number, variant: string, pid: number, origin: string, nodeVersion: string,
  *   cardUrl(agentId: string): string, rpcUrl(agentId: string): string, stderr(): string, stop(): Promise<void> }>}
  */
@@ -62,6 +62,7 @@ export async function startMastraPeer(opts = {}) {
     cwd: here,
     node: bin,
     env,
+    register: opts.register,
   });
   return {
     ...peer,

@@ -2,8 +2,8 @@
  * The conformance table's row of node-adk: `adkJs` (conformance/types.ts says what each
  * field means; conformance/implementations.ts assembles the table).
  */
-import { cardProbe, rpcProbe } from '../conformance/probes';
-import { type Peer } from '../conformance/types';
+import { cardProbe, m03, rpcProbe } from '../conformance/probes';
+import { type Deploy, type Peer } from '../conformance/types';
 import { adkJsQuirks } from './node-adk.quirks';
 import { startAdkPeer } from '../adk/peer-process.mjs';
 import type { Row } from '../conformance/types';
@@ -12,8 +12,12 @@ import { packageMissing, PROMPTS, SUMMARY, sdk03, STREAMING_NO_PUSH } from '../c
 const ADK_JS_FUNCTIONS = '@google/adk 2.0.0 dist/cjs/agents/functions.js:396';
 const ADK_TOOLS_DICT = 'Function translate is not found in the toolsDict.';
 /** Google ADK's JS peer seen through its agent `desk` (studio at its own base path beside it). */
-async function startAdkJs(d: { variant: string }, same?: Peer): Promise<Peer> {
-  const p = await startAdkPeer({ variant: d.variant as 'healthy' | 'A' | 'B', port: same?.port });
+async function startAdkJs(d: Deploy, same?: Peer): Promise<Peer> {
+  const p = await startAdkPeer({
+    variant: d.variant as 'healthy' | 'A' | 'B',
+    port: same?.port,
+    register: d.register,
+  });
   return {
     ...p,
     baseUrl: p.baseUrl('desk'),
@@ -211,6 +215,22 @@ export const adkJs: Row = {
         mediaType: 'image/png',
       },
     ],
+  },
+  agentSide: {
+    load: 'import',
+    send: (skill) =>
+      rpcProbe(
+        'agent side: message/send',
+        'rpcUrl',
+        'message/send',
+        (tag) => m03(PROMPTS.summarize, skill, tag),
+        { status: 200, span: { name: 'SendMessage', error: false } },
+      ),
+    card: {
+      value:
+        '`/desk/.well-known/agent-card.json` (toA2a `basePath`, one per agent): learned from the bytes served; the SERVER spans carry its fingerprint',
+      source: 'test/real-world/adk/peer.mjs',
+    },
   },
   quirks: adkJsQuirks,
 };

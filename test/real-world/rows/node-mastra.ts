@@ -3,7 +3,7 @@
  * field means; conformance/implementations.ts assembles the table).
  */
 import { cardProbe, httpProbe, m03, rpcProbe } from '../conformance/probes';
-import { endpoint, type Peer } from '../conformance/types';
+import { endpoint, type Deploy, type Peer } from '../conformance/types';
 import { mastraQuirks } from './node-mastra.quirks';
 import { node22, startMastraPeer } from '../mastra/peer-process.mjs';
 import type { Row } from '../conformance/types';
@@ -11,8 +11,12 @@ import { packageMissing, sdk03, STREAMING_NO_PUSH } from '../conformance/row-kit
 
 const MASTRA_PEER = 'test/real-world/mastra/peer.mjs';
 /** Mastra seen through its agent `assistant` (`helper` beside it on the origin), on Node 22. */
-async function startMastra(d: { variant: string }, same?: Peer): Promise<Peer> {
-  const p = await startMastraPeer({ variant: d.variant as 'healthy' | 'A', port: same?.port });
+async function startMastra(d: Deploy, same?: Peer): Promise<Peer> {
+  const p = await startMastraPeer({
+    variant: d.variant as 'healthy' | 'A',
+    port: same?.port,
+    register: d.register,
+  });
   return {
     ...p,
     cardUrl: p.cardUrl('assistant'),
@@ -344,6 +348,22 @@ export const mastra: Row = {
   },
   variantB: {
     na: 'not expressible: Mastra cards carry no per-skill modes and fixed text/plain defaults, and its parts carry no media type (the row’s own test shows it)',
+  },
+  agentSide: {
+    load: 'import',
+    send: (skill) =>
+      rpcProbe(
+        'agent side: message/send',
+        'rpcUrl',
+        'message/send',
+        (tag) => m03('skill:translate hello world from Prague', skill, tag),
+        { status: 200, span: { name: 'SendMessage', error: false } },
+      ),
+    card: {
+      value:
+        '`/api/.well-known/assistant/agent-card.json` (per agent, under `/api`): learned from the bytes served; the SERVER spans carry its fingerprint',
+      source: 'test/fixtures/mastra/README.md',
+    },
   },
   quirks: mastraQuirks,
 };

@@ -3,7 +3,7 @@
  * field means; conformance/implementations.ts assembles the table).
  */
 import { cardProbe, m03, rpcProbe } from '../conformance/probes';
-import { type Peer } from '../conformance/types';
+import { type Deploy, type Peer } from '../conformance/types';
 import { voltagentQuirks } from './node-voltagent.quirks';
 import { startVoltAgentPeer } from '../voltagent/peer-process.mjs';
 import type { Row } from '../conformance/types';
@@ -13,10 +13,11 @@ const VOLT_PEER = 'test/real-world/voltagent/peer.mjs';
 const VOLT_NO_TOOL =
   "Model tried to call unavailable tool 'translate'. Available tools: summarize-v2.";
 /** A VoltAgent server seen through its agent `summarizer` (`helper` beside it on the origin). */
-async function startVoltAgent(d: { variant: string }, same?: Peer): Promise<Peer> {
+async function startVoltAgent(d: Deploy, same?: Peer): Promise<Peer> {
   const p = await startVoltAgentPeer({
     variant: d.variant as 'healthy' | 'A' | 'B',
     port: same?.port,
+    register: d.register,
   });
   return {
     ...p,
@@ -254,6 +255,29 @@ export const voltagent: Row = {
   },
   variantB: {
     na: 'not expressible: VoltAgent cards carry no per-skill modes and defaultOutputModes is always ["text"] (only card_changed could show it; the row’s own test shows it is not flagged)',
+  },
+  agentSide: {
+    load: 'import',
+    send: (skill) =>
+      rpcProbe(
+        'agent side: message/send',
+        'rpcUrl',
+        'message/send',
+        (tag) => m03('The quick brown fox jumps', skill, tag),
+        {
+          status: 200,
+          span: {
+            name: 'SendMessage',
+            error: false,
+            attributes: { 'gen_ai.agent.name': 'summarizer' },
+          },
+        },
+      ),
+    card: {
+      value:
+        '`/.well-known/summarizer/agent-card.json` (per agent): learned from the bytes served; the SERVER spans carry its fingerprint and `gen_ai.agent.name`',
+      source: 'test/fixtures/voltagent/README.md',
+    },
   },
   quirks: voltagentQuirks,
 };

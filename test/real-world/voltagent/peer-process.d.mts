@@ -14,4 +14,6 @@ export function startVoltAgentPeer(opts?: {
   port?: number;
   cardVersion?: string;
   node?: string;
+  /** run it under this package's register entry (the agent's side) */
+  register?: import('../child-peer.mjs').RegisterEntry;
 }): Promise<VoltAgentPeer>;

@@ -10,7 +10,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export const PEER_SCRIPT = path.join(here, 'peer.mjs');
 
 /**
- * @param {{ variant?: 'healthy'|'A'|'B', port?: number, cardVersion?: string, node?: string }} [opts]
+ * @param {{ variant?: 'healthy'|'A'|'B', port?: number, cardVersion?: string, node?: string, register?: import('../child-peer.mjs').RegisterEntry }} [opts]
  */
 export async function startVoltAgentPeer(opts = {}) {
   const variant = opts.variant ?? 'healthy';
@@ -22,6 +22,7 @@ export async function startVoltAgentPeer(opts = {}) {
     cwd: here,
     node: opts.node,
     env,
+    register: opts.register,
   });
   return {
     ...peer,
