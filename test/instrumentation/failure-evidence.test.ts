@@ -205,7 +205,9 @@ describe('an answer naming the skill', () => {
       const fetchesBefore = p.cardFetches;
       // healthy card: any suspicion is refuted
       const CALLS = 1000;
+      const started = Date.now();
       for (let i = 0; i < CALLS; i++) await client.sendMessage(sendRequest(TRANSLATE_SKILL.id));
+      const elapsed = Date.now() - started;
       await settled('SendMessage', CALLS);
       assert.deepEqual(drifted(h.spans()), []);
       const fetches = p.cardFetches - fetchesBefore;
@@ -215,9 +217,14 @@ describe('an answer naming the skill', () => {
           assert.equal(s.attributes['a2a.drift.unconfirmed'], undefined);
         return;
       }
-      assert.ok(fetches >= 1 && fetches <= 2, `${fetches} card fetches per ${CALLS} calls`);
+      // one per debounce window begun while the calls ran (as for the broken agent above): on a
+      // loaded machine 1,000 calls can span a third window
+      assert.ok(
+        fetches >= 1 && fetches <= Math.ceil(elapsed / DEBOUNCE_MS) + 1,
+        `${fetches} card fetches per ${CALLS} calls in ${elapsed} ms`,
+      );
       console.log(
-        `# healthy answers naming the skill near absence words: ${fetches} card fetches per ${CALLS} calls`,
+        `# healthy answers naming the skill near absence words: ${fetches} card fetches per ${CALLS} calls (${elapsed} ms)`,
       );
       for (const s of h.spans('SendMessage'))
         assert.notEqual(
