@@ -19,7 +19,7 @@
  * - an artifact part whose media type is outside the skill's output modes in the card
  *   used at negotiation → output_mode_mismatch (ArtifactSchemaDriftError).
  */
-import type { CardDiff } from './card-diff';
+import { diffCards, type CardDiff } from './card-diff';
 import type { DriftKind } from './drift-kinds';
 import { ArtifactSchemaDriftError, StaleAgentCardError } from './errors';
 import { fingerprintPrefix } from './fingerprint';
@@ -28,6 +28,7 @@ import { MAX_EVIDENCE_TEXT, absenceNearSkill, missingSkillLabel } from './eviden
 import { isRecord, own } from './json-path';
 import { withoutQuery } from './url';
 import type {
+  DecodedCard,
   DecodedPart,
   DecodedResult,
   DecodedRequest,
@@ -819,4 +820,26 @@ export function judgeCardChange(
     previousFingerprint,
     ...(diff !== undefined ? { diff } : {}),
   };
+}
+
+/**
+ * A card fetched again and found with another fingerprint: `card_changed` with what changed, when
+ * its version is the one held (the field report's case); undefined when the version changed too,
+ * which is news the app asked for. One reading for every way the package finds a newer card.
+ */
+export function sameVersionCardChange(
+  cardUrl: string,
+  held: { card: DecodedCard; fingerprint: string; version: string | undefined },
+  found: { fingerprint: string; card?: DecodedCard },
+): DriftEvent | undefined {
+  const version = found.card?.version ?? held.version;
+  if (version !== held.version) return undefined;
+  return judgeCardChange(
+    cardUrl,
+    found.card?.name ?? held.card.name,
+    version,
+    held.fingerprint,
+    found.fingerprint,
+    diffCards(held.card, found.card),
+  );
 }

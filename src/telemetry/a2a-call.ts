@@ -18,8 +18,12 @@ import { BodyReader, STREAM_CUT_SHORT, bodyModeOf, bodyProblem } from '../core/b
 import { urlFacts, type UrlFacts } from '../core/url';
 import { confirmSuspicion, confirmedDrift } from '../core/confirm';
 import { EventShape } from '../core/event-shape';
-import { judge, judgeCardChange, type DriftEvent, type NegotiationContext } from '../core/judge';
-import { diffCards } from '../core/card-diff';
+import {
+  judge,
+  sameVersionCardChange,
+  type DriftEvent,
+  type NegotiationContext,
+} from '../core/judge';
 import { isFingerprint } from '../core/served-card';
 import { StreamJudge } from '../core/stream-judge';
 import type { DecodedRequest, DecodedResult, Suspicion } from '../core/model';
@@ -711,21 +715,10 @@ export class A2ACall {
             );
             return;
           }
-          const version = r.card?.version ?? held.version;
-          // a change of version is news the app asked for; the same version is the field report's
-          if (version !== held.version) return;
+          const change = sameVersionCardChange(cardUrl, held, r);
+          if (change === undefined) return;
           if (this.deps.firstAnnouncedChange?.(cardUrl, r.fingerprint) === false) return;
-          const event: DriftEvent = {
-            ...judgeCardChange(
-              cardUrl,
-              r.card?.name ?? held.card.name,
-              version,
-              held.fingerprint,
-              r.fingerprint,
-              diffCards(held.card, r.card),
-            ),
-            suspicion: 'announced',
-          };
+          const event: DriftEvent = { ...change, suspicion: 'announced' };
           const update = driftUpdate(event);
           this.apply(update);
           if (update.event) this.span.addEvent(update.event.name, update.event.attributes);

@@ -25,8 +25,7 @@
  *   card, backs off (doubling, up to MAX_BACKOFF_MS); the backoff is kept per card URL past the
  *   card's use (bounded), so an agent called less often than once per interval keeps it.
  */
-import { diffCards } from '../core/card-diff';
-import { judgeCardChange, type DriftEvent } from '../core/judge';
+import { sameVersionCardChange, type DriftEvent } from '../core/judge';
 import { logger } from '../diag-logger';
 import { isRefetched, type CardRefetcher } from './card-refetch';
 import { sharedState } from './shared-state';
@@ -277,17 +276,8 @@ export class CardRevalidator {
         remember(m.announced, transition, u.lastChecked);
         m.seen.add(r.fingerprint);
         if (m.seen.size > MAX_TRANSITIONS) m.seen.delete(m.seen.values().next().value as string);
-        const version = r.card?.version ?? held.version;
-        // a change of version is news the app asked for; the same version is the field report's
-        if (version !== held.version) return;
-        const event = judgeCardChange(
-          cardUrl,
-          r.card?.name ?? held.card.name,
-          version,
-          held.fingerprint,
-          r.fingerprint,
-          diffCards(held.card, r.card),
-        );
+        const event = sameVersionCardChange(cardUrl, held, r);
+        if (event === undefined) return;
         this.onChanged(flapping ? { ...event, flapping: true } : event);
       })
       .catch((err: unknown) => logger.debug('card revalidation failed', err))
