@@ -92,8 +92,8 @@ type AnyFn = (...args: unknown[]) => unknown;
 type PushFn = (chunk: unknown, encoding?: BufferEncoding) => boolean;
 
 export class InboundTap {
-  #subscribed = false;
-  readonly #onStart = (message: unknown): void => this.#start(message as StartMessage);
+  private subscribed = false;
+  private readonly onStart = (message: unknown): void => this.start(message as StartMessage);
 
   /** `delegates` are asked in turn; the first to return an observer follows the request. */
   constructor(
@@ -102,22 +102,22 @@ export class InboundTap {
   ) {}
 
   enable(): void {
-    if (this.#subscribed) return;
-    diagnosticsChannel.subscribe(HTTP_SERVER_REQUEST_START, this.#onStart);
-    this.#subscribed = true;
+    if (this.subscribed) return;
+    diagnosticsChannel.subscribe(HTTP_SERVER_REQUEST_START, this.onStart);
+    this.subscribed = true;
   }
 
   disable(): void {
-    if (!this.#subscribed) return;
-    this.#subscribed = false;
+    if (!this.subscribed) return;
+    this.subscribed = false;
     try {
-      diagnosticsChannel.unsubscribe(HTTP_SERVER_REQUEST_START, this.#onStart);
+      diagnosticsChannel.unsubscribe(HTTP_SERVER_REQUEST_START, this.onStart);
     } catch (err) {
       this.onInternalError('unsubscribe', err);
     }
   }
 
-  #start(message: StartMessage): void {
+  private start(message: StartMessage): void {
     let observer: InboundObserver | undefined;
     const req = message?.request;
     try {
@@ -150,7 +150,7 @@ export class InboundTap {
       return;
     }
     if (!observer || !req) return;
-    if (observer.onBody !== undefined || observer.onEnd !== undefined) this.#follow(req, observer);
+    if (observer.onBody !== undefined || observer.onEnd !== undefined) this.follow(req, observer);
     const res = message.response;
     if (
       res !== undefined &&
@@ -158,10 +158,10 @@ export class InboundTap {
         observer.tapResponse === true ||
         observer.onResponseEnd !== undefined)
     )
-      this.#followResponse(res, observer);
+      this.followResponse(res, observer);
   }
 
-  #followResponse(res: ServerResponse, observer: InboundObserver): void {
+  private followResponse(res: ServerResponse, observer: InboundObserver): void {
     const onInternalError = this.onInternalError;
     try {
       if (observer.responseHeaders !== undefined) {
@@ -230,7 +230,7 @@ export class InboundTap {
     }
   }
 
-  #follow(req: IncomingMessage, observer: InboundObserver): void {
+  private follow(req: IncomingMessage, observer: InboundObserver): void {
     const onInternalError = this.onInternalError;
     const original = req.push as PushFn;
     let ended = false;
