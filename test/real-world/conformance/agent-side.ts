@@ -10,7 +10,10 @@
  *   `A2A-Card-Fingerprint` header, and no stale caller is seen;
  * - a caller naming a skill the served card does not list: `caller_skill_not_in_card` on the
  *   SERVER span and in `a2a.server.stale_calls`;
- * - the answers (the row's same-bytes probes and the call) byte for byte as the bare agent's.
+ * - the answers (the row's same-bytes probes and the call) byte for byte as the bare agent's;
+ * - the same two calls from a2a-go's own client (Go, go/a2a-go/client.go: `peer client`, built
+ *   with the Go peer by scripts/real-world-go.sh), which speaks A2A 0.3 only: it reads the
+ *   row's card (or the 0.3 card the row names, `agentSide.card03Path`, beside a 1.0-only one).
  */
 import assert from 'node:assert/strict';
 import { propagation } from '@opentelemetry/api';
@@ -27,6 +30,7 @@ import type { RegisterEntry } from '../child-peer.mjs';
 import { normaliseWire } from '../live-checks';
 import { getCard, type Json } from '../lib';
 import { call } from './drivers';
+import { buildGoPeer, PEER_BIN } from '../go/a2a-go/peer-process.mjs';
 import { isNA, type AgentSide, type Outcome, type Peer, type Probe, type Row } from './types';
 import type { Check, RowContext } from './checks';
 
@@ -144,6 +148,13 @@ function staleCalls(
   }));
 }
 
+/** Every stale call this agent counted so far (the counter is cumulative), read after a fresh export. */
+async function staleTotal(a: Instrumented): Promise<number> {
+  a.rx.clear();
+  await sleep(700);
+  return staleCalls(a).reduce((n, p) => n + p.value, 0);
+}
+
 const PY_DIR = path.join(REPO, 'test', 'real-world', 'python', 'a2a-sdk');
 const PY_CLIENT = path.join(PY_DIR, 'client.py');
 const PY = path.join(PY_DIR, '.venv', 'bin', 'python');
@@ -172,6 +183,42 @@ function pythonClient(
     timeout: 60_000,
   });
   return JSON.parse(out) as { exchanges: PyExchange[]; events?: unknown[]; error?: string };
+}
+
+/** What a2a-go's client (go/a2a-go/client.go) printed: every HTTP exchange, the result or error. */
+interface GoClientRun {
+  exchanges: PyExchange[] | null;
+  result?: unknown;
+  error?: string;
+}
+
+/**
+ * One non-streaming `message/send` by a2a-go's own client (v0.3.3, JSON-RPC, the skill id in the
+ * message metadata), after it read the card at `cardPath` of the agent's origin.
+ */
+function goClient(peer: Peer, cardPath: string, skill: string, text: string): GoClientRun {
+  const built = buildGoPeer();
+  assert.equal(built, true, `the Go client is not built: ${String(built)}`);
+  const out = execFileSync(
+    PEER_BIN,
+    ['client', new URL(peer.cardUrl).origin, cardPath, skill, text],
+    { encoding: 'utf8', timeout: 60_000 },
+  );
+  return JSON.parse(out) as GoClientRun;
+}
+
+/** The card a2a-go's client (0.3 only) reads: the row's own, or the 0.3 card beside a 1.0 one. */
+function goCardPath(row: Row, peer: Peer): string {
+  return side(row).card03Path ?? new URL(peer.cardUrl).pathname;
+}
+
+/** Where a2a-go's client can call the row's agent: a 0.3 card to read. */
+function appliesGo(row: Row): true | string {
+  const a = applies(row);
+  if (a !== true) return a;
+  if (row.card.protocol === '1.0' && !side(row).card03Path)
+    return 'the agent serves a 1.0 card only; a2a-go v0.3.3’s client speaks 0.3 only (`NewFromCard` finds no `url` / `preferredTransport`: "no compatible transports")';
+  return true;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -299,6 +346,96 @@ export const AGENT_SIDE_CHECKS: Check[] = [
       const off = await run(bare, 'agent-side-bare');
       const on = await run(a.peer, 'agent-side-instrumented');
       assert.deepEqual(on, off);
+    },
+  },
+  {
+    id: 'agent-side-go-client',
+    title:
+      "the agent's side: a2a-go's client (Go, without the package) gets a SERVER span with the served card",
+    asserts:
+      'the agent run under the register entry; a2a-go v0.3.3’s own client (Go, no part of this package; A2A 0.3 only: `agentcard.Resolver` reads the row’s card, or the 0.3 card beside a 1.0-only one, `a2aclient.NewFromCard` picks its JSON-RPC interface) sends one blocking `message/send` naming a listed skill in the message metadata: one SERVER span `SendMessage`, with `a2a.method.name`, `a2a.skill.id`, and `a2a.agent_card.fingerprint` equal to `skillFingerprint` of the card bytes the Go client read (a card without `preferredTransport` is given 0.3’s default JSONRPC by the Go program, as v0.3.3’s `NewFromCard` does not; a result without its `kind`, which a2a-go refuses to decode after the exchange, is the agent’s and is let through); the answer carries `A2A-Card-Fingerprint` with the same value; no stale-caller verdict, no `a2a.server.stale_calls`',
+    applies: appliesGo,
+    async run(ctx) {
+      const a = await instrumentedAgent(ctx);
+      // the checks before counted stale calls of their own (the counter is cumulative)
+      const before = await staleTotal(a);
+      a.rx.clear();
+      const skill = ctx.skillOn(a.peer, ctx.row.skills.send);
+      const got = goClient(
+        a.peer,
+        goCardPath(ctx.row, a.peer),
+        skill,
+        ctx.row.skills.prompts[ctx.row.skills.send] ?? skill,
+      );
+      const show = JSON.stringify(got).slice(0, 1500);
+      const [card, answer] = got.exchanges ?? [];
+      if (got.error !== undefined) {
+        // the one failure that is the agent's, not the check's: a 0.3 result without its `kind`
+        // discriminator (VoltAgent's task), which a2a-go's decoder refuses after the exchange
+        assert.match(
+          got.error,
+          /^result violates A2A spec - could not determine type: unknown event kind: ;/,
+          show,
+        );
+        const result = (JSON.parse(answer?.body ?? '{}') as { result?: Record<string, unknown> })
+          .result;
+        assert.ok(result && result.kind === undefined, show);
+      }
+      assert.ok(card && answer && got.exchanges?.length === 2, `a card GET and one call: ${show}`);
+      assert.equal(card.method, 'GET', show);
+      assert.equal(card.status, 200, show);
+      const fp = skillFingerprint(JSON.parse(card.body));
+      assert.equal(answer.method, 'POST', show);
+      assert.equal(answer.status, 200, show);
+      await a.rx.waitForSpans(serverSpans(a.service), 10_000);
+      await sleep(300);
+      const server = a.rx.spans.filter(serverSpans(a.service));
+      assert.equal(
+        server.length,
+        1,
+        `one SERVER span (the card GET is none):\n${describe(server)}`,
+      );
+      const span = server[0]!;
+      assert.equal(span.name, 'SendMessage', describe(server));
+      assert.equal(span.attributes['a2a.method.name'], 'SendMessage', describe(server));
+      assert.equal(span.attributes['a2a.skill.id'], skill, describe(server));
+      assert.equal(span.attributes['a2a.agent_card.fingerprint'], fp, describe(server));
+      assert.equal(answer.headers['a2a-card-fingerprint'], fp, JSON.stringify(answer.headers));
+      assert.equal(card.headers['a2a-card-fingerprint'], undefined, 'none on the card GET');
+      assert.equal(span.attributes['a2a.drift.kind'], undefined, describe(server));
+      assert.equal(await staleTotal(a), before, 'no stale call counted');
+    },
+  },
+  {
+    id: 'agent-side-go-stale-caller',
+    title: "the agent's side: a2a-go's client naming a skill the served card does not list",
+    asserts:
+      'a2a-go v0.3.3’s own client (as in `agent-side-go-client`) reads the card and sends `message/send` with a made-up skill id in the message metadata: the SERVER span carries the read card’s fingerprint and `a2a.drift.kind` `caller_skill_not_in_card`, and `a2a.server.stale_calls` counts it (whatever the agent answers)',
+    applies: appliesGo,
+    async run(ctx) {
+      const a = await instrumentedAgent(ctx);
+      const before = await staleTotal(a);
+      a.rx.clear();
+      const skill = 'no-such-skill-from-go';
+      const got = goClient(
+        a.peer,
+        goCardPath(ctx.row, a.peer),
+        skill,
+        ctx.row.skills.prompts[ctx.row.skills.send] ?? skill,
+      );
+      const show = JSON.stringify(got).slice(0, 1500);
+      const [card, answer] = got.exchanges ?? [];
+      assert.ok(card && answer, `a card GET and one call: ${show}`);
+      assert.equal(card.status, 200, show);
+      const fp = skillFingerprint(JSON.parse(card.body));
+      const spans = await a.rx.waitForSpans(
+        (x) => serverSpans(a.service)(x) && x.attributes['a2a.skill.id'] === skill,
+        10_000,
+      );
+      const span = spans[0]!;
+      assert.equal(span.attributes['a2a.agent_card.fingerprint'], fp, describe(spans));
+      assert.equal(span.attributes['a2a.drift.kind'], 'caller_skill_not_in_card', describe(spans));
+      assert.equal(await staleTotal(a), before + 1, `counted: ${JSON.stringify(staleCalls(a))}`);
     },
   },
   {

@@ -56,6 +56,11 @@ export interface AgentSide {
   send(skill: string): Probe;
   /** where the served card is (the path the package must know to learn it), and what says so */
   card: Fact;
+  /**
+   * the path of a 0.3 card the same agent serves, where its main card is 1.0 only: a2a-go's
+   * client (0.3 only) reads this one (agent-side.ts)
+   */
+  card03Path?: string;
 }
 
 /**

@@ -128,5 +128,6 @@ export const a2aJsSdk: Row = {
         '`/.well-known/agent-card.json`: learned from the bytes served; the SERVER spans carry its fingerprint',
       source: SDK_PEER,
     },
+    card03Path: '/v03/.well-known/agent-card.json',
   },
 };

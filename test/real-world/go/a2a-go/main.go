@@ -51,6 +51,9 @@
 //	          text as the status details, no grpc-status-details-bin.
 //
 // Prints one JSON line {"port":N} on stdout once the listener is bound; logs go to stderr.
+//
+// `peer client <origin> <card path> <skill id> <text>` runs a2a-go's CLIENT instead (client.go),
+// for the conformance table's agent's side: one binary, one module, go.sum the lock of both.
 package main
 
 import (
@@ -258,6 +261,10 @@ func buildCard(port int, grpcPort int, served []string, nilTags bool) *a2a.Agent
 
 func main() {
 	log.SetOutput(os.Stderr)
+	if len(os.Args) > 1 && os.Args[1] == "client" {
+		runClient(os.Args[2:])
+		return
+	}
 	port := os.Getenv("PORT")
 	if len(os.Args) > 1 {
 		port = os.Args[1]

@@ -1,10 +1,11 @@
 /**
  * Starts the Go peer (main.go in this folder: the official Go SDK `github.com/a2aproject/a2a-go`
  * v0.3.3 serving a deterministic agent) through ../../child-peer.mjs and waits for its
- * `{"port":N}` line. Used by its rows of the conformance table (checks and recording).
+ * `{"port":N}` line. Used by its rows of the conformance table (checks and recording). The same
+ * binary run as `peer client` is a2a-go's client (client.go; conformance/agent-side.ts runs it).
  *
  * The binary is built by scripts/real-world-go.sh (cached by the hash of go.mod, go.sum and
- * main.go; .bin links to the cached build). `buildGoPeer()` runs that script, so the test works
+ * the *.go files; .bin links to the cached build). `buildGoPeer()` runs that script, so the test works
  * without running scripts/real-world.sh first, as long as `go` is on PATH.
  */
 import { execFileSync } from 'node:child_process';
