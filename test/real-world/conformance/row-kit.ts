@@ -15,6 +15,7 @@ import {
   endpoint,
   quirk,
   type Deploy,
+  type Fact,
   type Peer,
   type Quirk,
   type RecordedExchange,
@@ -190,11 +191,16 @@ export const REST_STREAM = httpProbe(
 );
 
 export const grpcOk = { 'rpc.grpc.status_code': 0 };
+/** A fact and where it was read: a capability, a default, what the agent says. */
+export const fact = <T extends string | boolean>(value: T, source: string): Fact<T> => ({
+  value,
+  source,
+});
 /** What most cards say of themselves, the row's source being the card: it streams, it takes no push configs. */
 export const STREAMING_NO_PUSH = {
-  streaming: { value: true, source: 'the card’s capabilities.streaming' },
-  push: { value: false, source: 'the card’s capabilities' },
-} as const;
+  streaming: fact(true, 'the card’s capabilities.streaming'),
+  push: fact(false, 'the card’s capabilities'),
+};
 
 /** A quirk run against the healthy agent, the app's state and earlier spans dropped. */
 export function healthyQuirk(

@@ -7,7 +7,14 @@ import { type Deploy, type Peer } from '../conformance/types';
 import { adkJsQuirks } from './node-adk.quirks';
 import { startAdkPeer } from '../adk/peer-process.mjs';
 import type { Row } from '../conformance/types';
-import { packageMissing, PROMPTS, SUMMARY, sdk03, STREAMING_NO_PUSH } from '../conformance/row-kit';
+import {
+  packageMissing,
+  PROMPTS,
+  SUMMARY,
+  sdk03,
+  STREAMING_NO_PUSH,
+  fact,
+} from '../conformance/row-kit';
 
 const ADK_JS_FUNCTIONS = '@google/adk 2.0.0 dist/cjs/agents/functions.js:396';
 const ADK_TOOLS_DICT = 'Function translate is not found in the toolsDict.';
@@ -78,12 +85,11 @@ export const adkJs: Row = {
   },
   capabilities: {
     ...STREAMING_NO_PUSH,
-    grpc: { value: false, source: 'toA2a serves JSON-RPC (and REST) only' },
-    variantB: {
-      value: 'file',
-      source:
-        'test/real-world/adk/peer.mjs: variant B answers with an image/png inline part, sent as a file part',
-    },
+    grpc: fact(false, 'toA2a serves JSON-RPC (and REST) only'),
+    variantB: fact(
+      'file',
+      'test/real-world/adk/peer.mjs: variant B answers with an image/png inline part, sent as a file part',
+    ),
   },
   healthy: [
     {

@@ -7,7 +7,7 @@ import { endpoint, type Deploy, type Peer } from '../conformance/types';
 import { mastraQuirks } from './node-mastra.quirks';
 import { node22, startMastraPeer } from '../mastra/peer-process.mjs';
 import type { Row } from '../conformance/types';
-import { packageMissing, sdk03, STREAMING_NO_PUSH } from '../conformance/row-kit';
+import { packageMissing, sdk03, STREAMING_NO_PUSH, fact } from '../conformance/row-kit';
 
 const MASTRA_PEER = 'test/real-world/mastra/peer.mjs';
 /** Mastra seen through its agent `assistant` (`helper` beside it on the origin), on Node 22. */
@@ -101,11 +101,11 @@ export const mastra: Row = {
   },
   capabilities: {
     ...STREAMING_NO_PUSH,
-    grpc: { value: false, source: '@mastra/server serves JSON-RPC only' },
-    variantB: {
-      value: 'none',
-      source: 'no per-skill modes, fixed text/plain defaults, parts without a media type',
-    },
+    grpc: fact(false, '@mastra/server serves JSON-RPC only'),
+    variantB: fact(
+      'none',
+      'no per-skill modes, fixed text/plain defaults, parts without a media type',
+    ),
   },
   healthy: [
     {

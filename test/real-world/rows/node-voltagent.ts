@@ -7,7 +7,7 @@ import { type Deploy, type Peer } from '../conformance/types';
 import { voltagentQuirks } from './node-voltagent.quirks';
 import { startVoltAgentPeer } from '../voltagent/peer-process.mjs';
 import type { Row } from '../conformance/types';
-import { packageMissing, STREAMING_NO_PUSH } from '../conformance/row-kit';
+import { packageMissing, STREAMING_NO_PUSH, fact } from '../conformance/row-kit';
 
 const VOLT_PEER = 'test/real-world/voltagent/peer.mjs';
 const VOLT_NO_TOOL =
@@ -80,12 +80,11 @@ export const voltagent: Row = {
   },
   capabilities: {
     ...STREAMING_NO_PUSH,
-    grpc: { value: false, source: '@voltagent/a2a-server serves JSON-RPC only' },
-    variantB: {
-      value: 'none',
-      source:
-        'no skill has inputModes/outputModes; defaultOutputModes is always ["text"]; text parts carry no media type',
-    },
+    grpc: fact(false, '@voltagent/a2a-server serves JSON-RPC only'),
+    variantB: fact(
+      'none',
+      'no skill has inputModes/outputModes; defaultOutputModes is always ["text"]; text parts carry no media type',
+    ),
   },
   healthy: [
     {

@@ -24,6 +24,7 @@ import {
   getExchange,
   postExchange,
   rpcExchange,
+  fact,
 } from '../conformance/row-kit';
 import type { RecordedExchange } from '../conformance/types';
 
@@ -119,16 +120,10 @@ export const pythonSdk: Row = {
   },
   skills: { send: 'summarize', stream: 'translate', prompts: PROMPTS },
   capabilities: {
-    streaming: { value: true, source: `${A2A_SDK_PEER}: AgentCapabilities(streaming=True)` },
-    push: { value: false, source: `${A2A_SDK_PEER}: no push config store` },
-    grpc: {
-      value: false,
-      source: 'served by the python-a2a-sdk-grpc deployment (GRPC=1), not this one',
-    },
-    variantB: {
-      value: 'raw',
-      source: `${A2A_SDK_PEER}:180-181 new_raw_part(PNG, media_type="image/png")`,
-    },
+    streaming: fact(true, `${A2A_SDK_PEER}: AgentCapabilities(streaming=True)`),
+    push: fact(false, `${A2A_SDK_PEER}: no push config store`),
+    grpc: fact(false, 'served by the python-a2a-sdk-grpc deployment (GRPC=1), not this one'),
+    variantB: fact('raw', `${A2A_SDK_PEER}:180-181 new_raw_part(PNG, media_type="image/png")`),
   },
   healthy: [
     ...TRANSPORTS.map((transport) => ({
@@ -571,10 +566,10 @@ export const pythonSdkGrpc: Row = {
   },
   skills: { send: 'summarize', stream: 'translate', prompts: PROMPTS },
   capabilities: {
-    streaming: { value: true, source: `${A2A_SDK_PEER}: AgentCapabilities(streaming=True)` },
-    push: { value: false, source: `${A2A_SDK_PEER}: no push config store` },
-    grpc: { value: true, source: `${A2A_SDK_PEER} GRPC=1` },
-    variantB: { value: 'raw', source: `${A2A_SDK_PEER}:180-181 (over 0.3: a file part)` },
+    streaming: fact(true, `${A2A_SDK_PEER}: AgentCapabilities(streaming=True)`),
+    push: fact(false, `${A2A_SDK_PEER}: no push config store`),
+    grpc: fact(true, `${A2A_SDK_PEER} GRPC=1`),
+    variantB: fact('raw', `${A2A_SDK_PEER}:180-181 (over 0.3: a file part)`),
   },
   healthy: [
     {

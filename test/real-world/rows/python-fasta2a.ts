@@ -15,6 +15,7 @@ import {
   getExchange,
   rpcExchange,
   polledExchange,
+  fact,
 } from '../conformance/row-kit';
 
 const FASTA2A_PEER = 'test/real-world/python/fasta2a/peer.py';
@@ -60,17 +61,16 @@ export const fasta2a: Row = {
   },
   skills: { send: 'summarize', stream: 'translate', prompts: PROMPTS },
   capabilities: {
-    streaming: {
-      value: true,
-      source: 'the card’s capabilities.streaming (test/fixtures/fasta2a-live/card.json)',
-    },
-    push: { value: false, source: 'the card’s capabilities' },
-    grpc: { value: false, source: 'fasta2a serves JSON-RPC only' },
-    variantB: {
-      value: 'data',
-      source:
-        'fasta2a/pydantic_ai/_bridge.py `_convert_result_to_part`: a non-str output is a data part',
-    },
+    streaming: fact(
+      true,
+      'the card’s capabilities.streaming (test/fixtures/fasta2a-live/card.json)',
+    ),
+    push: fact(false, 'the card’s capabilities'),
+    grpc: fact(false, 'fasta2a serves JSON-RPC only'),
+    variantB: fact(
+      'data',
+      'fasta2a/pydantic_ai/_bridge.py `_convert_result_to_part`: a non-str output is a data part',
+    ),
   },
   healthy: [
     {
