@@ -95,29 +95,34 @@ export function rpcExchange(
   params: (r: Recorder, first: Json | undefined, p: Peer, previous?: Json) => Json,
   o: { v10?: boolean; stream?: boolean } = {},
 ): RecordedExchange {
-  const headers = o.v10 ? V10REC : V03;
-  return {
+  return postExchange(
     name,
     note,
-    request: (p, r, first, previous) => ({
-      url: endpoint(p, endpointName),
-      init: post(o.stream ? sse(headers) : headers, r.rpc(method, params(r, first, p, previous))),
-    }),
-  };
+    (p) => endpoint(p, endpointName),
+    (r, p, first, previous) => r.rpc(method, params(r, first, p, previous)),
+    o,
+  );
 }
-/** A recorded POST of a body the row builds itself to the peer's URL `url` (SSE when `stream`, 1.0 headers when `v10`). */
+/**
+ * A recorded POST of a body the row builds itself (from the peer, the answer to the exchange's
+ * unrecorded first call, the previous exchange's answer) to the peer's URL `url` (SSE when
+ * `stream`, 1.0 headers when `v10`).
+ */
 export function postExchange(
   name: string,
   note: string,
   url: (p: Peer) => string,
-  body: (r: Recorder) => string,
+  body: (r: Recorder, p: Peer, first: Json | undefined, previous?: Json) => string,
   o: { stream?: boolean; v10?: boolean } = {},
 ): RecordedExchange {
   const headers = o.v10 ? V10REC : V03;
   return {
     name,
     note,
-    request: (p, r) => ({ url: url(p), init: post(o.stream ? sse(headers) : headers, body(r)) }),
+    request: (p, r, first, previous) => ({
+      url: url(p),
+      init: post(o.stream ? sse(headers) : headers, body(r, p, first, previous)),
+    }),
   };
 }
 /**
