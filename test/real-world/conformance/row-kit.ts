@@ -31,6 +31,20 @@ export function packageMissing(dir: string, pkg: string): () => string | undefin
       : `test/real-world/${dir}/node_modules missing: REAL_WORLD_INSTALL_ONLY=1 bash scripts/real-world.sh`;
 }
 
+/**
+ * How a Node row starts its peer process (a `peer-process.mjs` starter): the deployment's variant
+ * and register entry, on the port it had before when redeployed, seen through `view` (the URLs of
+ * the agent the row is about and of the one beside it).
+ */
+export function nodePeer<P extends object, V extends string>(
+  start: (o: { variant?: V; port?: number; register?: Deploy['register'] }) => Promise<P>,
+  view: (p: P) => Record<string, unknown>,
+): Row['start'] {
+  return async (d, same) => {
+    const p = await start({ variant: d.variant as V, port: same?.port, register: d.register });
+    return { ...p, ...view(p) } as unknown as Peer;
+  };
+}
 /** The reason a Python row cannot run while its venv is missing. */
 export function venvMissing(impl: string, installed: () => boolean): () => string | undefined {
   return () =>
