@@ -21,26 +21,16 @@ import {
   SUMMARIZE_PLAIN_SKILL,
 } from '../../peers/sdk-peer.js';
 import { startRaPeer } from '../ra-peer.js';
-import { startWireTap } from './wire-tap.mjs';
+import { startWireTap, type TappedExchange } from './wire-tap.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const FIX = path.resolve(here, '../../fixtures');
 
-interface Exchange {
-  method: string;
-  path: string;
-  requestHeaders: [string, string][];
-  requestBody: string;
-  status: number;
-  responseHeaders: Record<string, unknown>;
-  responseBody: string;
-}
-
-const tapped: Exchange[] = [];
-startWireTap((x: Exchange) => tapped.push(x));
+const tapped: TappedExchange[] = [];
+startWireTap((x: TappedExchange) => tapped.push(x));
 const settle = () => new Promise((r) => setTimeout(r, 150));
 
-function label(x: Exchange): string {
+function label(x: TappedExchange): string {
   if (x.method === 'GET') return 'GET' + x.path.replace(/[^A-Za-z0-9]+/g, '_').replace(/_+$/, '');
   try {
     const m = (JSON.parse(x.requestBody) as { method?: string }).method;
@@ -51,7 +41,7 @@ function label(x: Exchange): string {
 }
 
 const written: Record<string, string[]> = {};
-function save(dir: string, scenario: string, exchanges: Exchange[], note?: string): void {
+function save(dir: string, scenario: string, exchanges: TappedExchange[], note?: string): void {
   const out = path.join(FIX, dir);
   mkdirSync(out, { recursive: true });
   exchanges.forEach((x, i) => {
@@ -88,7 +78,7 @@ function save(dir: string, scenario: string, exchanges: Exchange[], note?: strin
     }
   });
 }
-function take(): Exchange[] {
+function take(): TappedExchange[] {
   return tapped.splice(0, tapped.length);
 }
 
@@ -214,13 +204,13 @@ async function recordRa(): Promise<Record<string, unknown>> {
   const notes: Record<string, unknown> = {};
   const tapFile = path.join(here, '.ra-tap.jsonl');
   rmSync(tapFile, { force: true });
-  const readTap = (): Exchange[] => {
+  const readTap = (): TappedExchange[] => {
     if (!existsSync(tapFile)) return [];
     const xs = readFileSync(tapFile, 'utf8')
       .trim()
       .split('\n')
       .filter(Boolean)
-      .map((l) => JSON.parse(l) as Exchange);
+      .map((l) => JSON.parse(l) as TappedExchange);
     rmSync(tapFile, { force: true });
     return xs;
   };

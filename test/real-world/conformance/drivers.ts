@@ -122,6 +122,16 @@ async function clientCall(
   }
 }
 
+/** One kind of client's call of `skill` (`held`: the card the app holds, which the raw JSON-RPC clients do not read). */
+type Driver<K extends ClientSpec['kind']> = (
+  spec: Extract<ClientSpec, { kind: K }>,
+  peer: Peer,
+  held: Json | undefined,
+  op: Op,
+  skill: string,
+  text: string,
+) => Promise<Outcome>;
+
 /** The card a client builds from: the held one, or the one the app fetches now. */
 async function cardFor(peer: Peer, held: Json | undefined, strip = false): Promise<Json> {
   let card = held ?? (await getCard(peer.cardUrl)).card;
@@ -132,34 +142,20 @@ async function cardFor(peer: Peer, held: Json | undefined, strip = false): Promi
   return card;
 }
 
-async function sdkCall(
-  spec: Extract<ClientSpec, { kind: 'sdk' }>,
-  peer: Peer,
-  held: Json | undefined,
-  op: Op,
-  skill: string,
-  text: string,
-): Promise<Outcome> {
+const sdkCall: Driver<'sdk'> = async (spec, peer, held, op, skill, text) => {
   const opts = { transport: spec.transport, rest: true, legacy: spec.legacy };
   const client =
     spec.from === 'url'
       ? await sdkClient({ baseUrl: peer.baseUrl ?? peer.origin, path: peer.cardPath }, opts)
       : await sdkClient({ card: await cardFor(peer, held, spec.stripInterfaces) }, opts);
   return clientCall(client, spec.poll ?? false, op, skill, text, spec.noSkill);
-}
+};
 
 /**
  * gRPC: the SDK's ClientFactory with its gRPC transport (it picks GRPC from the card), its 0.3
  * LegacyGrpcTransport on the card's target, or the 1.0 GrpcTransportFactory's transport.
  */
-async function grpcCall(
-  spec: Extract<ClientSpec, { kind: 'grpc' }>,
-  peer: Peer,
-  held: Json | undefined,
-  op: Op,
-  skill: string,
-  text: string,
-): Promise<Outcome> {
+const grpcCall: Driver<'grpc'> = async (spec, peer, held, op, skill, text) => {
   const target = endpoint(peer, 'grpcTarget');
   let client: SdkLikeClient;
   if (spec.via === 'legacy') client = (await legacyGrpc(target)) as unknown as SdkLikeClient;
@@ -176,7 +172,7 @@ async function grpcCall(
       { legacyCompat: spec.legacyCompat },
     )) as unknown as SdkLikeClient;
   return clientCall(client, false, op, skill, text, spec.noSkill);
-}
+};
 
 /** A JSON-RPC result (0.3 Task or 1.0 `{task}` / `{message}`) as an Outcome. */
 function rpcResult(version: '0.3' | '1.0', body: Json): Outcome {
@@ -222,13 +218,7 @@ function eventKind(result: Json): string {
   );
 }
 
-async function rpcCall(
-  spec: Extract<ClientSpec, { kind: 'jsonrpc' }>,
-  peer: Peer,
-  op: Op,
-  skill: string,
-  text: string,
-): Promise<Outcome> {
+const rpcCall: Driver<'jsonrpc'> = async (spec, peer, _held, op, skill, text) => {
   const v10 = spec.version === '1.0';
   const method =
     v10 && !spec.slashNames
@@ -311,16 +301,10 @@ async function rpcCall(
     if (status?.state) out.state = stateWord(status.state);
   }
   return out;
-}
+};
 
 /** python-a2a's 0.1 `tasks/send` / `tasks/sendSubscribe`: bare Tasks, SSE `event: update/complete`. */
-async function rpc01Call(
-  spec: Extract<ClientSpec, { kind: 'jsonrpc01' }>,
-  peer: Peer,
-  op: Op,
-  skill: string,
-  text: string,
-): Promise<Outcome> {
+const rpc01Call: Driver<'jsonrpc01'> = async (spec, peer, _held, op, skill, text) => {
   const n = nextRpcId();
   const body = JSON.stringify({
     jsonrpc: '2.0',
@@ -374,7 +358,7 @@ async function rpc01Call(
     if (state) out.state = stateWord(state);
   }
   return out;
-}
+};
 
 /** Runs one call of `skill` the way `spec` says; `held`: the card the app holds, if any. */
 export function call(
@@ -389,9 +373,9 @@ export function call(
     case 'sdk':
       return sdkCall(spec, peer, held, op, skill, text);
     case 'jsonrpc':
-      return rpcCall(spec, peer, op, skill, text);
+      return rpcCall(spec, peer, held, op, skill, text);
     case 'jsonrpc01':
-      return rpc01Call(spec, peer, op, skill, text);
+      return rpc01Call(spec, peer, held, op, skill, text);
     case 'grpc':
       return grpcCall(spec, peer, held, op, skill, text);
   }

@@ -15,6 +15,7 @@ import {
   endpoint,
   quirk,
   type Deploy,
+  type Fact,
   type Peer,
   type Quirk,
   type RecordedExchange,
@@ -30,6 +31,20 @@ export function packageMissing(dir: string, pkg: string): () => string | undefin
       : `test/real-world/${dir}/node_modules missing: REAL_WORLD_INSTALL_ONLY=1 bash scripts/real-world.sh`;
 }
 
+/**
+ * How a Node row starts its peer process (a `peer-process.mjs` starter): the deployment's variant
+ * and register entry, on the port it had before when redeployed, seen through `view` (the URLs of
+ * the agent the row is about and of the one beside it).
+ */
+export function nodePeer<P extends object, V extends string>(
+  start: (o: { variant?: V; port?: number; register?: Deploy['register'] }) => Promise<P>,
+  view: (p: P) => Record<string, unknown>,
+): Row['start'] {
+  return async (d, same) => {
+    const p = await start({ variant: d.variant as V, port: same?.port, register: d.register });
+    return { ...p, ...view(p) } as unknown as Peer;
+  };
+}
 /** The reason a Python row cannot run while its venv is missing. */
 export function venvMissing(impl: string, installed: () => boolean): () => string | undefined {
   return () =>
@@ -94,29 +109,34 @@ export function rpcExchange(
   params: (r: Recorder, first: Json | undefined, p: Peer, previous?: Json) => Json,
   o: { v10?: boolean; stream?: boolean } = {},
 ): RecordedExchange {
-  const headers = o.v10 ? V10REC : V03;
-  return {
+  return postExchange(
     name,
     note,
-    request: (p, r, first, previous) => ({
-      url: endpoint(p, endpointName),
-      init: post(o.stream ? sse(headers) : headers, r.rpc(method, params(r, first, p, previous))),
-    }),
-  };
+    (p) => endpoint(p, endpointName),
+    (r, p, first, previous) => r.rpc(method, params(r, first, p, previous)),
+    o,
+  );
 }
-/** A recorded POST of a body the row builds itself to the peer's URL `url` (SSE when `stream`, 1.0 headers when `v10`). */
+/**
+ * A recorded POST of a body the row builds itself (from the peer, the answer to the exchange's
+ * unrecorded first call, the previous exchange's answer) to the peer's URL `url` (SSE when
+ * `stream`, 1.0 headers when `v10`).
+ */
 export function postExchange(
   name: string,
   note: string,
   url: (p: Peer) => string,
-  body: (r: Recorder) => string,
+  body: (r: Recorder, p: Peer, first: Json | undefined, previous?: Json) => string,
   o: { stream?: boolean; v10?: boolean } = {},
 ): RecordedExchange {
   const headers = o.v10 ? V10REC : V03;
   return {
     name,
     note,
-    request: (p, r) => ({ url: url(p), init: post(o.stream ? sse(headers) : headers, body(r)) }),
+    request: (p, r, first, previous) => ({
+      url: url(p),
+      init: post(o.stream ? sse(headers) : headers, body(r, p, first, previous)),
+    }),
   };
 }
 /**
@@ -190,11 +210,16 @@ export const REST_STREAM = httpProbe(
 );
 
 export const grpcOk = { 'rpc.grpc.status_code': 0 };
+/** A fact and where it was read: a capability, a default, what the agent says. */
+export const fact = <T extends string | boolean>(value: T, source: string): Fact<T> => ({
+  value,
+  source,
+});
 /** What most cards say of themselves, the row's source being the card: it streams, it takes no push configs. */
 export const STREAMING_NO_PUSH = {
-  streaming: { value: true, source: 'the card’s capabilities.streaming' },
-  push: { value: false, source: 'the card’s capabilities' },
-} as const;
+  streaming: fact(true, 'the card’s capabilities.streaming'),
+  push: fact(false, 'the card’s capabilities'),
+};
 
 /** A quirk run against the healthy agent, the app's state and earlier spans dropped. */
 export function healthyQuirk(

@@ -20,6 +20,7 @@ import {
   getExchange,
   postExchange,
   rpcExchange,
+  fact,
 } from '../conformance/row-kit';
 
 const GO_PEER = 'test/real-world/go/a2a-go/main.go';
@@ -115,11 +116,8 @@ export const goJsonRpc: Row = {
   skills: { send: 'summarize', stream: 'translate', prompts: PROMPTS },
   capabilities: {
     ...STREAMING_NO_PUSH,
-    grpc: { value: true, source: 'GRPC=1: a2agrpc.NewHandler (the go-a2a-go-grpc deployment)' },
-    variantB: {
-      value: 'file',
-      source: `${GO_PEER}: variant B answers summarize with an image/png file part`,
-    },
+    grpc: fact(true, 'GRPC=1: a2agrpc.NewHandler (the go-a2a-go-grpc deployment)'),
+    variantB: fact('file', `${GO_PEER}: variant B answers summarize with an image/png file part`),
   },
   healthy: [
     {
@@ -553,8 +551,8 @@ export const goGrpc: Row = {
   skills: { send: 'summarize', stream: 'translate', prompts: PROMPTS },
   capabilities: {
     ...STREAMING_NO_PUSH,
-    grpc: { value: true, source: `${GO_PEER} GRPC=1` },
-    variantB: { value: 'file', source: `${GO_PEER}: an image/png file part` },
+    grpc: fact(true, `${GO_PEER} GRPC=1`),
+    variantB: fact('file', `${GO_PEER}: an image/png file part`),
   },
   healthy: [
     {

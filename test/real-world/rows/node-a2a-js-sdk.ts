@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { startChildPeer } from '../child-peer.mjs';
 import { cardProbe, m10, rpcProbe } from '../conformance/probes';
-import { sdk } from '../conformance/row-kit';
+import { sdk, fact } from '../conformance/row-kit';
 import type { Deploy, Peer, Row } from '../conformance/types';
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
@@ -76,10 +76,10 @@ export const a2aJsSdk: Row = {
     prompts: { 'summarize-v2': 'summarize this', 'translate-v1': 'translate this' },
   },
   capabilities: {
-    streaming: { value: true, source: SDK_PEER },
-    push: { value: false, source: `${SDK_PEER}: pushNotifications off by default` },
-    grpc: { value: false, source: `${SDK_PEER}: express JSON-RPC and REST only` },
-    variantB: { value: 'none', source: NOT_THIS_ROW },
+    streaming: fact(true, SDK_PEER),
+    push: fact(false, `${SDK_PEER}: pushNotifications off by default`),
+    grpc: fact(false, `${SDK_PEER}: express JSON-RPC and REST only`),
+    variantB: fact('none', NOT_THIS_ROW),
   },
   healthy: [
     {

@@ -3,30 +3,29 @@
  * field means; conformance/implementations.ts assembles the table).
  */
 import { cardProbe, m03, rpcProbe } from '../conformance/probes';
-import { type Deploy, type Peer } from '../conformance/types';
 import { adkJsQuirks } from './node-adk.quirks';
 import { startAdkPeer } from '../adk/peer-process.mjs';
 import type { Row } from '../conformance/types';
-import { packageMissing, PROMPTS, SUMMARY, sdk03, STREAMING_NO_PUSH } from '../conformance/row-kit';
+import {
+  packageMissing,
+  PROMPTS,
+  SUMMARY,
+  sdk03,
+  STREAMING_NO_PUSH,
+  fact,
+  nodePeer,
+} from '../conformance/row-kit';
 
 const ADK_JS_FUNCTIONS = '@google/adk 2.0.0 dist/cjs/agents/functions.js:396';
 const ADK_TOOLS_DICT = 'Function translate is not found in the toolsDict.';
 /** Google ADK's JS peer seen through its agent `desk` (studio at its own base path beside it). */
-async function startAdkJs(d: Deploy, same?: Peer): Promise<Peer> {
-  const p = await startAdkPeer({
-    variant: d.variant as 'healthy' | 'A' | 'B',
-    port: same?.port,
-    register: d.register,
-  });
-  return {
-    ...p,
-    baseUrl: p.baseUrl('desk'),
-    cardUrl: p.cardUrl('desk'),
-    rpcUrl: p.rpcUrl('desk'),
-    studioCardUrl: p.cardUrl('studio'),
-    studioRpcUrl: p.rpcUrl('studio'),
-  } as Peer;
-}
+const startAdkJs = nodePeer(startAdkPeer, (p) => ({
+  baseUrl: p.baseUrl('desk'),
+  cardUrl: p.cardUrl('desk'),
+  rpcUrl: p.rpcUrl('desk'),
+  studioCardUrl: p.cardUrl('studio'),
+  studioRpcUrl: p.rpcUrl('studio'),
+}));
 export const adkJs: Row = {
   id: 'node-adk',
   name: 'Google ADK server (`@google/adk` 2.0.0 `toA2a` / `A2AAgentExecutor`, two LlmAgents on a scripted `BaseLlm`)',
@@ -78,12 +77,11 @@ export const adkJs: Row = {
   },
   capabilities: {
     ...STREAMING_NO_PUSH,
-    grpc: { value: false, source: 'toA2a serves JSON-RPC (and REST) only' },
-    variantB: {
-      value: 'file',
-      source:
-        'test/real-world/adk/peer.mjs: variant B answers with an image/png inline part, sent as a file part',
-    },
+    grpc: fact(false, 'toA2a serves JSON-RPC (and REST) only'),
+    variantB: fact(
+      'file',
+      'test/real-world/adk/peer.mjs: variant B answers with an image/png inline part, sent as a file part',
+    ),
   },
   healthy: [
     {

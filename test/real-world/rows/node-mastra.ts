@@ -3,28 +3,20 @@
  * field means; conformance/implementations.ts assembles the table).
  */
 import { cardProbe, httpProbe, m03, rpcProbe } from '../conformance/probes';
-import { endpoint, type Deploy, type Peer } from '../conformance/types';
+import { endpoint } from '../conformance/types';
 import { mastraQuirks } from './node-mastra.quirks';
 import { node22, startMastraPeer } from '../mastra/peer-process.mjs';
 import type { Row } from '../conformance/types';
-import { packageMissing, sdk03, STREAMING_NO_PUSH } from '../conformance/row-kit';
+import { packageMissing, sdk03, STREAMING_NO_PUSH, fact, nodePeer } from '../conformance/row-kit';
 
 const MASTRA_PEER = 'test/real-world/mastra/peer.mjs';
 /** Mastra seen through its agent `assistant` (`helper` beside it on the origin), on Node 22. */
-async function startMastra(d: Deploy, same?: Peer): Promise<Peer> {
-  const p = await startMastraPeer({
-    variant: d.variant as 'healthy' | 'A',
-    port: same?.port,
-    register: d.register,
-  });
-  return {
-    ...p,
-    cardUrl: p.cardUrl('assistant'),
-    rpcUrl: p.rpcUrl('assistant'),
-    helperCardUrl: p.cardUrl('helper'),
-    helperRpcUrl: p.rpcUrl('helper'),
-  } as Peer;
-}
+const startMastra = nodePeer(startMastraPeer, (p) => ({
+  cardUrl: p.cardUrl('assistant'),
+  rpcUrl: p.rpcUrl('assistant'),
+  helperCardUrl: p.cardUrl('helper'),
+  helperRpcUrl: p.rpcUrl('helper'),
+}));
 /** Why the Mastra row cannot run: its package, or a Node >= 22.13 (node22.sh). */
 function mastraUnavailable(): string | undefined {
   const missing = packageMissing('mastra', '@mastra/core')();
@@ -101,11 +93,11 @@ export const mastra: Row = {
   },
   capabilities: {
     ...STREAMING_NO_PUSH,
-    grpc: { value: false, source: '@mastra/server serves JSON-RPC only' },
-    variantB: {
-      value: 'none',
-      source: 'no per-skill modes, fixed text/plain defaults, parts without a media type',
-    },
+    grpc: fact(false, '@mastra/server serves JSON-RPC only'),
+    variantB: fact(
+      'none',
+      'no per-skill modes, fixed text/plain defaults, parts without a media type',
+    ),
   },
   healthy: [
     {

@@ -3,32 +3,23 @@
  * field means; conformance/implementations.ts assembles the table).
  */
 import { cardProbe, m03, rpcProbe } from '../conformance/probes';
-import { type Deploy, type Peer } from '../conformance/types';
 import { voltagentQuirks } from './node-voltagent.quirks';
 import { startVoltAgentPeer } from '../voltagent/peer-process.mjs';
 import type { Row } from '../conformance/types';
-import { packageMissing, STREAMING_NO_PUSH } from '../conformance/row-kit';
+import { packageMissing, STREAMING_NO_PUSH, fact, nodePeer } from '../conformance/row-kit';
 
 const VOLT_PEER = 'test/real-world/voltagent/peer.mjs';
 const VOLT_NO_TOOL =
   "Model tried to call unavailable tool 'translate'. Available tools: summarize-v2.";
 /** A VoltAgent server seen through its agent `summarizer` (`helper` beside it on the origin). */
-async function startVoltAgent(d: Deploy, same?: Peer): Promise<Peer> {
-  const p = await startVoltAgentPeer({
-    variant: d.variant as 'healthy' | 'A' | 'B',
-    port: same?.port,
-    register: d.register,
-  });
-  return {
-    ...p,
-    cardUrl: p.cardUrl('summarizer'),
-    baseUrl: p.cardUrl('summarizer'),
-    cardPath: '',
-    rpcUrl: p.rpcUrl('summarizer'),
-    helperCardUrl: p.cardUrl('helper'),
-    helperRpcUrl: p.rpcUrl('helper'),
-  } as Peer;
-}
+const startVoltAgent = nodePeer(startVoltAgentPeer, (p) => ({
+  cardUrl: p.cardUrl('summarizer'),
+  baseUrl: p.cardUrl('summarizer'),
+  cardPath: '',
+  rpcUrl: p.rpcUrl('summarizer'),
+  helperCardUrl: p.cardUrl('helper'),
+  helperRpcUrl: p.rpcUrl('helper'),
+}));
 const raw03volt = { kind: 'jsonrpc', version: '0.3', endpoint: 'rpcUrl' } as const;
 /** the record separator VoltAgent puts before each SSE event's JSON */
 const RS = String.fromCharCode(0x1e);
@@ -80,12 +71,11 @@ export const voltagent: Row = {
   },
   capabilities: {
     ...STREAMING_NO_PUSH,
-    grpc: { value: false, source: '@voltagent/a2a-server serves JSON-RPC only' },
-    variantB: {
-      value: 'none',
-      source:
-        'no skill has inputModes/outputModes; defaultOutputModes is always ["text"]; text parts carry no media type',
-    },
+    grpc: fact(false, '@voltagent/a2a-server serves JSON-RPC only'),
+    variantB: fact(
+      'none',
+      'no skill has inputModes/outputModes; defaultOutputModes is always ["text"]; text parts carry no media type',
+    ),
   },
   healthy: [
     {

@@ -24,6 +24,7 @@ import {
   getExchange,
   postExchange,
   rpcExchange,
+  fact,
 } from '../conformance/row-kit';
 import type { RecordedExchange } from '../conformance/types';
 
@@ -65,20 +66,45 @@ function restSend(
     { v10: true, stream },
   );
 }
+/**
+ * How both a2a-sdk rows start peer.py: the `unknownSkill` option picks how a removed skill fails,
+ * the gRPC row adds GRPC=1 and, when redeployed, the gRPC port it had before.
+ */
+function a2aSdkAgent(grpc: boolean): Pick<Row, 'unavailable' | 'start' | 'agentPython'> {
+  return {
+    unavailable: venvMissing('a2a-sdk', sdkInstalled),
+    start: (d, same) =>
+      startPythonSdkPeer({
+        variant: d.variant,
+        port: same?.port,
+        ...(grpc && {
+          grpc: true,
+          grpcPort: (same as unknown as { grpcPort?: number } | undefined)?.grpcPort,
+        }),
+        unknownSkill: d.opts?.unknownSkill as 'status' | 'raise' | undefined,
+      }),
+    agentPython: SDK_PYTHON,
+  };
+}
+/** What peer.py's card says on both bindings: AgentCapabilities(streaming=True), no push config store. */
+const SDK_STREAMS_NO_PUSH = {
+  streaming: fact(true, `${A2A_SDK_PEER}: AgentCapabilities(streaming=True)`),
+  push: fact(false, `${A2A_SDK_PEER}: no push config store`),
+};
+/** The card's JSON-RPC and HTTP+JSON interfaces, 1.0 and 0.3 each (the gRPC row lists its two before them). */
+const HTTP_INTERFACES = [
+  { protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+  { protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+  { protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+  { protocolBinding: 'HTTP+JSON', protocolVersion: '0.3' },
+];
 const BAD_PARAMS = 'summarize: max_words=-1';
 const A2A_V1 = { headers: { 'A2A-Version': '1.0' } };
 export const pythonSdk: Row = {
   id: 'python-a2a-sdk',
   name: 'Python `a2a-sdk` 1.3.0 (the reference SDK: its Starlette routes on uvicorn, a deterministic `AgentExecutor`)',
   agentCode: 'test/real-world/python/a2a-sdk/',
-  unavailable: venvMissing('a2a-sdk', sdkInstalled),
-  start: (d, same) =>
-    startPythonSdkPeer({
-      variant: d.variant,
-      port: same?.port,
-      unknownSkill: d.opts?.unknownSkill as 'status' | 'raise' | undefined,
-    }),
-  agentPython: SDK_PYTHON,
+  ...a2aSdkAgent(false),
   facts: {
     bindings: {
       value:
@@ -109,26 +135,14 @@ export const pythonSdk: Row = {
       version: '1.0.0',
       protocolVersion: '0.3',
       url: `${p.origin}/a2a/jsonrpc`,
-      supportedInterfaces: [
-        { protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
-        { protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
-        { protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
-        { protocolBinding: 'HTTP+JSON', protocolVersion: '0.3' },
-      ],
+      supportedInterfaces: [...HTTP_INTERFACES],
     }),
   },
   skills: { send: 'summarize', stream: 'translate', prompts: PROMPTS },
   capabilities: {
-    streaming: { value: true, source: `${A2A_SDK_PEER}: AgentCapabilities(streaming=True)` },
-    push: { value: false, source: `${A2A_SDK_PEER}: no push config store` },
-    grpc: {
-      value: false,
-      source: 'served by the python-a2a-sdk-grpc deployment (GRPC=1), not this one',
-    },
-    variantB: {
-      value: 'raw',
-      source: `${A2A_SDK_PEER}:180-181 new_raw_part(PNG, media_type="image/png")`,
-    },
+    ...SDK_STREAMS_NO_PUSH,
+    grpc: fact(false, 'served by the python-a2a-sdk-grpc deployment (GRPC=1), not this one'),
+    variantB: fact('raw', `${A2A_SDK_PEER}:180-181 new_raw_part(PNG, media_type="image/png")`),
   },
   healthy: [
     ...TRANSPORTS.map((transport) => ({
@@ -524,16 +538,7 @@ export const pythonSdkGrpc: Row = {
   id: 'python-a2a-sdk-grpc',
   name: 'Python `a2a-sdk` 1.3.0 over gRPC (its `grpc` extra: grpcio 1.85; `GrpcHandler` and `CompatGrpcHandler` on one `grpc.aio` port, listed first in the card)',
   agentCode: 'test/real-world/python/a2a-sdk/ (GRPC=1)',
-  unavailable: venvMissing('a2a-sdk', sdkInstalled),
-  start: (d, same) =>
-    startPythonSdkPeer({
-      variant: d.variant,
-      port: same?.port,
-      grpc: true,
-      grpcPort: (same as unknown as { grpcPort?: number } | undefined)?.grpcPort,
-      unknownSkill: d.opts?.unknownSkill as 'status' | 'raise' | undefined,
-    }),
-  agentPython: SDK_PYTHON,
+  ...a2aSdkAgent(true),
   facts: {
     bindings: {
       value:
@@ -562,19 +567,15 @@ export const pythonSdkGrpc: Row = {
       supportedInterfaces: [
         { protocolBinding: 'GRPC', protocolVersion: '1.0', url: endpoint(p, 'grpcTarget') },
         { protocolBinding: 'GRPC', protocolVersion: '0.3', url: endpoint(p, 'grpcTarget') },
-        { protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
-        { protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
-        { protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
-        { protocolBinding: 'HTTP+JSON', protocolVersion: '0.3' },
+        ...HTTP_INTERFACES,
       ],
     }),
   },
   skills: { send: 'summarize', stream: 'translate', prompts: PROMPTS },
   capabilities: {
-    streaming: { value: true, source: `${A2A_SDK_PEER}: AgentCapabilities(streaming=True)` },
-    push: { value: false, source: `${A2A_SDK_PEER}: no push config store` },
-    grpc: { value: true, source: `${A2A_SDK_PEER} GRPC=1` },
-    variantB: { value: 'raw', source: `${A2A_SDK_PEER}:180-181 (over 0.3: a file part)` },
+    ...SDK_STREAMS_NO_PUSH,
+    grpc: fact(true, `${A2A_SDK_PEER} GRPC=1`),
+    variantB: fact('raw', `${A2A_SDK_PEER}:180-181 (over 0.3: a file part)`),
   },
   healthy: [
     {

@@ -17,6 +17,7 @@ import {
   REST_STREAM,
   getExchange,
   rpcExchange,
+  fact,
 } from '../conformance/row-kit';
 
 const MAF_NOT_FOUND = 'Error: Requested function "translate" not found.';
@@ -69,14 +70,13 @@ export const agentFramework: Row = {
   },
   skills: { send: 'summarize', stream: 'translate', prompts: PROMPTS },
   capabilities: {
-    streaming: { value: true, source: 'the app’s card: AgentCapabilities(streaming=True)' },
-    push: { value: false, source: 'the app’s card' },
-    grpc: { value: false, source: 'the SDK’s JSON-RPC and REST routes only' },
-    variantB: {
-      value: 'raw',
-      source:
-        'variant B answers with an image/png raw part; judged only as an artifact (stream=True)',
-    },
+    streaming: fact(true, 'the app’s card: AgentCapabilities(streaming=True)'),
+    push: fact(false, 'the app’s card'),
+    grpc: fact(false, 'the SDK’s JSON-RPC and REST routes only'),
+    variantB: fact(
+      'raw',
+      'variant B answers with an image/png raw part; judged only as an artifact (stream=True)',
+    ),
   },
   healthy: [
     ...TRANSPORTS.flatMap((transport) =>

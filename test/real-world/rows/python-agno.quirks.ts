@@ -9,6 +9,7 @@ import { collect, sendRequest } from '../../peers/sdk-client';
 import { callVerdict, getCard, messages, rpc, sdkClient, type Json } from '../lib';
 import { endpoint, type Quirk } from '../conformance/types';
 import type { RowContext } from '../conformance/checks';
+import { healthyQuirk, redeployQuirk } from '../conformance/row-kit';
 
 const { v03Params } = messages('py-agno-quirk-');
 /**
@@ -57,13 +58,10 @@ const names = (events: Array<[string, Json]>): string =>
   events.map(([e]) => ({ TaskStatusUpdateEvent: 'S', Message: 'M', Task: 'T' })[e] ?? e).join(' ');
 
 export const agnoQuirks: Quirk[] = [
-  {
-    title:
-      'the SDK client from the card (0.3 mode): its send posts message/send to the card’s streaming url → HTTP 400, a suspicion the unchanged card refutes; its stream works',
-    why: 'the only card whose `url` is an operation route (the streaming one) rather than an endpoint serving every method',
-    async run(ctx) {
-      const peer = await ctx.healthy();
-      await ctx.h().reset();
+  healthyQuirk(
+    'the SDK client from the card (0.3 mode): its send posts message/send to the card’s streaming url → HTTP 400, a suspicion the unchanged card refutes; its stream works',
+    'the only card whose `url` is an operation route (the streaming one) rather than an endpoint serving every method',
+    async (ctx, peer) => {
       const { card } = await getCard(peer.cardUrl);
       await ctx.spans.spansSettled(1);
       ctx.h().exporter.reset();
@@ -87,14 +85,12 @@ export const agnoQuirks: Quirk[] = [
         CLEAN,
       );
     },
-  },
-  {
-    title:
-      'variant A (a tool removed, the card unchanged): send and stream COMPLETE with a text naming no tool; no verdict',
-    why: 'variant A is N/A for this row (the card lists the agent, not its tools): what the agent answers is kept here',
-    async run(ctx) {
-      const { peer, card } = await ctx.redeployed('A');
-      ctx.h().exporter.reset();
+  ),
+  redeployQuirk(
+    'A',
+    'variant A (a tool removed, the card unchanged): send and stream COMPLETE with a text naming no tool; no verdict',
+    'variant A is N/A for this row (the card lists the agent, not its tools): what the agent answers is kept here',
+    async (ctx, { peer, card }) => {
       const t = await rpc(
         endpoint(peer, 'sendUrl'),
         'message/send',
@@ -110,5 +106,5 @@ export const agnoQuirks: Quirk[] = [
       verdictsAre(ctx, CLEAN, CLEAN);
       assert.deepEqual((await getCard(peer.cardUrl)).card.skills, card.skills);
     },
-  },
+  ),
 ];

@@ -6,7 +6,14 @@ import { cardProbe, httpProbe } from '../conformance/probes';
 import { endpoint } from '../conformance/types';
 import { agnoQuirks } from './python-agno.quirks';
 import type { Row } from '../conformance/types';
-import { pythonAgent, PROMPTS, SUMMARY, getExchange, rpcExchange } from '../conformance/row-kit';
+import {
+  pythonAgent,
+  PROMPTS,
+  SUMMARY,
+  getExchange,
+  rpcExchange,
+  fact,
+} from '../conformance/row-kit';
 
 const AGNO_PEER = 'test/real-world/python/agno/peer.py';
 const agnoSend = { kind: 'jsonrpc', version: '0.3', endpoint: 'sendUrl' } as const;
@@ -58,16 +65,13 @@ export const agno: Row = {
   },
   skills: { send: 'desk', stream: 'desk', prompts: { desk: PROMPTS.summarize } },
   capabilities: {
-    streaming: {
-      value: true,
-      source: 'the card’s capabilities (test/fixtures/agno-live/card.json)',
-    },
-    push: { value: false, source: 'the card’s capabilities' },
-    grpc: { value: false, source: 'AgentOS serves JSON-RPC routes only' },
-    variantB: {
-      value: 'file',
-      source: `${AGNO_PEER} VARIANT=B: the agent’s output an image, which AgentOS sends as a file part`,
-    },
+    streaming: fact(true, 'the card’s capabilities (test/fixtures/agno-live/card.json)'),
+    push: fact(false, 'the card’s capabilities'),
+    grpc: fact(false, 'AgentOS serves JSON-RPC routes only'),
+    variantB: fact(
+      'file',
+      `${AGNO_PEER} VARIANT=B: the agent’s output an image, which AgentOS sends as a file part`,
+    ),
   },
   healthy: [
     {

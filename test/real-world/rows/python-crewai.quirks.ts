@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { FOX, messages, rpc, type Json } from '../lib';
 import { endpoint, type Quirk } from '../conformance/types';
+import { healthyQuirk } from '../conformance/row-kit';
 
 const { v03Message } = messages('py-crewai-quirk-');
 /** 0.3 params, the skill in `message.metadata.skill_id` (crewAI's delegation convention) */
@@ -25,12 +26,10 @@ function answer(t: Json): string {
 }
 
 export const crewaiQuirks: Quirk[] = [
-  {
-    title:
-      'the answer written twice: one artifact `result_<task id>` and the last history message, the same one text part (healthy, and a removed tool under ReAct)',
-    why: 'crewAI’s own task execution (crewai/a2a/utils/task.py) writes the final answer both ways; no other agent does',
-    async run(ctx) {
-      const peer = await ctx.healthy();
+  healthyQuirk(
+    'the answer written twice: one artifact `result_<task id>` and the last history message, the same one text part (healthy, and a removed tool under ReAct)',
+    'crewAI’s own task execution (crewai/a2a/utils/task.py) writes the final answer both ways; no other agent does',
+    async (ctx, peer) => {
       const t = await rpc(
         endpoint(peer, 'rpcUrl'),
         'message/send',
@@ -45,5 +44,5 @@ export const crewaiQuirks: Quirk[] = [
       );
       assert.match(answer(a), /^I encountered an error: Action 'translate' don't exist/);
     },
-  },
+  ),
 ];

@@ -12,6 +12,7 @@ import {
   PROMPTS,
   SUMMARY,
   unknownTaskProbe,
+  fact,
 } from '../conformance/row-kit';
 import type { Recorder } from '../record-lib.mjs';
 import type { Json } from '../lib';
@@ -94,17 +95,13 @@ export const crewai: Row = {
   },
   skills: { send: 'summarize', stream: 'translate', prompts: PROMPTS },
   capabilities: {
-    streaming: {
-      value: true,
-      source: 'the card’s capabilities (test/fixtures/crewai-live/card.json)',
-    },
-    push: { value: false, source: 'the card’s capabilities' },
-    grpc: { value: false, source: 'served by the a2a-sdk 0.3 JSON-RPC Starlette app only' },
-    variantB: {
-      value: 'none',
-      source:
-        'peer.py has no variant B: crewAI sends the final answer as one text artifact (a data part for a dict / BaseModel output, not scripted here)',
-    },
+    streaming: fact(true, 'the card’s capabilities (test/fixtures/crewai-live/card.json)'),
+    push: fact(false, 'the card’s capabilities'),
+    grpc: fact(false, 'served by the a2a-sdk 0.3 JSON-RPC Starlette app only'),
+    variantB: fact(
+      'none',
+      'peer.py has no variant B: crewAI sends the final answer as one text artifact (a data part for a dict / BaseModel output, not scripted here)',
+    ),
   },
   healthy: [
     {

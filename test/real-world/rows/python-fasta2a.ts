@@ -15,6 +15,7 @@ import {
   getExchange,
   rpcExchange,
   polledExchange,
+  fact,
 } from '../conformance/row-kit';
 
 const FASTA2A_PEER = 'test/real-world/python/fasta2a/peer.py';
@@ -23,6 +24,19 @@ const FASTA2A_FAILED_WIRE =
   /"status":\{"state":"failed","timestamp":"[^"]*"\},"history":\[\{"role":"user","parts":\[\{"text":"translate: hello"\}\][^\]]*\]\}\}$/;
 const raw03 = (poll = false) =>
   ({ kind: 'jsonrpc', version: '0.3', endpoint: 'rpcUrl', poll }) as const;
+/** A send fasta2a answers at once with the SUBMITTED task, which the polls read COMPLETED with the summary. */
+const SUBMITTED_THEN_SUMMARY = {
+  answered: 'submitted',
+  state: 'completed',
+  part: { kind: 'text', text: SUMMARY },
+  spanState: 'TASK_STATE_SUBMITTED',
+} as const;
+/** Variants A and B streamed by the SDK client still holding the healthy card. */
+const STREAM_ON_HEALTHY_CARD = {
+  label: 'SDK stream holding the healthy card',
+  client: sdk('JSONRPC', 'card'),
+  ops: { stream: { minEvents: 3 } },
+};
 export const fasta2a: Row = {
   id: 'python-fasta2a',
   name: 'FastA2A (`fasta2a` 2.1.1 + `pydantic-ai-slim` 2.68.0 `FunctionModel`)',
@@ -60,17 +74,16 @@ export const fasta2a: Row = {
   },
   skills: { send: 'summarize', stream: 'translate', prompts: PROMPTS },
   capabilities: {
-    streaming: {
-      value: true,
-      source: 'the card’s capabilities.streaming (test/fixtures/fasta2a-live/card.json)',
-    },
-    push: { value: false, source: 'the card’s capabilities' },
-    grpc: { value: false, source: 'fasta2a serves JSON-RPC only' },
-    variantB: {
-      value: 'data',
-      source:
-        'fasta2a/pydantic_ai/_bridge.py `_convert_result_to_part`: a non-str output is a data part',
-    },
+    streaming: fact(
+      true,
+      'the card’s capabilities.streaming (test/fixtures/fasta2a-live/card.json)',
+    ),
+    push: fact(false, 'the card’s capabilities'),
+    grpc: fact(false, 'fasta2a serves JSON-RPC only'),
+    variantB: fact(
+      'data',
+      'fasta2a/pydantic_ai/_bridge.py `_convert_result_to_part`: a non-str output is a data part',
+    ),
   },
   healthy: [
     {
@@ -78,12 +91,7 @@ export const fasta2a: Row = {
       client: { ...sdk('JSONRPC', 'url'), poll: true },
       protocol: '1.0',
       ops: {
-        send: {
-          answered: 'submitted',
-          state: 'completed',
-          part: { kind: 'text', text: SUMMARY },
-          spanState: 'TASK_STATE_SUBMITTED',
-        },
+        send: SUBMITTED_THEN_SUMMARY,
         stream: { state: 'completed', events: ['task', 'status', 'artifact', 'status'] },
       },
     },
@@ -94,12 +102,7 @@ export const fasta2a: Row = {
       // the card states only 1.0 and the answers mix the families: the card's version
       protocol: '1.0',
       ops: {
-        send: {
-          answered: 'submitted',
-          state: 'completed',
-          part: { kind: 'text', text: SUMMARY },
-          spanState: 'TASK_STATE_SUBMITTED',
-        },
+        send: SUBMITTED_THEN_SUMMARY,
         stream: { state: 'completed' },
       },
     },
@@ -134,9 +137,7 @@ export const fasta2a: Row = {
         evidence: 'content',
       },
       {
-        label: 'SDK stream holding the healthy card',
-        client: sdk('JSONRPC', 'card'),
-        ops: { stream: { minEvents: 3 } },
+        ...STREAM_ON_HEALTHY_CARD,
         says: { value: 'words', source: 'as above, in the stream' },
         verdict: 'unknown_skill',
         evidence: 'content',
@@ -217,9 +218,7 @@ export const fasta2a: Row = {
         expectedModes: ['text/plain'],
       },
       {
-        label: 'SDK stream holding the healthy card',
-        client: sdk('JSONRPC', 'card'),
-        ops: { stream: { minEvents: 3 } },
+        ...STREAM_ON_HEALTHY_CARD,
         mediaType: 'application/json',
       },
     ],

@@ -13,6 +13,7 @@ import {
   sdk,
   getExchange,
   rpcExchange,
+  fact,
 } from '../conformance/row-kit';
 
 const ADK_PEER = 'test/real-world/python/google-adk/peer.py';
@@ -68,16 +69,16 @@ export const pythonAdk: Row = {
     prompts: { 'desk-summarize': PROMPTS.summarize, 'desk-translate': PROMPTS.translate },
   },
   capabilities: {
-    streaming: {
-      value: true,
-      source: 'google/adk/a2a/utils/agent_card_builder.py:95 `AgentCapabilities(streaming=True)`',
-    },
-    push: { value: false, source: 'to_a2a sets no push notification store' },
-    grpc: { value: false, source: 'to_a2a builds the JSON-RPC Starlette app only' },
-    variantB: {
-      value: 'file',
-      source: `${ADK_PEER}:79-81 an inline_data image/png Part, converted to a file part`,
-    },
+    streaming: fact(
+      true,
+      'google/adk/a2a/utils/agent_card_builder.py:95 `AgentCapabilities(streaming=True)`',
+    ),
+    push: fact(false, 'to_a2a sets no push notification store'),
+    grpc: fact(false, 'to_a2a builds the JSON-RPC Starlette app only'),
+    variantB: fact(
+      'file',
+      `${ADK_PEER}:79-81 an inline_data image/png Part, converted to a file part`,
+    ),
   },
   healthy: [
     {

@@ -21,6 +21,7 @@ import {
   STREAMING_NO_PUSH,
   getExchange,
   rpcExchange,
+  fact,
 } from '../conformance/row-kit';
 
 /**
@@ -122,11 +123,11 @@ export const langgraph: Row = {
     `${(peer as unknown as { assistantIds: Record<string, string> }).assistantIds[graph]}-main`,
   capabilities: {
     ...STREAMING_NO_PUSH,
-    grpc: { value: false, source: 'JSON-RPC only' },
-    variantB: {
-      value: 'file',
-      source: 'graphs.py: variant B answers with an image content block, sent as a file part',
-    },
+    grpc: fact(false, 'JSON-RPC only'),
+    variantB: fact(
+      'file',
+      'graphs.py: variant B answers with an image content block, sent as a file part',
+    ),
   },
   healthy: [
     {

@@ -12,6 +12,7 @@ import {
   PROMPTS,
   SUMMARY,
   TEXT_SKILLS,
+  fact,
 } from '../conformance/row-kit';
 import type { Recorder } from '../record-lib.mjs';
 
@@ -77,17 +78,16 @@ export const pythonA2a: Row = {
   },
   skills: { send: 'summarize', stream: 'translate', prompts: PROMPTS },
   capabilities: {
-    streaming: {
-      value: false,
-      source:
-        'the decorator’s card says streaming: false (it streams at /tasks/stream all the same)',
-    },
-    push: { value: false, source: 'the card’s capabilities' },
-    grpc: { value: false, source: 'Flask JSON-RPC only' },
-    variantB: {
-      value: 'file',
-      source: `${PYTHON_A2A_PEER}: variant B answers summarize with an image/png file part`,
-    },
+    streaming: fact(
+      false,
+      'the decorator’s card says streaming: false (it streams at /tasks/stream all the same)',
+    ),
+    push: fact(false, 'the card’s capabilities'),
+    grpc: fact(false, 'Flask JSON-RPC only'),
+    variantB: fact(
+      'file',
+      `${PYTHON_A2A_PEER}: variant B answers summarize with an image/png file part`,
+    ),
   },
   healthy: [
     {

@@ -14,6 +14,7 @@ import {
   getExchange,
   rpcExchange,
   unknownTaskProbe,
+  fact,
 } from '../conformance/row-kit';
 
 /** Strands' one text of a task whose agent raised (executor.py `StrandsA2AExecutor.execute`) */
@@ -68,20 +69,16 @@ export const strands: Row = {
   },
   skills: { send: 'summarize', stream: 'translate', prompts: PROMPTS },
   capabilities: {
-    streaming: {
-      value: true,
-      source: 'strands/multiagent/a2a/server.py:126 `AgentCapabilities(streaming=True)`',
-    },
-    push: {
-      value: false,
-      source: 'A2AServer: no push_config_store / push_sender given (server.py:48-49)',
-    },
-    grpc: { value: false, source: 'A2AServer serves JSON-RPC only' },
-    variantB: {
-      value: 'none',
-      source:
-        'StrandsA2AExecutor emits only text parts (the AgentResult str()-ed) and A2AServer fixes the card’s modes to ["text"] (server.py:187-188)',
-    },
+    streaming: fact(
+      true,
+      'strands/multiagent/a2a/server.py:126 `AgentCapabilities(streaming=True)`',
+    ),
+    push: fact(false, 'A2AServer: no push_config_store / push_sender given (server.py:48-49)'),
+    grpc: fact(false, 'A2AServer serves JSON-RPC only'),
+    variantB: fact(
+      'none',
+      'StrandsA2AExecutor emits only text parts (the AgentResult str()-ed) and A2AServer fixes the card’s modes to ["text"] (server.py:187-188)',
+    ),
   },
   healthy: [
     {
