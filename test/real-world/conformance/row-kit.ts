@@ -121,6 +121,15 @@ export function previousTaskExchange(
   });
   return rpcExchange(name, note, 'rpcUrl', o.method ?? 'tasks/get', read, o);
 }
+/** A recording's steps: each variant deployed in turn (healthy first), with its exchanges. */
+export function redeploys(
+  by: Partial<Record<Variant, RecordedExchange[]>>,
+): NonNullable<Row['recording']>['steps'] {
+  return Object.entries(by).map(([variant, exchanges]) => ({
+    deploy: { variant: variant as Variant },
+    exchanges: exchanges ?? [],
+  }));
+}
 /** A recorded GET of the origin's root card, `/.well-known/agent-card.json`. */
 export const rootCardExchange = (name: string, note: string): RecordedExchange =>
   getExchange(name, note, (p) => `${p.origin}/.well-known/agent-card.json`);
