@@ -1,7 +1,10 @@
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-export const FOX: string;
 export const V10: Record<string, string>;
 export const V03: Record<string, string>;
+/** JSON-RPC POST headers of a Node client: `accept` JSON. */
+export const JSON_HEADERS: Record<string, string>;
+/** The JSON of an SSE body's first event (`data: {json}`, `data: \x1e{json}`). */
+export function firstSseJson(text: string): Json;
 export function post(headers: Record<string, string>, body: string): RequestInit;
 export function sse(headers: Record<string, string>): Record<string, string>;
 export function nodePackageVersions(dir: string, pkgs: string[]): Record<string, string>;

@@ -1,9 +1,7 @@
 /**
- * The recording machinery shared by conformance/record.ts (which records a row of the
- * conformance table from the row's `recording`) and the record.mjs scripts the rows not yet
- * recording from the table still have: each keeps only its scenario (which peer, which
- * exchanges, with which notes) and its README. For every exchange the recorder
- * writes, into its fixture folder:
+ * The recording machinery of conformance/record.ts, which records a row of the conformance table
+ * from the row's `recording` (which deployments, which exchanges, with which notes; the fixture
+ * folder keeps its README). For every exchange the recorder writes, into its fixture folder:
  *   <name>.json | <name>.sse | <name>.txt   the response body, byte for byte as received
  *   <name>.meta.json                        request (method, path, headers, body) + response
  *                                           status/headers (less `dropResponseHeaders`)
@@ -14,34 +12,19 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-export const FOX = 'The quick brown fox jumps over the lazy dog';
-
-/** JSON-RPC POST headers, plain and streaming, of the Node-peer recorders. */
+/** JSON-RPC POST headers of a Node client (`sse` makes them an event stream's). */
 export const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
-export const SSE_HEADERS = { 'content-type': 'application/json', accept: 'text/event-stream' };
-/** A JSON-RPC POST init: `body` with JSON_HEADERS, or SSE_HEADERS when `stream`. */
-export function jsonRpcPost(body, stream = false) {
-  return { method: 'POST', headers: stream ? SSE_HEADERS : JSON_HEADERS, body };
-}
 
-/** Request headers of the Python recorders: 1.0 (with `A2A-Version`) and 0.3 (without). */
+/** Request headers of a plain client: 1.0 (with `A2A-Version`) and 0.3 (without). */
 export const V10 = { 'content-type': 'application/json', 'A2A-Version': '1.0' };
 export const V03 = { 'content-type': 'application/json' };
 export const post = (headers, body) => ({ method: 'POST', headers, body });
 export const sse = (h) => ({ ...h, accept: 'text/event-stream' });
 
-/** The JSON payloads of an SSE body's events (`data: {json}`, `data: \x1e{json}`, ...). */
-function sseEventTexts(text) {
-  return text.split('\n\n').filter((e) => e.trim());
-}
+/** The JSON payload of an SSE body's first event (`data: {json}`, `data: \x1e{json}`, ...). */
 export function firstSseJson(text) {
-  const first = sseEventTexts(text)[0];
+  const first = text.split('\n\n').find((e) => e.trim());
   return JSON.parse(first.slice(first.indexOf('{')));
-}
-export function lastSseJson(text) {
-  const events = sseEventTexts(text);
-  const last = events[events.length - 1];
-  return JSON.parse(last.slice(last.indexOf('{')));
 }
 
 /** `{package: version}` read from `<dir>/node_modules/<package>/package.json`. */
@@ -63,13 +46,6 @@ export function pythonPackageVersions(python, pkgs) {
     ]).toString(),
   );
 }
-/** The versions as a Markdown list, one `- \`pkg@version\`` a line. */
-export function versionBullets(versions) {
-  return Object.entries(versions)
-    .map(([k, v]) => `- \`${k}@${v}\``)
-    .join('\n');
-}
-
 /**
  * Empties `out` (but for the files named in `keep`) and returns the recorder writing into it.
  * @param {{ out: string, keep?: string[], dropResponseHeaders?: string[], messageIdPrefix?: string }} opts
@@ -157,31 +133,4 @@ export function createRecorder({ out, keep = [], dropResponseHeaders = [], messa
       );
     },
   };
-}
-
-/**
- * The recorder of a live peer's fixtures, test/fixtures/<fixture>/ (README.md kept, `date`
- * dropped, message ids `rec-N`), with `withPeer(opts, fn)`: starts `start({...opts, port})` on
- * the port of the first peer (a redeploy on the SAME port), runs `fn(peer)`, stops the peer.
- * @param {string} fixture
- * @param {(opts: object) => Promise<{ port: number, stop(): Promise<void> }>} start
- */
-export function livePeerRecorder(fixture, start) {
-  const rec = createRecorder({
-    out: path.resolve(path.dirname(new URL(import.meta.url).pathname), '../fixtures', fixture),
-    keep: ['README.md'],
-    dropResponseHeaders: ['date'],
-    messageIdPrefix: 'rec-',
-  });
-  let port;
-  async function withPeer(opts, fn) {
-    const peer = await start({ ...opts, port });
-    port = peer.port;
-    try {
-      await fn(peer);
-    } finally {
-      await peer.stop();
-    }
-  }
-  return { ...rec, withPeer };
 }

@@ -1,6 +1,6 @@
 /**
  * Starts peer.mjs (the real Google ADK A2A peer) in a child `node` process and waits for its
- * `{"port":N}` line. Used by record.mjs and its row of the conformance table.
+ * `{"port":N}` line. Used by its row of the conformance table (and its recording).
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

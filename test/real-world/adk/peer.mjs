@@ -1,5 +1,5 @@
 /**
- * A real Google ADK A2A peer for its row of the conformance table and record.mjs.
+ * A real Google ADK A2A peer for its row of the conformance table and its recording.
  *
  * `@google/adk` 2.0.0: two `LlmAgent`s served by ADK's own `toA2a()` (its `A2AAgentExecutor`
  * behind the `@a2a-js/sdk` 0.3 `DefaultRequestHandler`, on express 5) on ONE origin, one base

@@ -7,15 +7,22 @@
  * exchange the body byte for byte and its meta, then index.json with the versions recorded with.
  */
 import path from 'node:path';
-import { createRecorder, nodePackageVersions, pythonPackageVersions } from '../record-lib.mjs';
+import {
+  createRecorder,
+  firstSseJson,
+  nodePackageVersions,
+  pythonPackageVersions,
+} from '../record-lib.mjs';
 import { ROWS } from './implementations';
 import type { Json } from '../lib';
 import type { Peer } from './types';
 
-/** A body as JSON, or undefined (an SSE stream, a text page). */
-function jsonOf(text: string): Json | undefined {
+/** A body as JSON (an event stream: its first event, the task it opened), or undefined (a text page). */
+function jsonOf(text: string, contentType: string): Json | undefined {
   try {
-    return JSON.parse(text) as Json;
+    return (
+      contentType.includes('text/event-stream') ? firstSseJson(text) : JSON.parse(text)
+    ) as Json;
   } catch {
     return undefined;
   }
@@ -61,7 +68,7 @@ async function main(): Promise<void> {
         }
         const { url, init } = x.request(peer, rec, first, previous);
         const got = await rec.exchange(x.name, x.note, url, init);
-        previous = jsonOf(got.text);
+        previous = jsonOf(got.text, got.contentType);
       }
     } finally {
       await peer.stop();
@@ -71,10 +78,14 @@ async function main(): Promise<void> {
     ? recording.recordedWith()
     : row.agentPython
       ? pythonPackageVersions(row.agentPython, recording.versionsOf)
-      : nodePackageVersions(
-          path.resolve(__dirname, '..', row.agentCode.split('/')[2]),
-          recording.versionsOf,
-        );
+      : {
+          ...nodePackageVersions(
+            path.resolve(__dirname, '..', row.agentCode.split('/')[2]),
+            recording.versionsOf,
+          ),
+          // a Node agent runs on the recorder's own Node
+          node: process.version,
+        };
   rec.writeIndex({ recordedWith: versions });
   console.log(`recorded ${rec.index.length} exchanges into ${rec.out}`, versions);
 }

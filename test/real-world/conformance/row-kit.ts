@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { post, sse, V03, V10 as V10REC, type Recorder } from '../record-lib.mjs';
+import { JSON_HEADERS, post, sse, V03, V10 as V10REC, type Recorder } from '../record-lib.mjs';
 import { join } from 'node:path';
 import { FOX, type Json } from '../lib';
 import { httpProbe, m10, rpcProbe, V10 } from './probes';
@@ -88,15 +88,57 @@ export const sdk = (transport: 'JSONRPC' | 'HTTP+JSON', from: 'url' | 'card', le
   ({ kind: 'sdk', transport, from, legacy, stripInterfaces: legacy }) as const;
 export const TRANSPORTS = ['JSONRPC', 'HTTP+JSON'] as const;
 
-/** A recorded exchange: GET a URL of the peer. */
+/** A recorded exchange: GET a URL of the peer (or its endpoint of that name). */
 export function getExchange(
   name: string,
   note: string,
-  url: (p: Peer) => string,
+  url: string | ((p: Peer) => string),
   init?: RequestInit,
 ): RecordedExchange {
-  return { name, note, request: (p) => ({ url: url(p), init }) };
+  const at = typeof url === 'string' ? (p: Peer) => endpoint(p, url) : url;
+  return { name, note, request: (p) => ({ url: at(p), init }) };
 }
+/**
+ * How a recorded POST is sent: as an event stream (`stream`), with 1.0 headers (`v10`), or with
+ * `headers` of its own instead (a Node client's `accept`, a version the agent refuses).
+ */
+export interface PostOptions {
+  stream?: boolean;
+  v10?: boolean;
+  headers?: Record<string, string>;
+}
+/**
+ * A recorded JSON-RPC `method` (tasks/get, or one the agent does not know) on the peer's `rpcUrl`
+ * naming the task the exchange recorded just before answered with (or opened, streaming).
+ */
+export function previousTaskExchange(
+  name: string,
+  note: string,
+  o: PostOptions & { method?: string } = {},
+): RecordedExchange {
+  const read = (_r: Recorder, _f: Json | undefined, _p: Peer, prev?: Json) => ({
+    id: prev?.result.id,
+  });
+  return rpcExchange(name, note, 'rpcUrl', o.method ?? 'tasks/get', read, o);
+}
+/** A recording's steps: each variant deployed in turn (healthy first), with its exchanges. */
+export function redeploys(
+  by: Partial<Record<Variant, RecordedExchange[]>>,
+): NonNullable<Row['recording']>['steps'] {
+  return Object.entries(by).map(([variant, exchanges]) => ({
+    deploy: { variant: variant as Variant },
+    exchanges: exchanges ?? [],
+  }));
+}
+/** A recorded GET of the origin's root card, `/.well-known/agent-card.json`. */
+export const rootCardExchange = (name: string, note: string): RecordedExchange =>
+  getExchange(name, note, (p) => `${p.origin}/.well-known/agent-card.json`);
+/** The URL of an agent the peer does not serve: the peer's `endpointName`, `agentId` replaced. */
+export const unknownAgentUrl = (endpointName: string, agentId: string) => (p: Peer) =>
+  endpoint(p, endpointName).replace(agentId, 'nobody');
+/** A recorded POST as a Node client sends it: `accept` JSON, or an event stream. */
+export const NODE_POST: PostOptions = { headers: JSON_HEADERS };
+export const NODE_STREAM: PostOptions = { headers: JSON_HEADERS, stream: true };
 /**
  * A recorded JSON-RPC exchange: POST `method` to the peer's `endpointName` (1.0 headers, SSE);
  * `params` may read the peer (a skill id it was given at start).
@@ -107,7 +149,7 @@ export function rpcExchange(
   endpointName: string,
   method: string,
   params: (r: Recorder, first: Json | undefined, p: Peer, previous?: Json) => Json,
-  o: { v10?: boolean; stream?: boolean } = {},
+  o: PostOptions = {},
 ): RecordedExchange {
   return postExchange(
     name,
@@ -127,9 +169,9 @@ export function postExchange(
   note: string,
   url: (p: Peer) => string,
   body: (r: Recorder, p: Peer, first: Json | undefined, previous?: Json) => string,
-  o: { stream?: boolean; v10?: boolean } = {},
+  o: PostOptions = {},
 ): RecordedExchange {
-  const headers = o.v10 ? V10REC : V03;
+  const headers = o.headers ?? (o.v10 ? V10REC : V03);
   return {
     name,
     note,

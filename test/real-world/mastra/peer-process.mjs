@@ -1,7 +1,7 @@
 /**
  * Starts peer.mjs (the real Mastra A2A peer) in a child process run by a Node 22 binary
- * (Mastra needs Node >= 22.13) and waits for its `{"port":N}` line. Used by record.mjs and
- * its row of the conformance table (whose own process stays on Node 20).
+ * (Mastra needs Node >= 22.13) and waits for its `{"port":N}` line. Used by its row of
+ * the conformance table and its recording (whose own processes stay on Node 20).
  *
  * The Node 22 binary: $MASTRA_PEER_NODE if set, else what `bash node22.sh` prints (the runtime
  * matrix's fetch: npm package node-linux-<arch>@22, cached under /tmp/a2a-matrix/node). No

@@ -1,5 +1,5 @@
 // A real Mastra A2A peer (@mastra/core Agent + Mastra, served by @mastra/hono's MastraServer on
-// a Hono app through @hono/node-server) for its row of the conformance table and record.mjs.
+// a Hono app through @hono/node-server) for its row of the conformance table and its recording.
 // Needs Node >= 22.13 (Mastra's engines): run it with the binary `bash node22.sh` prints.
 //
 //   PORT=0 VARIANT=healthy|A node peer.mjs   ->  prints {"port":N} once listening on 127.0.0.1

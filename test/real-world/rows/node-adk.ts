@@ -6,6 +6,7 @@ import { cardProbe, m03, rpcProbe } from '../conformance/probes';
 import { adkJsQuirks } from './node-adk.quirks';
 import { startAdkPeer } from '../adk/peer-process.mjs';
 import type { Row } from '../conformance/types';
+import { adkRecording } from './node-adk.recording';
 import {
   packageMissing,
   PROMPTS,
@@ -32,6 +33,7 @@ export const adkJs: Row = {
   agentCode: 'test/real-world/adk/',
   unavailable: packageMissing('adk', '@google/adk'),
   start: startAdkJs,
+  recording: adkRecording,
   facts: {
     bindings: {
       value:

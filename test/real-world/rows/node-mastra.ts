@@ -7,6 +7,7 @@ import { endpoint } from '../conformance/types';
 import { mastraQuirks } from './node-mastra.quirks';
 import { node22, startMastraPeer } from '../mastra/peer-process.mjs';
 import type { Row } from '../conformance/types';
+import { mastraRecording } from './node-mastra.recording';
 import { packageMissing, sdk03, STREAMING_NO_PUSH, fact, nodePeer } from '../conformance/row-kit';
 
 const MASTRA_PEER = 'test/real-world/mastra/peer.mjs';
@@ -42,6 +43,7 @@ export const mastra: Row = {
   agentCode: 'test/real-world/mastra/',
   unavailable: mastraUnavailable,
   start: startMastra,
+  recording: mastraRecording,
   facts: {
     bindings: {
       value:

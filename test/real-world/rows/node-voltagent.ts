@@ -6,6 +6,7 @@ import { cardProbe, m03, rpcProbe } from '../conformance/probes';
 import { voltagentQuirks } from './node-voltagent.quirks';
 import { startVoltAgentPeer } from '../voltagent/peer-process.mjs';
 import type { Row } from '../conformance/types';
+import { voltagentRecording } from './node-voltagent.recording';
 import { packageMissing, STREAMING_NO_PUSH, fact, nodePeer } from '../conformance/row-kit';
 
 const VOLT_PEER = 'test/real-world/voltagent/peer.mjs';
@@ -29,6 +30,7 @@ export const voltagent: Row = {
   agentCode: 'test/real-world/voltagent/',
   unavailable: packageMissing('voltagent', '@voltagent/core'),
   start: startVoltAgent,
+  recording: voltagentRecording,
   facts: {
     bindings: {
       value:

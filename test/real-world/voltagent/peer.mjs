@@ -1,5 +1,5 @@
 /**
- * A real VoltAgent A2A peer for its row of the conformance table and record.mjs.
+ * A real VoltAgent A2A peer for its row of the conformance table and its recording.
  *
  * VoltAgent (@voltagent/core) with the Hono server provider (@voltagent/server-hono) and
  * two A2A servers (@voltagent/a2a-server) on ONE origin:
