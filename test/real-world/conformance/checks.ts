@@ -307,6 +307,10 @@ function stillSkill(row: Row): string {
   return a.left.includes(row.skills.send) ? row.skills.send : a.left[a.left.length - 1];
 }
 
+function sameBytesOf(row: Row) {
+  assert.ok(!isNA(row.sameBytes));
+  return row.sameBytes;
+}
 function variantAOf(row: Row) {
   assert.ok(!isNA(row.variantA));
   return row.variantA;
@@ -422,16 +426,16 @@ async function eachRedeployed<P extends Path>(
     });
 }
 
+/** What a row declares applies (true), or the reason it gives for being N/A. */
+function declared(x: unknown): true | string {
+  return isNA(x) ? x.na : true;
+}
+/** A check of variant A or B applies where the row declares it (else the row's reason). */
+const hasVariantA = (row: Row) => declared(row.variantA);
+const hasVariantB = (row: Row) => declared(row.variantB);
 /** A check of healthy traffic applies where the row has a healthy client path. */
 function hasHealthy(row: Row): true | string {
   return row.healthy.length ? true : 'no healthy client path';
-}
-/** A check of variant A or B applies where the row declares it (else the row's reason). */
-function hasVariantA(row: Row): true | string {
-  return isNA(row.variantA) ? row.variantA.na : true;
-}
-function hasVariantB(row: Row): true | string {
-  return isNA(row.variantB) ? row.variantB.na : true;
 }
 
 export const CHECKS: Check[] = [
@@ -620,11 +624,10 @@ export const CHECKS: Check[] = [
     title: 'the same bytes with and without the instrumentation',
     asserts:
       'card, calls and errors fetched twice, instrumented and not: the same status, content type and body (ids and timestamps normalised); the instrumented run made spans',
-    applies: (row) => (isNA(row.sameBytes) ? row.sameBytes.na : true),
+    applies: (row) => declared(row.sameBytes),
     async run(ctx) {
-      const { spans } = ctx;
-      assert.ok(!isNA(ctx.row.sameBytes));
-      const { probes, calls = [], drift = [] } = ctx.row.sameBytes;
+      const { row, spans } = ctx;
+      const { probes, calls = [], drift = [] } = sameBytesOf(row);
       const peer = await ctx.healthy();
       await ctx.h().reset();
       const run = async (tag: string): Promise<Array<[number, string | null, string]>> => {
@@ -643,14 +646,14 @@ export const CHECKS: Check[] = [
         for (const path of calls)
           for (const op of (['send', 'stream', 'get'] as Op[]).filter((o) => path.ops[o])) {
             const e = path.ops[op];
-            const s = ctx.row.skills[op === 'get' ? 'send' : op];
+            const s = row.skills[op === 'get' ? 'send' : op];
             const o = await call(
               path.client,
               peer,
               undefined,
               op,
               e?.taskId ?? ctx.skillOn(peer, s),
-              ctx.row.skills.prompts[s] ?? s,
+              row.skills.prompts[s] ?? s,
             );
             expectOutcome(o, e, `${path.label} ${op}`);
             out.push(normaliseResult(o.raw));
