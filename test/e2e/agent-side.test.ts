@@ -16,12 +16,12 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../peers/otlp-receiver';
 import { cleanEnv } from '../helpers/clean-env';
 import { freePort } from '../helpers/free-port';
 import { setupOtel, type Harness } from '../helpers/otel';
+import { A2A_V1, raw as rawHttp, sendMessage, type Answer } from '../helpers/raw-http';
 import { skillFingerprint } from '../../src/core/fingerprint';
 import type { DriftEvent } from '../../src/core/judge';
 import { DEFAULT_SKILL, TRANSLATE_SKILL } from '../peers/sdk-peer';
@@ -105,89 +105,9 @@ function startAgent(opts: {
   });
 }
 
-interface Answer {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
-/** One request with node:http; `rawBody` is written as is (may be cut short with `cutAfter`). */
-function raw(
-  url: string,
-  method: string,
-  body?: string | Buffer,
-  headers: Record<string, string> = {},
-  opts: { slowChunks?: number; declaredLength?: number } = {},
-): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      url,
-      {
-        method,
-        agent: false,
-        headers: {
-          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-          ...(opts.declaredLength !== undefined
-            ? { 'content-length': String(opts.declaredLength) }
-            : {}),
-          ...headers,
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            body: Buffer.concat(chunks).toString('utf8'),
-          }),
-        );
-        res.on('error', reject);
-      },
-    );
-    req.on('error', (err) => resolve({ status: -1, headers: {}, body: String(err.message) }));
-    if (body === undefined) {
-      req.end();
-      return;
-    }
-    const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body);
-    if (opts.slowChunks) {
-      const step = Math.ceil(bytes.length / opts.slowChunks);
-      let i = 0;
-      const next = (): void => {
-        if (i >= bytes.length) return void req.end();
-        req.write(bytes.subarray(i, i + step));
-        i += step;
-        setTimeout(next, 20);
-      };
-      next();
-    } else if (opts.declaredLength !== undefined) {
-      req.write(bytes); // fewer bytes than declared: the connection is then cut
-      setTimeout(() => req.destroy(), 100);
-    } else req.end(bytes);
-  });
-}
-
-let n = 0;
-function sendMessage(skillId: string | undefined): string {
-  n++;
-  return JSON.stringify({
-    jsonrpc: '2.0',
-    id: n,
-    method: 'SendMessage',
-    params: {
-      message: {
-        messageId: `m-${n}`,
-        role: 'ROLE_USER',
-        parts: [{ text: 'hello' }],
-        ...(skillId !== undefined ? { metadata: { skillId } } : {}),
-      },
-      ...(skillId !== undefined ? { metadata: { skillId } } : {}),
-    },
-  });
-}
-const A2A_V1 = { 'a2a-version': '1.0' };
+/** node:http requests; a cut connection (or any request error) is an answer, status -1. */
+const raw = (...[url, method, body, headers, opts]: Parameters<typeof rawHttp>) =>
+  rawHttp(url, method, body, headers, { ...opts, errorAsAnswer: true });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let rx: OtlpReceiver;

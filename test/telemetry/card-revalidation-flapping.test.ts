@@ -43,34 +43,59 @@ const cardWith = (skills: string[]) =>
 /** Lets the refetcher's resolved promises run their continuations. */
 const settle = () => new Promise((r) => setImmediate(r));
 
-test('a card flapping between two fingerprints: one card_changed per transition per window, flapping said', async () => {
-  const url = 'http://rolling/.well-known/agent-card.json';
-  sharedState().cards.put(url, cardWith(['a']), 'A', clock);
-  let n = 0;
-  const refetcher = {
-    refetchCard: () => {
-      n++;
-      return Promise.resolve(
-        n % 2 === 1
-          ? { fingerprint: 'B', card: cardWith(['a', 'b']) }
-          : { fingerprint: 'C', card: cardWith(['a', 'c']) },
-      );
-    },
-  } as unknown as CardRefetcher;
-  const changed: DriftEvent[] = [];
-  const r = new CardRevalidator(
-    () => ({ intervalMs: INTERVAL, debounceMs: 10_000 }),
-    refetcher,
-    (e) => changed.push(e),
-  );
-  const end = clock + 10_000;
+/** Drives `r` on the test clock for `ms`, a quarter interval a step, `use` first at each step; then stops it. */
+async function drive(r: CardRevalidator, ms: number, use: () => void): Promise<void> {
+  const end = clock + ms;
   while (clock < end) {
-    r.noteUse(url, clock);
+    use();
     r.tick(clock);
     await settle();
     clock += INTERVAL / 4;
   }
   r.stop();
+}
+
+/**
+ * The card at `url` held as fingerprint A, in use at every step for `ms`, each revalidation
+ * answering B (skills `b`), then C (skills `c`), then B...: how many revalidations, and the
+ * card_changed events.
+ */
+async function flapping(
+  url: string,
+  [b, c]: [string[], string[]],
+  debounceMs: number,
+  ms: number,
+): Promise<{ n: number; changed: DriftEvent[] }> {
+  sharedState().cards.put(url, cardWith(['a']), 'A', clock);
+  let n = 0;
+  const refetcher = {
+    refetchCard: () =>
+      Promise.resolve(
+        ++n % 2 === 1
+          ? { fingerprint: 'B', card: cardWith(b) }
+          : { fingerprint: 'C', card: cardWith(c) },
+      ),
+  } as unknown as CardRefetcher;
+  const changed: DriftEvent[] = [];
+  const r = new CardRevalidator(
+    () => ({ intervalMs: INTERVAL, debounceMs }),
+    refetcher,
+    (e) => changed.push(e),
+  );
+  await drive(r, ms, () => r.noteUse(url, clock));
+  return { n, changed };
+}
+
+test('a card flapping between two fingerprints: one card_changed per transition per window, flapping said', async () => {
+  const { n, changed } = await flapping(
+    'http://rolling/.well-known/agent-card.json',
+    [
+      ['a', 'b'],
+      ['a', 'c'],
+    ],
+    10_000,
+    10_000,
+  );
   console.log(
     `# flapping deploy, revalidation every ${INTERVAL} ms for 10 s: ${n} revalidations, card_changed ${changed.length} times (${changed.filter((e) => e.flapping === true).length} with flapping)`,
   );
@@ -86,31 +111,12 @@ test('a card flapping between two fingerprints: one card_changed per transition 
 });
 
 test('the flapping transitions are announced again in the next debounce window, once each', async () => {
-  const url = 'http://rolling2/.well-known/agent-card.json';
-  sharedState().cards.put(url, cardWith(['a']), 'A', clock);
-  let n = 0;
-  const refetcher = {
-    refetchCard: () =>
-      Promise.resolve(
-        ++n % 2 === 1
-          ? { fingerprint: 'B', card: cardWith(['b']) }
-          : { fingerprint: 'C', card: cardWith(['c']) },
-      ),
-  } as unknown as CardRefetcher;
-  const changed: DriftEvent[] = [];
-  const r = new CardRevalidator(
-    () => ({ intervalMs: INTERVAL, debounceMs: 2_000 }),
-    refetcher,
-    (e) => changed.push(e),
+  const { changed } = await flapping(
+    'http://rolling2/.well-known/agent-card.json',
+    [['b'], ['c']],
+    2_000,
+    4_100,
   );
-  const end = clock + 4_100;
-  while (clock < end) {
-    r.noteUse(url, clock);
-    r.tick(clock);
-    await settle();
-    clock += INTERVAL / 4;
-  }
-  r.stop();
   // 3 in the first window, then each of the transitions B→C and C→B once per window
   assert.ok(changed.length >= 4 && changed.length <= 7, `${changed.length} card_changed`);
   assert.ok(changed.slice(2).every((e) => e.flapping === true));
@@ -134,18 +140,13 @@ test('backoff kept per card URL while the agent is called less often than once p
     refetcher,
     () => {},
   );
-  const end = clock + 4_000;
   let lastCall = -Infinity;
-  while (clock < end) {
+  await drive(r, 4_000, () => {
     if (clock - lastCall >= 300) {
       for (const u of urls) r.noteUse(u, clock);
       lastCall = clock;
     }
-    r.tick(clock);
-    await settle();
-    clock += INTERVAL / 4;
-  }
-  r.stop();
+  });
   const each = [...requests.values()];
   const most = Math.max(...each);
   console.log(

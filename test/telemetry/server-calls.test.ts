@@ -8,75 +8,13 @@
  */
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
 import { SpanKind } from '@opentelemetry/api';
 import { setupOtel, type Harness } from '../helpers/otel';
+import { A2A_V1, raw, sendMessage } from '../helpers/raw-http';
 import { startSdkPeer, DEFAULT_SKILL, TRANSLATE_SKILL, type SdkPeer } from '../peers/sdk-peer';
 import { skillFingerprint } from '../../src/core/fingerprint';
 import { servedCards, setServedAgentCard } from '../../src/telemetry/server-calls';
 import { onStaleCaller, type StaleCallerEvent } from '../../src/index';
-
-interface Answer {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
-/** One request with node:http (unseen by this package's client side). */
-function raw(
-  url: string,
-  method: string,
-  body?: string,
-  headers: Record<string, string> = {},
-): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      url,
-      {
-        method,
-        agent: false,
-        headers: {
-          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-          ...headers,
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            body: Buffer.concat(chunks).toString('utf8'),
-          }),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-let n = 0;
-function sendMessage(skillId: string | undefined, method = 'SendMessage'): string {
-  n++;
-  return JSON.stringify({
-    jsonrpc: '2.0',
-    id: n,
-    method,
-    params: {
-      message: {
-        messageId: `m-${n}`,
-        role: 'ROLE_USER',
-        parts: [{ text: 'hello' }],
-        ...(skillId !== undefined ? { metadata: { skillId } } : {}),
-      },
-      ...(skillId !== undefined ? { metadata: { skillId } } : {}),
-    },
-  });
-}
-
-const A2A_V1 = { 'a2a-version': '1.0' };
 
 describe('the agent side (SERVER spans, served card, stale callers)', () => {
   let h: Harness;

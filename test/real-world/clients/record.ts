@@ -82,118 +82,103 @@ function take(): TappedExchange[] {
   return tapped.splice(0, tapped.length);
 }
 
+/** Runs `act`, lets its exchanges settle, and saves what was tapped as `dir`/`scenario`. */
+async function scene<T>(
+  dir: string,
+  scenario: string,
+  note: string,
+  act: () => Promise<T>,
+  tap: () => TappedExchange[] = take,
+): Promise<T> {
+  const got = await act();
+  await settle();
+  save(dir, scenario, tap(), note);
+  return got;
+}
+
 // ---------------------------------------------------------------- @google/adk
+/** A RemoteA2AAgent reading the card at `agentCard`; `skill`: it puts that skill id on the wire. */
+function remote(agentCard: string, skill?: string): InstanceType<typeof RemoteA2AAgent> {
+  return new RemoteA2AAgent({
+    name: 'remote',
+    agentCard,
+    ...(skill ? { beforeRequestCallbacks: [putSkillId(skill) as never] } : {}),
+  });
+}
+
+/** One Runner run of `agent`, saved as the google-adk scenario. */
+function adkScene(scenario: string, note: string, agent: InstanceType<typeof RemoteA2AAgent>) {
+  return scene('google-adk', scenario, note, () => runAdk(agent));
+}
+
 async function recordAdk(): Promise<Record<string, unknown>> {
   const notes: Record<string, unknown> = {};
   // 1. The peer with the SDK's legacyCompat on its main paths (one URL, 0.3 card for 0.3 clients).
   const peer = await startSdkPeer({ name: 'peer-a', legacyOnMainPaths: true });
   take();
-  const agent = new RemoteA2AAgent({ name: 'remote', agentCard: peer.baseUrl });
-  let ev = await runAdk(agent);
-  await settle();
-  save(
-    'google-adk',
+  const ev = await adkScene(
     'healthy-stream',
-    take(),
     'RemoteA2AAgent({agentCard: peer.baseUrl}) run once by a Runner; no skill id anywhere on the wire',
+    remote(peer.baseUrl),
   );
   notes.healthyEvents = ev.length;
 
-  const withSkill = new RemoteA2AAgent({
-    name: 'remote',
-    agentCard: peer.baseUrl,
-    beforeRequestCallbacks: [putSkillId('summarize-v2') as never],
-  });
-  await runAdk(withSkill);
-  await settle();
-  save(
-    'google-adk',
+  const withSkill = remote(peer.baseUrl, 'summarize-v2');
+  await adkScene(
     'healthy-stream-skillid-callback',
-    take(),
     'beforeRequestCallbacks sets params.message.metadata.skillId (what an app can do to put a skill id on the wire)',
+    withSkill,
   );
 
   peer.redeploy([TRANSLATE_SKILL]);
-  ev = await runAdk(withSkill); // same agent instance: its card (and client) is cached since init()
-  await settle();
-  save(
-    'google-adk',
+  // same agent instance: its card (and client) is cached since init()
+  notes.variantAEvents = await adkScene(
     'variant-a-stream',
-    take(),
     'peer redeployed with translate-v1 only (same version); same RemoteA2AAgent (cached card) asks summarize-v2 via message.metadata.skillId',
+    withSkill,
   );
-  notes.variantAEvents = ev;
 
   peer.redeploy([SUMMARIZE_PLAIN_SKILL]);
-  await runAdk(withSkill);
-  await settle();
-  save(
-    'google-adk',
+  await adkScene(
     'variant-b-stream-cached-card',
-    take(),
     'peer redeployed: summarize-v2 now outputModes text/plain; same RemoteA2AAgent (cached card)',
+    withSkill,
   );
-  const fresh = new RemoteA2AAgent({
-    name: 'remote',
-    agentCard: peer.baseUrl,
-    beforeRequestCallbacks: [putSkillId('summarize-v2') as never],
-  });
-  await runAdk(fresh);
-  await settle();
-  save(
-    'google-adk',
+  await adkScene(
     'variant-b-refetch',
-    take(),
     'a NEW RemoteA2AAgent fetches the card again (same version, other fingerprint)',
+    remote(peer.baseUrl, 'summarize-v2'),
   );
   await peer.close();
 
   // 2. Non-streaming card: RemoteA2AAgent uses message/send.
   const peerNs = await startSdkPeer({ name: 'peer-ns', legacyOnMainPaths: true, streaming: false });
   take();
-  await runAdk(
-    new RemoteA2AAgent({
-      name: 'remote',
-      agentCard: peerNs.baseUrl,
-      beforeRequestCallbacks: [putSkillId('summarize-v2') as never],
-    }),
-  );
-  await settle();
-  save(
-    'google-adk',
+  await adkScene(
     'healthy-nonstreaming',
-    take(),
     'card capabilities.streaming=false: RemoteA2AAgent calls message/send',
+    remote(peerNs.baseUrl, 'summarize-v2'),
   );
   await peerNs.close();
 
   // 3. Default peer (1.0 card on the main path, 0.3 under /v03).
   const peer10 = await startSdkPeer({ name: 'peer-10' });
   take();
-  ev = await runAdk(new RemoteA2AAgent({ name: 'remote', agentCard: peer10.baseUrl }));
-  await settle();
-  save(
-    'google-adk',
+  const unusable = await adkScene(
     'card-1.0-unusable',
-    take(),
     'the main path serves a 1.0 card (supportedInterfaces, no url): the 0.3 ClientFactory finds no transport, no A2A call is made',
+    remote(peer10.baseUrl),
   );
-  notes.card10Error = ev.at(-1);
-  await runAdk(new RemoteA2AAgent({ name: 'remote', agentCard: `${peer10.v03BaseUrl}/` }));
-  await settle();
-  save(
-    'google-adk',
+  notes.card10Error = unusable.at(-1);
+  await adkScene(
     'v03-base-trailing-slash',
-    take(),
     'agentCard: `${base}/v03/` resolves the card as new URL(".well-known/agent-card.json", base)',
+    remote(`${peer10.v03BaseUrl}/`),
   );
-  await runAdk(new RemoteA2AAgent({ name: 'remote', agentCard: peer10.v03BaseUrl }));
-  await settle();
-  save(
-    'google-adk',
+  await adkScene(
     'v03-base-no-slash',
-    take(),
     'agentCard: `${base}/v03` (no slash): relative resolution DROPS /v03, so the 1.0 card at /.well-known/agent-card.json is fetched',
+    remote(peer10.v03BaseUrl),
   );
   await peer10.close();
   return notes;
@@ -254,26 +239,30 @@ async function recordRa(): Promise<Record<string, unknown>> {
   notes.failedTask = failed;
   notes.notFound = notFound;
 
-  await ra.redeploy([TRANSLATE_SKILL]);
-  await raCall(ra.rpcUrl, (c) => c.sendMessage(raMessage('summarize this', 'summarize-v2')));
-  await raCall(ra.rpcUrl, (c) => c.getAgentCard(ra.baseUrl));
-  await settle();
-  save(
-    'reactive-agents',
+  // the server restarted as `skills`, same version: message/send with the old skill id, then the
+  // card again
+  const redeployed = async (scenario: string, note: string, skills: (typeof DEFAULT_SKILL)[]) => {
+    await ra.redeploy(skills);
+    await scene(
+      'reactive-agents',
+      scenario,
+      note,
+      async () => {
+        await raCall(ra.rpcUrl, (c) => c.sendMessage(raMessage('summarize this', 'summarize-v2')));
+        await raCall(ra.rpcUrl, (c) => c.getAgentCard(ra.baseUrl));
+      },
+      readTap,
+    );
+  };
+  await redeployed(
     'server-variant-a',
-    readTap(),
     'server restarted on the same port with translate-v1 only, same version: message/send with the old skill id (the server never sees skill ids), then the card again',
+    [TRANSLATE_SKILL],
   );
-
-  await ra.redeploy([SUMMARIZE_PLAIN_SKILL]);
-  await raCall(ra.rpcUrl, (c) => c.sendMessage(raMessage('summarize this', 'summarize-v2')));
-  await raCall(ra.rpcUrl, (c) => c.getAgentCard(ra.baseUrl));
-  await settle();
-  save(
-    'reactive-agents',
+  await redeployed(
     'server-variant-b',
-    readTap(),
     'server restarted: summarize-v2 now text/plain, same version',
+    [SUMMARIZE_PLAIN_SKILL],
   );
   await ra.close();
 

@@ -115,6 +115,13 @@ export function instrumentedAgent(ctx: RowContext): Promise<Instrumented> {
   return got;
 }
 
+/** The row's instrumented agent and its declaration, the receiver cleared of what came before. */
+async function clearedAgent(ctx: RowContext): Promise<{ a: Instrumented; s: AgentSide }> {
+  const a = await instrumentedAgent(ctx);
+  a.rx.clear();
+  return { a, s: side(ctx.row) };
+}
+
 function side(row: Row): AgentSide {
   assert.ok(row.agentSide && !isNA(row.agentSide));
   return row.agentSide;
@@ -153,6 +160,64 @@ async function staleTotal(a: Instrumented): Promise<number> {
   a.rx.clear();
   await sleep(700);
   return staleCalls(a).reduce((n, p) => n + p.value, 0);
+}
+
+/** The card GET and the one call a client made, and the fingerprint of the card bytes it read. */
+function cardThenCall(
+  exchanges: PyExchange[],
+  show: string,
+): { card: PyExchange; answer: PyExchange; fp: string } {
+  const [card, answer] = exchanges;
+  assert.ok(card && answer && exchanges.length === 2, `a card GET and one call: ${show}`);
+  assert.equal(card.method, 'GET', show);
+  assert.equal(card.status, 200, show);
+  return { card, answer, fp: skillFingerprint(JSON.parse(card.body)) };
+}
+
+/**
+ * The call's one SERVER span (the card GET makes none): named `name` as its method, the skill,
+ * the attributes the row pins, the fingerprint of the card the client read (`seen` prefixes
+ * that failure), no verdict; the answer carries the fingerprint header, the card GET none.
+ */
+async function oneServerSpan(
+  a: Instrumented,
+  { card, answer, fp }: ReturnType<typeof cardThenCall>,
+  want: { name: string; skill: string; attributes?: Record<string, unknown>; seen?: string },
+): Promise<void> {
+  await a.rx.waitForSpans(serverSpans(a.service), 10_000);
+  await sleep(300);
+  const server = a.rx.spans.filter(serverSpans(a.service));
+  assert.equal(server.length, 1, `one SERVER span (the card GET is none):\n${describe(server)}`);
+  const span = server[0]!;
+  assert.equal(span.name, want.name, describe(server));
+  assert.equal(span.attributes['a2a.method.name'], want.name, describe(server));
+  assert.equal(span.attributes['a2a.skill.id'], want.skill, describe(server));
+  for (const [k, v] of Object.entries(want.attributes ?? {}))
+    assert.deepEqual(span.attributes[k], v, `${k}: ${describe(server)}`);
+  assert.equal(
+    span.attributes['a2a.agent_card.fingerprint'],
+    fp,
+    `${want.seen ?? ''}${describe(server)}`,
+  );
+  assert.equal(answer.headers['a2a-card-fingerprint'], fp, JSON.stringify(answer.headers));
+  assert.equal(card.headers['a2a-card-fingerprint'], undefined, 'none on the card GET');
+  assert.equal(span.attributes['a2a.drift.kind'], undefined, describe(server));
+}
+
+/** This agent's SERVER spans of calls naming `skill`, once there is one. */
+function serverSpansOf(a: Instrumented, skill: string): Promise<ReceivedSpan[]> {
+  return a.rx.waitForSpans(
+    (x) => serverSpans(a.service)(x) && x.attributes['a2a.skill.id'] === skill,
+    10_000,
+  );
+}
+
+/** The first SERVER span: a call of `skill`, judged against the card `fp`: a stale caller. */
+function staleCallerSpan(spans: ReceivedSpan[], skill: string, fp: string): void {
+  const span = spans[0]!;
+  assert.equal(span.attributes['a2a.skill.id'], skill, describe(spans));
+  assert.equal(span.attributes['a2a.agent_card.fingerprint'], fp, describe(spans));
+  assert.equal(span.attributes['a2a.drift.kind'], 'caller_skill_not_in_card', describe(spans));
 }
 
 const PY_DIR = path.join(REPO, 'test', 'real-world', 'python', 'a2a-sdk');
@@ -212,6 +277,27 @@ function goCardPath(row: Row, peer: Peer): string {
   return side(row).card03Path ?? new URL(peer.cardUrl).pathname;
 }
 
+/**
+ * a2a-go's client calls `skill` on the row's instrumented agent (with the prompt of the row's
+ * send skill), after the stale calls counted so far are read (the checks before counted their
+ * own: the counter is cumulative) and the receiver cleared.
+ */
+async function goCall(
+  ctx: RowContext,
+  a: Instrumented,
+  skill: string,
+): Promise<{ before: number; got: GoClientRun; show: string }> {
+  const before = await staleTotal(a);
+  a.rx.clear();
+  const got = goClient(
+    a.peer,
+    goCardPath(ctx.row, a.peer),
+    skill,
+    ctx.row.skills.prompts[ctx.row.skills.send] ?? skill,
+  );
+  return { before, got, show: JSON.stringify(got).slice(0, 1500) };
+}
+
 /** Where a2a-go's client can call the row's agent: a 0.3 card to read. */
 function appliesGo(row: Row): true | string {
   const a = applies(row);
@@ -238,42 +324,19 @@ export const AGENT_SIDE_CHECKS: Check[] = [
       'the agent run under the register entry; the Python `a2a-sdk` 1.3 client (no part of this package: its `ClientFactory` from the card URL, non-streaming, the skill id in the request metadata) reads the card, then calls a listed skill: one SERVER span named as the client’s method, with `a2a.method.name`, `a2a.skill.id`, and `a2a.agent_card.fingerprint` equal to `skillFingerprint` of the card bytes the agent served; the answer carries `A2A-Card-Fingerprint` with the same value (the card GET none); no stale-caller verdict, no `a2a.server.stale_calls`',
     applies,
     async run(ctx) {
-      const a = await instrumentedAgent(ctx);
-      const s = side(ctx.row);
-      a.rx.clear();
+      const { a, s } = await clearedAgent(ctx);
       const skill = ctx.skillOn(a.peer, ctx.row.skills.send);
       const got = pythonClient(a.peer, skill, ctx.row.skills.prompts[ctx.row.skills.send] ?? skill);
       const show = JSON.stringify(got).slice(0, 1500);
       assert.equal(got.error, undefined, show);
-      const [card, answer] = got.exchanges;
-      assert.ok(card && answer && got.exchanges.length === 2, `a card GET and one call: ${show}`);
-      assert.equal(card.method, 'GET', show);
-      assert.equal(card.status, 200, show);
-      const fp = skillFingerprint(JSON.parse(card.body));
-      assert.equal(answer.status, 200, show);
-      const spanName = s.send(skill).span?.name ?? 'SendMessage';
-      await a.rx.waitForSpans(serverSpans(a.service), 10_000);
-      await sleep(300);
-      const server = a.rx.spans.filter(serverSpans(a.service));
-      assert.equal(
-        server.length,
-        1,
-        `one SERVER span (the card GET is none):\n${describe(server)}`,
-      );
-      const span = server[0]!;
-      assert.equal(span.name, spanName, describe(server));
-      assert.equal(span.attributes['a2a.method.name'], spanName, describe(server));
-      assert.equal(span.attributes['a2a.skill.id'], skill, describe(server));
-      for (const [k, v] of Object.entries(s.send(skill).span?.attributes ?? {}))
-        assert.deepEqual(span.attributes[k], v, `${k}: ${describe(server)}`);
-      assert.equal(
-        span.attributes['a2a.agent_card.fingerprint'],
-        fp,
-        `the served card (${s.card.value}) is seen: ${describe(server)}`,
-      );
-      assert.equal(answer.headers['a2a-card-fingerprint'], fp, JSON.stringify(answer.headers));
-      assert.equal(card.headers['a2a-card-fingerprint'], undefined, 'none on the card GET');
-      assert.equal(span.attributes['a2a.drift.kind'], undefined, describe(server));
+      const exchange = cardThenCall(got.exchanges, show);
+      assert.equal(exchange.answer.status, 200, show);
+      await oneServerSpan(a, exchange, {
+        name: s.send(skill).span?.name ?? 'SendMessage',
+        skill,
+        attributes: s.send(skill).span?.attributes,
+        seen: `the served card (${s.card.value}) is seen: `,
+      });
       await sleep(400);
       assert.deepEqual(staleCalls(a), [], 'no stale call counted');
     },
@@ -285,9 +348,7 @@ export const AGENT_SIDE_CHECKS: Check[] = [
       'a client without the package calls a made-up skill id the served card does not list: the SERVER span carries `a2a.drift.kind` `caller_skill_not_in_card` (its status the server’s own), and `a2a.server.stale_calls` counts it',
     applies,
     async run(ctx) {
-      const a = await instrumentedAgent(ctx);
-      const s = side(ctx.row);
-      a.rx.clear();
+      const { a, s } = await clearedAgent(ctx);
       const skill = 'no-such-skill-on-this-card';
       const call = s.send(skill);
       const [card, answer] = await bareFetch([
@@ -297,11 +358,7 @@ export const AGENT_SIDE_CHECKS: Check[] = [
       assert.equal(card.status, 200);
       assert.ok(answer.error === undefined, JSON.stringify(answer));
       const fp = skillFingerprint(JSON.parse(card.body));
-      const spans = await a.rx.waitForSpans(serverSpans(a.service), 10_000);
-      const span = spans[0]!;
-      assert.equal(span.attributes['a2a.skill.id'], skill, describe(spans));
-      assert.equal(span.attributes['a2a.agent_card.fingerprint'], fp, describe(spans));
-      assert.equal(span.attributes['a2a.drift.kind'], 'caller_skill_not_in_card', describe(spans));
+      staleCallerSpan(await a.rx.waitForSpans(serverSpans(a.service), 10_000), skill, fp);
       const points = await a.rx.waitForMetrics(
         (p) => p.name === METRIC_SERVER_STALE_CALLS && p.resource['service.name'] === a.service,
         10_000,
@@ -357,18 +414,8 @@ export const AGENT_SIDE_CHECKS: Check[] = [
     applies: appliesGo,
     async run(ctx) {
       const a = await instrumentedAgent(ctx);
-      // the checks before counted stale calls of their own (the counter is cumulative)
-      const before = await staleTotal(a);
-      a.rx.clear();
       const skill = ctx.skillOn(a.peer, ctx.row.skills.send);
-      const got = goClient(
-        a.peer,
-        goCardPath(ctx.row, a.peer),
-        skill,
-        ctx.row.skills.prompts[ctx.row.skills.send] ?? skill,
-      );
-      const show = JSON.stringify(got).slice(0, 1500);
-      const [card, answer] = got.exchanges ?? [];
+      const { before, got, show } = await goCall(ctx, a, skill);
       if (got.error !== undefined) {
         // the one failure that is the agent's, not the check's: a 0.3 result without its `kind`
         // discriminator (VoltAgent's task), which a2a-go's decoder refuses after the exchange
@@ -377,32 +424,15 @@ export const AGENT_SIDE_CHECKS: Check[] = [
           /^result violates A2A spec - could not determine type: unknown event kind: ;/,
           show,
         );
-        const result = (JSON.parse(answer?.body ?? '{}') as { result?: Record<string, unknown> })
-          .result;
+        const result = (
+          JSON.parse(got.exchanges?.[1]?.body ?? '{}') as { result?: Record<string, unknown> }
+        ).result;
         assert.ok(result && result.kind === undefined, show);
       }
-      assert.ok(card && answer && got.exchanges?.length === 2, `a card GET and one call: ${show}`);
-      assert.equal(card.method, 'GET', show);
-      assert.equal(card.status, 200, show);
-      const fp = skillFingerprint(JSON.parse(card.body));
-      assert.equal(answer.method, 'POST', show);
-      assert.equal(answer.status, 200, show);
-      await a.rx.waitForSpans(serverSpans(a.service), 10_000);
-      await sleep(300);
-      const server = a.rx.spans.filter(serverSpans(a.service));
-      assert.equal(
-        server.length,
-        1,
-        `one SERVER span (the card GET is none):\n${describe(server)}`,
-      );
-      const span = server[0]!;
-      assert.equal(span.name, 'SendMessage', describe(server));
-      assert.equal(span.attributes['a2a.method.name'], 'SendMessage', describe(server));
-      assert.equal(span.attributes['a2a.skill.id'], skill, describe(server));
-      assert.equal(span.attributes['a2a.agent_card.fingerprint'], fp, describe(server));
-      assert.equal(answer.headers['a2a-card-fingerprint'], fp, JSON.stringify(answer.headers));
-      assert.equal(card.headers['a2a-card-fingerprint'], undefined, 'none on the card GET');
-      assert.equal(span.attributes['a2a.drift.kind'], undefined, describe(server));
+      const exchange = cardThenCall(got.exchanges ?? [], show);
+      assert.equal(exchange.answer.method, 'POST', show);
+      assert.equal(exchange.answer.status, 200, show);
+      await oneServerSpan(a, exchange, { name: 'SendMessage', skill });
       assert.equal(await staleTotal(a), before, 'no stale call counted');
     },
   },
@@ -414,27 +444,13 @@ export const AGENT_SIDE_CHECKS: Check[] = [
     applies: appliesGo,
     async run(ctx) {
       const a = await instrumentedAgent(ctx);
-      const before = await staleTotal(a);
-      a.rx.clear();
       const skill = 'no-such-skill-from-go';
-      const got = goClient(
-        a.peer,
-        goCardPath(ctx.row, a.peer),
-        skill,
-        ctx.row.skills.prompts[ctx.row.skills.send] ?? skill,
-      );
-      const show = JSON.stringify(got).slice(0, 1500);
+      const { before, got, show } = await goCall(ctx, a, skill);
       const [card, answer] = got.exchanges ?? [];
       assert.ok(card && answer, `a card GET and one call: ${show}`);
       assert.equal(card.status, 200, show);
       const fp = skillFingerprint(JSON.parse(card.body));
-      const spans = await a.rx.waitForSpans(
-        (x) => serverSpans(a.service)(x) && x.attributes['a2a.skill.id'] === skill,
-        10_000,
-      );
-      const span = spans[0]!;
-      assert.equal(span.attributes['a2a.agent_card.fingerprint'], fp, describe(spans));
-      assert.equal(span.attributes['a2a.drift.kind'], 'caller_skill_not_in_card', describe(spans));
+      staleCallerSpan(await serverSpansOf(a, skill), skill, fp);
       assert.equal(await staleTotal(a), before + 1, `counted: ${JSON.stringify(staleCalls(a))}`);
     },
   },
@@ -517,10 +533,7 @@ export const AGENT_SIDE_CHECKS: Check[] = [
         goneSkill,
         ctx.row.skills.prompts[gone.gone] ?? goneSkill,
       );
-      const spans = await a.rx.waitForSpans(
-        (x) => serverSpans(a.service)(x) && x.attributes['a2a.skill.id'] === goneSkill,
-        10_000,
-      );
+      const spans = await serverSpansOf(a, goneSkill);
       const stale = spans[0]!;
       assert.equal(stale.attributes['a2a.drift.kind'], 'caller_skill_not_in_card', describe(spans));
       assert.equal(stale.attributes['a2a.caller.card_fingerprint'], fpOld, describe(spans));

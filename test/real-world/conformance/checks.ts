@@ -189,6 +189,41 @@ function judged(ctx: RowContext, path: Path, op: Op): ReturnType<RowContext['spa
 }
 
 /**
+ * Calls a path's operations in order with `skill` (a get: of the task its send made, or the id it
+ * names), each outcome handed to `check` as it comes, and waits for their spans.
+ */
+async function callOps(
+  ctx: RowContext,
+  path: Path,
+  peer: Peer,
+  held: Json | undefined,
+  skill: (op: Op) => string,
+  check?: (op: Op, skill: string, o: Outcome) => void,
+): Promise<{ ops: Op[]; outcomes: Map<Op, Outcome> }> {
+  const ops = ORDER.filter((op) => path.ops[op] !== undefined);
+  let sent: string | undefined;
+  const outcomes = new Map<Op, Outcome>();
+  for (const op of ops) {
+    const s = skill(op === 'get' ? 'send' : op);
+    const subject =
+      op === 'get' ? (path.ops.get?.taskId ?? sent ?? 'no task sent') : ctx.skillOn(peer, s);
+    const o = await call(
+      path.client,
+      peer,
+      held,
+      op,
+      subject,
+      path.prompt ?? ctx.row.skills.prompts[s] ?? s,
+    );
+    if (op !== 'get') sent ??= o.taskId;
+    check?.(op, s, o);
+    outcomes.set(op, o);
+  }
+  await ctx.spans.spansSettled(ops.length);
+  return { ops, outcomes };
+}
+
+/**
  * Runs a path's operations with `skill` (a get: of the task its send made, or the id it names)
  * and checks what each span carries by the path's and the operation's own words: the span by
  * operation.
@@ -200,26 +235,9 @@ async function runPath(
   held: Json | undefined,
   skill: (op: Op) => string,
 ): Promise<Array<[Op, ReturnType<RowContext['spans']['only']>]>> {
-  const ops = ORDER.filter((op) => path.ops[op] !== undefined);
-  let sent: string | undefined;
-  const outcomes = new Map<Op, Outcome>();
-  for (const op of ops) {
-    const e = path.ops[op];
-    const s = skill(op === 'get' ? 'send' : op);
-    const subject = op === 'get' ? (e?.taskId ?? sent ?? 'no task sent') : ctx.skillOn(peer, s);
-    const o = await call(
-      path.client,
-      peer,
-      held,
-      op,
-      subject,
-      path.prompt ?? ctx.row.skills.prompts[s] ?? s,
-    );
-    if (op !== 'get') sent ??= o.taskId;
-    expectOutcome(o, e, `${path.label} ${op} ${s}`);
-    outcomes.set(op, o);
-  }
-  await ctx.spans.spansSettled(ops.length);
+  const { ops, outcomes } = await callOps(ctx, path, peer, held, skill, (op, s, o) =>
+    expectOutcome(o, path.ops[op], `${path.label} ${op} ${s}`),
+  );
   const got = ops.map((op): [Op, ReturnType<RowContext['spans']['only']>] => [
     op,
     judged(ctx, path, op),
@@ -289,6 +307,10 @@ function stillSkill(row: Row): string {
   return a.left.includes(row.skills.send) ? row.skills.send : a.left[a.left.length - 1];
 }
 
+function sameBytesOf(row: Row) {
+  assert.ok(!isNA(row.sameBytes));
+  return row.sameBytes;
+}
 function variantAOf(row: Row) {
   assert.ok(!isNA(row.variantA));
   return row.variantA;
@@ -315,26 +337,8 @@ async function runWithoutSkill(
   held: Json | undefined,
   skill: (op: Op) => string,
 ): Promise<Array<[Op, Outcome, ReturnType<RowContext['spans']['only']>]>> {
-  const ops = ORDER.filter((op) => path.ops[op] !== undefined);
-  const outcomes: Outcome[] = [];
-  let sent: string | undefined;
-  for (const op of ops) {
-    const s = skill(op === 'get' ? 'send' : op);
-    const subject =
-      op === 'get' ? (path.ops.get?.taskId ?? sent ?? 'no task sent') : ctx.skillOn(peer, s);
-    const o = await call(
-      path.client,
-      peer,
-      held,
-      op,
-      subject,
-      path.prompt ?? ctx.row.skills.prompts[s] ?? s,
-    );
-    if (op !== 'get') sent ??= o.taskId;
-    outcomes.push(o);
-  }
-  await ctx.spans.spansSettled(ops.length);
-  return ops.map((op, i) => [op, outcomes[i]!, judged(ctx, path, op)]);
+  const { ops, outcomes } = await callOps(ctx, path, peer, held, skill);
+  return ops.map((op) => [op, outcomes.get(op)!, judged(ctx, path, op)]);
 }
 
 /**
@@ -361,6 +365,77 @@ function cardWideExpectation(
     outside:
       partMatchesModes({ kind, mediaType }, wide.modes, { strictTextParts: false }) === 'mismatch',
   };
+}
+
+/** The skill a row's path calls per operation (a get: of the task its `send` skill made). */
+function rowSkill(row: Row): (op: Op) => string {
+  return (op) => row.skills[op === 'get' ? 'send' : op];
+}
+
+/**
+ * A healthy path on its own healthy agent, the app's state and spans dropped, holding the card
+ * unless its client fetches it itself, run by `run` with the row's skills.
+ */
+async function onHealthy<T>(
+  ctx: RowContext,
+  path: Path,
+  run: (
+    ctx: RowContext,
+    path: Path,
+    peer: Peer,
+    held: Json | undefined,
+    skill: (op: Op) => string,
+  ) => Promise<T>,
+): Promise<{ peer: Peer; held: Json | undefined; got: T }> {
+  const peer = await ctx.healthy(path.deploy);
+  await ctx.h().reset();
+  const held = fetchesCard(path.client) ? undefined : (await getCard(peer.cardUrl)).card;
+  return { peer, held, got: await run(ctx, path, peer, held, rowSkill(ctx.row)) };
+}
+
+/** After `ms`: no verdict on any span, the drift counter unmoved. */
+async function noDriftAfter(ctx: RowContext, ms: number): Promise<void> {
+  await new Promise((r) => setTimeout(r, ms));
+  assert.deepEqual(ctx.spans.driftKinds(), [], ctx.spans.describeSpans());
+  assert.equal(await ctx.h().driftCount(), 0);
+}
+
+/** Every verdict so far is output_mode_mismatch. */
+function onlyMismatches(ctx: RowContext): void {
+  for (const [name, kind] of ctx.spans.driftKinds())
+    assert.equal(kind, 'output_mode_mismatch', `${name}: ${ctx.spans.describeSpans()}`);
+}
+
+/**
+ * Each path on its deployment redeployed as `variant` (the app holding the healthy card), the
+ * spans before dropped; `refetch`: the app fetches the card again first (it holds it once more).
+ */
+async function eachRedeployed<P extends Path>(
+  ctx: RowContext,
+  variant: Variant,
+  paths: readonly P[],
+  fn: (path: P, v: { peer: Peer; card: Json }) => Promise<void>,
+  { refetch = false, suffix = '' } = {},
+): Promise<void> {
+  for (const path of paths)
+    await labelled(`${path.label}${suffix}`, async () => {
+      const v = await ctx.redeployed(variant, path.deploy);
+      if (refetch) await getCard(v.peer.cardUrl);
+      ctx.h().exporter.reset();
+      await fn(path, v);
+    });
+}
+
+/** What a row declares applies (true), or the reason it gives for being N/A. */
+function declared(x: unknown): true | string {
+  return isNA(x) ? x.na : true;
+}
+/** A check of variant A or B applies where the row declares it (else the row's reason). */
+const hasVariantA = (row: Row) => declared(row.variantA);
+const hasVariantB = (row: Row) => declared(row.variantB);
+/** A check of healthy traffic applies where the row has a healthy client path. */
+function hasHealthy(row: Row): true | string {
+  return row.healthy.length ? true : 'no healthy client path';
 }
 
 export const CHECKS: Check[] = [
@@ -418,7 +493,7 @@ export const CHECKS: Check[] = [
     title: 'healthy traffic, zero drift',
     asserts:
       'per client, with the cards in use revalidated every 50 ms: send and stream of listed skills complete as the agent answers them; each span names the skill, COMPLETED, the protocol version, not an error (and the held card’s fingerprint where the row pins it); no verdict on any span, the drift counter unmoved, no revalidation finds a change',
-    applies: (row) => (row.healthy.length ? true : 'no healthy client path'),
+    applies: hasHealthy,
     async run(ctx) {
       const { row, spans } = ctx;
       const instrumentation = ctx.h().instrumentation;
@@ -438,16 +513,7 @@ export const CHECKS: Check[] = [
       async function healthyPaths(): Promise<void> {
         for (const path of row.healthy) {
           await labelled(path.label, async () => {
-            const peer = await ctx.healthy(path.deploy);
-            await ctx.h().reset();
-            const held = fetchesCard(path.client) ? undefined : (await getCard(peer.cardUrl)).card;
-            const got = await runPath(
-              ctx,
-              path,
-              peer,
-              held,
-              (op) => row.skills[op === 'get' ? 'send' : op],
-            );
+            const { peer, held, got } = await onHealthy(ctx, path, runPath);
             for (const [op, s] of got) {
               assert.equal(
                 s.attributes['a2a.skill.id'],
@@ -478,9 +544,7 @@ export const CHECKS: Check[] = [
                   `${op}: the card's fingerprint`,
                 );
             }
-            await new Promise((r) => setTimeout(r, 120)); // revalidations due meanwhile answer
-            assert.deepEqual(spans.driftKinds(), [], spans.describeSpans());
-            assert.equal(await ctx.h().driftCount(), 0);
+            await noDriftAfter(ctx, 120); // revalidations due meanwhile answer
           });
         }
       }
@@ -502,13 +566,7 @@ export const CHECKS: Check[] = [
           const card = (await getCard(peer.cardUrl)).card;
           await spans.spansSettled(1);
           ctx.h().exporter.reset();
-          for (const [, s] of await runPath(
-            ctx,
-            path,
-            peer,
-            card,
-            (op) => ctx.row.skills[op === 'get' ? 'send' : op],
-          )) {
+          for (const [, s] of await runPath(ctx, path, peer, card, rowSkill(ctx.row))) {
             if (path.errorSpan !== false)
               assert.equal(s.status.code, SpanStatusCode.ERROR, spans.describeSpans());
             assert.equal(s.attributes['a2a.drift.kind'], undefined, spans.describeSpans());
@@ -566,11 +624,10 @@ export const CHECKS: Check[] = [
     title: 'the same bytes with and without the instrumentation',
     asserts:
       'card, calls and errors fetched twice, instrumented and not: the same status, content type and body (ids and timestamps normalised); the instrumented run made spans',
-    applies: (row) => (isNA(row.sameBytes) ? row.sameBytes.na : true),
+    applies: (row) => declared(row.sameBytes),
     async run(ctx) {
-      const { spans } = ctx;
-      assert.ok(!isNA(ctx.row.sameBytes));
-      const { probes, calls = [], drift = [] } = ctx.row.sameBytes;
+      const { row, spans } = ctx;
+      const { probes, calls = [], drift = [] } = sameBytesOf(row);
       const peer = await ctx.healthy();
       await ctx.h().reset();
       const run = async (tag: string): Promise<Array<[number, string | null, string]>> => {
@@ -589,14 +646,14 @@ export const CHECKS: Check[] = [
         for (const path of calls)
           for (const op of (['send', 'stream', 'get'] as Op[]).filter((o) => path.ops[o])) {
             const e = path.ops[op];
-            const s = ctx.row.skills[op === 'get' ? 'send' : op];
+            const s = row.skills[op === 'get' ? 'send' : op];
             const o = await call(
               path.client,
               peer,
               undefined,
               op,
               e?.taskId ?? ctx.skillOn(peer, s),
-              ctx.row.skills.prompts[s] ?? s,
+              row.skills.prompts[s] ?? s,
             );
             expectOutcome(o, e, `${path.label} ${op}`);
             out.push(normaliseResult(o.raw));
@@ -704,67 +761,63 @@ export const CHECKS: Check[] = [
     title: 'variant A caught (unknown_skill)',
     asserts:
       'the app holding the healthy card calls the skill removed by a redeploy on the same port: per path, what the agent answers, and the span: that skill, judged against the held card, unknown_skill (where the agent says nothing that names it, a failure the card fetched again settles: evidence `card`), with the evidence kind, suspicion and confirmation the row pins; where a polled GetTask carries the verdict, the send’s own span none and its status unset; the card of each other deployment the paths name: the skills left, the same version',
-    applies: (row) => (isNA(row.variantA) ? row.variantA.na : true),
+    applies: hasVariantA,
     async run(ctx) {
       const { spans } = ctx;
       const a = variantAOf(ctx.row);
-      for (const path of a.paths) {
-        await labelled(path.label, async () => {
-          const v = await ctx.redeployed('A', path.deploy);
-          ctx.h().exporter.reset();
-          const counted = {
-            'a2a.drift.kind': path.verdict,
-            'a2a.skill.id': ctx.skillOn(v.peer, a.gone),
-          };
-          const before = await ctx.h().driftCount(counted);
-          const got = await runPath(ctx, path, v.peer, v.card, () => a.gone);
-          if (path.judgedOn === 'GetTask' && path.ops.send) {
-            // the send only accepted the task: nothing wrong yet on its own span
-            const own = spans.only('SendMessage');
-            assert.equal(own.attributes['a2a.drift.kind'], undefined, spans.describeSpans());
-            assert.equal(own.status.code, SpanStatusCode.UNSET, spans.describeSpans());
-          }
-          // the drift counter moved once per verdict, under that kind and skill
-          if (path.verdict !== 'none')
-            assert.equal(
-              (await ctx.h().driftCount(counted)) - before,
-              got.length,
-              'the drift counter',
+      await eachRedeployed(ctx, 'A', a.paths, async (path, v) => {
+        const counted = {
+          'a2a.drift.kind': path.verdict,
+          'a2a.skill.id': ctx.skillOn(v.peer, a.gone),
+        };
+        const before = await ctx.h().driftCount(counted);
+        const got = await runPath(ctx, path, v.peer, v.card, () => a.gone);
+        if (path.judgedOn === 'GetTask' && path.ops.send) {
+          // the send only accepted the task: nothing wrong yet on its own span
+          const own = spans.only('SendMessage');
+          assert.equal(own.attributes['a2a.drift.kind'], undefined, spans.describeSpans());
+          assert.equal(own.status.code, SpanStatusCode.UNSET, spans.describeSpans());
+        }
+        // the drift counter moved once per verdict, under that kind and skill
+        if (path.verdict !== 'none')
+          assert.equal(
+            (await ctx.h().driftCount(counted)) - before,
+            got.length,
+            'the drift counter',
+          );
+        for (const [op, s] of got) {
+          const at = s.attributes;
+          assert.equal(at['a2a.skill.id'], ctx.skillOn(v.peer, a.gone), spans.describeSpans());
+          assert.equal(at['a2a.agent_card.fingerprint'], skillFingerprint(v.card as never));
+          assert.equal(
+            at['a2a.drift.kind'],
+            path.verdict === 'none' ? undefined : path.verdict,
+            spans.describeSpans(),
+          );
+          if (path.verdict === 'none')
+            assert.deepEqual(
+              Object.keys(at).filter((k) => k.startsWith('a2a.drift.')),
+              [],
+              `no drift attribute: ${spans.describeSpans()}`,
             );
-          for (const [op, s] of got) {
-            const at = s.attributes;
-            assert.equal(at['a2a.skill.id'], ctx.skillOn(v.peer, a.gone), spans.describeSpans());
-            assert.equal(at['a2a.agent_card.fingerprint'], skillFingerprint(v.card as never));
+          if (path.evidence) assert.equal(at['a2a.drift.evidence'], path.evidence);
+          if (path.suspicion) assert.equal(at['a2a.drift.suspicion'], path.suspicion);
+          if (path.rpcCode !== undefined) assert.equal(at['a2a.drift.rpc_code'], path.rpcCode);
+          const spanState = path.ops[op]?.spanState;
+          if (spanState) assert.equal(at['a2a.task.state'], spanState, spans.describeSpans());
+          if (path.confirmed !== undefined)
+            assert.equal(at['a2a.drift.confirmed'], path.confirmed, 'confirmed by the card');
+          if (path.protocol) assertProtocol(at, path.protocol, spans.describeSpans);
+          if (path.errorSpan !== undefined)
             assert.equal(
-              at['a2a.drift.kind'],
-              path.verdict === 'none' ? undefined : path.verdict,
+              s.status.code === SpanStatusCode.ERROR,
+              path.errorSpan,
               spans.describeSpans(),
             );
-            if (path.verdict === 'none')
-              assert.deepEqual(
-                Object.keys(at).filter((k) => k.startsWith('a2a.drift.')),
-                [],
-                `no drift attribute: ${spans.describeSpans()}`,
-              );
-            if (path.evidence) assert.equal(at['a2a.drift.evidence'], path.evidence);
-            if (path.suspicion) assert.equal(at['a2a.drift.suspicion'], path.suspicion);
-            if (path.rpcCode !== undefined) assert.equal(at['a2a.drift.rpc_code'], path.rpcCode);
-            const spanState = path.ops[op]?.spanState;
-            if (spanState) assert.equal(at['a2a.task.state'], spanState, spans.describeSpans());
-            if (path.confirmed !== undefined)
-              assert.equal(at['a2a.drift.confirmed'], path.confirmed, 'confirmed by the card');
-            if (path.protocol) assertProtocol(at, path.protocol, spans.describeSpans);
-            if (path.errorSpan !== undefined)
-              assert.equal(
-                s.status.code === SpanStatusCode.ERROR,
-                path.errorSpan,
-                spans.describeSpans(),
-              );
-          }
-          if (path.verdict === 'none')
-            assert.deepEqual(spans.driftKinds(), [], spans.describeSpans());
-        });
-      }
+        }
+        if (path.verdict === 'none')
+          assert.deepEqual(spans.driftKinds(), [], spans.describeSpans());
+      });
       // the card of each other deployment (the card-changed check reads the first one's):
       // the skills left, the same version
       const first = JSON.stringify(a.paths[0]?.deploy ?? {});
@@ -786,7 +839,7 @@ export const CHECKS: Check[] = [
     id: 'still-listed',
     title: 'a skill still listed is unaffected',
     asserts: 'after the variant A redeploy, a call of a skill the card still lists: no verdict',
-    applies: (row) => (isNA(row.variantA) ? row.variantA.na : true),
+    applies: hasVariantA,
     async run(ctx) {
       const a = variantAOf(ctx.row);
       const skill = stillSkill(ctx.row);
@@ -936,43 +989,37 @@ export const CHECKS: Check[] = [
     title: 'variant B caught (output_mode_mismatch)',
     asserts:
       'a listed skill answering, after a redeploy with the card unchanged, with a media type its card does not list: per path, the part the app gets, and output_mode_mismatch with that media type (the span’s error status and the held card’s fingerprint where the row pins them)',
-    applies: (row) => (isNA(row.variantB) ? row.variantB.na : true),
+    applies: hasVariantB,
     async run(ctx) {
-      const { spans } = ctx;
       const b = variantBOf(ctx.row);
-      for (const path of b.paths) {
-        await labelled(path.label, async () => {
-          const v = await ctx.redeployed('B', path.deploy);
-          ctx.h().exporter.reset();
-          const got = await runPath(ctx, path, v.peer, v.card, () => b.skill);
-          for (const [, s] of got) {
-            assert.equal(s.attributes['a2a.skill.id'], ctx.skillOn(v.peer, b.skill));
+      await eachRedeployed(ctx, 'B', b.paths, async (path, v) => {
+        const got = await runPath(ctx, path, v.peer, v.card, () => b.skill);
+        for (const [, s] of got) {
+          assert.equal(s.attributes['a2a.skill.id'], ctx.skillOn(v.peer, b.skill));
+          assert.equal(
+            s.attributes['a2a.drift.kind'],
+            'output_mode_mismatch',
+            ctx.spans.describeSpans(),
+          );
+          assert.equal(s.attributes['a2a.drift.actual_media_type'], path.mediaType);
+          if (path.expectedModes)
+            assert.deepEqual(s.attributes['a2a.drift.expected_output_modes'], path.expectedModes);
+          if (path.protocol) assertProtocol(s.attributes, path.protocol, ctx.spans.describeSpans);
+          if (path.evidence) assert.equal(s.attributes['a2a.drift.evidence'], path.evidence);
+          if (path.errorSpan !== undefined)
             assert.equal(
-              s.attributes['a2a.drift.kind'],
-              'output_mode_mismatch',
-              spans.describeSpans(),
+              s.status.code === SpanStatusCode.ERROR,
+              path.errorSpan,
+              ctx.spans.describeSpans(),
             );
-            assert.equal(s.attributes['a2a.drift.actual_media_type'], path.mediaType);
-            if (path.expectedModes)
-              assert.deepEqual(s.attributes['a2a.drift.expected_output_modes'], path.expectedModes);
-            if (path.protocol) assertProtocol(s.attributes, path.protocol, spans.describeSpans);
-            if (path.evidence) assert.equal(s.attributes['a2a.drift.evidence'], path.evidence);
-            if (path.errorSpan !== undefined)
-              assert.equal(
-                s.status.code === SpanStatusCode.ERROR,
-                path.errorSpan,
-                spans.describeSpans(),
-              );
-            if (path.cardFingerprint)
-              assert.equal(
-                s.attributes['a2a.agent_card.fingerprint'],
-                skillFingerprint(v.card as never),
-              );
-          }
-          for (const [name, kind] of spans.driftKinds())
-            assert.equal(kind, 'output_mode_mismatch', `${name}: ${spans.describeSpans()}`);
-        });
-      }
+          if (path.cardFingerprint)
+            assert.equal(
+              s.attributes['a2a.agent_card.fingerprint'],
+              skillFingerprint(v.card as never),
+            );
+        }
+        onlyMismatches(ctx);
+      });
     },
   },
   {
@@ -980,33 +1027,22 @@ export const CHECKS: Check[] = [
     title: 'healthy traffic of a client that names no skill, zero drift',
     asserts:
       'each healthy path’s client with the skill id dropped (the style of ADK’s RemoteA2aAgent, Strands, Microsoft Agent Framework, Agno): no verdict on any span, the drift counter unmoved; each span names no skill, or the card’s only one (`only skill in card`)',
-    applies: (row) => (row.healthy.length ? true : 'no healthy client path'),
+    applies: hasHealthy,
     async run(ctx) {
-      const { row, spans } = ctx;
+      const { row } = ctx;
       for (const original of row.healthy) {
         const path = withoutSkill(original);
         await labelled(`${path.label} (naming no skill)`, async () => {
-          const peer = await ctx.healthy(path.deploy);
-          await ctx.h().reset();
-          const held = fetchesCard(path.client) ? undefined : (await getCard(peer.cardUrl)).card;
-          const got = await runWithoutSkill(
-            ctx,
-            path,
-            peer,
-            held,
-            (op) => row.skills[op === 'get' ? 'send' : op],
-          );
+          const { got } = await onHealthy(ctx, path, runWithoutSkill);
           for (const [op, o, s] of got) {
             const source = s.attributes['a2a.skill.id_source'];
             if (s.attributes['a2a.skill.id'] !== undefined)
-              assert.equal(source, 'only skill in card', `${op}: ${spans.describeSpans()}`);
+              assert.equal(source, 'only skill in card', `${op}: ${ctx.spans.describeSpans()}`);
             console.log(
               `# ${row.id} [${path.label}] ${op} naming no skill: ${o.error ? `error ${o.error.slice(0, 80)}` : (o.state ?? 'answered')}, ${s.attributes['a2a.skill.id'] !== undefined ? 'the only skill' : `unjudged: ${String(s.attributes['a2a.drift.unjudged_reason'] ?? '-')}`}`,
             );
           }
-          await new Promise((r) => setTimeout(r, 50));
-          assert.deepEqual(spans.driftKinds(), [], spans.describeSpans());
-          assert.equal(await ctx.h().driftCount(), 0);
+          await noDriftAfter(ctx, 50);
         });
       }
     },
@@ -1016,18 +1052,18 @@ export const CHECKS: Check[] = [
     title: 'variant B for a client that names no skill',
     asserts:
       'each variant B path’s client with the skill id dropped, after the same redeploy: where the agent answers the new media type and the held card lists it for no skill (nor in its defaults), output_mode_mismatch judged against the card as a whole (`a2a.drift.scope = card`, no skill id), or against the card’s only skill; where some skill lists it, or the card states no modes, no verdict and the reason on the span; never another verdict',
-    applies: (row) => (isNA(row.variantB) ? row.variantB.na : true),
+    applies: hasVariantB,
     async run(ctx) {
-      const { spans } = ctx;
-      const b = variantBOf(ctx.row);
-      for (const original of b.paths) {
-        const path = withoutSkill(original) as typeof original;
-        await labelled(`${path.label} (naming no skill)`, async () => {
-          const v = await ctx.redeployed('B', path.deploy);
-          // the card as the app holds it again (the variant B check before this one made its
-          // drift callback evict it; the redeploy left it unchanged)
-          await getCard(v.peer.cardUrl);
-          ctx.h().exporter.reset();
+      const { row, spans } = ctx;
+      const b = variantBOf(row);
+      const paths = b.paths.map((p) => withoutSkill(p) as typeof p);
+      // the card as the app holds it again (the variant B check before this one made its drift
+      // callback evict it; the redeploy left it unchanged)
+      await eachRedeployed(
+        ctx,
+        'B',
+        paths,
+        async (path, v) => {
           const got = await runWithoutSkill(ctx, path, v.peer, v.card, () => b.skill);
           const expect = cardWideExpectation(v.card, path.mediaType);
           const answered = got.find(([op]) => op === 'send')?.[1].part?.mediaType;
@@ -1065,13 +1101,13 @@ export const CHECKS: Check[] = [
               verdict = `not caught: ${'unjudged' in expect ? expect.unjudged : `${path.mediaType} is listed by some skill of the card`}`;
             }
             console.log(
-              `# ${ctx.row.id} [${path.label}] ${op} naming no skill: variant B ${verdict}${shown ? '' : ` (the agent answered ${answered})`}`,
+              `# ${row.id} [${path.label}] ${op} naming no skill: variant B ${verdict}${shown ? '' : ` (the agent answered ${answered})`}`,
             );
           }
-          for (const [name, kind] of spans.driftKinds())
-            assert.equal(kind, 'output_mode_mismatch', `${name}: ${spans.describeSpans()}`);
-        });
-      }
+          onlyMismatches(ctx);
+        },
+        { refetch: true, suffix: ' (naming no skill)' },
+      );
     },
   },
   {
@@ -1079,7 +1115,7 @@ export const CHECKS: Check[] = [
     title: 'variant B: the card unchanged, no card_changed',
     asserts:
       'after the variant B redeploy the card is the one the app holds; re-fetching it: no verdict',
-    applies: (row) => (isNA(row.variantB) ? row.variantB.na : true),
+    applies: hasVariantB,
     async run(ctx) {
       const b = variantBOf(ctx.row);
       const v = await ctx.redeployed('B', b.paths[0]?.deploy);

@@ -5,6 +5,9 @@ uvicorn for `serve_asgi`):
   listening_socket()  a TCP socket bound to 127.0.0.1:$PORT (0 or unset: a free port), listening
   announce(port)      the one stdout line ../python-peer.mjs waits for: {"port": N}
   serve_asgi(app, s)  runs an ASGI app on uvicorn over socket s, announcing once it accepts
+                      (serve_asgi_async: the same inside a running event loop)
+  variant(*allowed)   the peer's $VARIANT (healthy unless set), or exit naming those allowed
+  translate(text)     the `translate` tool of the model-scripted peers, "FR: <text>"
 """
 
 import asyncio
@@ -28,19 +31,35 @@ def announce(port: int) -> None:
     sys.stdout.flush()
 
 
-def serve_asgi(app: Any, sock: socket.socket) -> None:
+async def serve_asgi_async(app: Any, sock: socket.socket, **config: Any) -> None:
     import uvicorn
 
-    server = uvicorn.Server(uvicorn.Config(app, log_level='warning'))
+    server = uvicorn.Server(uvicorn.Config(app, log_level='warning', **config))
+    task = asyncio.create_task(server.serve(sockets=[sock]))
+    while not server.started:
+        if task.done():
+            task.result()
+            return
+        await asyncio.sleep(0.01)
+    announce(sock.getsockname()[1])
+    await task
 
-    async def serve() -> None:
-        task = asyncio.create_task(server.serve(sockets=[sock]))
-        while not server.started:
-            if task.done():
-                task.result()
-                return
-            await asyncio.sleep(0.01)
-        announce(sock.getsockname()[1])
-        await task
 
-    asyncio.run(serve())
+def serve_asgi(app: Any, sock: socket.socket) -> None:
+    asyncio.run(serve_asgi_async(app, sock))
+
+
+def variant(*allowed: str) -> str:
+    value = os.environ.get('VARIANT', 'healthy')
+    if value not in allowed:
+        raise SystemExit(f"VARIANT must be {'|'.join(allowed)}, not {value}")
+    return value
+
+
+def translate(text: str) -> str:
+    """Translate a text into French.
+
+    Args:
+        text: the text to translate
+    """
+    return f'FR: {text}'

@@ -35,12 +35,10 @@ Prints one JSON line {"port":N} on stdout once uvicorn accepts connections; logs
 
 import asyncio
 import base64
-import json
 import os
 import socket
 import sys
 
-import uvicorn
 from starlette.applications import Starlette
 
 from a2a.helpers.proto_helpers import (
@@ -67,9 +65,10 @@ from a2a.types.a2a_pb2 import (
     AgentSkill,
 )
 
-VARIANT = os.environ.get('VARIANT', 'healthy')
-if VARIANT not in ('healthy', 'A', 'B'):
-    raise SystemExit(f'VARIANT must be healthy|A|B, not {VARIANT}')
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from live_peer import listening_socket, serve_asgi_async, variant  # noqa: E402  (../live_peer.py)
+
+VARIANT = variant('healthy', 'A', 'B')
 UNKNOWN_SKILL = os.environ.get('UNKNOWN_SKILL', 'status')
 
 # A valid 1x1 PNG (variant B's summarize).
@@ -77,25 +76,25 @@ PNG_1X1 = base64.b64decode(
     'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='
 )
 
+
+
+def text_skill(skill_id: str, name: str, description: str, example: str) -> AgentSkill:
+    return AgentSkill(
+        id=skill_id,
+        name=name,
+        description=description,
+        tags=['docs'],
+        examples=[example],
+        input_modes=['text/plain'],
+        output_modes=['text/plain'],
+    )
+
+
 SKILLS = {
-    'summarize': AgentSkill(
-        id='summarize',
-        name='Summarize',
-        description='Summarise a text in one sentence.',
-        tags=['docs'],
-        examples=['summarize: the quarterly report'],
-        input_modes=['text/plain'],
-        output_modes=['text/plain'],
+    'summarize': text_skill(
+        'summarize', 'Summarize', 'Summarise a text in one sentence.', 'summarize: the quarterly report'
     ),
-    'translate': AgentSkill(
-        id='translate',
-        name='Translate',
-        description='Translate a text into French.',
-        tags=['docs'],
-        examples=['translate: hello'],
-        input_modes=['text/plain'],
-        output_modes=['text/plain'],
-    ),
+    'translate': text_skill('translate', 'Translate', 'Translate a text into French.', 'translate: hello'),
 }
 SERVED = ['summarize'] if VARIANT == 'A' else ['summarize', 'translate']
 
@@ -197,9 +196,7 @@ class DocsExecutor(AgentExecutor):
 
 
 def main() -> None:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(('127.0.0.1', int(os.environ.get('PORT', '0') or 0)))
+    sock = listening_socket()
     port = sock.getsockname()[1]
     asyncio.run(serve(sock, port))
 
@@ -232,18 +229,7 @@ async def serve(sock: socket.socket, port: int) -> None:
         *create_jsonrpc_routes(handler, '/a2a/jsonrpc', enable_v0_3_compat=True),
         *create_rest_routes(handler, enable_v0_3_compat=True, path_prefix='/a2a/rest'),
     ]
-    app = Starlette(routes=routes)
-    config = uvicorn.Config(app, log_level='warning', lifespan='off')
-    server = uvicorn.Server(config)
-    task = asyncio.create_task(server.serve(sockets=[sock]))
-    while not server.started:
-        if task.done():
-            task.result()
-            return
-        await asyncio.sleep(0.01)
-    sys.stdout.write(json.dumps({'port': port}) + '\n')
-    sys.stdout.flush()
-    await task
+    await serve_asgi_async(Starlette(routes=routes), sock, lifespan='off')
 
 
 if __name__ == '__main__':

@@ -62,13 +62,11 @@ from agent_framework import (
 from agent_framework_a2a import A2AExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from live_peer import listening_socket, serve_asgi  # noqa: E402  (../live_peer.py)
+from live_peer import listening_socket, serve_asgi, variant  # noqa: E402  (../live_peer.py)
 
 warnings.simplefilter('ignore')
 
-VARIANT = os.environ.get('VARIANT', 'healthy')
-if VARIANT not in ('healthy', 'A', 'B'):
-    raise SystemExit(f'VARIANT must be healthy|A|B, not {VARIANT}')
+VARIANT = variant('healthy', 'A', 'B')
 UNKNOWN = os.environ.get('UNKNOWN', 'result')
 STREAM = os.environ.get('STREAM', '0') == '1'
 

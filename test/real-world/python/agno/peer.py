@@ -57,13 +57,12 @@ from agno.tools import tool  # noqa: E402
 from agno.tools.function import ToolResult  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from live_peer import listening_socket, serve_asgi  # noqa: E402  (../live_peer.py)
+from live_peer import listening_socket, serve_asgi, variant  # noqa: E402  (../live_peer.py)
+from live_peer import translate as live_translate  # noqa: E402
 
 warnings.simplefilter('ignore')
 
-VARIANT = os.environ.get('VARIANT', 'healthy')
-if VARIANT not in ('healthy', 'A', 'B'):
-    raise SystemExit(f'VARIANT must be healthy|A|B, not {VARIANT}')
+VARIANT = variant('healthy', 'A', 'B')
 
 TRAINED_TOOLS = ['summarize', 'translate']
 # where VARIANT B's summary image lives (never fetched: Agno only passes the URL on)
@@ -137,14 +136,7 @@ def summarize(text: str) -> Any:
     return f"Summary: {' '.join(text.split()[:6])}."
 
 
-@tool
-def translate(text: str) -> str:
-    """Translate a text into French.
-
-    Args:
-        text: the text to translate
-    """
-    return f'FR: {text}'
+translate = tool(live_translate)
 
 
 def main() -> None:

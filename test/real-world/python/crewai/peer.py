@@ -73,11 +73,9 @@ from crewai.llms.base_llm import BaseLLM  # noqa: E402
 from crewai.tools import tool  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from live_peer import listening_socket, serve_asgi  # noqa: E402  (../live_peer.py)
+from live_peer import listening_socket, serve_asgi, variant  # noqa: E402  (../live_peer.py)
 
-VARIANT = os.environ.get('VARIANT', 'healthy')
-if VARIANT not in ('healthy', 'A'):
-    raise SystemExit(f'VARIANT must be healthy|A, not {VARIANT}')
+VARIANT = variant('healthy', 'A')
 MODE = os.environ.get('MODE', 'react')
 if MODE not in ('react', 'function-calling'):
     raise SystemExit(f'MODE must be react|function-calling, not {MODE}')

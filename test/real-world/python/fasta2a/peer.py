@@ -63,11 +63,9 @@ from pydantic_ai.messages import (
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from live_peer import listening_socket, serve_asgi  # noqa: E402  (../live_peer.py)
+from live_peer import listening_socket, serve_asgi, variant  # noqa: E402  (../live_peer.py)
 
-VARIANT = os.environ.get('VARIANT', 'healthy')
-if VARIANT not in ('healthy', 'A', 'B', 'A-fail'):
-    raise SystemExit(f'VARIANT must be healthy|A|B|A-fail, not {VARIANT}')
+VARIANT = variant('healthy', 'A', 'B', 'A-fail')
 
 TRAINED_TOOLS = ['summarize', 'translate']
 

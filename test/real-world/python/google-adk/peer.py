@@ -38,11 +38,9 @@ from google.adk.models.llm_response import LlmResponse
 from google.genai import types
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from live_peer import listening_socket, serve_asgi  # noqa: E402  (../live_peer.py)
+from live_peer import listening_socket, serve_asgi, variant  # noqa: E402  (../live_peer.py)
 
-VARIANT = os.environ.get('VARIANT', 'healthy')
-if VARIANT not in ('healthy', 'A', 'B'):
-    raise SystemExit(f'VARIANT must be healthy|A|B, not {VARIANT}')
+VARIANT = variant('healthy', 'A', 'B')
 
 # a 1×1 PNG
 PNG = bytes.fromhex(

@@ -26,13 +26,11 @@ import signal
 import sys
 import tempfile
 
-VARIANT = os.environ.get('VARIANT', 'healthy')
-if VARIANT not in ('healthy', 'A', 'B'):
-    raise SystemExit(f'VARIANT must be healthy|A|B, not {VARIANT}')
-
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-from live_peer import listening_socket, serve_asgi  # noqa: E402  (../live_peer.py)
+from live_peer import listening_socket, serve_asgi, variant  # noqa: E402  (../live_peer.py)
+
+VARIANT = variant('healthy', 'A', 'B')
 
 
 def main() -> None:

@@ -36,11 +36,9 @@ from python_a2a.server.http import create_flask_app
 from werkzeug.serving import make_server
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from live_peer import announce, listening_socket  # noqa: E402  (../live_peer.py)
+from live_peer import announce, listening_socket, variant  # noqa: E402  (../live_peer.py)
 
-VARIANT = os.environ.get('VARIANT', 'healthy')
-if VARIANT not in ('healthy', 'A', 'B'):
-    raise SystemExit(f'VARIANT must be healthy|A|B, not {VARIANT}')
+VARIANT = variant('healthy', 'A', 'B')
 PNG = base64.b64encode(
     bytes.fromhex(
         '89504e470d0a1a0a0000000d4948445200000001000000010806000000'

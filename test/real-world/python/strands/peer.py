@@ -46,13 +46,12 @@ from strands.models import Model
 from strands.multiagent.a2a import A2AServer
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from live_peer import listening_socket, serve_asgi  # noqa: E402  (../live_peer.py)
+from live_peer import listening_socket, serve_asgi, variant  # noqa: E402  (../live_peer.py)
+from live_peer import translate as live_translate  # noqa: E402
 
 warnings.simplefilter('ignore')
 
-VARIANT = os.environ.get('VARIANT', 'healthy')
-if VARIANT not in ('healthy', 'A', 'A-fail'):
-    raise SystemExit(f'VARIANT must be healthy|A|A-fail, not {VARIANT}')
+VARIANT = variant('healthy', 'A', 'A-fail')
 STREAMING = os.environ.get('STREAMING', 'legacy')
 
 TRAINED_TOOLS = ['summarize', 'translate']
@@ -135,14 +134,7 @@ def summarize(text: str) -> str:
     return f"Summary: {' '.join(text.split()[:6])}."
 
 
-@tool
-def translate(text: str) -> str:
-    """Translate a text into French.
-
-    Args:
-        text: the text to translate
-    """
-    return f'FR: {text}'
+translate = tool(live_translate)
 
 
 def build_agent(_context_id: str) -> Agent:
