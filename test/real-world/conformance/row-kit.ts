@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { post, sse, V03, V10 as V10REC, type Recorder } from '../record-lib.mjs';
 import { join } from 'node:path';
 import { FOX, type Json } from '../lib';
-import { httpProbe, m10, rpcProbe, V10 } from './probes';
+import { httpProbe, m10, rpcProbe, V10, type Expected } from './probes';
 import { pythonPeerFiles, startImplPeer } from '../python/python-peer.mjs';
 import type { RowContext } from './checks';
 import {
@@ -180,14 +180,33 @@ export const TEXT_SKILLS: Array<[string, string[]]> = [
   ['summarize', ['text/plain']],
   ['translate', ['text/plain']],
 ];
-/** tasks/get of a task the agent never had: -32001 at HTTP 200, an error span (or, `bytes`, its tagged id for the bytes compared). */
-export function unknownTaskProbe(endpointName: string, bytes = false) {
+/** The span a read of a task the agent never had makes: GetTask, an error. */
+export const GET_TASK_ERROR = { name: 'GetTask', error: true } as const;
+/** ... and says its JSON-RPC code, -32001, as `error.type` (the Node servers that answer it). */
+export const GET_TASK_32001 = { ...GET_TASK_ERROR, attributes: { 'error.type': '-32001' } };
+/**
+ * A read of a task the agent never had: 0.3 tasks/get (1.0 GetTask when `v10`) of `no-such-task`,
+ * -32001 at HTTP 200 and an error span; in the bytes compared (`bytes`) the id is the run's tag
+ * and `-none` and the span is not looked at. `id`, `label` and `expect` say where a row differs.
+ */
+export function unknownTaskProbe(
+  endpointName: string,
+  o: {
+    bytes?: boolean;
+    v10?: boolean;
+    label?: string;
+    id?: (tag: string) => string;
+    expect?: Expected;
+  } = {},
+) {
+  const method = o.v10 ? 'GetTask' : 'tasks/get';
   return rpcProbe(
-    bytes ? 'tasks/get unknown' : 'tasks/get of an unknown task',
+    o.label ?? (o.bytes ? `${method} unknown` : `${method} of an unknown task`),
     endpointName,
-    'tasks/get',
-    (tag) => ({ id: bytes ? `${tag}-none` : 'no-such-task' }),
-    { status: 200, body: /-32001/, ...(bytes ? {} : { span: { name: 'GetTask', error: true } }) },
+    method,
+    (tag) => ({ id: o.id ? o.id(tag) : o.bytes ? `${tag}-none` : 'no-such-task' }),
+    o.expect ?? { status: 200, body: /-32001/, ...(o.bytes ? {} : { span: GET_TASK_ERROR }) },
+    { v10: o.v10 },
   );
 }
 /** The a2a-sdk 1.3 routes: a REST GET of an unknown task (404, an error span). */

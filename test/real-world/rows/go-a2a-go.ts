@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildGoPeer, startGoPeer } from '../go/a2a-go/peer-process.mjs';
-import { cardProbe, httpProbe, m03, rpcProbe } from '../conformance/probes';
+import { cardProbe, httpProbe, m03, messageProbe } from '../conformance/probes';
 import { endpoint } from '../conformance/types';
 import { goGrpcQuirks, goQuirks } from './go-a2a-go.quirks';
 import type { Row } from '../conformance/types';
@@ -21,6 +21,8 @@ import {
   postExchange,
   rpcExchange,
   fact,
+  GET_TASK_ERROR,
+  unknownTaskProbe,
 } from '../conformance/row-kit';
 
 const GO_PEER = 'test/real-world/go/a2a-go/main.go';
@@ -173,24 +175,20 @@ export const goJsonRpc: Row = {
         }),
       },
     ),
-    rpcProbe(
-      'tasks/get of an unknown task',
-      'jsonRpcUrl',
-      'tasks/get',
-      () => ({ id: 'no-such-task' }),
-      {
+    unknownTaskProbe('jsonRpcUrl', {
+      expect: {
         status: 200,
         body: /"error":\{"code":-32001,"message":"task not found","data":\{"error":"failed to get task: task not found"\}\}/,
-        span: { name: 'GetTask', error: true },
+        span: GET_TASK_ERROR,
       },
-    ),
-    rpcProbe(
+    }),
+    messageProbe(
       'the skill’s own invalid params (-32602 at HTTP 200)',
       'jsonRpcUrl',
       'message/send',
-      (tag) => m03('summarize: max_words=-1', 'summarize', tag),
+      'summarize: max_words=-1',
+      'summarize',
       {
-        status: 200,
         body: /"code":-32602,.*'max_words' must be a positive integer: invalid params"/,
         span: { name: 'SendMessage', error: true, drift: 'invalid_params' },
       },
@@ -199,32 +197,21 @@ export const goJsonRpc: Row = {
   sameBytes: {
     probes: [
       cardProbe(),
-      rpcProbe(
-        'send',
-        'jsonRpcUrl',
-        'message/send',
-        (tag) => m03(PROMPTS.summarize, 'summarize', tag),
-        {
-          status: 200,
-          contentType: 'text/plain; charset=utf-8',
-          body: /^\{"jsonrpc":"2.0","id":7,"result"/,
-        },
-      ),
-      rpcProbe(
-        'stream',
-        'jsonRpcUrl',
-        'message/stream',
-        (tag) => m03(PROMPTS.translate, 'translate', tag),
-        { status: 200, contentType: 'text/event-stream', body: /^id: UUID\ndata: / },
-        { stream: true },
-      ),
-      rpcProbe(
+      messageProbe('send', 'jsonRpcUrl', 'message/send', PROMPTS.summarize, 'summarize', {
+        contentType: 'text/plain; charset=utf-8',
+        body: /^\{"jsonrpc":"2.0","id":7,"result"/,
+      }),
+      messageProbe('stream', 'jsonRpcUrl', 'message/stream', PROMPTS.translate, 'translate', {
+        contentType: 'text/event-stream',
+        body: /^id: UUID\ndata: /,
+      }),
+      messageProbe(
         'invalid params',
         'jsonRpcUrl',
         'message/send',
-        (tag) => m03('summarize: max_words=-1', 'summarize', tag),
+        'summarize: max_words=-1',
+        'summarize',
         {
-          status: 200,
           contentType: 'text/plain; charset=utf-8',
           body: /^\{"jsonrpc":"2.0","id":7,"error"/,
         },

@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { startChildPeer } from '../child-peer.mjs';
-import { cardProbe, m10, rpcProbe } from '../conformance/probes';
+import { cardProbe, messageProbe } from '../conformance/probes';
 import { sdk, fact } from '../conformance/row-kit';
 import type { Deploy, Peer, Row } from '../conformance/types';
 
@@ -93,14 +93,7 @@ export const a2aJsSdk: Row = {
   sameBytes: {
     probes: [
       cardProbe(),
-      rpcProbe(
-        'send',
-        'jsonRpcUrl',
-        'SendMessage',
-        (tag) => m10('Same input', 'summarize-v2', tag),
-        { status: 200 },
-        { v10: true },
-      ),
+      messageProbe('send', 'jsonRpcUrl', 'SendMessage', 'Same input', 'summarize-v2'),
     ],
   },
   variantA: { na: NOT_THIS_ROW },
@@ -108,20 +101,19 @@ export const a2aJsSdk: Row = {
   agentSide: {
     load: 'require',
     send: (skill) =>
-      rpcProbe(
+      messageProbe(
         'agent side: SendMessage',
         'jsonRpcUrl',
         'SendMessage',
-        (tag) => m10('summarize this', skill, tag),
+        'summarize this',
+        skill,
         {
-          status: 200,
           span: {
             name: 'SendMessage',
             error: false,
             attributes: { 'a2a.protocol.version': '1.0' },
           },
         },
-        { v10: true },
       ),
     card: {
       value:

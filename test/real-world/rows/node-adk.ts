@@ -2,7 +2,7 @@
  * The conformance table's row of node-adk: `adkJs` (conformance/types.ts says what each
  * field means; conformance/implementations.ts assembles the table).
  */
-import { cardProbe, m03, rpcProbe } from '../conformance/probes';
+import { cardProbe, messageProbe } from '../conformance/probes';
 import { adkJsQuirks } from './node-adk.quirks';
 import { startAdkPeer } from '../adk/peer-process.mjs';
 import type { Row } from '../conformance/types';
@@ -14,6 +14,8 @@ import {
   STREAMING_NO_PUSH,
   fact,
   nodePeer,
+  GET_TASK_ERROR,
+  unknownTaskProbe,
 } from '../conformance/row-kit';
 
 const ADK_JS_FUNCTIONS = '@google/adk 2.0.0 dist/cjs/agents/functions.js:396';
@@ -123,25 +125,12 @@ export const adkJs: Row = {
     },
   ],
   errors: [
-    rpcProbe(
-      'tasks/get of an unknown task',
-      'rpcUrl',
-      'tasks/get',
-      () => ({ id: 'no-such-task' }),
-      {
-        status: 200,
-        body: /"error"/,
-        span: { name: 'GetTask', error: true },
-      },
-    ),
+    unknownTaskProbe('rpcUrl', { expect: { status: 200, body: /"error"/, span: GET_TASK_ERROR } }),
   ],
   sameBytes: {
     probes: [
       cardProbe(),
-      rpcProbe('tasks/get unknown', 'rpcUrl', 'tasks/get', (tag) => ({ id: `${tag}-none` }), {
-        status: 200,
-        body: /"error"/,
-      }),
+      unknownTaskProbe('rpcUrl', { bytes: true, expect: { status: 200, body: /"error"/ } }),
     ],
   },
   variantA: {
@@ -217,13 +206,9 @@ export const adkJs: Row = {
   agentSide: {
     load: 'import',
     send: (skill) =>
-      rpcProbe(
-        'agent side: message/send',
-        'rpcUrl',
-        'message/send',
-        (tag) => m03(PROMPTS.summarize, skill, tag),
-        { status: 200, span: { name: 'SendMessage', error: false } },
-      ),
+      messageProbe('agent side: message/send', 'rpcUrl', 'message/send', PROMPTS.summarize, skill, {
+        span: { name: 'SendMessage', error: false },
+      }),
     card: {
       value:
         '`/desk/.well-known/agent-card.json` (toA2a `basePath`, one per agent): learned from the bytes served; the SERVER spans carry its fingerprint',

@@ -2,12 +2,20 @@
  * The conformance table's row of node-mastra: `mastra` (conformance/types.ts says what each
  * field means; conformance/implementations.ts assembles the table).
  */
-import { cardProbe, httpProbe, m03, rpcProbe } from '../conformance/probes';
+import { cardProbe, httpProbe, m03, messageProbe } from '../conformance/probes';
 import { endpoint } from '../conformance/types';
 import { mastraQuirks } from './node-mastra.quirks';
 import { node22, startMastraPeer } from '../mastra/peer-process.mjs';
 import type { Row } from '../conformance/types';
-import { packageMissing, sdk03, STREAMING_NO_PUSH, fact, nodePeer } from '../conformance/row-kit';
+import {
+  packageMissing,
+  sdk03,
+  STREAMING_NO_PUSH,
+  fact,
+  nodePeer,
+  GET_TASK_32001,
+  unknownTaskProbe,
+} from '../conformance/row-kit';
 
 const MASTRA_PEER = 'test/real-world/mastra/peer.mjs';
 /** Mastra seen through its agent `assistant` (`helper` beside it on the origin), on Node 22. */
@@ -137,17 +145,10 @@ export const mastra: Row = {
     },
   ],
   errors: [
-    rpcProbe(
-      'tasks/get of an unknown task (-32001 at HTTP 200)',
-      'rpcUrl',
-      'tasks/get',
-      () => ({ id: 'no-such-task' }),
-      {
-        status: 200,
-        body: /"code":-32001/,
-        span: { name: 'GetTask', error: true, attributes: { 'error.type': '-32001' } },
-      },
-    ),
+    unknownTaskProbe('rpcUrl', {
+      label: 'tasks/get of an unknown task (-32001 at HTTP 200)',
+      expect: { status: 200, body: /"code":-32001/, span: GET_TASK_32001 },
+    }),
     httpProbe(
       'A2A-Version: 2.0 (-32009)',
       '',
@@ -218,23 +219,24 @@ export const mastra: Row = {
   sameBytes: {
     probes: [
       cardProbe(),
-      rpcProbe(
+      messageProbe(
         'send',
         'rpcUrl',
         'message/send',
-        (tag) => m03('skill:translate hello world from Prague', 'translate', tag),
-        { status: 200 },
+        'skill:translate hello world from Prague',
+        'translate',
       ),
-      rpcProbe(
+      messageProbe(
         'stream',
         'rpcUrl',
         'message/stream',
-        (tag) => m03('skill:summarize-v2 one two three four five', 'summarize-v2', tag),
-        { status: 200 },
-        { stream: true },
+        'skill:summarize-v2 one two three four five',
+        'summarize-v2',
       ),
-      rpcProbe('tasks/get unknown', 'rpcUrl', 'tasks/get', () => ({ id: 'no-such-task' }), {
-        status: 200,
+      unknownTaskProbe('rpcUrl', {
+        bytes: true,
+        id: () => 'no-such-task',
+        expect: { status: 200 },
       }),
     ],
     calls: [
@@ -344,12 +346,13 @@ export const mastra: Row = {
   agentSide: {
     load: 'import',
     send: (skill) =>
-      rpcProbe(
+      messageProbe(
         'agent side: message/send',
         'rpcUrl',
         'message/send',
-        (tag) => m03('skill:translate hello world from Prague', skill, tag),
-        { status: 200, span: { name: 'SendMessage', error: false } },
+        'skill:translate hello world from Prague',
+        skill,
+        { span: { name: 'SendMessage', error: false } },
       ),
     card: {
       value:

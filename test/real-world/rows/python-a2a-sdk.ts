@@ -7,7 +7,7 @@ import {
   startPythonSdkPeer,
   venvInstalled as sdkInstalled,
 } from '../python/a2a-sdk/peer-process.mjs';
-import { cardProbe, httpProbe, m10, rpcProbe, V10 } from '../conformance/probes';
+import { cardProbe, httpProbe, m10, V10, messageProbe } from '../conformance/probes';
 import { endpoint } from '../conformance/types';
 import { a2aSdkQuirks } from './python-a2a-sdk.quirks';
 import type { Row } from '../conformance/types';
@@ -198,13 +198,12 @@ export const pythonSdk: Row = {
   sameBytes: {
     probes: [
       cardProbe(),
-      rpcProbe(
+      messageProbe(
         'JSON-RPC 1.0 send',
         'jsonRpcUrl',
         'SendMessage',
-        (tag) => m10(PROMPTS.summarize, 'summarize', tag),
-        { status: 200 },
-        { v10: true },
+        PROMPTS.summarize,
+        'summarize',
       ),
       REST_STREAM,
       httpProbe(

@@ -2,7 +2,7 @@
  * The conformance table's row of python-agent-framework: `agentFramework` (conformance/types.ts says what each
  * field means; conformance/implementations.ts assembles the table).
  */
-import { cardProbe, httpProbe, m10, rpcProbe, V10 } from '../conformance/probes';
+import { cardProbe, httpProbe, V10, messageProbe } from '../conformance/probes';
 import { agentFrameworkQuirks } from './python-agent-framework.quirks';
 import { endpoint, type Row } from '../conformance/types';
 import { post, sse, V10 as V10REC } from '../record-lib.mjs';
@@ -18,6 +18,7 @@ import {
   getExchange,
   rpcExchange,
   fact,
+  unknownTaskProbe,
 } from '../conformance/row-kit';
 
 const MAF_NOT_FOUND = 'Error: Requested function "translate" not found.';
@@ -111,36 +112,15 @@ export const agentFramework: Row = {
     },
   ],
   errors: [
-    rpcProbe(
-      'JSON-RPC GetTask of an unknown task',
-      'rpcUrl',
-      'GetTask',
-      () => ({ id: 'no-such-task' }),
-      { status: 200, body: /-32001/, span: { name: 'GetTask', error: true } },
-      { v10: true },
-    ),
+    unknownTaskProbe('rpcUrl', { v10: true, label: 'JSON-RPC GetTask of an unknown task' }),
     REST_UNKNOWN_TASK,
   ],
   sameBytes: {
     probes: [
       cardProbe(),
-      rpcProbe(
-        'JSON-RPC 1.0 send',
-        'rpcUrl',
-        'SendMessage',
-        (tag) => m10(PROMPTS.summarize, 'summarize', tag),
-        { status: 200 },
-        { v10: true },
-      ),
+      messageProbe('JSON-RPC 1.0 send', 'rpcUrl', 'SendMessage', PROMPTS.summarize, 'summarize'),
       REST_STREAM,
-      rpcProbe(
-        'GetTask unknown',
-        'rpcUrl',
-        'GetTask',
-        (tag) => ({ id: `${tag}-x` }),
-        { status: 200, body: /-32001/ },
-        { v10: true },
-      ),
+      unknownTaskProbe('rpcUrl', { bytes: true, v10: true, id: (tag) => `${tag}-x` }),
       httpProbe(
         'REST GET of an unknown task',
         '/tasks/probe-none',

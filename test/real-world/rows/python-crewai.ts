@@ -121,7 +121,7 @@ export const crewai: Row = {
     },
   ],
   errors: [unknownTaskProbe('rpcUrl')],
-  sameBytes: { probes: [cardProbe(), unknownTaskProbe('rpcUrl', true)] },
+  sameBytes: { probes: [cardProbe(), unknownTaskProbe('rpcUrl', { bytes: true })] },
   variantA: {
     gone: 'translate',
     left: ['summarize'],

@@ -109,7 +109,7 @@ export const fasta2a: Row = {
   ],
   errors: [unknownTaskProbe('rpcUrl')],
   sameBytes: {
-    probes: [cardProbe(), unknownTaskProbe('rpcUrl', true)],
+    probes: [cardProbe(), unknownTaskProbe('rpcUrl', { bytes: true })],
   },
   variantA: {
     gone: 'translate',

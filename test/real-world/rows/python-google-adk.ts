@@ -3,7 +3,7 @@
  * field means; conformance/implementations.ts assembles the table).
  */
 import { FOX } from '../lib';
-import { cardProbe, m10, rpcProbe } from '../conformance/probes';
+import { cardProbe, messageProbe } from '../conformance/probes';
 import { googleAdkQuirks } from './python-google-adk.quirks';
 import type { Row } from '../conformance/types';
 import {
@@ -14,6 +14,7 @@ import {
   getExchange,
   rpcExchange,
   fact,
+  unknownTaskProbe,
 } from '../conformance/row-kit';
 
 const ADK_PEER = 'test/real-world/python/google-adk/peer.py';
@@ -104,35 +105,18 @@ export const pythonAdk: Row = {
       ops: { send: { state: 'completed' }, stream: { state: 'completed' } },
     },
   ],
-  errors: [
-    rpcProbe(
-      'GetTask of an unknown task',
-      'rpcUrl',
-      'GetTask',
-      () => ({ id: 'no-such-task' }),
-      { status: 200, body: /-32001/, span: { name: 'GetTask', error: true } },
-      { v10: true },
-    ),
-  ],
+  errors: [unknownTaskProbe('rpcUrl', { v10: true })],
   sameBytes: {
     probes: [
       cardProbe(),
-      rpcProbe(
+      messageProbe(
         'JSON-RPC 1.0 send',
         'rpcUrl',
         'SendMessage',
-        (tag) => m10(PROMPTS.summarize, 'desk-summarize', tag),
-        { status: 200 },
-        { v10: true },
+        PROMPTS.summarize,
+        'desk-summarize',
       ),
-      rpcProbe(
-        'GetTask unknown',
-        'rpcUrl',
-        'GetTask',
-        (tag) => ({ id: `${tag}-none` }),
-        { status: 200, body: /-32001/ },
-        { v10: true },
-      ),
+      unknownTaskProbe('rpcUrl', { bytes: true, v10: true }),
     ],
   },
   variantA: {

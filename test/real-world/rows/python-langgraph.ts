@@ -8,7 +8,7 @@ import {
   startLangGraphPeer,
   venvInstalled as langgraphInstalled,
 } from '../python/langgraph/peer-process.mjs';
-import { cardProbe, httpProbe, m03, rpcProbe } from '../conformance/probes';
+import { cardProbe, httpProbe, messageProbe } from '../conformance/probes';
 import { endpoint, type Peer } from '../conformance/types';
 import { langgraphQuirks } from './python-langgraph.quirks';
 import type { Row } from '../conformance/types';
@@ -158,22 +158,12 @@ export const langgraph: Row = {
   sameBytes: {
     probes: [
       cardProbe(),
-      rpcProbe(
-        '0.3 send',
-        'rpcUrl',
-        'message/send',
-        (tag, p) => m03(PROMPTS.summarize, deskSkill(p), tag),
-        { status: 200 },
-      ),
-      rpcProbe(
-        '0.3 stream',
-        'rpcUrl',
-        'message/stream',
-        (tag, p) => m03(PROMPTS.summarize, deskSkill(p), tag),
-        { status: 200, contentType: 'text/event-stream', body: /^event: message\r\ndata: / },
-        { stream: true },
-      ),
-      unknownTaskProbe('rpcUrl', true),
+      messageProbe('0.3 send', 'rpcUrl', 'message/send', PROMPTS.summarize, deskSkill),
+      messageProbe('0.3 stream', 'rpcUrl', 'message/stream', PROMPTS.summarize, deskSkill, {
+        contentType: 'text/event-stream',
+        body: /^event: message\r\ndata: /,
+      }),
+      unknownTaskProbe('rpcUrl', { bytes: true }),
       httpProbe('a card fetch without assistant_id', '/.well-known/agent-card.json', {
         status: 400,
       }),

@@ -3,7 +3,7 @@
  * field means; conformance/implementations.ts assembles the table).
  */
 import { post, V03 } from '../record-lib.mjs';
-import { cardProbe, httpProbe, m03, m10, rpcProbe, V10 } from '../conformance/probes';
+import { cardProbe, httpProbe, m10, V10, messageProbe } from '../conformance/probes';
 import type { Row } from '../conformance/types';
 import {
   pythonAgent,
@@ -123,24 +123,12 @@ export const strands: Row = {
   sameBytes: {
     probes: [
       cardProbe(),
-      rpcProbe(
-        'send',
-        'rpcUrl',
-        'message/send',
-        (tag) => m03(PROMPTS.summarize, 'summarize', tag),
-        {
-          status: 200,
-        },
-      ),
-      rpcProbe(
-        'stream',
-        'rpcUrl',
-        'message/stream',
-        (tag) => m03(PROMPTS.translate, 'translate', tag),
-        { status: 200, contentType: 'text/event-stream; charset=utf-8', body: /^data: / },
-        { stream: true },
-      ),
-      unknownTaskProbe('rpcUrl', true),
+      messageProbe('send', 'rpcUrl', 'message/send', PROMPTS.summarize, 'summarize'),
+      messageProbe('stream', 'rpcUrl', 'message/stream', PROMPTS.translate, 'translate', {
+        contentType: 'text/event-stream; charset=utf-8',
+        body: /^data: /,
+      }),
+      unknownTaskProbe('rpcUrl', { bytes: true }),
       httpProbe('a REST path it does not serve', '/v1/tasks/x', { status: 404 }),
     ],
   },
