@@ -93,12 +93,13 @@ export function httpProbe(
 }
 
 /** The A2A methods that carry a message: 0.3 slash names, 1.0 names; the stream ones answer SSE. */
-const MESSAGE_METHODS = {
+export const MESSAGE_METHODS = {
   'message/send': { v10: false, stream: false },
   'message/stream': { v10: false, stream: true },
   SendMessage: { v10: true, stream: false },
   SendStreamingMessage: { v10: true, stream: true },
 } as const;
+export type MessageMethod = keyof typeof MESSAGE_METHODS;
 
 /**
  * A message of one text part to `skill` (a name, or read from the peer) by `method` at the peer's
@@ -108,7 +109,7 @@ const MESSAGE_METHODS = {
 export function messageProbe(
   label: string,
   endpointName: string,
-  method: keyof typeof MESSAGE_METHODS,
+  method: MessageMethod,
   text: string,
   skill: string | ((peer: Peer) => string),
   expected: Partial<Expected> = {},

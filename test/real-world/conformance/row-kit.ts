@@ -8,7 +8,15 @@ import { existsSync } from 'node:fs';
 import { post, sse, V03, V10 as V10REC, type Recorder } from '../record-lib.mjs';
 import { join } from 'node:path';
 import { FOX, type Json } from '../lib';
-import { httpProbe, m10, rpcProbe, V10, type Expected } from './probes';
+import {
+  httpProbe,
+  m10,
+  MESSAGE_METHODS,
+  rpcProbe,
+  V10,
+  type Expected,
+  type MessageMethod,
+} from './probes';
 import { pythonPeerFiles, startImplPeer } from '../python/python-peer.mjs';
 import type { RowContext } from './checks';
 import {
@@ -138,6 +146,42 @@ export function postExchange(
       init: post(o.stream ? sse(headers) : headers, body(r, p, first, previous)),
     }),
   };
+}
+/** A recorded GET of the peer's card. */
+export const cardExchange = (name: string, note: string): RecordedExchange =>
+  getExchange(name, note, (p) => p.cardUrl);
+/**
+ * A recorded message of one text part to `skill` by `method` at the peer's `endpointName`: 0.3
+ * params under the slash names, 1.0 params and headers under the others, SSE for the streaming ones.
+ */
+export function messageExchange(
+  name: string,
+  note: string,
+  endpointName: string,
+  method: MessageMethod,
+  text: string,
+  skill: string,
+): RecordedExchange {
+  const { v10, stream } = MESSAGE_METHODS[method];
+  const params = (r: Recorder): Json => (v10 ? r.m10(text, skill) : r.m03(text, skill));
+  return rpcExchange(name, note, endpointName, method, params, { v10, stream });
+}
+/** A recorded read of a task the agent never had: tasks/get (1.0 GetTask when `v10`) of `no-such-task`. */
+export function unknownTaskExchange(
+  name: string,
+  note: string,
+  endpointName: string,
+  o: { v10?: boolean } = {},
+): RecordedExchange {
+  const method = o.v10 ? 'GetTask' : 'tasks/get';
+  return rpcExchange(name, note, endpointName, method, () => ({ id: 'no-such-task' }), o);
+}
+/** One deployment of a recording (a variant, or a variant and its starter's options) and its exchanges. */
+export function deployment(
+  deploy: Variant | Deploy,
+  exchanges: RecordedExchange[],
+): { deploy: Deploy; exchanges: RecordedExchange[] } {
+  return { deploy: typeof deploy === 'string' ? { variant: deploy } : deploy, exchanges };
 }
 /**
  * A recorded read of a task sent first, unrecorded: FastA2A answers a send at once with the

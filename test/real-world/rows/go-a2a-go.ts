@@ -17,12 +17,14 @@ import {
   TEXT_SKILLS,
   grpcOk,
   STREAMING_NO_PUSH,
-  getExchange,
   postExchange,
   rpcExchange,
   fact,
   GET_TASK_ERROR,
   unknownTaskProbe,
+  cardExchange,
+  unknownTaskExchange,
+  deployment,
 } from '../conformance/row-kit';
 
 const GO_PEER = 'test/real-world/go/a2a-go/main.go';
@@ -345,132 +347,115 @@ export const goJsonRpc: Row = {
     versionsOf: [],
     recordedWith: goVersions,
     steps: [
-      {
-        deploy: { variant: 'healthy' },
-        exchanges: [
-          getExchange('card', 'GET /.well-known/agent-card.json', (p) => p.cardUrl),
-          goCall(
-            'jsonrpc.message-send.completed',
-            'message/send skill summarize: completed task (history: the user message and the working status message); no Content-Type set, net/http sniffs text/plain',
-            'message/send',
-            PROMPTS.summarize,
-            'summarize',
-          ),
-          rpcExchange(
-            'jsonrpc.tasks-get.completed',
-            'tasks/get of that task',
-            'jsonRpcUrl',
-            'tasks/get',
-            (_r, _first, _p, previous) => ({ id: previous?.result.id }),
-          ),
-          goCall(
-            'jsonrpc.message-stream',
-            'message/stream skill translate: status-update submitted, working, artifact-update, status-update completed (final); each event `id: <uuid>` + `data:`',
-            'message/stream',
-            PROMPTS.translate,
-            'translate',
-          ),
-          rpcExchange(
-            'jsonrpc.tasks-get.not-found',
-            'tasks/get of an unknown task: -32001 at HTTP 200',
-            'jsonRpcUrl',
-            'tasks/get',
-            () => ({ id: 'no-such-task' }),
-          ),
-          goCall(
-            'jsonrpc.message-send.invalid-params',
-            'message/send, the skill returns a2a.ErrInvalidParams (wrapped) before any event: -32602, the text in data.error',
-            'message/send',
-            'summarize: max_words=-1',
-            'summarize',
-          ),
-          goCall(
-            'jsonrpc.message-stream.invalid-params',
-            'message/stream, the same: one SSE event carrying the -32602 error',
-            'message/stream',
-            'summarize: max_words=-1',
-            'summarize',
-          ),
-          goCall(
-            'jsonrpc.unknown-method',
-            'a 1.0 method name (SendMessage): -32601 method not found',
-            'SendMessage',
-            'summarize: x',
-            'summarize',
-          ),
-          postExchange(
-            'http.not-found',
-            'POST to a path the mux does not serve: net/http 404 text/plain "404 page not found"',
-            (p) => `${p.origin}/no-such-path`,
-            (r) => r.rpc('message/send', r.m03('summarize: x', 'summarize')),
-          ),
-        ],
-      },
-      {
-        deploy: { variant: 'A' },
-        exchanges: [
-          getExchange(
-            'variant-a.card',
-            'card after the A redeploy: translate gone, version 1.0.0',
-            (p) => p.cardUrl,
-          ),
-          goCall(
-            'variant-a.jsonrpc.message-send.unknown-skill',
-            'message/send skill translate: final status-update FAILED with the agent message "unknown skill: translate"',
-            'message/send',
-            PROMPTS.translate,
-            'translate',
-          ),
-          goCall(
-            'variant-a.jsonrpc.message-stream.unknown-skill',
-            'message/stream skill translate: submitted, then the failed status-update',
-            'message/stream',
-            PROMPTS.translate,
-            'translate',
-          ),
-        ],
-      },
-      ...GO_ERRORS.map(([how, note]) => ({
-        deploy: { variant: 'A' as const, opts: { unknownSkill: how } },
-        exchanges: (['send', 'stream'] as const).map((op) =>
-          goCall(
-            `variant-a-${how}.jsonrpc.message-${op}.unknown-skill`,
-            `message/${op} skill translate; ${note}`,
-            `message/${op}`,
-            PROMPTS.translate,
-            'translate',
+      deployment('healthy', [
+        cardExchange('card', 'GET /.well-known/agent-card.json'),
+        goCall(
+          'jsonrpc.message-send.completed',
+          'message/send skill summarize: completed task (history: the user message and the working status message); no Content-Type set, net/http sniffs text/plain',
+          'message/send',
+          PROMPTS.summarize,
+          'summarize',
+        ),
+        rpcExchange(
+          'jsonrpc.tasks-get.completed',
+          'tasks/get of that task',
+          'jsonRpcUrl',
+          'tasks/get',
+          (_r, _first, _p, previous) => ({ id: previous?.result.id }),
+        ),
+        goCall(
+          'jsonrpc.message-stream',
+          'message/stream skill translate: status-update submitted, working, artifact-update, status-update completed (final); each event `id: <uuid>` + `data:`',
+          'message/stream',
+          PROMPTS.translate,
+          'translate',
+        ),
+        unknownTaskExchange(
+          'jsonrpc.tasks-get.not-found',
+          'tasks/get of an unknown task: -32001 at HTTP 200',
+          'jsonRpcUrl',
+        ),
+        goCall(
+          'jsonrpc.message-send.invalid-params',
+          'message/send, the skill returns a2a.ErrInvalidParams (wrapped) before any event: -32602, the text in data.error',
+          'message/send',
+          'summarize: max_words=-1',
+          'summarize',
+        ),
+        goCall(
+          'jsonrpc.message-stream.invalid-params',
+          'message/stream, the same: one SSE event carrying the -32602 error',
+          'message/stream',
+          'summarize: max_words=-1',
+          'summarize',
+        ),
+        goCall(
+          'jsonrpc.unknown-method',
+          'a 1.0 method name (SendMessage): -32601 method not found',
+          'SendMessage',
+          'summarize: x',
+          'summarize',
+        ),
+        postExchange(
+          'http.not-found',
+          'POST to a path the mux does not serve: net/http 404 text/plain "404 page not found"',
+          (p) => `${p.origin}/no-such-path`,
+          (r) => r.rpc('message/send', r.m03('summarize: x', 'summarize')),
+        ),
+      ]),
+      deployment('A', [
+        cardExchange('variant-a.card', 'card after the A redeploy: translate gone, version 1.0.0'),
+        goCall(
+          'variant-a.jsonrpc.message-send.unknown-skill',
+          'message/send skill translate: final status-update FAILED with the agent message "unknown skill: translate"',
+          'message/send',
+          PROMPTS.translate,
+          'translate',
+        ),
+        goCall(
+          'variant-a.jsonrpc.message-stream.unknown-skill',
+          'message/stream skill translate: submitted, then the failed status-update',
+          'message/stream',
+          PROMPTS.translate,
+          'translate',
+        ),
+      ]),
+      ...GO_ERRORS.map(([how, note]) =>
+        deployment(
+          { variant: 'A' as const, opts: { unknownSkill: how } },
+          (['send', 'stream'] as const).map((op) =>
+            goCall(
+              `variant-a-${how}.jsonrpc.message-${op}.unknown-skill`,
+              `message/${op} skill translate; ${note}`,
+              `message/${op}`,
+              PROMPTS.translate,
+              'translate',
+            ),
           ),
         ),
-      })),
-      {
-        deploy: { variant: 'B' },
-        exchanges: [
-          goCall(
-            'variant-b.jsonrpc.message-send.image',
-            'message/send skill summarize: artifact with a file part (bytes, mimeType image/png; card: text/plain)',
-            'message/send',
-            PROMPTS.summarize,
-            'summarize',
-          ),
-          goCall(
-            'variant-b.jsonrpc.message-stream.image',
-            'message/stream skill summarize: the artifact-update carries the image/png file part',
-            'message/stream',
-            PROMPTS.summarize,
-            'summarize',
-          ),
-        ],
-      },
-      {
-        deploy: { variant: 'healthy', opts: { nilTags: true } },
-        exchanges: [
-          getExchange(
-            'nil-tags.card',
-            'card of a Go agent that left translate.Tags nil: "tags": null (the @a2a-js/sdk 1.3 client refuses it)',
-            (p) => p.cardUrl,
-          ),
-        ],
-      },
+      ),
+      deployment('B', [
+        goCall(
+          'variant-b.jsonrpc.message-send.image',
+          'message/send skill summarize: artifact with a file part (bytes, mimeType image/png; card: text/plain)',
+          'message/send',
+          PROMPTS.summarize,
+          'summarize',
+        ),
+        goCall(
+          'variant-b.jsonrpc.message-stream.image',
+          'message/stream skill summarize: the artifact-update carries the image/png file part',
+          'message/stream',
+          PROMPTS.summarize,
+          'summarize',
+        ),
+      ]),
+      deployment({ variant: 'healthy', opts: { nilTags: true } }, [
+        cardExchange(
+          'nil-tags.card',
+          'card of a Go agent that left translate.Tags nil: "tags": null (the @a2a-js/sdk 1.3 client refuses it)',
+        ),
+      ]),
     ],
   },
   quirks: goQuirks,

@@ -15,10 +15,12 @@ import {
   TEXT_SKILLS,
   REST_UNKNOWN_TASK,
   REST_STREAM,
-  getExchange,
-  rpcExchange,
   fact,
   unknownTaskProbe,
+  cardExchange,
+  messageExchange,
+  unknownTaskExchange,
+  deployment,
 } from '../conformance/row-kit';
 
 const MAF_NOT_FOUND = 'Error: Requested function "translate" not found.';
@@ -208,128 +210,110 @@ export const agentFramework: Row = {
     fixture: 'agent-framework-live',
     versionsOf: ['agent-framework-a2a', 'agent-framework-core', 'a2a-sdk', 'starlette', 'uvicorn'],
     steps: [
-      {
-        deploy: { variant: 'healthy' },
-        exchanges: [
-          getExchange(
-            'card',
-            'GET /.well-known/agent-card.json: the app’s 1.0 card (skills = the tools, text/plain) with the a2a-sdk 0.3 fields merged in',
-            (p) => p.cardUrl,
-          ),
-          rpcExchange(
-            'jsonrpc-v1.0.send-message.summarize',
-            'JSON-RPC 1.0 SendMessage, skill summarize: the scripted model calls the tool; stream=False: COMPLETED task, no artifacts, the answer as the last agent message of the history',
-            'rpcUrl',
-            'SendMessage',
-            (r) => r.m10(PROMPTS.summarize, 'summarize'),
-            { v10: true },
-          ),
-          rpcExchange(
-            'jsonrpc-v0.3.message-send.translate',
-            '0.3 message/send (the SDK compat layer), skill translate: COMPLETED, answer in history',
-            'rpcUrl',
-            'message/send',
-            (r) => r.m03(PROMPTS.translate, 'translate'),
-          ),
-          {
-            name: 'rest-v1.0.message-stream.translate',
-            note: 'HTTP+JSON 1.0 message:stream, stream=False: task, status SUBMITTED, WORKING, WORKING with the answer as a message, COMPLETED',
-            request: (p, r) => ({
-              url: `${endpoint(p, 'restUrl')}/message:stream`,
-              init: post(sse(V10REC), JSON.stringify(r.m10(PROMPTS.translate, 'translate'))),
-            }),
-          },
-          rpcExchange(
-            'jsonrpc-v1.0.get-task.not-found',
-            'JSON-RPC 1.0 GetTask of an unknown id: -32001',
-            'rpcUrl',
-            'GetTask',
-            () => ({ id: 'no-such-task' }),
-            { v10: true },
-          ),
-          {
-            name: 'rest-v1.0.get-task.not-found',
-            note: 'HTTP+JSON 1.0 GET /tasks/{id} of an unknown id: 404',
-            request: (p) => ({
-              url: `${endpoint(p, 'restUrl')}/tasks/no-such-task`,
-              init: { headers: { 'A2A-Version': '1.0' } },
-            }),
-          },
-        ],
-      },
-      {
-        deploy: { variant: 'healthy', opts: { stream: true } },
-        exchanges: [
-          rpcExchange(
-            'stream-true.jsonrpc-v1.0.send-message.summarize',
-            'A2AExecutor(stream=True), SendMessage summarize: the answer as an artifact',
-            'rpcUrl',
-            'SendMessage',
-            (r) => r.m10(PROMPTS.summarize, 'summarize'),
-            { v10: true },
-          ),
-          rpcExchange(
-            'stream-true.jsonrpc-v1.0.send-streaming-message.translate',
-            'A2AExecutor(stream=True), SendStreamingMessage translate: artifact updates',
-            'rpcUrl',
-            'SendStreamingMessage',
-            (r) => r.m10(PROMPTS.translate, 'translate'),
-            { v10: true, stream: true },
-          ),
-        ],
-      },
-      {
-        deploy: { variant: 'A' },
-        exchanges: [
-          getExchange(
-            'variant-a.card',
-            'card after the A redeploy: the translate tool removed, so the skill too; version 1.0.0',
-            (p) => p.cardUrl,
-          ),
-          rpcExchange(
-            'variant-a.jsonrpc-v1.0.send-message.translate',
-            'variant A, SendMessage translate: COMPLETED; the answer is the framework’s function result `Error: Requested function "translate" not found.` (repeated by the model)',
-            'rpcUrl',
-            'SendMessage',
-            (r) => r.m10(PROMPTS.translate, 'translate'),
-            { v10: true },
-          ),
-          rpcExchange(
-            'variant-a.jsonrpc-v0.3.message-stream.translate',
-            'variant A, 0.3 message/stream translate: the same text in a working status message',
-            'rpcUrl',
-            'message/stream',
-            (r) => r.m03(PROMPTS.translate, 'translate'),
-            { stream: true },
-          ),
-        ],
-      },
-      {
-        deploy: { variant: 'A', opts: { unknown: 'terminate' } },
-        exchanges: [
-          rpcExchange(
-            'variant-a-terminate.jsonrpc-v1.0.send-message.translate',
-            'variant A with terminate_on_unknown_calls: FAILED, status message = str() of the framework’s error (the text in single quotes)',
-            'rpcUrl',
-            'SendMessage',
-            (r) => r.m10(PROMPTS.translate, 'translate'),
-            { v10: true },
-          ),
-        ],
-      },
-      {
-        deploy: { variant: 'B', opts: { stream: true } },
-        exchanges: [
-          rpcExchange(
-            'variant-b.stream-true.jsonrpc-v1.0.send-message.summarize',
-            'variant B (stream=True), SendMessage summarize: the artifact is a raw image/png part; the card is the healthy one',
-            'rpcUrl',
-            'SendMessage',
-            (r) => r.m10(PROMPTS.summarize, 'summarize'),
-            { v10: true },
-          ),
-        ],
-      },
+      deployment('healthy', [
+        cardExchange(
+          'card',
+          'GET /.well-known/agent-card.json: the app’s 1.0 card (skills = the tools, text/plain) with the a2a-sdk 0.3 fields merged in',
+        ),
+        messageExchange(
+          'jsonrpc-v1.0.send-message.summarize',
+          'JSON-RPC 1.0 SendMessage, skill summarize: the scripted model calls the tool; stream=False: COMPLETED task, no artifacts, the answer as the last agent message of the history',
+          'rpcUrl',
+          'SendMessage',
+          PROMPTS.summarize,
+          'summarize',
+        ),
+        messageExchange(
+          'jsonrpc-v0.3.message-send.translate',
+          '0.3 message/send (the SDK compat layer), skill translate: COMPLETED, answer in history',
+          'rpcUrl',
+          'message/send',
+          PROMPTS.translate,
+          'translate',
+        ),
+        {
+          name: 'rest-v1.0.message-stream.translate',
+          note: 'HTTP+JSON 1.0 message:stream, stream=False: task, status SUBMITTED, WORKING, WORKING with the answer as a message, COMPLETED',
+          request: (p, r) => ({
+            url: `${endpoint(p, 'restUrl')}/message:stream`,
+            init: post(sse(V10REC), JSON.stringify(r.m10(PROMPTS.translate, 'translate'))),
+          }),
+        },
+        unknownTaskExchange(
+          'jsonrpc-v1.0.get-task.not-found',
+          'JSON-RPC 1.0 GetTask of an unknown id: -32001',
+          'rpcUrl',
+          { v10: true },
+        ),
+        {
+          name: 'rest-v1.0.get-task.not-found',
+          note: 'HTTP+JSON 1.0 GET /tasks/{id} of an unknown id: 404',
+          request: (p) => ({
+            url: `${endpoint(p, 'restUrl')}/tasks/no-such-task`,
+            init: { headers: { 'A2A-Version': '1.0' } },
+          }),
+        },
+      ]),
+      deployment({ variant: 'healthy', opts: { stream: true } }, [
+        messageExchange(
+          'stream-true.jsonrpc-v1.0.send-message.summarize',
+          'A2AExecutor(stream=True), SendMessage summarize: the answer as an artifact',
+          'rpcUrl',
+          'SendMessage',
+          PROMPTS.summarize,
+          'summarize',
+        ),
+        messageExchange(
+          'stream-true.jsonrpc-v1.0.send-streaming-message.translate',
+          'A2AExecutor(stream=True), SendStreamingMessage translate: artifact updates',
+          'rpcUrl',
+          'SendStreamingMessage',
+          PROMPTS.translate,
+          'translate',
+        ),
+      ]),
+      deployment('A', [
+        cardExchange(
+          'variant-a.card',
+          'card after the A redeploy: the translate tool removed, so the skill too; version 1.0.0',
+        ),
+        messageExchange(
+          'variant-a.jsonrpc-v1.0.send-message.translate',
+          'variant A, SendMessage translate: COMPLETED; the answer is the framework’s function result `Error: Requested function "translate" not found.` (repeated by the model)',
+          'rpcUrl',
+          'SendMessage',
+          PROMPTS.translate,
+          'translate',
+        ),
+        messageExchange(
+          'variant-a.jsonrpc-v0.3.message-stream.translate',
+          'variant A, 0.3 message/stream translate: the same text in a working status message',
+          'rpcUrl',
+          'message/stream',
+          PROMPTS.translate,
+          'translate',
+        ),
+      ]),
+      deployment({ variant: 'A', opts: { unknown: 'terminate' } }, [
+        messageExchange(
+          'variant-a-terminate.jsonrpc-v1.0.send-message.translate',
+          'variant A with terminate_on_unknown_calls: FAILED, status message = str() of the framework’s error (the text in single quotes)',
+          'rpcUrl',
+          'SendMessage',
+          PROMPTS.translate,
+          'translate',
+        ),
+      ]),
+      deployment({ variant: 'B', opts: { stream: true } }, [
+        messageExchange(
+          'variant-b.stream-true.jsonrpc-v1.0.send-message.summarize',
+          'variant B (stream=True), SendMessage summarize: the artifact is a raw image/png part; the card is the healthy one',
+          'rpcUrl',
+          'SendMessage',
+          PROMPTS.summarize,
+          'summarize',
+        ),
+      ]),
     ],
   },
   quirks: agentFrameworkQuirks,

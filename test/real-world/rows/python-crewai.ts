@@ -6,13 +6,15 @@ import { cardProbe } from '../conformance/probes';
 import { crewaiQuirks } from './python-crewai.quirks';
 import type { Row } from '../conformance/types';
 import {
-  getExchange,
   rpcExchange,
   pythonAgent,
   PROMPTS,
   SUMMARY,
   unknownTaskProbe,
   fact,
+  cardExchange,
+  unknownTaskExchange,
+  deployment,
 } from '../conformance/row-kit';
 import type { Recorder } from '../record-lib.mjs';
 import type { Json } from '../lib';
@@ -187,87 +189,71 @@ export const crewai: Row = {
     fixture: 'crewai-live',
     versionsOf: ['crewai', 'a2a-sdk', 'starlette', 'uvicorn'],
     steps: [
-      {
-        deploy: { variant: 'healthy', opts: { mode: 'react' } },
-        exchanges: [
-          getExchange(
-            'card',
-            'GET /.well-known/agent-card.json: agent.to_agent_card(url): 0.3.0, modes text/plain + application/json, skills = the tools (id = name, tags [name], no modes)',
-            (p) => p.cardUrl,
-          ),
-          rpcExchange(
-            'react.jsonrpc-v0.3.message-send.summarize',
-            '0.3 message/send skill summarize, ReAct: the model calls summarize; ONE completed Task, artifact result_<task id> = the tool result, the same text as the last history message',
-            'rpcUrl',
-            'message/send',
-            (r) => crewM03(r, PROMPTS.summarize, 'summarize'),
-          ),
-          rpcExchange(
-            'react.jsonrpc-v0.3.message-stream.translate',
-            '0.3 message/stream skill translate, ReAct: one SSE event, the completed Task (crewAI enqueues no intermediate events)',
-            'rpcUrl',
-            'message/stream',
-            (r) => crewM03(r, PROMPTS.translate, 'translate'),
-            { stream: true },
-          ),
-          rpcExchange(
-            'jsonrpc-v0.3.tasks-get.not-found',
-            '0.3 tasks/get of an unknown id',
-            'rpcUrl',
-            'tasks/get',
-            () => ({ id: 'no-such-task' }),
-          ),
-        ],
-      },
-      {
-        deploy: { variant: 'healthy', opts: { mode: 'function-calling' } },
-        exchanges: [
-          rpcExchange(
-            'function-calling.jsonrpc-v0.3.message-send.translate',
-            '0.3 message/send skill translate, native function calling: completed, artifact text "FR: hello"',
-            'rpcUrl',
-            'message/send',
-            (r) => crewM03(r, PROMPTS.translate, 'translate'),
-          ),
-        ],
-      },
-      {
-        deploy: { variant: 'A', opts: { mode: 'react' } },
-        exchanges: [
-          getExchange(
-            'variant-a.card',
-            'card after the A redeploy: the translate tool removed, so the skill too; version 1.0.0',
-            (p) => p.cardUrl,
-          ),
-          rpcExchange(
-            'variant-a.react.jsonrpc-v0.3.message-send.translate',
-            "variant A, ReAct: COMPLETED; artifact and last history message = crewAI's ToolUsage error \"I encountered an error: Action 'translate' don't exist, these are the only available Actions:\\n<summarize's description>\" (repeated by the model)",
-            'rpcUrl',
-            'message/send',
-            (r) => crewM03(r, PROMPTS.translate, 'translate'),
-          ),
-          rpcExchange(
-            'variant-a.react.jsonrpc-v0.3.message-stream.translate',
-            'variant A, ReAct, message/stream: one SSE event, the same completed Task',
-            'rpcUrl',
-            'message/stream',
-            (r) => crewM03(r, PROMPTS.translate, 'translate'),
-            { stream: true },
-          ),
-        ],
-      },
-      {
-        deploy: { variant: 'A', opts: { mode: 'function-calling' } },
-        exchanges: [
-          rpcExchange(
-            'variant-a.function-calling.jsonrpc-v0.3.message-send.translate',
-            'variant A, native function calling: COMPLETED; artifact and last history message = "Tool not found" (the tool message crewAI\'s AgentExecutor sends back, repeated by the model)',
-            'rpcUrl',
-            'message/send',
-            (r) => crewM03(r, PROMPTS.translate, 'translate'),
-          ),
-        ],
-      },
+      deployment({ variant: 'healthy', opts: { mode: 'react' } }, [
+        cardExchange(
+          'card',
+          'GET /.well-known/agent-card.json: agent.to_agent_card(url): 0.3.0, modes text/plain + application/json, skills = the tools (id = name, tags [name], no modes)',
+        ),
+        rpcExchange(
+          'react.jsonrpc-v0.3.message-send.summarize',
+          '0.3 message/send skill summarize, ReAct: the model calls summarize; ONE completed Task, artifact result_<task id> = the tool result, the same text as the last history message',
+          'rpcUrl',
+          'message/send',
+          (r) => crewM03(r, PROMPTS.summarize, 'summarize'),
+        ),
+        rpcExchange(
+          'react.jsonrpc-v0.3.message-stream.translate',
+          '0.3 message/stream skill translate, ReAct: one SSE event, the completed Task (crewAI enqueues no intermediate events)',
+          'rpcUrl',
+          'message/stream',
+          (r) => crewM03(r, PROMPTS.translate, 'translate'),
+          { stream: true },
+        ),
+        unknownTaskExchange(
+          'jsonrpc-v0.3.tasks-get.not-found',
+          '0.3 tasks/get of an unknown id',
+          'rpcUrl',
+        ),
+      ]),
+      deployment({ variant: 'healthy', opts: { mode: 'function-calling' } }, [
+        rpcExchange(
+          'function-calling.jsonrpc-v0.3.message-send.translate',
+          '0.3 message/send skill translate, native function calling: completed, artifact text "FR: hello"',
+          'rpcUrl',
+          'message/send',
+          (r) => crewM03(r, PROMPTS.translate, 'translate'),
+        ),
+      ]),
+      deployment({ variant: 'A', opts: { mode: 'react' } }, [
+        cardExchange(
+          'variant-a.card',
+          'card after the A redeploy: the translate tool removed, so the skill too; version 1.0.0',
+        ),
+        rpcExchange(
+          'variant-a.react.jsonrpc-v0.3.message-send.translate',
+          "variant A, ReAct: COMPLETED; artifact and last history message = crewAI's ToolUsage error \"I encountered an error: Action 'translate' don't exist, these are the only available Actions:\\n<summarize's description>\" (repeated by the model)",
+          'rpcUrl',
+          'message/send',
+          (r) => crewM03(r, PROMPTS.translate, 'translate'),
+        ),
+        rpcExchange(
+          'variant-a.react.jsonrpc-v0.3.message-stream.translate',
+          'variant A, ReAct, message/stream: one SSE event, the same completed Task',
+          'rpcUrl',
+          'message/stream',
+          (r) => crewM03(r, PROMPTS.translate, 'translate'),
+          { stream: true },
+        ),
+      ]),
+      deployment({ variant: 'A', opts: { mode: 'function-calling' } }, [
+        rpcExchange(
+          'variant-a.function-calling.jsonrpc-v0.3.message-send.translate',
+          'variant A, native function calling: COMPLETED; artifact and last history message = "Tool not found" (the tool message crewAI\'s AgentExecutor sends back, repeated by the model)',
+          'rpcUrl',
+          'message/send',
+          (r) => crewM03(r, PROMPTS.translate, 'translate'),
+        ),
+      ]),
     ],
   },
   quirks: crewaiQuirks,

@@ -22,6 +22,9 @@ import {
   getExchange,
   rpcExchange,
   fact,
+  cardExchange,
+  unknownTaskExchange,
+  deployment,
 } from '../conformance/row-kit';
 
 /**
@@ -248,109 +251,97 @@ export const langgraph: Row = {
     // same port; the assistants' ids (uuid5 of the graph ids) carried from the healthy deployment
     // by startLangGraph, so studio's URLs stay known once it is gone
     steps: [
-      {
-        deploy: { variant: 'healthy' },
-        exchanges: [
-          getExchange(
-            'card',
-            "GET /.well-known/agent-card.json?assistant_id=<desk>: a 1.0 card (+ url), version = langgraph-api's, one skill <id>-main, modes application/json + text/plain",
-            (p) => p.cardUrl,
-          ),
-          getExchange('studio.card', "the same for the graph studio's assistant", (p) =>
-            endpoint(p, 'studioCardUrl'),
-          ),
-          getExchange(
-            'card.no-assistant-id',
-            'GET /.well-known/agent-card.json without assistant_id: 400 {"error": {"code": -32602, ...}} (no jsonrpc, no id)',
-            (p) => `${p.origin}/.well-known/agent-card.json`,
-          ),
-          assistantCall(
-            'jsonrpc-v0.3.message-send.desk',
-            '0.3 message/send: a COMPLETED 0.3 task (kind, "completed"), the answer in history and in the artifact "Assistant Response"',
-            'desk',
-            'message/send',
-            PROMPTS.summarize,
-          ),
-          assistantCall(
-            'jsonrpc.send-message.desk',
-            '1.0 SendMessage: a hybrid, {"task": {"kind": "task", ..., "role": "ROLE_AGENT", parts with kind, "state": "TASK_STATE_COMPLETED"}}',
-            'desk',
-            'SendMessage',
-            PROMPTS.summarize,
-          ),
-          assistantCall(
-            'jsonrpc.send-streaming-message.desk',
-            '1.0 SendStreamingMessage: `event: message` CRLF SSE; task (submitted), status-update working with the answer as its message, artifact-update, status-update completed (final)',
-            'desk',
-            'SendStreamingMessage',
-            PROMPTS.summarize,
-            true,
-          ),
-          assistantCall(
-            'jsonrpc-v0.3.message-stream.studio',
-            '0.3 message/stream to studio',
-            'studio',
-            'message/stream',
-            'hello',
-            true,
-          ),
-          rpcExchange(
-            'jsonrpc-v0.3.tasks-get.not-found',
-            '0.3 tasks/get of an unknown id: -32001 "Task not found: <id>"',
-            'deskRpcUrl',
-            'tasks/get',
-            () => ({ id: 'no-such-task' }),
-          ),
-        ],
-      },
-      {
-        deploy: { variant: 'A' },
-        exchanges: [
-          getExchange(
-            'variant-a.studio.card',
-            "studio's card URL after the A redeploy (graph removed): 400 -32602 \"Assistant '<id>' not found\"",
-            (p) => endpoint(p, 'studioCardUrl'),
-          ),
-          assistantCall(
-            'variant-a.jsonrpc-v0.3.message-send.studio',
-            "variant A, 0.3 message/send to studio's endpoint: -32602 \"Assistant '<id>' not found\" (HTTP 200)",
-            'studio',
-            'message/send',
-            'hello',
-          ),
-          assistantCall(
-            'variant-a.jsonrpc.send-streaming-message.studio',
-            'variant A, 1.0 SendStreamingMessage to studio: the same error as one SSE event',
-            'studio',
-            'SendStreamingMessage',
-            'hello',
-            true,
-          ),
-        ],
-      },
-      {
-        deploy: { variant: 'B' },
-        exchanges: [
-          getExchange('variant-b.card', "desk's card after the B redeploy: unchanged", (p) =>
-            endpoint(p, 'cardUrl'),
-          ),
-          assistantCall(
-            'variant-b.jsonrpc-v0.3.message-send.desk',
-            'variant B, 0.3 message/send: the artifact is a file part {bytes, mimeType image/png} (an image content block) where the card says application/json, text/plain',
-            'desk',
-            'message/send',
-            PROMPTS.summarize,
-          ),
-          assistantCall(
-            'variant-b.jsonrpc.send-streaming-message.desk',
-            'variant B, 1.0 SendStreamingMessage',
-            'desk',
-            'SendStreamingMessage',
-            PROMPTS.summarize,
-            true,
-          ),
-        ],
-      },
+      deployment('healthy', [
+        cardExchange(
+          'card',
+          "GET /.well-known/agent-card.json?assistant_id=<desk>: a 1.0 card (+ url), version = langgraph-api's, one skill <id>-main, modes application/json + text/plain",
+        ),
+        getExchange('studio.card', "the same for the graph studio's assistant", (p) =>
+          endpoint(p, 'studioCardUrl'),
+        ),
+        getExchange(
+          'card.no-assistant-id',
+          'GET /.well-known/agent-card.json without assistant_id: 400 {"error": {"code": -32602, ...}} (no jsonrpc, no id)',
+          (p) => `${p.origin}/.well-known/agent-card.json`,
+        ),
+        assistantCall(
+          'jsonrpc-v0.3.message-send.desk',
+          '0.3 message/send: a COMPLETED 0.3 task (kind, "completed"), the answer in history and in the artifact "Assistant Response"',
+          'desk',
+          'message/send',
+          PROMPTS.summarize,
+        ),
+        assistantCall(
+          'jsonrpc.send-message.desk',
+          '1.0 SendMessage: a hybrid, {"task": {"kind": "task", ..., "role": "ROLE_AGENT", parts with kind, "state": "TASK_STATE_COMPLETED"}}',
+          'desk',
+          'SendMessage',
+          PROMPTS.summarize,
+        ),
+        assistantCall(
+          'jsonrpc.send-streaming-message.desk',
+          '1.0 SendStreamingMessage: `event: message` CRLF SSE; task (submitted), status-update working with the answer as its message, artifact-update, status-update completed (final)',
+          'desk',
+          'SendStreamingMessage',
+          PROMPTS.summarize,
+          true,
+        ),
+        assistantCall(
+          'jsonrpc-v0.3.message-stream.studio',
+          '0.3 message/stream to studio',
+          'studio',
+          'message/stream',
+          'hello',
+          true,
+        ),
+        unknownTaskExchange(
+          'jsonrpc-v0.3.tasks-get.not-found',
+          '0.3 tasks/get of an unknown id: -32001 "Task not found: <id>"',
+          'deskRpcUrl',
+        ),
+      ]),
+      deployment('A', [
+        getExchange(
+          'variant-a.studio.card',
+          "studio's card URL after the A redeploy (graph removed): 400 -32602 \"Assistant '<id>' not found\"",
+          (p) => endpoint(p, 'studioCardUrl'),
+        ),
+        assistantCall(
+          'variant-a.jsonrpc-v0.3.message-send.studio',
+          "variant A, 0.3 message/send to studio's endpoint: -32602 \"Assistant '<id>' not found\" (HTTP 200)",
+          'studio',
+          'message/send',
+          'hello',
+        ),
+        assistantCall(
+          'variant-a.jsonrpc.send-streaming-message.studio',
+          'variant A, 1.0 SendStreamingMessage to studio: the same error as one SSE event',
+          'studio',
+          'SendStreamingMessage',
+          'hello',
+          true,
+        ),
+      ]),
+      deployment('B', [
+        getExchange('variant-b.card', "desk's card after the B redeploy: unchanged", (p) =>
+          endpoint(p, 'cardUrl'),
+        ),
+        assistantCall(
+          'variant-b.jsonrpc-v0.3.message-send.desk',
+          'variant B, 0.3 message/send: the artifact is a file part {bytes, mimeType image/png} (an image content block) where the card says application/json, text/plain',
+          'desk',
+          'message/send',
+          PROMPTS.summarize,
+        ),
+        assistantCall(
+          'variant-b.jsonrpc.send-streaming-message.desk',
+          'variant B, 1.0 SendStreamingMessage',
+          'desk',
+          'SendStreamingMessage',
+          PROMPTS.summarize,
+          true,
+        ),
+      ]),
     ],
   },
   quirks: langgraphQuirks,

@@ -13,6 +13,8 @@ import {
   SUMMARY,
   TEXT_SKILLS,
   fact,
+  cardExchange,
+  deployment,
 } from '../conformance/row-kit';
 import type { Recorder } from '../record-lib.mjs';
 
@@ -231,112 +233,98 @@ export const pythonA2a: Row = {
     fixture: 'python-a2a-live',
     versionsOf: ['python-a2a', 'flask', 'werkzeug'],
     steps: [
-      {
-        deploy: { variant: 'healthy' },
-        exchanges: [
-          getExchange(
-            'card',
-            'GET /.well-known/agent.json: the card the @agent decorator builds from the @skill methods (Flask jsonify, keys sorted; capabilities.streaming false)',
-            (p) => p.cardUrl,
-          ),
-          getExchange(
-            'card.agent-json',
-            'GET /agent.json: the same card',
-            (p) => `${p.origin}/agent.json`,
-          ),
-          getExchange(
-            'agent-card-path.html',
-            'GET /.well-known/agent-card.json: python-a2a’s HTML agent page, not a card',
-            (p) => endpoint(p, 'agentCardJsonUrl'),
-          ),
-          postExchange(
-            'tasks-send.summarize',
-            '0.1 tasks/send summarize: a bare Task echoing the request message, COMPLETED, a text artifact',
-            (p) => endpoint(p, 'sendUrl'),
-            (r) => recTask01(r, 'tasks/send', PROMPTS.summarize, 'summarize'),
-          ),
-          postExchange(
-            'tasks-sendSubscribe.translate',
-            '0.1 tasks/sendSubscribe translate: SSE event: update (submitted) / event: complete (completed + artifact), bare Tasks',
-            (p) => endpoint(p, 'streamUrl'),
-            (r) => recTask01(r, 'tasks/sendSubscribe', PROMPTS.translate, 'translate'),
-            { stream: true },
-          ),
-          postExchange(
-            'tasks-get.not-found',
-            '0.1 tasks/get of an unknown id: HTTP 404, JSON-RPC -32000 "Task not found"',
-            (p) => endpoint(p, 'getUrl'),
-            () =>
-              JSON.stringify({
-                jsonrpc: '2.0',
-                id: 'rec-get',
-                method: 'tasks/get',
-                params: { id: 'no-such' },
-              }),
-          ),
-          postExchange(
-            'root-post.message-send',
-            '0.3 message/send POSTed to the card url (/): HTTP 500, not JSON-RPC',
-            (p) => `${p.origin}/`,
-            () =>
-              JSON.stringify({
-                jsonrpc: '2.0',
-                id: 'rec-root',
-                method: 'message/send',
-                params: {
-                  message: {
-                    kind: 'message',
-                    messageId: 'rec-m',
-                    role: 'user',
-                    parts: [{ kind: 'text', text: 'summarize: hi' }],
-                    metadata: { skillId: 'summarize' },
-                  },
+      deployment('healthy', [
+        cardExchange(
+          'card',
+          'GET /.well-known/agent.json: the card the @agent decorator builds from the @skill methods (Flask jsonify, keys sorted; capabilities.streaming false)',
+        ),
+        getExchange(
+          'card.agent-json',
+          'GET /agent.json: the same card',
+          (p) => `${p.origin}/agent.json`,
+        ),
+        getExchange(
+          'agent-card-path.html',
+          'GET /.well-known/agent-card.json: python-a2a’s HTML agent page, not a card',
+          (p) => endpoint(p, 'agentCardJsonUrl'),
+        ),
+        postExchange(
+          'tasks-send.summarize',
+          '0.1 tasks/send summarize: a bare Task echoing the request message, COMPLETED, a text artifact',
+          (p) => endpoint(p, 'sendUrl'),
+          (r) => recTask01(r, 'tasks/send', PROMPTS.summarize, 'summarize'),
+        ),
+        postExchange(
+          'tasks-sendSubscribe.translate',
+          '0.1 tasks/sendSubscribe translate: SSE event: update (submitted) / event: complete (completed + artifact), bare Tasks',
+          (p) => endpoint(p, 'streamUrl'),
+          (r) => recTask01(r, 'tasks/sendSubscribe', PROMPTS.translate, 'translate'),
+          { stream: true },
+        ),
+        postExchange(
+          'tasks-get.not-found',
+          '0.1 tasks/get of an unknown id: HTTP 404, JSON-RPC -32000 "Task not found"',
+          (p) => endpoint(p, 'getUrl'),
+          () =>
+            JSON.stringify({
+              jsonrpc: '2.0',
+              id: 'rec-get',
+              method: 'tasks/get',
+              params: { id: 'no-such' },
+            }),
+        ),
+        postExchange(
+          'root-post.message-send',
+          '0.3 message/send POSTed to the card url (/): HTTP 500, not JSON-RPC',
+          (p) => `${p.origin}/`,
+          () =>
+            JSON.stringify({
+              jsonrpc: '2.0',
+              id: 'rec-root',
+              method: 'message/send',
+              params: {
+                message: {
+                  kind: 'message',
+                  messageId: 'rec-m',
+                  role: 'user',
+                  parts: [{ kind: 'text', text: 'summarize: hi' }],
+                  metadata: { skillId: 'summarize' },
                 },
-              }),
-          ),
-        ],
-      },
-      {
-        deploy: { variant: 'A' },
-        exchanges: [
-          getExchange(
-            'variant-a.card',
-            'card after the A redeploy: translate gone, version 1.0.0',
-            (p) => p.cardUrl,
-          ),
-          postExchange(
-            'variant-a.tasks-send.translate',
-            'variant A, tasks/send translate: COMPLETED with a data part {"error": "Error in message handler: Unknown skill: translate"} (python-a2a’s wrapping of the handler’s ValueError)',
-            (p) => endpoint(p, 'sendUrl'),
-            (r) => recTask01(r, 'tasks/send', PROMPTS.translate, 'translate'),
-          ),
-          postExchange(
-            'variant-a.tasks-sendSubscribe.translate',
-            'variant A, tasks/sendSubscribe translate: the complete event carries the same data part',
-            (p) => endpoint(p, 'streamUrl'),
-            (r) => recTask01(r, 'tasks/sendSubscribe', PROMPTS.translate, 'translate'),
-            { stream: true },
-          ),
-        ],
-      },
-      {
-        deploy: { variant: 'B' },
-        exchanges: [
-          postExchange(
-            'variant-b.tasks-send.summarize',
-            'variant B, tasks/send summarize: a file part image/png; the card is the healthy one',
-            (p) => endpoint(p, 'sendUrl'),
-            (r) => recTask01(r, 'tasks/send', PROMPTS.summarize, 'summarize'),
-          ),
-          postExchange(
-            'variant-b.tasks-sendSubscribe.summarize',
-            'variant B, tasks/sendSubscribe summarize: the complete event with the image/png file part',
-            (p) => endpoint(p, 'streamUrl'),
-            (r) => recTask01(r, 'tasks/sendSubscribe', PROMPTS.summarize, 'summarize'),
-            { stream: true },
-          ),
-        ],
-      },
+              },
+            }),
+        ),
+      ]),
+      deployment('A', [
+        cardExchange('variant-a.card', 'card after the A redeploy: translate gone, version 1.0.0'),
+        postExchange(
+          'variant-a.tasks-send.translate',
+          'variant A, tasks/send translate: COMPLETED with a data part {"error": "Error in message handler: Unknown skill: translate"} (python-a2a’s wrapping of the handler’s ValueError)',
+          (p) => endpoint(p, 'sendUrl'),
+          (r) => recTask01(r, 'tasks/send', PROMPTS.translate, 'translate'),
+        ),
+        postExchange(
+          'variant-a.tasks-sendSubscribe.translate',
+          'variant A, tasks/sendSubscribe translate: the complete event carries the same data part',
+          (p) => endpoint(p, 'streamUrl'),
+          (r) => recTask01(r, 'tasks/sendSubscribe', PROMPTS.translate, 'translate'),
+          { stream: true },
+        ),
+      ]),
+      deployment('B', [
+        postExchange(
+          'variant-b.tasks-send.summarize',
+          'variant B, tasks/send summarize: a file part image/png; the card is the healthy one',
+          (p) => endpoint(p, 'sendUrl'),
+          (r) => recTask01(r, 'tasks/send', PROMPTS.summarize, 'summarize'),
+        ),
+        postExchange(
+          'variant-b.tasks-sendSubscribe.summarize',
+          'variant B, tasks/sendSubscribe summarize: the complete event with the image/png file part',
+          (p) => endpoint(p, 'streamUrl'),
+          (r) => recTask01(r, 'tasks/sendSubscribe', PROMPTS.summarize, 'summarize'),
+          { stream: true },
+        ),
+      ]),
     ],
   },
   quirks: pythonA2aQuirks,

@@ -12,9 +12,12 @@ import {
   SUMMARY,
   sdk03,
   getExchange,
-  rpcExchange,
   unknownTaskProbe,
   fact,
+  cardExchange,
+  messageExchange,
+  unknownTaskExchange,
+  deployment,
 } from '../conformance/row-kit';
 
 /** Strands' one text of a task whose agent raised (executor.py `StrandsA2AExecutor.execute`) */
@@ -217,91 +220,78 @@ export const strands: Row = {
     fixture: 'strands-live',
     versionsOf: ['strands-agents', 'a2a-sdk', 'starlette', 'uvicorn'],
     steps: [
-      {
-        deploy: { variant: 'healthy' },
-        exchanges: [
-          getExchange(
-            'card',
-            'GET /.well-known/agent-card.json: a 0.3 card (protocolVersion 0.3.0), defaults ["text"], skills = the tools (no modes, tags [])',
-            (p) => p.cardUrl,
-          ),
-          getExchange(
-            'card.agent-json',
-            'GET /.well-known/agent.json (the a2a-sdk 0.3 server serves the older path too)',
-            (p) => `${p.origin}/.well-known/agent.json`,
-          ),
-          rpcExchange(
-            'jsonrpc-v0.3.message-send.summarize',
-            '0.3 message/send skill summarize: the model calls the summarize tool; COMPLETED, artifact "agent_response" = the AgentResult str()-ed (trailing newline)',
-            'rpcUrl',
-            'message/send',
-            (r) => r.m03(PROMPTS.summarize, 'summarize'),
-          ),
-          rpcExchange(
-            'jsonrpc-v0.3.message-stream.translate',
-            "0.3 message/stream skill translate, A2AServer's default (legacy) streaming: task, status-update working carrying the text chunk as an agent message, artifact-update, status-update completed",
-            'rpcUrl',
-            'message/stream',
-            (r) => r.m03(PROMPTS.translate, 'translate'),
-            { stream: true },
-          ),
-          rpcExchange(
-            'jsonrpc-v0.3.tasks-get.not-found',
-            '0.3 tasks/get of an unknown id',
-            'rpcUrl',
-            'tasks/get',
-            () => ({
-              id: 'no-such-task',
-            }),
-          ),
-          {
-            name: 'rest.message-send.not-served',
-            note: 'POST /v1/message:send: A2AServer serves no HTTP+JSON binding (404)',
-            request: (p, r) => ({
-              url: `${p.origin}/v1/message:send`,
-              init: post(V03, JSON.stringify({ message: r.m03('hi', 'summarize').message })),
-            }),
-          },
-        ],
-      },
-      {
-        deploy: { variant: 'healthy', opts: { streaming: 'compliant' } },
-        exchanges: [
-          rpcExchange(
-            'compliant.jsonrpc-v0.3.message-stream.translate',
-            'enable_a2a_compliant_streaming=True: task, artifact-update (the chunk), artifact-update (append, lastChunk, empty text), status-update completed',
-            'rpcUrl',
-            'message/stream',
-            (r) => r.m03(PROMPTS.translate, 'translate'),
-            { stream: true },
-          ),
-        ],
-      },
-      {
-        deploy: { variant: 'A' },
-        exchanges: [
-          getExchange(
-            'variant-a.card',
-            'card after the A redeploy: the translate tool removed, so the skill too; version 1.0.0',
-            (p) => p.cardUrl,
-          ),
-          rpcExchange(
-            'variant-a.jsonrpc-v0.3.message-send.translate',
-            'variant A, 0.3 message/send skill translate: COMPLETED, text "Unknown tool: translate" (Strands\' tool result, repeated by the model)',
-            'rpcUrl',
-            'message/send',
-            (r) => r.m03(PROMPTS.translate, 'translate'),
-          ),
-          rpcExchange(
-            'variant-a.jsonrpc-v0.3.message-stream.translate',
-            'variant A, 0.3 message/stream skill translate: COMPLETED with the same text',
-            'rpcUrl',
-            'message/stream',
-            (r) => r.m03(PROMPTS.translate, 'translate'),
-            { stream: true },
-          ),
-        ],
-      },
+      deployment('healthy', [
+        cardExchange(
+          'card',
+          'GET /.well-known/agent-card.json: a 0.3 card (protocolVersion 0.3.0), defaults ["text"], skills = the tools (no modes, tags [])',
+        ),
+        getExchange(
+          'card.agent-json',
+          'GET /.well-known/agent.json (the a2a-sdk 0.3 server serves the older path too)',
+          (p) => `${p.origin}/.well-known/agent.json`,
+        ),
+        messageExchange(
+          'jsonrpc-v0.3.message-send.summarize',
+          '0.3 message/send skill summarize: the model calls the summarize tool; COMPLETED, artifact "agent_response" = the AgentResult str()-ed (trailing newline)',
+          'rpcUrl',
+          'message/send',
+          PROMPTS.summarize,
+          'summarize',
+        ),
+        messageExchange(
+          'jsonrpc-v0.3.message-stream.translate',
+          "0.3 message/stream skill translate, A2AServer's default (legacy) streaming: task, status-update working carrying the text chunk as an agent message, artifact-update, status-update completed",
+          'rpcUrl',
+          'message/stream',
+          PROMPTS.translate,
+          'translate',
+        ),
+        unknownTaskExchange(
+          'jsonrpc-v0.3.tasks-get.not-found',
+          '0.3 tasks/get of an unknown id',
+          'rpcUrl',
+        ),
+        {
+          name: 'rest.message-send.not-served',
+          note: 'POST /v1/message:send: A2AServer serves no HTTP+JSON binding (404)',
+          request: (p, r) => ({
+            url: `${p.origin}/v1/message:send`,
+            init: post(V03, JSON.stringify({ message: r.m03('hi', 'summarize').message })),
+          }),
+        },
+      ]),
+      deployment({ variant: 'healthy', opts: { streaming: 'compliant' } }, [
+        messageExchange(
+          'compliant.jsonrpc-v0.3.message-stream.translate',
+          'enable_a2a_compliant_streaming=True: task, artifact-update (the chunk), artifact-update (append, lastChunk, empty text), status-update completed',
+          'rpcUrl',
+          'message/stream',
+          PROMPTS.translate,
+          'translate',
+        ),
+      ]),
+      deployment('A', [
+        cardExchange(
+          'variant-a.card',
+          'card after the A redeploy: the translate tool removed, so the skill too; version 1.0.0',
+        ),
+        messageExchange(
+          'variant-a.jsonrpc-v0.3.message-send.translate',
+          'variant A, 0.3 message/send skill translate: COMPLETED, text "Unknown tool: translate" (Strands\' tool result, repeated by the model)',
+          'rpcUrl',
+          'message/send',
+          PROMPTS.translate,
+          'translate',
+        ),
+        messageExchange(
+          'variant-a.jsonrpc-v0.3.message-stream.translate',
+          'variant A, 0.3 message/stream skill translate: COMPLETED with the same text',
+          'rpcUrl',
+          'message/stream',
+          PROMPTS.translate,
+          'translate',
+        ),
+      ]),
     ],
   },
   variantB: {
