@@ -12,6 +12,7 @@ import {
   httpProbe,
   m10,
   MESSAGE_METHODS,
+  messageProbe,
   rpcProbe,
   V10,
   type Expected,
@@ -22,9 +23,12 @@ import type { RowContext } from './checks';
 import {
   endpoint,
   quirk,
+  type ClientSpec,
   type Deploy,
   type Fact,
+  type Path,
   type Peer,
+  type Probe,
   type Quirk,
   type RecordedExchange,
   type Row,
@@ -95,6 +99,28 @@ export const sdk03 = (from: 'url' | 'card') =>
 export const sdk = (transport: 'JSONRPC' | 'HTTP+JSON', from: 'url' | 'card', legacy = false) =>
   ({ kind: 'sdk', transport, from, legacy, stripInterfaces: legacy }) as const;
 export const TRANSPORTS = ['JSONRPC', 'HTTP+JSON'] as const;
+/** Raw fetch of JSON-RPC at the peer's `endpoint` (polling, Mastra's slash names... in `o`). */
+export const raw = (
+  version: '0.3' | '1.0',
+  endpoint: string,
+  o: Omit<Extract<ClientSpec, { kind: 'jsonrpc' }>, 'kind' | 'version' | 'endpoint'> = {},
+) => ({ kind: 'jsonrpc', version, endpoint, ...o }) as const;
+/** Variant A's skill that stays: a send of it by `client` still completes. */
+export const sendCompletes = (label: string, client: ClientSpec): Path => ({
+  label,
+  client,
+  ops: { send: { state: 'completed' } },
+});
+/**
+ * How a variant A path is judged when the agent's failure names nothing: the card fetched again
+ * lacks the skill, so `unknown_skill` on the card's evidence, confirmed, on an error span.
+ */
+export const SETTLED_BY_CARD = {
+  verdict: 'unknown_skill',
+  evidence: 'card',
+  confirmed: true,
+  errorSpan: true,
+} as const;
 
 /** A recorded exchange: GET a URL of the peer. */
 export function getExchange(
@@ -150,6 +176,16 @@ export function postExchange(
 /** A recorded GET of the peer's card. */
 export const cardExchange = (name: string, note: string): RecordedExchange =>
   getExchange(name, note, (p) => p.cardUrl);
+/** The card recorded after the variant A redeploy, where translate left agent and card alike. */
+export const VARIANT_A_CARD = cardExchange(
+  'variant-a.card',
+  'card after the A redeploy: translate gone, version 1.0.0',
+);
+/** ... where the agent's skills are its tools: the translate tool removed took the skill along. */
+export const VARIANT_A_TOOL_CARD = cardExchange(
+  'variant-a.card',
+  'card after the A redeploy: the translate tool removed, so the skill too; version 1.0.0',
+);
 /**
  * A recorded message of one text part to `skill` by `method` at the peer's `endpointName`: 0.3
  * params under the slash names, 1.0 params and headers under the others, SSE for the streaming ones.
@@ -224,6 +260,11 @@ export const TEXT_SKILLS: Array<[string, string[]]> = [
   ['summarize', ['text/plain']],
   ['translate', ['text/plain']],
 ];
+/** The two skills of an agent whose skills are its tools: their card lists no output modes. */
+export const TOOL_SKILLS: Array<[string, undefined]> = [
+  ['summarize', undefined],
+  ['translate', undefined],
+];
 /** The span a read of a task the agent never had makes: GetTask, an error. */
 export const GET_TASK_ERROR = { name: 'GetTask', error: true } as const;
 /** ... and says its JSON-RPC code, -32001, as `error.type` (the Node servers that answer it). */
@@ -253,6 +294,22 @@ export function unknownTaskProbe(
     { v10: o.v10 },
   );
 }
+/**
+ * The agent side's call (AgentSide.send): `text` sent to the skill by `method` at the peer's
+ * `endpointName`, answered 200; the agent's own SendMessage span no error (and carrying
+ * `attributes`, where given).
+ */
+export const agentSideSend =
+  (
+    endpointName: string,
+    method: MessageMethod,
+    text: string,
+    attributes?: Record<string, unknown>,
+  ) =>
+  (skill: string): Probe =>
+    messageProbe(`agent side: ${method}`, endpointName, method, text, skill, {
+      span: { name: 'SendMessage', error: false, ...(attributes ? { attributes } : {}) },
+    });
 /** The a2a-sdk 1.3 routes: a REST GET of an unknown task (404, an error span). */
 export const REST_UNKNOWN_TASK = httpProbe(
   'REST GET of an unknown task',

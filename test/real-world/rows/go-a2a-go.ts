@@ -25,6 +25,10 @@ import {
   cardExchange,
   unknownTaskExchange,
   deployment,
+  raw,
+  sendCompletes,
+  SETTLED_BY_CARD,
+  VARIANT_A_CARD,
 } from '../conformance/row-kit';
 
 const GO_PEER = 'test/real-world/go/a2a-go/main.go';
@@ -142,7 +146,7 @@ export const goJsonRpc: Row = {
     },
     {
       label: 'raw 0.3 message/send (answered as text/plain) and message/stream',
-      client: { kind: 'jsonrpc', version: '0.3', endpoint: 'jsonRpcUrl' },
+      client: raw('0.3', 'jsonRpcUrl'),
       protocol: '0.3',
       ops: {
         send: {
@@ -252,7 +256,7 @@ export const goJsonRpc: Row = {
       },
       {
         label: 'raw 0.3 message/send and message/stream: failed',
-        client: { kind: 'jsonrpc', version: '0.3', endpoint: 'jsonRpcUrl' },
+        client: raw('0.3', 'jsonRpcUrl'),
         ops: {
           send: { state: 'failed', statusText: 'unknown skill: translate' },
           stream: { state: 'failed' },
@@ -264,7 +268,7 @@ export const goJsonRpc: Row = {
         label:
           'Execute returns fmt.Errorf("unknown skill: translate: %w", a2a.ErrInvalidParams): -32602 (send and the stream’s only event)',
         deploy: { unknownSkill: 'error' },
-        client: { kind: 'jsonrpc', version: '0.3', endpoint: 'jsonRpcUrl' },
+        client: raw('0.3', 'jsonRpcUrl'),
         ops: {
           send: {
             error: /^-32602 invalid params$/,
@@ -283,7 +287,7 @@ export const goJsonRpc: Row = {
         label:
           'Execute returns fmt.Errorf("unknown skill: translate: %w", a2a.ErrUnsupportedOperation): -32004, the words in data.error',
         deploy: { unknownSkill: 'unsupported' },
-        client: { kind: 'jsonrpc', version: '0.3', endpoint: 'jsonRpcUrl' },
+        client: raw('0.3', 'jsonRpcUrl'),
         ops: {
           send: {
             error: /^-32004 this operation is not supported$/,
@@ -299,7 +303,7 @@ export const goJsonRpc: Row = {
         label:
           'a plain errors.New("unknown skill: translate") after the submitted event: -32603 "internal error" without the text',
         deploy: { unknownSkill: 'plain' },
-        client: { kind: 'jsonrpc', version: '0.3', endpoint: 'jsonRpcUrl' },
+        client: raw('0.3', 'jsonRpcUrl'),
         ops: {
           send: {
             error: /^-32603 internal error$/,
@@ -311,19 +315,12 @@ export const goJsonRpc: Row = {
           source: 'a2asrv’s JSON-RPC handler hides a plain error’s text (-32603 "internal error")',
         },
         // no text names the skill: a failure the card fetched again settles
-        verdict: 'unknown_skill',
-        evidence: 'card',
+        ...SETTLED_BY_CARD,
         suspicion: 'failure',
-        confirmed: true,
         rpcCode: -32603,
-        errorSpan: true,
       },
     ],
-    still: {
-      label: 'SDK 0.3 mode send summarize',
-      client: sdk03('card'),
-      ops: { send: { state: 'completed' } },
-    },
+    still: sendCompletes('SDK 0.3 mode send summarize', sdk03('card')),
   },
   variantB: {
     skill: 'summarize',
@@ -336,7 +333,7 @@ export const goJsonRpc: Row = {
       },
       {
         label: 'raw 0.3 message/send: a file part image/png',
-        client: { kind: 'jsonrpc', version: '0.3', endpoint: 'jsonRpcUrl' },
+        client: raw('0.3', 'jsonRpcUrl'),
         ops: { send: { state: 'completed', part: { kind: 'file', mediaType: 'image/png' } } },
         mediaType: 'image/png',
       },
@@ -404,7 +401,7 @@ export const goJsonRpc: Row = {
         ),
       ]),
       deployment('A', [
-        cardExchange('variant-a.card', 'card after the A redeploy: translate gone, version 1.0.0'),
+        VARIANT_A_CARD,
         goCall(
           'variant-a.jsonrpc.message-send.unknown-skill',
           'message/send skill translate: final status-update FAILED with the agent message "unknown skill: translate"',
@@ -663,11 +660,7 @@ export const goGrpc: Row = {
         errorSpan: true,
       },
     ],
-    still: {
-      label: 'ClientFactory (gRPC) send summarize',
-      client: goFactory('card'),
-      ops: { send: { state: 'completed' } },
-    },
+    still: sendCompletes('ClientFactory (gRPC) send summarize', goFactory('card')),
   },
   variantB: {
     skill: 'summarize',

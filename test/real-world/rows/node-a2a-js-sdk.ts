@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { startChildPeer } from '../child-peer.mjs';
 import { cardProbe, messageProbe } from '../conformance/probes';
-import { sdk, fact } from '../conformance/row-kit';
+import { sdk, fact, agentSideSend } from '../conformance/row-kit';
 import type { Deploy, Peer, Row } from '../conformance/types';
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
@@ -100,21 +100,9 @@ export const a2aJsSdk: Row = {
   variantB: { na: NOT_THIS_ROW },
   agentSide: {
     load: 'require',
-    send: (skill) =>
-      messageProbe(
-        'agent side: SendMessage',
-        'jsonRpcUrl',
-        'SendMessage',
-        'summarize this',
-        skill,
-        {
-          span: {
-            name: 'SendMessage',
-            error: false,
-            attributes: { 'a2a.protocol.version': '1.0' },
-          },
-        },
-      ),
+    send: agentSideSend('jsonRpcUrl', 'SendMessage', 'summarize this', {
+      'a2a.protocol.version': '1.0',
+    }),
     card: {
       value:
         '`/.well-known/agent-card.json`: learned from the bytes served; the SERVER spans carry its fingerprint',

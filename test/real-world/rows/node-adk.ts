@@ -2,7 +2,7 @@
  * The conformance table's row of node-adk: `adkJs` (conformance/types.ts says what each
  * field means; conformance/implementations.ts assembles the table).
  */
-import { cardProbe, messageProbe } from '../conformance/probes';
+import { cardProbe } from '../conformance/probes';
 import { adkJsQuirks } from './node-adk.quirks';
 import { startAdkPeer } from '../adk/peer-process.mjs';
 import type { Row } from '../conformance/types';
@@ -16,6 +16,9 @@ import {
   nodePeer,
   GET_TASK_ERROR,
   unknownTaskProbe,
+  raw,
+  sendCompletes,
+  agentSideSend,
 } from '../conformance/row-kit';
 
 const ADK_JS_FUNCTIONS = '@google/adk 2.0.0 dist/cjs/agents/functions.js:396';
@@ -89,7 +92,7 @@ export const adkJs: Row = {
     {
       label:
         'raw 0.3 message/send + message/stream: function_call / function_response data parts, then the text',
-      client: { kind: 'jsonrpc', version: '0.3', endpoint: 'rpcUrl' },
+      client: raw('0.3', 'rpcUrl'),
       protocol: '0.3',
       ops: {
         send: {
@@ -150,7 +153,7 @@ export const adkJs: Row = {
       },
       {
         label: 'raw 0.3 message/stream: the failed final status-update',
-        client: { kind: 'jsonrpc', version: '0.3', endpoint: 'rpcUrl' },
+        client: raw('0.3', 'rpcUrl'),
         ops: {
           stream: {
             state: 'failed',
@@ -162,11 +165,7 @@ export const adkJs: Row = {
         errorSpan: true,
       },
     ],
-    still: {
-      label: 'SDK send desk-summarize',
-      client: sdk03('card'),
-      ops: { send: { state: 'completed' } },
-    },
+    still: sendCompletes('SDK send desk-summarize', sdk03('card')),
   },
   secondAgent: {
     cardUrl: 'studioCardUrl',
@@ -191,7 +190,7 @@ export const adkJs: Row = {
       },
       {
         label: 'raw 0.3 message/stream: a file part image/png',
-        client: { kind: 'jsonrpc', version: '0.3', endpoint: 'rpcUrl' },
+        client: raw('0.3', 'rpcUrl'),
         ops: {
           stream: {
             state: 'completed',
@@ -205,10 +204,7 @@ export const adkJs: Row = {
   },
   agentSide: {
     load: 'import',
-    send: (skill) =>
-      messageProbe('agent side: message/send', 'rpcUrl', 'message/send', PROMPTS.summarize, skill, {
-        span: { name: 'SendMessage', error: false },
-      }),
+    send: agentSideSend('rpcUrl', 'message/send', PROMPTS.summarize),
     card: {
       value:
         '`/desk/.well-known/agent-card.json` (toA2a `basePath`, one per agent): learned from the bytes served; the SERVER spans carry its fingerprint',

@@ -15,6 +15,8 @@ import {
   nodePeer,
   GET_TASK_32001,
   unknownTaskProbe,
+  sendCompletes,
+  agentSideSend,
 } from '../conformance/row-kit';
 
 const MASTRA_PEER = 'test/real-world/mastra/peer.mjs';
@@ -296,11 +298,7 @@ export const mastra: Row = {
         verdict: 'unknown_skill',
       },
     ],
-    still: {
-      label: 'message/send summarize-v2',
-      client: raw03m,
-      ops: { send: { state: 'completed' } },
-    },
+    still: sendCompletes('message/send summarize-v2', raw03m),
     afterRefetch: {
       label: 'message/send translate with the new card',
       client: raw03m,
@@ -345,15 +343,7 @@ export const mastra: Row = {
   },
   agentSide: {
     load: 'import',
-    send: (skill) =>
-      messageProbe(
-        'agent side: message/send',
-        'rpcUrl',
-        'message/send',
-        'skill:translate hello world from Prague',
-        skill,
-        { span: { name: 'SendMessage', error: false } },
-      ),
+    send: agentSideSend('rpcUrl', 'message/send', 'skill:translate hello world from Prague'),
     card: {
       value:
         '`/api/.well-known/assistant/agent-card.json` (per agent, under `/api`): learned from the bytes served; the SERVER spans carry its fingerprint',

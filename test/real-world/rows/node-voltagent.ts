@@ -13,6 +13,7 @@ import {
   nodePeer,
   GET_TASK_32001,
   unknownTaskProbe,
+  agentSideSend,
 } from '../conformance/row-kit';
 
 const VOLT_PEER = 'test/real-world/voltagent/peer.mjs';
@@ -247,21 +248,9 @@ export const voltagent: Row = {
   },
   agentSide: {
     load: 'import',
-    send: (skill) =>
-      messageProbe(
-        'agent side: message/send',
-        'rpcUrl',
-        'message/send',
-        'The quick brown fox jumps',
-        skill,
-        {
-          span: {
-            name: 'SendMessage',
-            error: false,
-            attributes: { 'gen_ai.agent.name': 'summarizer' },
-          },
-        },
-      ),
+    send: agentSideSend('rpcUrl', 'message/send', 'The quick brown fox jumps', {
+      'gen_ai.agent.name': 'summarizer',
+    }),
     card: {
       value:
         '`/.well-known/summarizer/agent-card.json` (per agent): learned from the bytes served; the SERVER spans carry its fingerprint and `gen_ai.agent.name`',

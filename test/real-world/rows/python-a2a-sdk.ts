@@ -27,6 +27,10 @@ import {
   fact,
   cardExchange,
   deployment,
+  raw,
+  sendCompletes,
+  SETTLED_BY_CARD,
+  VARIANT_A_CARD,
 } from '../conformance/row-kit';
 import type { RecordedExchange } from '../conformance/types';
 
@@ -167,7 +171,7 @@ export const pythonSdk: Row = {
     })),
     {
       label: 'raw JSON-RPC 1.0 SendMessage / SendStreamingMessage',
-      client: { kind: 'jsonrpc', version: '1.0', endpoint: 'jsonRpcUrl' },
+      client: raw('1.0', 'jsonRpcUrl'),
       protocol: '1.0',
       ops: {
         send: { state: 'completed', part: { kind: 'text', text: SUMMARY } },
@@ -176,7 +180,7 @@ export const pythonSdk: Row = {
     },
     {
       label: 'raw 0.3 message/send / message/stream on the same endpoint',
-      client: { kind: 'jsonrpc', version: '0.3', endpoint: 'jsonRpcUrl' },
+      client: raw('0.3', 'jsonRpcUrl'),
       protocol: '0.3',
       ops: {
         send: { state: 'completed', part: { kind: 'text', text: SUMMARY } },
@@ -245,7 +249,7 @@ export const pythonSdk: Row = {
       })),
       {
         label: 'raw 0.3 message/send: a failed task',
-        client: { kind: 'jsonrpc', version: '0.3', endpoint: 'jsonRpcUrl' },
+        client: raw('0.3', 'jsonRpcUrl'),
         ops: { send: { state: 'failed', statusText: 'unknown skill: translate' } },
         says: { value: 'words', source: `${A2A_SDK_PEER}:166` },
         verdict: 'unknown_skill',
@@ -265,7 +269,7 @@ export const pythonSdk: Row = {
       {
         label: 'the executor raises: JSON-RPC 1.0 stream → Task event, then event: error -32603',
         deploy: { unknownSkill: 'raise' },
-        client: { kind: 'jsonrpc', version: '1.0', endpoint: 'jsonRpcUrl' },
+        client: raw('1.0', 'jsonRpcUrl'),
         ops: {
           stream: {
             error: /unknown skill: translate/,
@@ -286,18 +290,11 @@ export const pythonSdk: Row = {
           source: 'a2a/utils/error_handlers.py:130 `message="unknown exception"`',
         },
         // the text is lost: a failure for a listed skill, which the card fetched again settles
-        verdict: 'unknown_skill',
-        evidence: 'card',
+        ...SETTLED_BY_CARD,
         suspicion: 'failure',
-        confirmed: true,
-        errorSpan: true,
       },
     ],
-    still: {
-      label: 'SDK JSON-RPC send summarize',
-      client: sdk('JSONRPC', 'card'),
-      ops: { send: { state: 'completed' } },
-    },
+    still: sendCompletes('SDK JSON-RPC send summarize', sdk('JSONRPC', 'card')),
   },
   variantB: {
     skill: 'summarize',
@@ -313,7 +310,7 @@ export const pythonSdk: Row = {
       })),
       {
         label: 'raw 0.3 message/send: a file part image/png',
-        client: { kind: 'jsonrpc', version: '0.3', endpoint: 'jsonRpcUrl' },
+        client: raw('0.3', 'jsonRpcUrl'),
         ops: { send: { state: 'completed', part: { kind: 'file', mediaType: 'image/png' } } },
         mediaType: 'image/png',
       },
@@ -429,7 +426,7 @@ export const pythonSdk: Row = {
         ),
       ]),
       deployment('A', [
-        cardExchange('variant-a.card', 'card after the A redeploy: translate gone, version 1.0.0'),
+        VARIANT_A_CARD,
         jsonRpc(
           'variant-a.jsonrpc.send-message.unknown-skill',
           'JSON-RPC 1.0 SendMessage skill translate: the executor fails the task, status message "unknown skill: translate"',
@@ -676,11 +673,7 @@ export const pythonSdkGrpc: Row = {
         errorSpan: true,
       })),
     ],
-    still: {
-      label: 'gRPC 1.0 send summarize',
-      client: { kind: 'grpc', via: 'factory', from: 'card' },
-      ops: { send: { state: 'completed' } },
-    },
+    still: sendCompletes('gRPC 1.0 send summarize', { kind: 'grpc', via: 'factory', from: 'card' }),
   },
   variantB: {
     skill: 'summarize',

@@ -21,6 +21,9 @@ import {
   messageExchange,
   unknownTaskExchange,
   deployment,
+  raw,
+  sendCompletes,
+  VARIANT_A_TOOL_CARD,
 } from '../conformance/row-kit';
 
 const MAF_NOT_FOUND = 'Error: Requested function "translate" not found.';
@@ -102,13 +105,13 @@ export const agentFramework: Row = {
     },
     {
       label: 'raw JSON-RPC 1.0 SendMessage, the answer read from the history',
-      client: { kind: 'jsonrpc', version: '1.0', endpoint: 'rpcUrl' },
+      client: raw('1.0', 'rpcUrl'),
       protocol: '1.0',
       ops: { send: { state: 'completed', answer: SUMMARY } },
     },
     {
       label: 'raw 0.3 message/send: no artifacts (stream=False), the answer a message',
-      client: { kind: 'jsonrpc', version: '0.3', endpoint: 'rpcUrl' },
+      client: raw('0.3', 'rpcUrl'),
       protocol: '0.3',
       ops: { send: { state: 'completed', artifacts: 0, answer: SUMMARY } },
     },
@@ -137,7 +140,7 @@ export const agentFramework: Row = {
     paths: [
       {
         label: 'raw 0.3 message/send: COMPLETED with the framework’s words',
-        client: { kind: 'jsonrpc', version: '0.3', endpoint: 'rpcUrl' },
+        client: raw('0.3', 'rpcUrl'),
         ops: { send: { state: 'completed', answer: MAF_NOT_FOUND } },
         says: {
           value: 'words',
@@ -176,7 +179,7 @@ export const agentFramework: Row = {
         label:
           'terminate_on_unknown_calls: raw JSON-RPC 1.0 stream → the FAILED status update carries the text',
         deploy: { unknown: 'terminate' },
-        client: { kind: 'jsonrpc', version: '1.0', endpoint: 'rpcUrl' },
+        client: raw('1.0', 'rpcUrl'),
         ops: {
           stream: {
             state: 'failed',
@@ -187,11 +190,7 @@ export const agentFramework: Row = {
         verdict: 'unknown_skill',
       },
     ],
-    still: {
-      label: 'SDK send summarize',
-      client: sdk('JSONRPC', 'card'),
-      ops: { send: { state: 'completed' } },
-    },
+    still: sendCompletes('SDK send summarize', sdk('JSONRPC', 'card')),
   },
   variantB: {
     skill: 'summarize',
@@ -273,10 +272,7 @@ export const agentFramework: Row = {
         ),
       ]),
       deployment('A', [
-        cardExchange(
-          'variant-a.card',
-          'card after the A redeploy: the translate tool removed, so the skill too; version 1.0.0',
-        ),
+        VARIANT_A_TOOL_CARD,
         messageExchange(
           'variant-a.jsonrpc-v1.0.send-message.translate',
           'variant A, SendMessage translate: COMPLETED; the answer is the framework’s function result `Error: Requested function "translate" not found.` (repeated by the model)',

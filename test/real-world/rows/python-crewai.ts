@@ -15,6 +15,8 @@ import {
   cardExchange,
   unknownTaskExchange,
   deployment,
+  TOOL_SKILLS,
+  VARIANT_A_TOOL_CARD,
 } from '../conformance/row-kit';
 import type { Recorder } from '../record-lib.mjs';
 import type { Json } from '../lib';
@@ -80,10 +82,7 @@ export const crewai: Row = {
   },
   card: {
     protocol: '0.3',
-    skills: [
-      ['summarize', undefined],
-      ['translate', undefined],
-    ],
+    skills: TOOL_SKILLS,
     fields: (p) => ({
       protocolVersion: '0.3.0',
       version: '1.0.0',
@@ -225,10 +224,7 @@ export const crewai: Row = {
         ),
       ]),
       deployment({ variant: 'A', opts: { mode: 'react' } }, [
-        cardExchange(
-          'variant-a.card',
-          'card after the A redeploy: the translate tool removed, so the skill too; version 1.0.0',
-        ),
+        VARIANT_A_TOOL_CARD,
         rpcExchange(
           'variant-a.react.jsonrpc-v0.3.message-send.translate',
           "variant A, ReAct: COMPLETED; artifact and last history message = crewAI's ToolUsage error \"I encountered an error: Action 'translate' don't exist, these are the only available Actions:\\n<summarize's description>\" (repeated by the model)",

@@ -19,6 +19,9 @@ import {
   messageExchange,
   unknownTaskExchange,
   deployment,
+  sendCompletes,
+  SETTLED_BY_CARD,
+  VARIANT_A_CARD,
 } from '../conformance/row-kit';
 
 const FASTA2A_PEER = 'test/real-world/python/fasta2a/peer.py';
@@ -169,11 +172,8 @@ export const fasta2a: Row = {
           source:
             'pydantic_ai tool_manager.py `_check_max_retries` raises `UnexpectedModelBehavior`; fasta2a/pydantic_ai/_bridge.py `run_task` marks the task failed and re-raises; fasta2a/worker.py ends it with a bare failed status: no text at all (peer.py VARIANT=A-fail)',
         },
-        verdict: 'unknown_skill',
-        evidence: 'card',
+        ...SETTLED_BY_CARD,
         suspicion: 'failure',
-        confirmed: true,
-        errorSpan: true,
       },
       {
         label:
@@ -190,17 +190,10 @@ export const fasta2a: Row = {
           },
         },
         says: { value: 'failure', source: 'as above, in the final status-update' },
-        verdict: 'unknown_skill',
-        evidence: 'card',
-        confirmed: true,
-        errorSpan: true,
+        ...SETTLED_BY_CARD,
       },
     ],
-    still: {
-      label: 'SDK send summarize, polled',
-      client: { ...sdk('JSONRPC', 'card'), poll: true },
-      ops: { send: { state: 'completed' } },
-    },
+    still: sendCompletes('SDK send summarize, polled', { ...sdk('JSONRPC', 'card'), poll: true }),
   },
   variantB: {
     skill: 'summarize',
@@ -279,7 +272,7 @@ export const fasta2a: Row = {
         ),
       ]),
       deployment('A', [
-        cardExchange('variant-a.card', 'card after the A redeploy: translate gone, version 1.0.0'),
+        VARIANT_A_CARD,
         polledExchange(
           'variant-a.jsonrpc-v0.3.tasks-get.translate',
           "variant A, tasks/get of a message/send for translate: COMPLETED, text \"Unknown tool name: 'translate'. Available tools: 'summarize'\"",

@@ -17,6 +17,8 @@ import {
   messageExchange,
   unknownTaskExchange,
   deployment,
+  raw,
+  sendCompletes,
 } from '../conformance/row-kit';
 
 const ADK_PEER = 'test/real-world/python/google-adk/peer.py';
@@ -95,14 +97,14 @@ export const pythonAdk: Row = {
     },
     {
       label: 'raw JSON-RPC 1.0 SendMessage / SendStreamingMessage',
-      client: { kind: 'jsonrpc', version: '1.0', endpoint: 'rpcUrl' },
+      client: raw('1.0', 'rpcUrl'),
       protocol: '1.0',
       ops: { send: { state: 'completed' }, stream: { state: 'completed' } },
     },
     {
       // the pure 1.0 card offers no 0.3 to take a version from: none is claimed, not 1.0
       label: 'raw 0.3 message/send / message/stream on the 1.0 endpoint',
-      client: { kind: 'jsonrpc', version: '0.3', endpoint: 'rpcUrl' },
+      client: raw('0.3', 'rpcUrl'),
       protocol: 'none',
       ops: { send: { state: 'completed' }, stream: { state: 'completed' } },
     },
@@ -127,7 +129,7 @@ export const pythonAdk: Row = {
     paths: [
       {
         label: 'raw JSON-RPC 1.0 SendMessage: COMPLETED, the function_response carries ADK’s error',
-        client: { kind: 'jsonrpc', version: '1.0', endpoint: 'rpcUrl' },
+        client: raw('1.0', 'rpcUrl'),
         ops: {
           send: {
             state: 'completed',
@@ -153,11 +155,7 @@ export const pythonAdk: Row = {
         confirmed: true,
       },
     ],
-    still: {
-      label: 'SDK send desk-summarize',
-      client: sdk('JSONRPC', 'card'),
-      ops: { send: { state: 'completed' } },
-    },
+    still: sendCompletes('SDK send desk-summarize', sdk('JSONRPC', 'card')),
   },
   recording: {
     fixture: 'google-adk-python-live',
@@ -259,7 +257,7 @@ export const pythonAdk: Row = {
     paths: [
       {
         label: 'raw JSON-RPC 1.0 SendMessage: a raw image/png part (ADK’s inline_data)',
-        client: { kind: 'jsonrpc', version: '1.0', endpoint: 'rpcUrl' },
+        client: raw('1.0', 'rpcUrl'),
         ops: { send: { state: 'completed', wire: /"mediaType":\s*"image\/png"/ } },
         mediaType: 'image/png',
         evidence: 'protocol',

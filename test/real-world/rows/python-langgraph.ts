@@ -25,6 +25,8 @@ import {
   cardExchange,
   unknownTaskExchange,
   deployment,
+  raw,
+  sendCompletes,
 } from '../conformance/row-kit';
 
 /**
@@ -142,7 +144,7 @@ export const langgraph: Row = {
     {
       // 0.x slash names at an endpoint whose card says 1.0 only: 0.2 or 0.3, not told
       label: 'raw 0.3 message/send / message/stream',
-      client: { kind: 'jsonrpc', version: '0.3', endpoint: 'rpcUrl' },
+      client: raw('0.3', 'rpcUrl'),
       protocol: 'none',
       ops: {
         send: { state: 'completed', part: { kind: 'text', text: SUMMARY } },
@@ -182,7 +184,7 @@ export const langgraph: Row = {
       {
         label: 'raw 0.3 message/send to the removed assistant: -32602 "Assistant … not found"',
         deploy: { assistant: 'studio' },
-        client: { kind: 'jsonrpc', version: '0.3', endpoint: 'rpcUrl' },
+        client: raw('0.3', 'rpcUrl'),
         ops: { send: { error: /^-32602 Assistant '[0-9a-f-]+' not found$/ } },
         says: {
           value: 'words',
@@ -205,11 +207,7 @@ export const langgraph: Row = {
         errorSpan: true,
       },
     ],
-    still: {
-      label: 'raw 0.3 message/send to desk, still deployed',
-      client: { kind: 'jsonrpc', version: '0.3', endpoint: 'deskRpcUrl' },
-      ops: { send: { state: 'completed' } },
-    },
+    still: sendCompletes('raw 0.3 message/send to desk, still deployed', raw('0.3', 'deskRpcUrl')),
   },
   secondAgent: {
     cardUrl: 'studioCardUrl',
@@ -222,7 +220,7 @@ export const langgraph: Row = {
     paths: [
       {
         label: 'raw 0.3 message/send: a file part image/png where the card says JSON / text',
-        client: { kind: 'jsonrpc', version: '0.3', endpoint: 'rpcUrl' },
+        client: raw('0.3', 'rpcUrl'),
         ops: { send: { state: 'completed', part: { kind: 'file', mediaType: 'image/png' } } },
         mediaType: 'image/png',
         evidence: 'protocol',

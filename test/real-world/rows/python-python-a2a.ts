@@ -15,6 +15,8 @@ import {
   fact,
   cardExchange,
   deployment,
+  sendCompletes,
+  VARIANT_A_CARD,
 } from '../conformance/row-kit';
 import type { Recorder } from '../record-lib.mjs';
 
@@ -209,11 +211,7 @@ export const pythonA2a: Row = {
         verdict: 'unknown_skill',
       },
     ],
-    still: {
-      label: 'tasks/send summarize',
-      client: rpc01('withSkill'),
-      ops: { send: { state: 'completed' } },
-    },
+    still: sendCompletes('tasks/send summarize', rpc01('withSkill')),
   },
   variantB: {
     skill: 'summarize',
@@ -295,7 +293,7 @@ export const pythonA2a: Row = {
         ),
       ]),
       deployment('A', [
-        cardExchange('variant-a.card', 'card after the A redeploy: translate gone, version 1.0.0'),
+        VARIANT_A_CARD,
         postExchange(
           'variant-a.tasks-send.translate',
           'variant A, tasks/send translate: COMPLETED with a data part {"error": "Error in message handler: Unknown skill: translate"} (python-a2a’s wrapping of the handler’s ValueError)',

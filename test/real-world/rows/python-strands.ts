@@ -18,6 +18,11 @@ import {
   messageExchange,
   unknownTaskExchange,
   deployment,
+  raw,
+  sendCompletes,
+  SETTLED_BY_CARD,
+  TOOL_SKILLS,
+  VARIANT_A_TOOL_CARD,
 } from '../conformance/row-kit';
 
 /** Strands' one text of a task whose agent raised (executor.py `StrandsA2AExecutor.execute`) */
@@ -59,10 +64,7 @@ export const strands: Row = {
   },
   card: {
     protocol: '0.3',
-    skills: [
-      ['summarize', undefined],
-      ['translate', undefined],
-    ],
+    skills: TOOL_SKILLS,
     fields: (p) => ({
       protocolVersion: '0.3.0',
       supportedInterfaces: undefined,
@@ -106,7 +108,7 @@ export const strands: Row = {
     },
     {
       label: 'raw 0.3 message/send and message/stream',
-      client: { kind: 'jsonrpc', version: '0.3', endpoint: 'rpcUrl' },
+      client: raw('0.3', 'rpcUrl'),
       protocol: '0.3',
       ops: {
         send: { state: 'completed', part: { kind: 'text', text: `${SUMMARY}\n` } },
@@ -141,7 +143,7 @@ export const strands: Row = {
     paths: [
       {
         label: 'raw 0.3 message/send',
-        client: { kind: 'jsonrpc', version: '0.3', endpoint: 'rpcUrl' },
+        client: raw('0.3', 'rpcUrl'),
         ops: {
           send: { state: 'completed', part: { kind: 'text', text: 'Unknown tool: translate\n' } },
         },
@@ -166,7 +168,7 @@ export const strands: Row = {
         label:
           'A-fail (the model raises): raw 0.3 message/send, FAILED with Strands’ fixed text, no artifact, the history only the client’s message; the card fetched again decides',
         deploy: { a: 'fail' },
-        client: { kind: 'jsonrpc', version: '0.3', endpoint: 'rpcUrl' },
+        client: raw('0.3', 'rpcUrl'),
         ops: {
           send: {
             state: 'failed',
@@ -183,11 +185,8 @@ export const strands: Row = {
           source:
             'strands/multiagent/a2a/executor.py `StrandsA2AExecutor.execute`: `except Exception:` → `updater.failed(... TextPart(text="Agent execution failed"))`, no skill or tool named (peer.py VARIANT=A-fail: the model raises)',
         },
-        verdict: 'unknown_skill',
-        evidence: 'card',
+        ...SETTLED_BY_CARD,
         suspicion: 'failure',
-        confirmed: true,
-        errorSpan: true,
       },
       {
         label:
@@ -204,17 +203,10 @@ export const strands: Row = {
           },
         },
         says: { value: 'failure', source: 'as above, in the final status-update' },
-        verdict: 'unknown_skill',
-        evidence: 'card',
-        confirmed: true,
-        errorSpan: true,
+        ...SETTLED_BY_CARD,
       },
     ],
-    still: {
-      label: 'SDK 0.3 mode send summarize',
-      client: sdk03('card'),
-      ops: { send: { state: 'completed' } },
-    },
+    still: sendCompletes('SDK 0.3 mode send summarize', sdk03('card')),
   },
   recording: {
     fixture: 'strands-live',
@@ -271,10 +263,7 @@ export const strands: Row = {
         ),
       ]),
       deployment('A', [
-        cardExchange(
-          'variant-a.card',
-          'card after the A redeploy: the translate tool removed, so the skill too; version 1.0.0',
-        ),
+        VARIANT_A_TOOL_CARD,
         messageExchange(
           'variant-a.jsonrpc-v0.3.message-send.translate',
           'variant A, 0.3 message/send skill translate: COMPLETED, text "Unknown tool: translate" (Strands\' tool result, repeated by the model)',
