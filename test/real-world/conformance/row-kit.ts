@@ -26,6 +26,7 @@ import {
   type ClientSpec,
   type Deploy,
   type Fact,
+  type ModePath,
   type Path,
   type Peer,
   type Probe,
@@ -212,6 +213,12 @@ export function unknownTaskExchange(
   const method = o.v10 ? 'GetTask' : 'tasks/get';
   return rpcExchange(name, note, endpointName, method, () => ({ id: 'no-such-task' }), o);
 }
+/** The a2a-sdk 0.3 servers' recorded tasks/get of an unknown id at `rpcUrl`. */
+export const UNKNOWN_TASK_EXCHANGE_03 = unknownTaskExchange(
+  'jsonrpc-v0.3.tasks-get.not-found',
+  '0.3 tasks/get of an unknown id',
+  'rpcUrl',
+);
 /** One deployment of a recording (a variant, or a variant and its starter's options) and its exchanges. */
 export function deployment(
   deploy: Variant | Deploy,
@@ -260,6 +267,18 @@ export const TEXT_SKILLS: Array<[string, string[]]> = [
   ['summarize', ['text/plain']],
   ['translate', ['text/plain']],
 ];
+/** A healthy path's ops: the send answers the summary as text, the stream completes. */
+export const COMPLETES_WITH_SUMMARY = {
+  send: { state: 'completed', part: { kind: 'text', text: SUMMARY } },
+  stream: { state: 'completed' },
+};
+/** Variant B on the a2a-sdk family's 0.3 JSON-RPC: a raw message/send answered by a file part image/png. */
+export const rawPngFilePath03 = (endpoint: string): ModePath => ({
+  label: 'raw 0.3 message/send: a file part image/png',
+  client: raw('0.3', endpoint),
+  ops: { send: { state: 'completed', part: { kind: 'file', mediaType: 'image/png' } } },
+  mediaType: 'image/png',
+});
 /** The two skills of an agent whose skills are its tools: their card lists no output modes. */
 export const TOOL_SKILLS: Array<[string, undefined]> = [
   ['summarize', undefined],

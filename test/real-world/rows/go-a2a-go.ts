@@ -9,7 +9,7 @@ import { buildGoPeer, startGoPeer } from '../go/a2a-go/peer-process.mjs';
 import { cardProbe, httpProbe, m03, messageProbe } from '../conformance/probes';
 import { endpoint } from '../conformance/types';
 import { goGrpcQuirks, goQuirks } from './go-a2a-go.quirks';
-import type { Row } from '../conformance/types';
+import type { GonePath, Row } from '../conformance/types';
 import {
   PROMPTS,
   SUMMARY,
@@ -29,6 +29,7 @@ import {
   sendCompletes,
   SETTLED_BY_CARD,
   VARIANT_A_CARD,
+  rawPngFilePath03,
 } from '../conformance/row-kit';
 
 const GO_PEER = 'test/real-world/go/a2a-go/main.go';
@@ -39,6 +40,17 @@ function goCall(name: string, note: string, method: string, text: string, skill:
     stream: method === 'message/stream',
   });
 }
+/** A variant A path of the Go peer deployed with UNKNOWN_SKILL=`how`, called by raw 0.3 JSON-RPC. */
+const goneWith = (
+  how: string,
+  label: string,
+  path: Omit<GonePath, 'label' | 'deploy' | 'client'>,
+): GonePath => ({
+  label,
+  deploy: { unknownSkill: how },
+  client: raw('0.3', 'jsonRpcUrl'),
+  ...path,
+});
 /** The module versions the build used (go.mod's requires) and the Go that built it. */
 function goVersions(): Record<string, string> {
   const gomod = readFileSync(join(GO_DIR, 'go.mod'), 'utf8');
@@ -264,61 +276,62 @@ export const goJsonRpc: Row = {
         says: { value: 'words', source: 'as above' },
         verdict: 'unknown_skill',
       },
-      {
-        label:
-          'Execute returns fmt.Errorf("unknown skill: translate: %w", a2a.ErrInvalidParams): -32602 (send and the stream’s only event)',
-        deploy: { unknownSkill: 'error' },
-        client: raw('0.3', 'jsonRpcUrl'),
-        ops: {
-          send: {
-            error: /^-32602 invalid params$/,
-            wire: /"error":\{"code":-32602,"message":"invalid params","data":\{"error":"unknown skill: translate: invalid params"\}\}/,
+      goneWith(
+        'error',
+        'Execute returns fmt.Errorf("unknown skill: translate: %w", a2a.ErrInvalidParams): -32602 (send and the stream’s only event)',
+        {
+          ops: {
+            send: {
+              error: /^-32602 invalid params$/,
+              wire: /"error":\{"code":-32602,"message":"invalid params","data":\{"error":"unknown skill: translate: invalid params"\}\}/,
+            },
+            stream: { error: /^-32602 /, events: ['error'] },
           },
-          stream: { error: /^-32602 /, events: ['error'] },
-        },
-        says: {
-          value: 'words',
-          source: `${GO_PEER} UNKNOWN_SKILL=error; the contract’s verdict for -32602 on a listed skill`,
-        },
-        verdict: 'invalid_params',
-        errorSpan: true,
-      },
-      {
-        label:
-          'Execute returns fmt.Errorf("unknown skill: translate: %w", a2a.ErrUnsupportedOperation): -32004, the words in data.error',
-        deploy: { unknownSkill: 'unsupported' },
-        client: raw('0.3', 'jsonRpcUrl'),
-        ops: {
-          send: {
-            error: /^-32004 this operation is not supported$/,
-            wire: /"data":\{"error":"unknown skill: translate: this operation is not supported"\}/,
+          says: {
+            value: 'words',
+            source: `${GO_PEER} UNKNOWN_SKILL=error; the contract’s verdict for -32602 on a listed skill`,
           },
-          stream: { error: /^-32004 / },
+          verdict: 'invalid_params',
+          errorSpan: true,
         },
-        says: { value: 'words', source: `${GO_PEER} UNKNOWN_SKILL=unsupported` },
-        verdict: 'unknown_skill',
-        errorSpan: true,
-      },
-      {
-        label:
-          'a plain errors.New("unknown skill: translate") after the submitted event: -32603 "internal error" without the text',
-        deploy: { unknownSkill: 'plain' },
-        client: raw('0.3', 'jsonRpcUrl'),
-        ops: {
-          send: {
-            error: /^-32603 internal error$/,
-            wire: /"error":\{"code":-32603,"message":"internal error"\}/,
+      ),
+      goneWith(
+        'unsupported',
+        'Execute returns fmt.Errorf("unknown skill: translate: %w", a2a.ErrUnsupportedOperation): -32004, the words in data.error',
+        {
+          ops: {
+            send: {
+              error: /^-32004 this operation is not supported$/,
+              wire: /"data":\{"error":"unknown skill: translate: this operation is not supported"\}/,
+            },
+            stream: { error: /^-32004 / },
           },
+          says: { value: 'words', source: `${GO_PEER} UNKNOWN_SKILL=unsupported` },
+          verdict: 'unknown_skill',
+          errorSpan: true,
         },
-        says: {
-          value: 'failure',
-          source: 'a2asrv’s JSON-RPC handler hides a plain error’s text (-32603 "internal error")',
+      ),
+      goneWith(
+        'plain',
+        'a plain errors.New("unknown skill: translate") after the submitted event: -32603 "internal error" without the text',
+        {
+          ops: {
+            send: {
+              error: /^-32603 internal error$/,
+              wire: /"error":\{"code":-32603,"message":"internal error"\}/,
+            },
+          },
+          says: {
+            value: 'failure',
+            source:
+              'a2asrv’s JSON-RPC handler hides a plain error’s text (-32603 "internal error")',
+          },
+          // no text names the skill: a failure the card fetched again settles
+          ...SETTLED_BY_CARD,
+          suspicion: 'failure',
+          rpcCode: -32603,
         },
-        // no text names the skill: a failure the card fetched again settles
-        ...SETTLED_BY_CARD,
-        suspicion: 'failure',
-        rpcCode: -32603,
-      },
+      ),
     ],
     still: sendCompletes('SDK 0.3 mode send summarize', sdk03('card')),
   },
@@ -331,12 +344,7 @@ export const goJsonRpc: Row = {
         ops: { send: { state: 'completed', part: { mediaType: 'image/png' } }, stream: {} },
         mediaType: 'image/png',
       },
-      {
-        label: 'raw 0.3 message/send: a file part image/png',
-        client: raw('0.3', 'jsonRpcUrl'),
-        ops: { send: { state: 'completed', part: { kind: 'file', mediaType: 'image/png' } } },
-        mediaType: 'image/png',
-      },
+      rawPngFilePath03('jsonRpcUrl'),
     ],
   },
   recording: {

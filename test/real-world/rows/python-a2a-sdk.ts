@@ -31,6 +31,8 @@ import {
   sendCompletes,
   SETTLED_BY_CARD,
   VARIANT_A_CARD,
+  COMPLETES_WITH_SUMMARY,
+  rawPngFilePath03,
 } from '../conformance/row-kit';
 import type { RecordedExchange } from '../conformance/types';
 
@@ -73,11 +75,15 @@ function restSend(
   );
 }
 /**
- * How both a2a-sdk rows start peer.py: the `unknownSkill` option picks how a removed skill fails,
- * the gRPC row adds GRPC=1 and, when redeployed, the gRPC port it had before.
+ * Where both a2a-sdk rows' agent is and how they start peer.py: the `unknownSkill` option picks
+ * how a removed skill fails, the gRPC row adds GRPC=1 and, when redeployed, the gRPC port it had
+ * before.
  */
-function a2aSdkAgent(grpc: boolean): Pick<Row, 'unavailable' | 'start' | 'agentPython'> {
+function a2aSdkAgent(
+  grpc: boolean,
+): Pick<Row, 'agentCode' | 'unavailable' | 'start' | 'agentPython'> {
   return {
+    agentCode: `test/real-world/python/a2a-sdk/${grpc ? ' (GRPC=1)' : ''}`,
     unavailable: venvMissing('a2a-sdk', sdkInstalled),
     start: (d, same) =>
       startPythonSdkPeer({
@@ -109,7 +115,6 @@ const A2A_V1 = { headers: { 'A2A-Version': '1.0' } };
 export const pythonSdk: Row = {
   id: 'python-a2a-sdk',
   name: 'Python `a2a-sdk` 1.3.0 (the reference SDK: its Starlette routes on uvicorn, a deterministic `AgentExecutor`)',
-  agentCode: 'test/real-world/python/a2a-sdk/',
   ...a2aSdkAgent(false),
   facts: {
     bindings: {
@@ -173,19 +178,13 @@ export const pythonSdk: Row = {
       label: 'raw JSON-RPC 1.0 SendMessage / SendStreamingMessage',
       client: raw('1.0', 'jsonRpcUrl'),
       protocol: '1.0',
-      ops: {
-        send: { state: 'completed', part: { kind: 'text', text: SUMMARY } },
-        stream: { state: 'completed' },
-      },
+      ops: COMPLETES_WITH_SUMMARY,
     },
     {
       label: 'raw 0.3 message/send / message/stream on the same endpoint',
       client: raw('0.3', 'jsonRpcUrl'),
       protocol: '0.3',
-      ops: {
-        send: { state: 'completed', part: { kind: 'text', text: SUMMARY } },
-        stream: { state: 'completed' },
-      },
+      ops: COMPLETES_WITH_SUMMARY,
     },
   ],
   errors: [
@@ -308,12 +307,7 @@ export const pythonSdk: Row = {
         },
         mediaType: 'image/png',
       })),
-      {
-        label: 'raw 0.3 message/send: a file part image/png',
-        client: raw('0.3', 'jsonRpcUrl'),
-        ops: { send: { state: 'completed', part: { kind: 'file', mediaType: 'image/png' } } },
-        mediaType: 'image/png',
-      },
+      rawPngFilePath03('jsonRpcUrl'),
     ],
   },
   recording: {
@@ -515,7 +509,6 @@ const PY_GRPC_03 = {
 export const pythonSdkGrpc: Row = {
   id: 'python-a2a-sdk-grpc',
   name: 'Python `a2a-sdk` 1.3.0 over gRPC (its `grpc` extra: grpcio 1.85; `GrpcHandler` and `CompatGrpcHandler` on one `grpc.aio` port, listed first in the card)',
-  agentCode: 'test/real-world/python/a2a-sdk/ (GRPC=1)',
   ...a2aSdkAgent(true),
   facts: {
     bindings: {

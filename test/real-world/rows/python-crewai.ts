@@ -13,10 +13,10 @@ import {
   unknownTaskProbe,
   fact,
   cardExchange,
-  unknownTaskExchange,
   deployment,
   TOOL_SKILLS,
   VARIANT_A_TOOL_CARD,
+  UNKNOWN_TASK_EXCHANGE_03,
 } from '../conformance/row-kit';
 import type { Recorder } from '../record-lib.mjs';
 import type { Json } from '../lib';
@@ -208,11 +208,7 @@ export const crewai: Row = {
           (r) => crewM03(r, PROMPTS.translate, 'translate'),
           { stream: true },
         ),
-        unknownTaskExchange(
-          'jsonrpc-v0.3.tasks-get.not-found',
-          '0.3 tasks/get of an unknown id',
-          'rpcUrl',
-        ),
+        UNKNOWN_TASK_EXCHANGE_03,
       ]),
       deployment({ variant: 'healthy', opts: { mode: 'function-calling' } }, [
         rpcExchange(

@@ -17,11 +17,11 @@ import {
   fact,
   cardExchange,
   messageExchange,
-  unknownTaskExchange,
   deployment,
   sendCompletes,
   SETTLED_BY_CARD,
   VARIANT_A_CARD,
+  UNKNOWN_TASK_EXCHANGE_03,
 } from '../conformance/row-kit';
 
 const FASTA2A_PEER = 'test/real-world/python/fasta2a/peer.py';
@@ -265,11 +265,7 @@ export const fasta2a: Row = {
           PROMPTS.translate,
           'translate',
         ),
-        unknownTaskExchange(
-          'jsonrpc-v0.3.tasks-get.not-found',
-          '0.3 tasks/get of an unknown id',
-          'rpcUrl',
-        ),
+        UNKNOWN_TASK_EXCHANGE_03,
       ]),
       deployment('A', [
         VARIANT_A_CARD,

@@ -9,7 +9,6 @@ import type { Row } from '../conformance/types';
 import {
   pythonAgent,
   PROMPTS,
-  SUMMARY,
   sdk,
   fact,
   unknownTaskProbe,
@@ -19,6 +18,7 @@ import {
   deployment,
   raw,
   sendCompletes,
+  COMPLETES_WITH_SUMMARY,
 } from '../conformance/row-kit';
 
 const ADK_PEER = 'test/real-world/python/google-adk/peer.py';
@@ -90,10 +90,7 @@ export const pythonAdk: Row = {
       label: 'SDK JSON-RPC 1.0 from the card URL',
       client: sdk('JSONRPC', 'url'),
       protocol: '1.0',
-      ops: {
-        send: { state: 'completed', part: { kind: 'text', text: SUMMARY } },
-        stream: { state: 'completed' },
-      },
+      ops: COMPLETES_WITH_SUMMARY,
     },
     {
       label: 'raw JSON-RPC 1.0 SendMessage / SendStreamingMessage',

@@ -15,7 +15,6 @@ import type { Row } from '../conformance/types';
 import {
   venvMissing,
   PROMPTS,
-  SUMMARY,
   sdk,
   unknownTaskProbe,
   STREAMING_NO_PUSH,
@@ -27,6 +26,7 @@ import {
   deployment,
   raw,
   sendCompletes,
+  COMPLETES_WITH_SUMMARY,
 } from '../conformance/row-kit';
 
 /**
@@ -146,10 +146,7 @@ export const langgraph: Row = {
       label: 'raw 0.3 message/send / message/stream',
       client: raw('0.3', 'rpcUrl'),
       protocol: 'none',
-      ops: {
-        send: { state: 'completed', part: { kind: 'text', text: SUMMARY } },
-        stream: { state: 'completed' },
-      },
+      ops: COMPLETES_WITH_SUMMARY,
     },
   ],
   errors: [

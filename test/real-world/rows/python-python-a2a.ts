@@ -4,7 +4,7 @@
  */
 import { cardProbe, httpProbe } from '../conformance/probes';
 import { pythonA2aQuirks } from './python-python-a2a.quirks';
-import { endpoint, type Row } from '../conformance/types';
+import { endpoint, type RecordedExchange, type Row } from '../conformance/types';
 import {
   getExchange,
   postExchange,
@@ -45,6 +45,22 @@ function recTask01(r: Recorder, method: string, text: string, skillId: string): 
       message: { role: 'user', parts: [{ type: 'text', text }], metadata: { skillId } },
     },
   });
+}
+/** A recorded 0.1 tasks/send (at sendUrl) or tasks/sendSubscribe (at streamUrl, SSE) of `skill`, its prompt. */
+function task01Exchange(
+  name: string,
+  note: string,
+  method: 'tasks/send' | 'tasks/sendSubscribe',
+  skill: 'summarize' | 'translate',
+): RecordedExchange {
+  const stream = method === 'tasks/sendSubscribe';
+  return postExchange(
+    name,
+    note,
+    (p) => endpoint(p, stream ? 'streamUrl' : 'sendUrl'),
+    (r) => recTask01(r, method, PROMPTS[skill], skill),
+    { stream },
+  );
 }
 const rpc01 = (skillBy: 'withSkill' | 'metadata') =>
   ({ kind: 'jsonrpc01', send: 'sendUrl', stream: 'streamUrl', skillBy }) as const;
@@ -246,18 +262,17 @@ export const pythonA2a: Row = {
           'GET /.well-known/agent-card.json: python-a2a’s HTML agent page, not a card',
           (p) => endpoint(p, 'agentCardJsonUrl'),
         ),
-        postExchange(
+        task01Exchange(
           'tasks-send.summarize',
           '0.1 tasks/send summarize: a bare Task echoing the request message, COMPLETED, a text artifact',
-          (p) => endpoint(p, 'sendUrl'),
-          (r) => recTask01(r, 'tasks/send', PROMPTS.summarize, 'summarize'),
+          'tasks/send',
+          'summarize',
         ),
-        postExchange(
+        task01Exchange(
           'tasks-sendSubscribe.translate',
           '0.1 tasks/sendSubscribe translate: SSE event: update (submitted) / event: complete (completed + artifact), bare Tasks',
-          (p) => endpoint(p, 'streamUrl'),
-          (r) => recTask01(r, 'tasks/sendSubscribe', PROMPTS.translate, 'translate'),
-          { stream: true },
+          'tasks/sendSubscribe',
+          'translate',
         ),
         postExchange(
           'tasks-get.not-found',
@@ -294,33 +309,31 @@ export const pythonA2a: Row = {
       ]),
       deployment('A', [
         VARIANT_A_CARD,
-        postExchange(
+        task01Exchange(
           'variant-a.tasks-send.translate',
           'variant A, tasks/send translate: COMPLETED with a data part {"error": "Error in message handler: Unknown skill: translate"} (python-a2a’s wrapping of the handler’s ValueError)',
-          (p) => endpoint(p, 'sendUrl'),
-          (r) => recTask01(r, 'tasks/send', PROMPTS.translate, 'translate'),
+          'tasks/send',
+          'translate',
         ),
-        postExchange(
+        task01Exchange(
           'variant-a.tasks-sendSubscribe.translate',
           'variant A, tasks/sendSubscribe translate: the complete event carries the same data part',
-          (p) => endpoint(p, 'streamUrl'),
-          (r) => recTask01(r, 'tasks/sendSubscribe', PROMPTS.translate, 'translate'),
-          { stream: true },
+          'tasks/sendSubscribe',
+          'translate',
         ),
       ]),
       deployment('B', [
-        postExchange(
+        task01Exchange(
           'variant-b.tasks-send.summarize',
           'variant B, tasks/send summarize: a file part image/png; the card is the healthy one',
-          (p) => endpoint(p, 'sendUrl'),
-          (r) => recTask01(r, 'tasks/send', PROMPTS.summarize, 'summarize'),
+          'tasks/send',
+          'summarize',
         ),
-        postExchange(
+        task01Exchange(
           'variant-b.tasks-sendSubscribe.summarize',
           'variant B, tasks/sendSubscribe summarize: the complete event with the image/png file part',
-          (p) => endpoint(p, 'streamUrl'),
-          (r) => recTask01(r, 'tasks/sendSubscribe', PROMPTS.summarize, 'summarize'),
-          { stream: true },
+          'tasks/sendSubscribe',
+          'summarize',
         ),
       ]),
     ],

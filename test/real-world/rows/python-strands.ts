@@ -16,13 +16,13 @@ import {
   fact,
   cardExchange,
   messageExchange,
-  unknownTaskExchange,
   deployment,
   raw,
   sendCompletes,
   SETTLED_BY_CARD,
   TOOL_SKILLS,
   VARIANT_A_TOOL_CARD,
+  UNKNOWN_TASK_EXCHANGE_03,
 } from '../conformance/row-kit';
 
 /** Strands' one text of a task whose agent raised (executor.py `StrandsA2AExecutor.execute`) */
@@ -238,11 +238,7 @@ export const strands: Row = {
           PROMPTS.translate,
           'translate',
         ),
-        unknownTaskExchange(
-          'jsonrpc-v0.3.tasks-get.not-found',
-          '0.3 tasks/get of an unknown id',
-          'rpcUrl',
-        ),
+        UNKNOWN_TASK_EXCHANGE_03,
         {
           name: 'rest.message-send.not-served',
           note: 'POST /v1/message:send: A2AServer serves no HTTP+JSON binding (404)',
