@@ -1,17 +1,16 @@
 /**
  * What the conformance table's rows (test/real-world/rows/<implementation>.ts) share: the reasons a
- * row cannot run, the prompts and skills most agents serve, the clients most rows drive, and the
- * exchanges and probes several rows declare alike.
+ * row cannot run and how its agent starts, the prompts and skills most agents serve, the clients
+ * most rows drive and the paths and judgements several rows expect alike, the probes they send
+ * alike, and quirks' shapes. What a row's recording says alike is in row-recording.ts.
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { post, sse, V03, V10 as V10REC, type Recorder } from '../record-lib.mjs';
 import { join } from 'node:path';
 import { FOX, type Json } from '../lib';
 import {
   httpProbe,
   m10,
-  MESSAGE_METHODS,
   messageProbe,
   rpcProbe,
   V10,
@@ -21,7 +20,6 @@ import {
 import { pythonPeerFiles, startImplPeer } from '../python/python-peer.mjs';
 import type { RowContext } from './checks';
 import {
-  endpoint,
   quirk,
   type ClientSpec,
   type Deploy,
@@ -31,7 +29,6 @@ import {
   type Peer,
   type Probe,
   type Quirk,
-  type RecordedExchange,
   type Row,
   type Variant,
 } from './types';
@@ -123,149 +120,15 @@ export const SETTLED_BY_CARD = {
   errorSpan: true,
 } as const;
 
-/** A recorded exchange: GET a URL of the peer. */
-export function getExchange(
-  name: string,
-  note: string,
-  url: (p: Peer) => string,
-  init?: RequestInit,
-): RecordedExchange {
-  return { name, note, request: (p) => ({ url: url(p), init }) };
-}
-/**
- * A recorded JSON-RPC exchange: POST `method` to the peer's `endpointName` (1.0 headers, SSE);
- * `params` may read the peer (a skill id it was given at start).
- */
-export function rpcExchange(
-  name: string,
-  note: string,
-  endpointName: string,
-  method: string,
-  params: (r: Recorder, first: Json | undefined, p: Peer, previous?: Json) => Json,
-  o: { v10?: boolean; stream?: boolean } = {},
-): RecordedExchange {
-  return postExchange(
-    name,
-    note,
-    (p) => endpoint(p, endpointName),
-    (r, p, first, previous) => r.rpc(method, params(r, first, p, previous)),
-    o,
-  );
-}
-/**
- * A recorded POST of a body the row builds itself (from the peer, the answer to the exchange's
- * unrecorded first call, the previous exchange's answer) to the peer's URL `url` (SSE when
- * `stream`, 1.0 headers when `v10`).
- */
-export function postExchange(
-  name: string,
-  note: string,
-  url: (p: Peer) => string,
-  body: (r: Recorder, p: Peer, first: Json | undefined, previous?: Json) => string,
-  o: { stream?: boolean; v10?: boolean } = {},
-): RecordedExchange {
-  const headers = o.v10 ? V10REC : V03;
-  return {
-    name,
-    note,
-    request: (p, r, first, previous) => ({
-      url: url(p),
-      init: post(o.stream ? sse(headers) : headers, body(r, p, first, previous)),
-    }),
-  };
-}
-/** A recorded GET of the peer's card. */
-export const cardExchange = (name: string, note: string): RecordedExchange =>
-  getExchange(name, note, (p) => p.cardUrl);
-/** The card recorded after the variant A redeploy, where translate left agent and card alike. */
-export const VARIANT_A_CARD = cardExchange(
-  'variant-a.card',
-  'card after the A redeploy: translate gone, version 1.0.0',
-);
-/** ... where the agent's skills are its tools: the translate tool removed took the skill along. */
-export const VARIANT_A_TOOL_CARD = cardExchange(
-  'variant-a.card',
-  'card after the A redeploy: the translate tool removed, so the skill too; version 1.0.0',
-);
-/**
- * A recorded message of one text part to `skill` by `method` at the peer's `endpointName`: 0.3
- * params under the slash names, 1.0 params and headers under the others, SSE for the streaming ones.
- */
-export function messageExchange(
-  name: string,
-  note: string,
-  endpointName: string,
-  method: MessageMethod,
-  text: string,
-  skill: string,
-): RecordedExchange {
-  const { v10, stream } = MESSAGE_METHODS[method];
-  const params = (r: Recorder): Json => (v10 ? r.m10(text, skill) : r.m03(text, skill));
-  return rpcExchange(name, note, endpointName, method, params, { v10, stream });
-}
-/** A recorded read of a task the agent never had: tasks/get (1.0 GetTask when `v10`) of `no-such-task`. */
-export function unknownTaskExchange(
-  name: string,
-  note: string,
-  endpointName: string,
-  o: { v10?: boolean } = {},
-): RecordedExchange {
-  const method = o.v10 ? 'GetTask' : 'tasks/get';
-  return rpcExchange(name, note, endpointName, method, () => ({ id: 'no-such-task' }), o);
-}
-/** The a2a-sdk 0.3 servers' recorded tasks/get of an unknown id at `rpcUrl`. */
-export const UNKNOWN_TASK_EXCHANGE_03 = unknownTaskExchange(
-  'jsonrpc-v0.3.tasks-get.not-found',
-  '0.3 tasks/get of an unknown id',
-  'rpcUrl',
-);
-/** One deployment of a recording (a variant, or a variant and its starter's options) and its exchanges. */
-export function deployment(
-  deploy: Variant | Deploy,
-  exchanges: RecordedExchange[],
-): { deploy: Deploy; exchanges: RecordedExchange[] } {
-  return { deploy: typeof deploy === 'string' ? { variant: deploy } : deploy, exchanges };
-}
-/**
- * A recorded read of a task sent first, unrecorded: FastA2A answers a send at once with the
- * SUBMITTED task and works after it, so `send` goes first and `method` (tasks/get or GetTask)
- * reads that task back `waitMs` later; `waitBeforeMs` lets the task before it finish.
- */
-export function polledExchange(
-  name: string,
-  note: string,
-  endpointName: string,
-  method: string,
-  send: { method: string; params: (r: Recorder) => Json },
-  o: { v10?: boolean; waitMs: number; waitBeforeMs?: number },
-): RecordedExchange {
-  const headers = o.v10 ? V10REC : V03;
-  return {
-    ...rpcExchange(
-      name,
-      note,
-      endpointName,
-      method,
-      (_r, first) => ({ id: first?.result.task.id }),
-      {
-        v10: o.v10,
-      },
-    ),
-    first: {
-      request: (p, r) => ({
-        url: endpoint(p, endpointName),
-        init: post(headers, r.rpc(send.method, send.params(r))),
-      }),
-      waitBeforeMs: o.waitBeforeMs,
-      waitMs: o.waitMs,
-    },
-  };
-}
-
 /** The two skills most agents here serve, both `text/plain`. */
 export const TEXT_SKILLS: Array<[string, string[]]> = [
   ['summarize', ['text/plain']],
   ['translate', ['text/plain']],
+];
+/** The two skills of an agent whose skills are its tools: their card lists no output modes. */
+export const TOOL_SKILLS: Array<[string, undefined]> = [
+  ['summarize', undefined],
+  ['translate', undefined],
 ];
 /** A healthy path's ops: the send answers the summary as text, the stream completes. */
 export const COMPLETES_WITH_SUMMARY = {
@@ -279,11 +142,6 @@ export const rawPngFilePath03 = (endpoint: string): ModePath => ({
   ops: { send: { state: 'completed', part: { kind: 'file', mediaType: 'image/png' } } },
   mediaType: 'image/png',
 });
-/** The two skills of an agent whose skills are its tools: their card lists no output modes. */
-export const TOOL_SKILLS: Array<[string, undefined]> = [
-  ['summarize', undefined],
-  ['translate', undefined],
-];
 /** The span a read of a task the agent never had makes: GetTask, an error. */
 export const GET_TASK_ERROR = { name: 'GetTask', error: true } as const;
 /** ... and says its JSON-RPC code, -32001, as `error.type` (the Node servers that answer it). */

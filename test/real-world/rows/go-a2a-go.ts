@@ -17,20 +17,22 @@ import {
   TEXT_SKILLS,
   grpcOk,
   STREAMING_NO_PUSH,
-  postExchange,
-  rpcExchange,
   fact,
   GET_TASK_ERROR,
   unknownTaskProbe,
-  cardExchange,
-  unknownTaskExchange,
-  deployment,
   raw,
   sendCompletes,
   SETTLED_BY_CARD,
-  VARIANT_A_CARD,
   rawPngFilePath03,
 } from '../conformance/row-kit';
+import {
+  rpcExchange,
+  postExchange,
+  cardExchange,
+  VARIANT_A_CARD,
+  unknownTaskExchange,
+  deployment,
+} from '../conformance/row-recording';
 
 const GO_PEER = 'test/real-world/go/a2a-go/main.go';
 const GO_DIR = join(__dirname, '..', 'go', 'a2a-go');

@@ -21,20 +21,22 @@ import {
   REST_UNKNOWN_TASK,
   REST_STREAM,
   grpcOk,
-  getExchange,
-  postExchange,
-  rpcExchange,
   fact,
-  cardExchange,
-  deployment,
   raw,
   sendCompletes,
   SETTLED_BY_CARD,
-  VARIANT_A_CARD,
   COMPLETES_WITH_SUMMARY,
   rawPngFilePath03,
 } from '../conformance/row-kit';
 import type { RecordedExchange } from '../conformance/types';
+import {
+  getExchange,
+  rpcExchange,
+  postExchange,
+  cardExchange,
+  VARIANT_A_CARD,
+  deployment,
+} from '../conformance/row-recording';
 
 const A2A_SDK_PEER = 'test/real-world/python/a2a-sdk/peer.py';
 

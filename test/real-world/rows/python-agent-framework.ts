@@ -17,14 +17,16 @@ import {
   REST_STREAM,
   fact,
   unknownTaskProbe,
+  raw,
+  sendCompletes,
+} from '../conformance/row-kit';
+import {
   cardExchange,
+  VARIANT_A_TOOL_CARD,
   messageExchange,
   unknownTaskExchange,
   deployment,
-  raw,
-  sendCompletes,
-  VARIANT_A_TOOL_CARD,
-} from '../conformance/row-kit';
+} from '../conformance/row-recording';
 
 const MAF_NOT_FOUND = 'Error: Requested function "translate" not found.';
 const MAF_TOOLS = 'agent_framework/_tools.py';

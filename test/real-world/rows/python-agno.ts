@@ -6,16 +6,13 @@ import { cardProbe, httpProbe } from '../conformance/probes';
 import { endpoint } from '../conformance/types';
 import { agnoQuirks } from './python-agno.quirks';
 import type { Row } from '../conformance/types';
+import { pythonAgent, PROMPTS, SUMMARY, fact } from '../conformance/row-kit';
 import {
-  pythonAgent,
-  PROMPTS,
-  SUMMARY,
   getExchange,
-  fact,
   cardExchange,
   messageExchange,
   deployment,
-} from '../conformance/row-kit';
+} from '../conformance/row-recording';
 
 const AGNO_PEER = 'test/real-world/python/agno/peer.py';
 const agnoSend = { kind: 'jsonrpc', version: '0.3', endpoint: 'sendUrl' } as const;

@@ -6,20 +6,22 @@ import { cardProbe } from '../conformance/probes';
 import { crewaiQuirks } from './python-crewai.quirks';
 import type { Row } from '../conformance/types';
 import {
-  rpcExchange,
   pythonAgent,
   PROMPTS,
   SUMMARY,
   unknownTaskProbe,
   fact,
-  cardExchange,
-  deployment,
   TOOL_SKILLS,
-  VARIANT_A_TOOL_CARD,
-  UNKNOWN_TASK_EXCHANGE_03,
 } from '../conformance/row-kit';
 import type { Recorder } from '../record-lib.mjs';
 import type { Json } from '../lib';
+import {
+  rpcExchange,
+  cardExchange,
+  VARIANT_A_TOOL_CARD,
+  UNKNOWN_TASK_EXCHANGE_03,
+  deployment,
+} from '../conformance/row-recording';
 
 /** The rows the conformance suite runs. */
 const CREWAI_PEER = 'test/real-world/python/crewai/peer.py';

@@ -12,17 +12,19 @@ import {
   sdk,
   TEXT_SKILLS,
   unknownTaskProbe,
-  getExchange,
-  polledExchange,
   fact,
-  cardExchange,
-  messageExchange,
-  deployment,
   sendCompletes,
   SETTLED_BY_CARD,
-  VARIANT_A_CARD,
-  UNKNOWN_TASK_EXCHANGE_03,
 } from '../conformance/row-kit';
+import {
+  getExchange,
+  cardExchange,
+  VARIANT_A_CARD,
+  messageExchange,
+  UNKNOWN_TASK_EXCHANGE_03,
+  deployment,
+  polledExchange,
+} from '../conformance/row-recording';
 
 const FASTA2A_PEER = 'test/real-world/python/fasta2a/peer.py';
 /** A-fail's polled task: a bare failed status (no message), the history only the client's message */

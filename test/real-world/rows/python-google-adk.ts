@@ -12,14 +12,16 @@ import {
   sdk,
   fact,
   unknownTaskProbe,
-  cardExchange,
-  messageExchange,
-  unknownTaskExchange,
-  deployment,
   raw,
   sendCompletes,
   COMPLETES_WITH_SUMMARY,
 } from '../conformance/row-kit';
+import {
+  cardExchange,
+  messageExchange,
+  unknownTaskExchange,
+  deployment,
+} from '../conformance/row-recording';
 
 const ADK_PEER = 'test/real-world/python/google-adk/peer.py';
 const ADK_NO_TOOL =

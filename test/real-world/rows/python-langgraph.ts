@@ -18,16 +18,18 @@ import {
   sdk,
   unknownTaskProbe,
   STREAMING_NO_PUSH,
-  getExchange,
-  rpcExchange,
   fact,
-  cardExchange,
-  unknownTaskExchange,
-  deployment,
   raw,
   sendCompletes,
   COMPLETES_WITH_SUMMARY,
 } from '../conformance/row-kit';
+import {
+  getExchange,
+  rpcExchange,
+  cardExchange,
+  unknownTaskExchange,
+  deployment,
+} from '../conformance/row-recording';
 
 /**
  * A LangGraph server seen through one of its assistants (one per graph): its card and endpoint

@@ -6,19 +6,21 @@ import { cardProbe, httpProbe } from '../conformance/probes';
 import { pythonA2aQuirks } from './python-python-a2a.quirks';
 import { endpoint, type RecordedExchange, type Row } from '../conformance/types';
 import {
-  getExchange,
-  postExchange,
   pythonAgent,
   PROMPTS,
   SUMMARY,
   TEXT_SKILLS,
   fact,
-  cardExchange,
-  deployment,
   sendCompletes,
-  VARIANT_A_CARD,
 } from '../conformance/row-kit';
 import type { Recorder } from '../record-lib.mjs';
+import {
+  getExchange,
+  postExchange,
+  cardExchange,
+  VARIANT_A_CARD,
+  deployment,
+} from '../conformance/row-recording';
 
 const PYTHON_A2A_PEER = 'test/real-world/python/python-a2a/peer.py';
 /** a python-a2a 0.1 body (its own client's shape): ids carry the tag */

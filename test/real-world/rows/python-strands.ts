@@ -11,19 +11,21 @@ import {
   PROMPTS,
   SUMMARY,
   sdk03,
-  getExchange,
   unknownTaskProbe,
   fact,
-  cardExchange,
-  messageExchange,
-  deployment,
   raw,
   sendCompletes,
   SETTLED_BY_CARD,
   TOOL_SKILLS,
-  VARIANT_A_TOOL_CARD,
-  UNKNOWN_TASK_EXCHANGE_03,
 } from '../conformance/row-kit';
+import {
+  getExchange,
+  cardExchange,
+  VARIANT_A_TOOL_CARD,
+  messageExchange,
+  UNKNOWN_TASK_EXCHANGE_03,
+  deployment,
+} from '../conformance/row-recording';
 
 /** Strands' one text of a task whose agent raised (executor.py `StrandsA2AExecutor.execute`) */
 const STRANDS_FAILED = 'Agent execution failed';
