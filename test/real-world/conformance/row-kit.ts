@@ -1,22 +1,14 @@
 /**
  * What the conformance table's rows (test/real-world/rows/<implementation>.ts) share: the reasons a
  * row cannot run and how its agent starts, the prompts and skills most agents serve, the clients
- * most rows drive and the paths and judgements several rows expect alike, the probes they send
- * alike, and quirks' shapes. What a row's recording says alike is in row-recording.ts.
+ * most rows drive and the paths and judgements several rows expect alike, and quirks' shapes.
+ * The probes rows send alike are in row-probes.ts, what their recordings say alike in
+ * row-recording.ts.
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { FOX, type Json } from '../lib';
-import {
-  httpProbe,
-  m10,
-  messageProbe,
-  rpcProbe,
-  V10,
-  type Expected,
-  type MessageMethod,
-} from './probes';
 import { pythonPeerFiles, startImplPeer } from '../python/python-peer.mjs';
 import type { RowContext } from './checks';
 import {
@@ -27,7 +19,6 @@ import {
   type ModePath,
   type Path,
   type Peer,
-  type Probe,
   type Quirk,
   type Row,
   type Variant,
@@ -142,71 +133,37 @@ export const rawPngFilePath03 = (endpoint: string): ModePath => ({
   ops: { send: { state: 'completed', part: { kind: 'file', mediaType: 'image/png' } } },
   mediaType: 'image/png',
 });
-/** The span a read of a task the agent never had makes: GetTask, an error. */
-export const GET_TASK_ERROR = { name: 'GetTask', error: true } as const;
-/** ... and says its JSON-RPC code, -32001, as `error.type` (the Node servers that answer it). */
-export const GET_TASK_32001 = { ...GET_TASK_ERROR, attributes: { 'error.type': '-32001' } };
-/**
- * A read of a task the agent never had: 0.3 tasks/get (1.0 GetTask when `v10`) of `no-such-task`,
- * -32001 at HTTP 200 and an error span; in the bytes compared (`bytes`) the id is the run's tag
- * and `-none` and the span is not looked at. `id`, `label` and `expect` say where a row differs.
- */
-export function unknownTaskProbe(
-  endpointName: string,
-  o: {
-    bytes?: boolean;
-    v10?: boolean;
-    label?: string;
-    id?: (tag: string) => string;
-    expect?: Expected;
-  } = {},
-) {
-  const method = o.v10 ? 'GetTask' : 'tasks/get';
-  return rpcProbe(
-    o.label ?? (o.bytes ? `${method} unknown` : `${method} of an unknown task`),
-    endpointName,
-    method,
-    (tag) => ({ id: o.id ? o.id(tag) : o.bytes ? `${tag}-none` : 'no-such-task' }),
-    o.expect ?? { status: 200, body: /-32001/, ...(o.bytes ? {} : { span: GET_TASK_ERROR }) },
-    { v10: o.v10 },
-  );
-}
-/**
- * The agent side's call (AgentSide.send): `text` sent to the skill by `method` at the peer's
- * `endpointName`, answered 200; the agent's own SendMessage span no error (and carrying
- * `attributes`, where given).
- */
-export const agentSideSend =
-  (
-    endpointName: string,
-    method: MessageMethod,
-    text: string,
-    attributes?: Record<string, unknown>,
-  ) =>
-  (skill: string): Probe =>
-    messageProbe(`agent side: ${method}`, endpointName, method, text, skill, {
-      span: { name: 'SendMessage', error: false, ...(attributes ? { attributes } : {}) },
-    });
-/** The a2a-sdk 1.3 routes: a REST GET of an unknown task (404, an error span). */
-export const REST_UNKNOWN_TASK = httpProbe(
-  'REST GET of an unknown task',
-  '/tasks/no-such-task',
-  { status: 404, span: { name: 'GetTask', error: true } },
-  { base: 'restUrl', headers: V10 },
-);
-/** The a2a-sdk 1.3 routes: an HTTP+JSON 1.0 stream, its first event the Task. */
-export const REST_STREAM = httpProbe(
-  'HTTP+JSON stream',
-  '/message:stream',
-  { status: 200, contentType: 'text/event-stream; charset=utf-8', body: /^data: \{"task"/ },
-  {
-    base: 'restUrl',
-    headers: { ...V10, accept: 'text/event-stream' },
-    body: (tag) => m10(PROMPTS.translate, 'translate', tag),
-  },
-);
-
 export const grpcOk = { 'rpc.grpc.status_code': 0 };
+/** gRPC GetTask of a task the agent never had: NOT_FOUND (5) on the span, the app's error `error`. */
+export const grpcUnknownTask = (
+  label: string,
+  client: ClientSpec,
+  grpc: Path['grpc'],
+  error: RegExp,
+): Path => ({
+  label,
+  client,
+  grpc,
+  ops: {
+    get: {
+      taskId: 'no-such-task',
+      error,
+      spanAttributes: { 'rpc.grpc.status_code': 5 },
+      spanStatusMessage: /NOT_FOUND/,
+    },
+  },
+});
+/** The bytes compared over gRPC: the 0.3 LegacyGrpcTransport's send, stream and unknown GetTask. */
+export const legacyGrpcBytes = (client: ClientSpec, error: RegExp): Row['sameBytes'] => ({
+  probes: [],
+  calls: [
+    {
+      label: 'LegacyGrpcTransport: send, stream, GetTask of an unknown task',
+      client,
+      ops: { send: {}, stream: {}, get: { taskId: 'no-such-task', error } },
+    },
+  ],
+});
 /** A fact and where it was read: a capability, a default, what the agent says. */
 export const fact = <T extends string | boolean>(value: T, source: string): Fact<T> => ({
   value,

@@ -18,12 +18,12 @@ import {
   grpcOk,
   STREAMING_NO_PUSH,
   fact,
-  GET_TASK_ERROR,
-  unknownTaskProbe,
   raw,
   sendCompletes,
   SETTLED_BY_CARD,
   rawPngFilePath03,
+  grpcUnknownTask,
+  legacyGrpcBytes,
 } from '../conformance/row-kit';
 import {
   rpcExchange,
@@ -33,6 +33,7 @@ import {
   unknownTaskExchange,
   deployment,
 } from '../conformance/row-recording';
+import { GET_TASK_ERROR, unknownTaskProbe } from '../conformance/row-probes';
 
 const GO_PEER = 'test/real-world/go/a2a-go/main.go';
 const GO_DIR = join(__dirname, '..', 'go', 'a2a-go');
@@ -562,30 +563,14 @@ export const goGrpc: Row = {
   ],
   errors: { na: 'gRPC only: its errors are the client’s (errorCalls)' },
   errorCalls: [
-    {
-      label: 'GetTask of an unknown task: NOT_FOUND (5)',
-      client: goFactory('card'),
-      grpc: GO_GRPC,
-      ops: {
-        get: {
-          taskId: 'no-such-task',
-          error: /^gRPC error for getTask: 5 failed to get task: task not found$/,
-          spanAttributes: { 'rpc.grpc.status_code': 5 },
-          spanStatusMessage: /NOT_FOUND/,
-        },
-      },
-    },
+    grpcUnknownTask(
+      'GetTask of an unknown task: NOT_FOUND (5)',
+      goFactory('card'),
+      GO_GRPC,
+      /^gRPC error for getTask: 5 failed to get task: task not found$/,
+    ),
   ],
-  sameBytes: {
-    probes: [],
-    calls: [
-      {
-        label: 'LegacyGrpcTransport: send, stream, GetTask of an unknown task',
-        client: goLegacy,
-        ops: { send: {}, stream: {}, get: { taskId: 'no-such-task', error: /task not found/ } },
-      },
-    ],
-  },
+  sameBytes: legacyGrpcBytes(goLegacy, /task not found/),
   variantA: {
     gone: 'translate',
     left: ['summarize'],

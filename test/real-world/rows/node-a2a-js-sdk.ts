@@ -7,8 +7,9 @@
 import path from 'node:path';
 import { startChildPeer } from '../child-peer.mjs';
 import { cardProbe, messageProbe } from '../conformance/probes';
-import { sdk, fact, agentSideSend } from '../conformance/row-kit';
+import { sdk, fact } from '../conformance/row-kit';
 import type { Deploy, Peer, Row } from '../conformance/types';
+import { agentSideSend } from '../conformance/row-probes';
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
 const PEER = 'test/real-world/a2a-js-sdk/peer.ts';

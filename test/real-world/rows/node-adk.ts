@@ -14,12 +14,10 @@ import {
   STREAMING_NO_PUSH,
   fact,
   nodePeer,
-  GET_TASK_ERROR,
-  unknownTaskProbe,
   raw,
   sendCompletes,
-  agentSideSend,
 } from '../conformance/row-kit';
+import { GET_TASK_ERROR, unknownTaskProbe, agentSideSend } from '../conformance/row-probes';
 
 const ADK_JS_FUNCTIONS = '@google/adk 2.0.0 dist/cjs/agents/functions.js:396';
 const ADK_TOOLS_DICT = 'Function translate is not found in the toolsDict.';

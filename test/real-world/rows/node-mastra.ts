@@ -13,11 +13,9 @@ import {
   STREAMING_NO_PUSH,
   fact,
   nodePeer,
-  GET_TASK_32001,
-  unknownTaskProbe,
   sendCompletes,
-  agentSideSend,
 } from '../conformance/row-kit';
+import { GET_TASK_32001, unknownTaskProbe, agentSideSend } from '../conformance/row-probes';
 
 const MASTRA_PEER = 'test/real-world/mastra/peer.mjs';
 /** Mastra seen through its agent `assistant` (`helper` beside it on the origin), on Node 22. */

@@ -6,15 +6,8 @@ import { cardProbe, rpcProbe, messageProbe } from '../conformance/probes';
 import { voltagentQuirks } from './node-voltagent.quirks';
 import { startVoltAgentPeer } from '../voltagent/peer-process.mjs';
 import type { Row } from '../conformance/types';
-import {
-  packageMissing,
-  STREAMING_NO_PUSH,
-  fact,
-  nodePeer,
-  GET_TASK_32001,
-  unknownTaskProbe,
-  agentSideSend,
-} from '../conformance/row-kit';
+import { packageMissing, STREAMING_NO_PUSH, fact, nodePeer } from '../conformance/row-kit';
+import { GET_TASK_32001, unknownTaskProbe, agentSideSend } from '../conformance/row-probes';
 
 const VOLT_PEER = 'test/real-world/voltagent/peer.mjs';
 const VOLT_NO_TOOL =

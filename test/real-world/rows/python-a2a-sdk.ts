@@ -18,8 +18,6 @@ import {
   sdk,
   TRANSPORTS,
   TEXT_SKILLS,
-  REST_UNKNOWN_TASK,
-  REST_STREAM,
   grpcOk,
   fact,
   raw,
@@ -27,6 +25,8 @@ import {
   SETTLED_BY_CARD,
   COMPLETES_WITH_SUMMARY,
   rawPngFilePath03,
+  grpcUnknownTask,
+  legacyGrpcBytes,
 } from '../conformance/row-kit';
 import type { RecordedExchange } from '../conformance/types';
 import {
@@ -37,6 +37,7 @@ import {
   VARIANT_A_CARD,
   deployment,
 } from '../conformance/row-recording';
+import { REST_UNKNOWN_TASK, REST_STREAM } from '../conformance/row-probes';
 
 const A2A_SDK_PEER = 'test/real-world/python/a2a-sdk/peer.py';
 
@@ -577,43 +578,20 @@ export const pythonSdkGrpc: Row = {
   ],
   errors: { na: 'gRPC only: its errors are the client’s (errorCalls)' },
   errorCalls: [
-    {
-      label: 'GetTask of an unknown task over gRPC 1.0: NOT_FOUND',
-      client: { kind: 'grpc', via: 'factory', from: 'card' },
-      grpc: PY_GRPC_10,
-      ops: {
-        get: {
-          taskId: 'no-such-task',
-          error: /./,
-          spanAttributes: { 'rpc.grpc.status_code': 5 },
-          spanStatusMessage: /NOT_FOUND/,
-        },
-      },
-    },
-    {
-      label: 'GetTask of an unknown task over gRPC 0.3: NOT_FOUND',
-      client: { kind: 'grpc', via: 'legacy' },
-      grpc: PY_GRPC_03,
-      ops: {
-        get: {
-          taskId: 'no-such-task',
-          error: /./,
-          spanAttributes: { 'rpc.grpc.status_code': 5 },
-          spanStatusMessage: /NOT_FOUND/,
-        },
-      },
-    },
+    grpcUnknownTask(
+      'GetTask of an unknown task over gRPC 1.0: NOT_FOUND',
+      { kind: 'grpc', via: 'factory', from: 'card' },
+      PY_GRPC_10,
+      /./,
+    ),
+    grpcUnknownTask(
+      'GetTask of an unknown task over gRPC 0.3: NOT_FOUND',
+      { kind: 'grpc', via: 'legacy' },
+      PY_GRPC_03,
+      /./,
+    ),
   ],
-  sameBytes: {
-    probes: [],
-    calls: [
-      {
-        label: 'LegacyGrpcTransport: send, stream, GetTask of an unknown task',
-        client: { kind: 'grpc', via: 'legacy' },
-        ops: { send: {}, stream: {}, get: { taskId: 'no-such-task', error: /./ } },
-      },
-    ],
-  },
+  sameBytes: legacyGrpcBytes({ kind: 'grpc', via: 'legacy' }, /./),
   variantA: {
     gone: 'translate',
     left: ['summarize'],

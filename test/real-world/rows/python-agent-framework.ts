@@ -13,10 +13,7 @@ import {
   sdk,
   TRANSPORTS,
   TEXT_SKILLS,
-  REST_UNKNOWN_TASK,
-  REST_STREAM,
   fact,
-  unknownTaskProbe,
   raw,
   sendCompletes,
 } from '../conformance/row-kit';
@@ -27,6 +24,7 @@ import {
   unknownTaskExchange,
   deployment,
 } from '../conformance/row-recording';
+import { unknownTaskProbe, REST_UNKNOWN_TASK, REST_STREAM } from '../conformance/row-probes';
 
 const MAF_NOT_FOUND = 'Error: Requested function "translate" not found.';
 const MAF_TOOLS = 'agent_framework/_tools.py';

@@ -5,14 +5,7 @@
 import { cardProbe } from '../conformance/probes';
 import { crewaiQuirks } from './python-crewai.quirks';
 import type { Row } from '../conformance/types';
-import {
-  pythonAgent,
-  PROMPTS,
-  SUMMARY,
-  unknownTaskProbe,
-  fact,
-  TOOL_SKILLS,
-} from '../conformance/row-kit';
+import { pythonAgent, PROMPTS, SUMMARY, fact, TOOL_SKILLS } from '../conformance/row-kit';
 import type { Recorder } from '../record-lib.mjs';
 import type { Json } from '../lib';
 import {
@@ -22,6 +15,7 @@ import {
   UNKNOWN_TASK_EXCHANGE_03,
   deployment,
 } from '../conformance/row-recording';
+import { unknownTaskProbe } from '../conformance/row-probes';
 
 /** The rows the conformance suite runs. */
 const CREWAI_PEER = 'test/real-world/python/crewai/peer.py';

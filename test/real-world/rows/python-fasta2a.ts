@@ -11,7 +11,6 @@ import {
   SUMMARY,
   sdk,
   TEXT_SKILLS,
-  unknownTaskProbe,
   fact,
   sendCompletes,
   SETTLED_BY_CARD,
@@ -25,6 +24,7 @@ import {
   deployment,
   polledExchange,
 } from '../conformance/row-recording';
+import { unknownTaskProbe } from '../conformance/row-probes';
 
 const FASTA2A_PEER = 'test/real-world/python/fasta2a/peer.py';
 /** A-fail's polled task: a bare failed status (no message), the history only the client's message */

@@ -11,7 +11,6 @@ import {
   PROMPTS,
   sdk,
   fact,
-  unknownTaskProbe,
   raw,
   sendCompletes,
   COMPLETES_WITH_SUMMARY,
@@ -22,6 +21,7 @@ import {
   unknownTaskExchange,
   deployment,
 } from '../conformance/row-recording';
+import { unknownTaskProbe } from '../conformance/row-probes';
 
 const ADK_PEER = 'test/real-world/python/google-adk/peer.py';
 const ADK_NO_TOOL =

@@ -16,7 +16,6 @@ import {
   venvMissing,
   PROMPTS,
   sdk,
-  unknownTaskProbe,
   STREAMING_NO_PUSH,
   fact,
   raw,
@@ -30,6 +29,7 @@ import {
   unknownTaskExchange,
   deployment,
 } from '../conformance/row-recording';
+import { unknownTaskProbe } from '../conformance/row-probes';
 
 /**
  * A LangGraph server seen through one of its assistants (one per graph): its card and endpoint

@@ -11,7 +11,6 @@ import {
   PROMPTS,
   SUMMARY,
   sdk03,
-  unknownTaskProbe,
   fact,
   raw,
   sendCompletes,
@@ -26,6 +25,7 @@ import {
   UNKNOWN_TASK_EXCHANGE_03,
   deployment,
 } from '../conformance/row-recording';
+import { unknownTaskProbe } from '../conformance/row-probes';
 
 /** Strands' one text of a task whose agent raised (executor.py `StrandsA2AExecutor.execute`) */
 const STRANDS_FAILED = 'Agent execution failed';
