@@ -153,6 +153,11 @@ export const grpcUnknownTask = (
     },
   },
 });
+/** Variant A over gRPC on the a2a-sdk family: send and stream FAILED "unknown skill: translate". */
+export const GRPC_FAILED_UNKNOWN_SKILL = {
+  send: { state: 'failed', statusText: 'unknown skill: translate', spanState: 'TASK_STATE_FAILED' },
+  stream: { spanState: 'TASK_STATE_FAILED' },
+};
 /** The bytes compared over gRPC: the 0.3 LegacyGrpcTransport's send, stream and unknown GetTask. */
 export const legacyGrpcBytes = (client: ClientSpec, error: RegExp): Row['sameBytes'] => ({
   probes: [],

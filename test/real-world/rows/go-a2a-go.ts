@@ -24,6 +24,7 @@ import {
   rawPngFilePath03,
   grpcUnknownTask,
   legacyGrpcBytes,
+  GRPC_FAILED_UNKNOWN_SKILL,
 } from '../conformance/row-kit';
 import {
   rpcExchange,
@@ -581,12 +582,7 @@ export const goGrpc: Row = {
         client: goFactory('card'),
         grpc: GO_GRPC,
         ops: {
-          send: {
-            state: 'failed',
-            statusText: 'unknown skill: translate',
-            spanState: 'TASK_STATE_FAILED',
-          },
-          stream: { spanState: 'TASK_STATE_FAILED' },
+          ...GRPC_FAILED_UNKNOWN_SKILL,
           get: {
             state: 'failed',
             spanState: 'TASK_STATE_FAILED',

@@ -27,6 +27,7 @@ import {
   rawPngFilePath03,
   grpcUnknownTask,
   legacyGrpcBytes,
+  GRPC_FAILED_UNKNOWN_SKILL,
 } from '../conformance/row-kit';
 import type { RecordedExchange } from '../conformance/types';
 import {
@@ -600,14 +601,7 @@ export const pythonSdkGrpc: Row = {
         label: 'gRPC 1.0 send + stream: FAILED "unknown skill: translate" (the server’s words)',
         client: { kind: 'grpc', via: 'factory', from: 'card' },
         grpc: PY_GRPC_10,
-        ops: {
-          send: {
-            state: 'failed',
-            statusText: 'unknown skill: translate',
-            spanState: 'TASK_STATE_FAILED',
-          },
-          stream: { spanState: 'TASK_STATE_FAILED' },
-        },
+        ops: GRPC_FAILED_UNKNOWN_SKILL,
         says: { value: 'words', source: `${A2A_SDK_PEER}:166` },
         verdict: 'unknown_skill',
         evidence: 'protocol',
