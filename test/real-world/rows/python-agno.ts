@@ -6,7 +6,7 @@ import { cardProbe, httpProbe } from '../conformance/probes';
 import { endpoint } from '../conformance/types';
 import { agnoQuirks } from './python-agno.quirks';
 import type { Row } from '../conformance/types';
-import { pythonAgent, PROMPTS, SUMMARY, fact } from '../conformance/row-kit';
+import { pythonAgent, PROMPTS, SUMMARY, fact, raw } from '../conformance/row-kit';
 import {
   getExchange,
   cardExchange,
@@ -15,8 +15,8 @@ import {
 } from '../conformance/row-recording';
 
 const AGNO_PEER = 'test/real-world/python/agno/peer.py';
-const agnoSend = { kind: 'jsonrpc', version: '0.3', endpoint: 'sendUrl' } as const;
-const agnoStream = { kind: 'jsonrpc', version: '0.3', endpoint: 'streamUrl' } as const;
+const agnoSend = raw('0.3', 'sendUrl');
+const agnoStream = raw('0.3', 'streamUrl');
 export const agno: Row = {
   id: 'python-agno',
   name: 'Agno AgentOS (`agno[os,a2a]` 3.1.10 with `a2a_interface=True`, on `a2a-sdk` 0.3.26; a scripted `Model`)',

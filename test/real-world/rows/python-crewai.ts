@@ -5,7 +5,7 @@
 import { cardProbe } from '../conformance/probes';
 import { crewaiQuirks } from './python-crewai.quirks';
 import type { Row } from '../conformance/types';
-import { pythonAgent, PROMPTS, SUMMARY, fact, TOOL_SKILLS } from '../conformance/row-kit';
+import { pythonAgent, PROMPTS, SUMMARY, fact, TOOL_SKILLS, raw } from '../conformance/row-kit';
 import type { Recorder } from '../record-lib.mjs';
 import type { Json } from '../lib';
 import {
@@ -30,12 +30,7 @@ const crewM03 = (r: Recorder, text: string, skill_id: string): Json => ({
   },
 });
 /** crewAI's own client convention: the skill id in `params.message.metadata.skill_id` */
-const crewRpc = {
-  kind: 'jsonrpc',
-  version: '0.3',
-  endpoint: 'rpcUrl',
-  skillKey: 'skill_id',
-} as const;
+const crewRpc = raw('0.3', 'rpcUrl', { skillKey: 'skill_id' });
 /** crewAI's ToolUsage error (ReAct), up to where it appends its retry prompt */
 const CREWAI_REACT_MISSING =
   "I encountered an error: Action 'translate' don't exist, these are the only available Actions:\n" +

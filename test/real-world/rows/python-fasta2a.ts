@@ -14,6 +14,7 @@ import {
   fact,
   sendCompletes,
   SETTLED_BY_CARD,
+  raw,
 } from '../conformance/row-kit';
 import {
   getExchange,
@@ -30,8 +31,7 @@ const FASTA2A_PEER = 'test/real-world/python/fasta2a/peer.py';
 /** A-fail's polled task: a bare failed status (no message), the history only the client's message */
 const FASTA2A_FAILED_WIRE =
   /"status":\{"state":"failed","timestamp":"[^"]*"\},"history":\[\{"role":"user","parts":\[\{"text":"translate: hello"\}\][^\]]*\]\}\}$/;
-const raw03 = (poll = false) =>
-  ({ kind: 'jsonrpc', version: '0.3', endpoint: 'rpcUrl', poll }) as const;
+const raw03 = (poll = false) => raw('0.3', 'rpcUrl', { poll });
 /** A send fasta2a answers at once with the SUBMITTED task, which the polls read COMPLETED with the summary. */
 const SUBMITTED_THEN_SUMMARY = {
   answered: 'submitted',
