@@ -8,7 +8,7 @@
  * Adding an implementation: its agent code in its own folder (a peer that prints {"port":N} and
  * reads VARIANT / PORT from its environment, e.g. python/<impl>/peer.py + its entry in python/peers.json), its
  * row in a file of its own (rows/<impl>.ts, beside its quirks; what rows share is in
- * row-kit.ts), and that row's line here.
+ * row-kit.ts, row-probes.ts and row-recording.ts), and that row's line here.
  */
 import { strands } from '../rows/python-strands';
 import { pythonSdk, pythonSdkGrpc } from '../rows/python-a2a-sdk';

@@ -28,7 +28,7 @@ export function m10(text: string, skillId: string, tag: string): Json {
   };
 }
 
-type Expected = Omit<Probe, 'request' | 'label'>;
+export type Expected = Omit<Probe, 'request' | 'label'>;
 
 /** GET the card. */
 export function cardProbe(): Probe {
@@ -90,4 +90,44 @@ export function httpProbe(
       },
     }),
   };
+}
+
+/** The A2A methods that carry a message: 0.3 slash names, 1.0 names; the stream ones answer SSE. */
+export const MESSAGE_METHODS = {
+  'message/send': { v10: false, stream: false },
+  'message/stream': { v10: false, stream: true },
+  SendMessage: { v10: true, stream: false },
+  SendStreamingMessage: { v10: true, stream: true },
+} as const;
+export type MessageMethod = keyof typeof MESSAGE_METHODS;
+
+/**
+ * A message of one text part to `skill` (a name, or read from the peer) by `method` at the peer's
+ * `endpointName`: 0.3 params (`m03`) under the slash names, 1.0 (`m10`, A2A-Version) under the
+ * others; answered HTTP 200 unless `expected` says otherwise.
+ */
+export function messageProbe(
+  label: string,
+  endpointName: string,
+  method: MessageMethod,
+  text: string,
+  skill: string | ((peer: Peer) => string),
+  expected: Partial<Expected> = {},
+): Probe {
+  const { v10, stream } = MESSAGE_METHODS[method];
+  const params = (tag: string, peer: Peer): Json => {
+    const id = typeof skill === 'string' ? skill : skill(peer);
+    return v10 ? m10(text, id, tag) : m03(text, id, tag);
+  };
+  return rpcProbe(
+    label,
+    endpointName,
+    method,
+    params,
+    { status: 200, ...expected },
+    {
+      stream,
+      v10,
+    },
+  );
 }

@@ -1,24 +1,25 @@
 /**
  * What the conformance table's rows (test/real-world/rows/<implementation>.ts) share: the reasons a
- * row cannot run, the prompts and skills most agents serve, the clients most rows drive, and the
- * exchanges and probes several rows declare alike.
+ * row cannot run and how its agent starts, the prompts and skills most agents serve, the clients
+ * most rows drive and the paths and judgements several rows expect alike, and quirks' shapes.
+ * The probes rows send alike are in row-probes.ts, what their recordings say alike in
+ * row-recording.ts.
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { JSON_HEADERS, post, sse, V03, V10 as V10REC, type Recorder } from '../record-lib.mjs';
 import { join } from 'node:path';
 import { FOX, type Json } from '../lib';
-import { httpProbe, m10, rpcProbe, V10 } from './probes';
 import { pythonPeerFiles, startImplPeer } from '../python/python-peer.mjs';
 import type { RowContext } from './checks';
 import {
-  endpoint,
   quirk,
+  type ClientSpec,
   type Deploy,
   type Fact,
+  type ModePath,
+  type Path,
   type Peer,
   type Quirk,
-  type RecordedExchange,
   type Row,
   type Variant,
 } from './types';
@@ -87,171 +88,87 @@ export const sdk03 = (from: 'url' | 'card') =>
 export const sdk = (transport: 'JSONRPC' | 'HTTP+JSON', from: 'url' | 'card', legacy = false) =>
   ({ kind: 'sdk', transport, from, legacy, stripInterfaces: legacy }) as const;
 export const TRANSPORTS = ['JSONRPC', 'HTTP+JSON'] as const;
-
-/** A recorded exchange: GET a URL of the peer (or its endpoint of that name). */
-export function getExchange(
-  name: string,
-  note: string,
-  url: string | ((p: Peer) => string),
-  init?: RequestInit,
-): RecordedExchange {
-  const at = typeof url === 'string' ? (p: Peer) => endpoint(p, url) : url;
-  return { name, note, request: (p) => ({ url: at(p), init }) };
-}
+/** Raw fetch of JSON-RPC at the peer's `endpoint` (polling, Mastra's slash names... in `o`). */
+export const raw = (
+  version: '0.3' | '1.0',
+  endpoint: string,
+  o: Omit<Extract<ClientSpec, { kind: 'jsonrpc' }>, 'kind' | 'version' | 'endpoint'> = {},
+) => ({ kind: 'jsonrpc', version, endpoint, ...o }) as const;
+/** Variant A's skill that stays: a send of it by `client` still completes. */
+export const sendCompletes = (label: string, client: ClientSpec): Path => ({
+  label,
+  client,
+  ops: { send: { state: 'completed' } },
+});
 /**
- * How a recorded POST is sent: as an event stream (`stream`), with 1.0 headers (`v10`), or with
- * `headers` of its own instead (a Node client's `accept`, a version the agent refuses).
+ * How a variant A path is judged when the agent's failure names nothing: the card fetched again
+ * lacks the skill, so `unknown_skill` on the card's evidence, confirmed, on an error span.
  */
-export interface PostOptions {
-  stream?: boolean;
-  v10?: boolean;
-  headers?: Record<string, string>;
-}
-/**
- * A recorded JSON-RPC `method` (tasks/get, or one the agent does not know) on the peer's `rpcUrl`
- * naming the task the exchange recorded just before answered with (or opened, streaming).
- */
-export function previousTaskExchange(
-  name: string,
-  note: string,
-  o: PostOptions & { method?: string } = {},
-): RecordedExchange {
-  const read = (_r: Recorder, _f: Json | undefined, _p: Peer, prev?: Json) => ({
-    id: prev?.result.id,
-  });
-  return rpcExchange(name, note, 'rpcUrl', o.method ?? 'tasks/get', read, o);
-}
-/** A recording's steps: each variant deployed in turn (healthy first), with its exchanges. */
-export function redeploys(
-  by: Partial<Record<Variant, RecordedExchange[]>>,
-): NonNullable<Row['recording']>['steps'] {
-  return Object.entries(by).map(([variant, exchanges]) => ({
-    deploy: { variant: variant as Variant },
-    exchanges: exchanges ?? [],
-  }));
-}
-/** A recorded GET of the origin's root card, `/.well-known/agent-card.json`. */
-export const rootCardExchange = (name: string, note: string): RecordedExchange =>
-  getExchange(name, note, (p) => `${p.origin}/.well-known/agent-card.json`);
-/** The URL of an agent the peer does not serve: the peer's `endpointName`, `agentId` replaced. */
-export const unknownAgentUrl = (endpointName: string, agentId: string) => (p: Peer) =>
-  endpoint(p, endpointName).replace(agentId, 'nobody');
-/** A recorded POST as a Node client sends it: `accept` JSON, or an event stream. */
-export const NODE_POST: PostOptions = { headers: JSON_HEADERS };
-export const NODE_STREAM: PostOptions = { headers: JSON_HEADERS, stream: true };
-/**
- * A recorded JSON-RPC exchange: POST `method` to the peer's `endpointName` (1.0 headers, SSE);
- * `params` may read the peer (a skill id it was given at start).
- */
-export function rpcExchange(
-  name: string,
-  note: string,
-  endpointName: string,
-  method: string,
-  params: (r: Recorder, first: Json | undefined, p: Peer, previous?: Json) => Json,
-  o: PostOptions = {},
-): RecordedExchange {
-  return postExchange(
-    name,
-    note,
-    (p) => endpoint(p, endpointName),
-    (r, p, first, previous) => r.rpc(method, params(r, first, p, previous)),
-    o,
-  );
-}
-/**
- * A recorded POST of a body the row builds itself (from the peer, the answer to the exchange's
- * unrecorded first call, the previous exchange's answer) to the peer's URL `url` (SSE when
- * `stream`, 1.0 headers when `v10`).
- */
-export function postExchange(
-  name: string,
-  note: string,
-  url: (p: Peer) => string,
-  body: (r: Recorder, p: Peer, first: Json | undefined, previous?: Json) => string,
-  o: PostOptions = {},
-): RecordedExchange {
-  const headers = o.headers ?? (o.v10 ? V10REC : V03);
-  return {
-    name,
-    note,
-    request: (p, r, first, previous) => ({
-      url: url(p),
-      init: post(o.stream ? sse(headers) : headers, body(r, p, first, previous)),
-    }),
-  };
-}
-/**
- * A recorded read of a task sent first, unrecorded: FastA2A answers a send at once with the
- * SUBMITTED task and works after it, so `send` goes first and `method` (tasks/get or GetTask)
- * reads that task back `waitMs` later; `waitBeforeMs` lets the task before it finish.
- */
-export function polledExchange(
-  name: string,
-  note: string,
-  endpointName: string,
-  method: string,
-  send: { method: string; params: (r: Recorder) => Json },
-  o: { v10?: boolean; waitMs: number; waitBeforeMs?: number },
-): RecordedExchange {
-  const headers = o.v10 ? V10REC : V03;
-  return {
-    ...rpcExchange(
-      name,
-      note,
-      endpointName,
-      method,
-      (_r, first) => ({ id: first?.result.task.id }),
-      {
-        v10: o.v10,
-      },
-    ),
-    first: {
-      request: (p, r) => ({
-        url: endpoint(p, endpointName),
-        init: post(headers, r.rpc(send.method, send.params(r))),
-      }),
-      waitBeforeMs: o.waitBeforeMs,
-      waitMs: o.waitMs,
-    },
-  };
-}
+export const SETTLED_BY_CARD = {
+  verdict: 'unknown_skill',
+  evidence: 'card',
+  confirmed: true,
+  errorSpan: true,
+} as const;
 
 /** The two skills most agents here serve, both `text/plain`. */
 export const TEXT_SKILLS: Array<[string, string[]]> = [
   ['summarize', ['text/plain']],
   ['translate', ['text/plain']],
 ];
-/** tasks/get of a task the agent never had: -32001 at HTTP 200, an error span (or, `bytes`, its tagged id for the bytes compared). */
-export function unknownTaskProbe(endpointName: string, bytes = false) {
-  return rpcProbe(
-    bytes ? 'tasks/get unknown' : 'tasks/get of an unknown task',
-    endpointName,
-    'tasks/get',
-    (tag) => ({ id: bytes ? `${tag}-none` : 'no-such-task' }),
-    { status: 200, body: /-32001/, ...(bytes ? {} : { span: { name: 'GetTask', error: true } }) },
-  );
-}
-/** The a2a-sdk 1.3 routes: a REST GET of an unknown task (404, an error span). */
-export const REST_UNKNOWN_TASK = httpProbe(
-  'REST GET of an unknown task',
-  '/tasks/no-such-task',
-  { status: 404, span: { name: 'GetTask', error: true } },
-  { base: 'restUrl', headers: V10 },
-);
-/** The a2a-sdk 1.3 routes: an HTTP+JSON 1.0 stream, its first event the Task. */
-export const REST_STREAM = httpProbe(
-  'HTTP+JSON stream',
-  '/message:stream',
-  { status: 200, contentType: 'text/event-stream; charset=utf-8', body: /^data: \{"task"/ },
-  {
-    base: 'restUrl',
-    headers: { ...V10, accept: 'text/event-stream' },
-    body: (tag) => m10(PROMPTS.translate, 'translate', tag),
-  },
-);
-
+/** The two skills of an agent whose skills are its tools: their card lists no output modes. */
+export const TOOL_SKILLS: Array<[string, undefined]> = [
+  ['summarize', undefined],
+  ['translate', undefined],
+];
+/** A healthy path's ops: the send answers the summary as text, the stream completes. */
+export const COMPLETES_WITH_SUMMARY = {
+  send: { state: 'completed', part: { kind: 'text', text: SUMMARY } },
+  stream: { state: 'completed' },
+};
+/** Variant B on the a2a-sdk family's 0.3 JSON-RPC: a raw message/send answered by a file part image/png. */
+export const rawPngFilePath03 = (endpoint: string): ModePath => ({
+  label: 'raw 0.3 message/send: a file part image/png',
+  client: raw('0.3', endpoint),
+  ops: { send: { state: 'completed', part: { kind: 'file', mediaType: 'image/png' } } },
+  mediaType: 'image/png',
+});
 export const grpcOk = { 'rpc.grpc.status_code': 0 };
+/** gRPC GetTask of a task the agent never had: NOT_FOUND (5) on the span, the app's error `error`. */
+export const grpcUnknownTask = (
+  label: string,
+  client: ClientSpec,
+  grpc: Path['grpc'],
+  error: RegExp,
+): Path => ({
+  label,
+  client,
+  grpc,
+  ops: {
+    get: {
+      taskId: 'no-such-task',
+      error,
+      spanAttributes: { 'rpc.grpc.status_code': 5 },
+      spanStatusMessage: /NOT_FOUND/,
+    },
+  },
+});
+/** Variant A over gRPC on the a2a-sdk family: send and stream FAILED "unknown skill: translate". */
+export const GRPC_FAILED_UNKNOWN_SKILL = {
+  send: { state: 'failed', statusText: 'unknown skill: translate', spanState: 'TASK_STATE_FAILED' },
+  stream: { spanState: 'TASK_STATE_FAILED' },
+};
+/** The bytes compared over gRPC: the 0.3 LegacyGrpcTransport's send, stream and unknown GetTask. */
+export const legacyGrpcBytes = (client: ClientSpec, error: RegExp): Row['sameBytes'] => ({
+  probes: [],
+  calls: [
+    {
+      label: 'LegacyGrpcTransport: send, stream, GetTask of an unknown task',
+      client,
+      ops: { send: {}, stream: {}, get: { taskId: 'no-such-task', error } },
+    },
+  ],
+});
 /** A fact and where it was read: a capability, a default, what the agent says. */
 export const fact = <T extends string | boolean>(value: T, source: string): Fact<T> => ({
   value,

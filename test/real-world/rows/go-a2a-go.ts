@@ -6,10 +6,10 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildGoPeer, startGoPeer } from '../go/a2a-go/peer-process.mjs';
-import { cardProbe, httpProbe, m03, rpcProbe } from '../conformance/probes';
+import { cardProbe, httpProbe, m03, messageProbe } from '../conformance/probes';
 import { endpoint } from '../conformance/types';
 import { goGrpcQuirks, goQuirks } from './go-a2a-go.quirks';
-import type { Row } from '../conformance/types';
+import type { GonePath, Row } from '../conformance/types';
 import {
   PROMPTS,
   SUMMARY,
@@ -17,11 +17,24 @@ import {
   TEXT_SKILLS,
   grpcOk,
   STREAMING_NO_PUSH,
-  getExchange,
-  postExchange,
-  rpcExchange,
   fact,
+  raw,
+  sendCompletes,
+  SETTLED_BY_CARD,
+  rawPngFilePath03,
+  grpcUnknownTask,
+  legacyGrpcBytes,
+  GRPC_FAILED_UNKNOWN_SKILL,
 } from '../conformance/row-kit';
+import {
+  rpcExchange,
+  postExchange,
+  cardExchange,
+  VARIANT_A_CARD,
+  unknownTaskExchange,
+  deployment,
+} from '../conformance/row-recording';
+import { GET_TASK_ERROR, unknownTaskProbe } from '../conformance/row-probes';
 
 const GO_PEER = 'test/real-world/go/a2a-go/main.go';
 const GO_DIR = join(__dirname, '..', 'go', 'a2a-go');
@@ -31,6 +44,17 @@ function goCall(name: string, note: string, method: string, text: string, skill:
     stream: method === 'message/stream',
   });
 }
+/** A variant A path of the Go peer deployed with UNKNOWN_SKILL=`how`, called by raw 0.3 JSON-RPC. */
+const goneWith = (
+  how: string,
+  label: string,
+  path: Omit<GonePath, 'label' | 'deploy' | 'client'>,
+): GonePath => ({
+  label,
+  deploy: { unknownSkill: how },
+  client: raw('0.3', 'jsonRpcUrl'),
+  ...path,
+});
 /** The module versions the build used (go.mod's requires) and the Go that built it. */
 function goVersions(): Record<string, string> {
   const gomod = readFileSync(join(GO_DIR, 'go.mod'), 'utf8');
@@ -138,7 +162,7 @@ export const goJsonRpc: Row = {
     },
     {
       label: 'raw 0.3 message/send (answered as text/plain) and message/stream',
-      client: { kind: 'jsonrpc', version: '0.3', endpoint: 'jsonRpcUrl' },
+      client: raw('0.3', 'jsonRpcUrl'),
       protocol: '0.3',
       ops: {
         send: {
@@ -173,24 +197,20 @@ export const goJsonRpc: Row = {
         }),
       },
     ),
-    rpcProbe(
-      'tasks/get of an unknown task',
-      'jsonRpcUrl',
-      'tasks/get',
-      () => ({ id: 'no-such-task' }),
-      {
+    unknownTaskProbe('jsonRpcUrl', {
+      expect: {
         status: 200,
         body: /"error":\{"code":-32001,"message":"task not found","data":\{"error":"failed to get task: task not found"\}\}/,
-        span: { name: 'GetTask', error: true },
+        span: GET_TASK_ERROR,
       },
-    ),
-    rpcProbe(
+    }),
+    messageProbe(
       'the skill’s own invalid params (-32602 at HTTP 200)',
       'jsonRpcUrl',
       'message/send',
-      (tag) => m03('summarize: max_words=-1', 'summarize', tag),
+      'summarize: max_words=-1',
+      'summarize',
       {
-        status: 200,
         body: /"code":-32602,.*'max_words' must be a positive integer: invalid params"/,
         span: { name: 'SendMessage', error: true, drift: 'invalid_params' },
       },
@@ -199,32 +219,21 @@ export const goJsonRpc: Row = {
   sameBytes: {
     probes: [
       cardProbe(),
-      rpcProbe(
-        'send',
-        'jsonRpcUrl',
-        'message/send',
-        (tag) => m03(PROMPTS.summarize, 'summarize', tag),
-        {
-          status: 200,
-          contentType: 'text/plain; charset=utf-8',
-          body: /^\{"jsonrpc":"2.0","id":7,"result"/,
-        },
-      ),
-      rpcProbe(
-        'stream',
-        'jsonRpcUrl',
-        'message/stream',
-        (tag) => m03(PROMPTS.translate, 'translate', tag),
-        { status: 200, contentType: 'text/event-stream', body: /^id: UUID\ndata: / },
-        { stream: true },
-      ),
-      rpcProbe(
+      messageProbe('send', 'jsonRpcUrl', 'message/send', PROMPTS.summarize, 'summarize', {
+        contentType: 'text/plain; charset=utf-8',
+        body: /^\{"jsonrpc":"2.0","id":7,"result"/,
+      }),
+      messageProbe('stream', 'jsonRpcUrl', 'message/stream', PROMPTS.translate, 'translate', {
+        contentType: 'text/event-stream',
+        body: /^id: UUID\ndata: /,
+      }),
+      messageProbe(
         'invalid params',
         'jsonRpcUrl',
         'message/send',
-        (tag) => m03('summarize: max_words=-1', 'summarize', tag),
+        'summarize: max_words=-1',
+        'summarize',
         {
-          status: 200,
           contentType: 'text/plain; charset=utf-8',
           body: /^\{"jsonrpc":"2.0","id":7,"error"/,
         },
@@ -263,7 +272,7 @@ export const goJsonRpc: Row = {
       },
       {
         label: 'raw 0.3 message/send and message/stream: failed',
-        client: { kind: 'jsonrpc', version: '0.3', endpoint: 'jsonRpcUrl' },
+        client: raw('0.3', 'jsonRpcUrl'),
         ops: {
           send: { state: 'failed', statusText: 'unknown skill: translate' },
           stream: { state: 'failed' },
@@ -271,70 +280,64 @@ export const goJsonRpc: Row = {
         says: { value: 'words', source: 'as above' },
         verdict: 'unknown_skill',
       },
-      {
-        label:
-          'Execute returns fmt.Errorf("unknown skill: translate: %w", a2a.ErrInvalidParams): -32602 (send and the stream’s only event)',
-        deploy: { unknownSkill: 'error' },
-        client: { kind: 'jsonrpc', version: '0.3', endpoint: 'jsonRpcUrl' },
-        ops: {
-          send: {
-            error: /^-32602 invalid params$/,
-            wire: /"error":\{"code":-32602,"message":"invalid params","data":\{"error":"unknown skill: translate: invalid params"\}\}/,
+      goneWith(
+        'error',
+        'Execute returns fmt.Errorf("unknown skill: translate: %w", a2a.ErrInvalidParams): -32602 (send and the stream’s only event)',
+        {
+          ops: {
+            send: {
+              error: /^-32602 invalid params$/,
+              wire: /"error":\{"code":-32602,"message":"invalid params","data":\{"error":"unknown skill: translate: invalid params"\}\}/,
+            },
+            stream: { error: /^-32602 /, events: ['error'] },
           },
-          stream: { error: /^-32602 /, events: ['error'] },
-        },
-        says: {
-          value: 'words',
-          source: `${GO_PEER} UNKNOWN_SKILL=error; the contract’s verdict for -32602 on a listed skill`,
-        },
-        verdict: 'invalid_params',
-        errorSpan: true,
-      },
-      {
-        label:
-          'Execute returns fmt.Errorf("unknown skill: translate: %w", a2a.ErrUnsupportedOperation): -32004, the words in data.error',
-        deploy: { unknownSkill: 'unsupported' },
-        client: { kind: 'jsonrpc', version: '0.3', endpoint: 'jsonRpcUrl' },
-        ops: {
-          send: {
-            error: /^-32004 this operation is not supported$/,
-            wire: /"data":\{"error":"unknown skill: translate: this operation is not supported"\}/,
+          says: {
+            value: 'words',
+            source: `${GO_PEER} UNKNOWN_SKILL=error; the contract’s verdict for -32602 on a listed skill`,
           },
-          stream: { error: /^-32004 / },
+          verdict: 'invalid_params',
+          errorSpan: true,
         },
-        says: { value: 'words', source: `${GO_PEER} UNKNOWN_SKILL=unsupported` },
-        verdict: 'unknown_skill',
-        errorSpan: true,
-      },
-      {
-        label:
-          'a plain errors.New("unknown skill: translate") after the submitted event: -32603 "internal error" without the text',
-        deploy: { unknownSkill: 'plain' },
-        client: { kind: 'jsonrpc', version: '0.3', endpoint: 'jsonRpcUrl' },
-        ops: {
-          send: {
-            error: /^-32603 internal error$/,
-            wire: /"error":\{"code":-32603,"message":"internal error"\}/,
+      ),
+      goneWith(
+        'unsupported',
+        'Execute returns fmt.Errorf("unknown skill: translate: %w", a2a.ErrUnsupportedOperation): -32004, the words in data.error',
+        {
+          ops: {
+            send: {
+              error: /^-32004 this operation is not supported$/,
+              wire: /"data":\{"error":"unknown skill: translate: this operation is not supported"\}/,
+            },
+            stream: { error: /^-32004 / },
           },
+          says: { value: 'words', source: `${GO_PEER} UNKNOWN_SKILL=unsupported` },
+          verdict: 'unknown_skill',
+          errorSpan: true,
         },
-        says: {
-          value: 'failure',
-          source: 'a2asrv’s JSON-RPC handler hides a plain error’s text (-32603 "internal error")',
+      ),
+      goneWith(
+        'plain',
+        'a plain errors.New("unknown skill: translate") after the submitted event: -32603 "internal error" without the text',
+        {
+          ops: {
+            send: {
+              error: /^-32603 internal error$/,
+              wire: /"error":\{"code":-32603,"message":"internal error"\}/,
+            },
+          },
+          says: {
+            value: 'failure',
+            source:
+              'a2asrv’s JSON-RPC handler hides a plain error’s text (-32603 "internal error")',
+          },
+          // no text names the skill: a failure the card fetched again settles
+          ...SETTLED_BY_CARD,
+          suspicion: 'failure',
+          rpcCode: -32603,
         },
-        // no text names the skill: a failure the card fetched again settles
-        verdict: 'unknown_skill',
-        evidence: 'card',
-        suspicion: 'failure',
-        confirmed: true,
-        rpcCode: -32603,
-        errorSpan: true,
-      },
+      ),
     ],
-    still: {
-      label: 'SDK 0.3 mode send summarize',
-      client: sdk03('card'),
-      ops: { send: { state: 'completed' } },
-    },
+    still: sendCompletes('SDK 0.3 mode send summarize', sdk03('card')),
   },
   variantB: {
     skill: 'summarize',
@@ -345,12 +348,7 @@ export const goJsonRpc: Row = {
         ops: { send: { state: 'completed', part: { mediaType: 'image/png' } }, stream: {} },
         mediaType: 'image/png',
       },
-      {
-        label: 'raw 0.3 message/send: a file part image/png',
-        client: { kind: 'jsonrpc', version: '0.3', endpoint: 'jsonRpcUrl' },
-        ops: { send: { state: 'completed', part: { kind: 'file', mediaType: 'image/png' } } },
-        mediaType: 'image/png',
-      },
+      rawPngFilePath03('jsonRpcUrl'),
     ],
   },
   recording: {
@@ -358,132 +356,115 @@ export const goJsonRpc: Row = {
     versionsOf: [],
     recordedWith: goVersions,
     steps: [
-      {
-        deploy: { variant: 'healthy' },
-        exchanges: [
-          getExchange('card', 'GET /.well-known/agent-card.json', (p) => p.cardUrl),
-          goCall(
-            'jsonrpc.message-send.completed',
-            'message/send skill summarize: completed task (history: the user message and the working status message); no Content-Type set, net/http sniffs text/plain',
-            'message/send',
-            PROMPTS.summarize,
-            'summarize',
-          ),
-          rpcExchange(
-            'jsonrpc.tasks-get.completed',
-            'tasks/get of that task',
-            'jsonRpcUrl',
-            'tasks/get',
-            (_r, _first, _p, previous) => ({ id: previous?.result.id }),
-          ),
-          goCall(
-            'jsonrpc.message-stream',
-            'message/stream skill translate: status-update submitted, working, artifact-update, status-update completed (final); each event `id: <uuid>` + `data:`',
-            'message/stream',
-            PROMPTS.translate,
-            'translate',
-          ),
-          rpcExchange(
-            'jsonrpc.tasks-get.not-found',
-            'tasks/get of an unknown task: -32001 at HTTP 200',
-            'jsonRpcUrl',
-            'tasks/get',
-            () => ({ id: 'no-such-task' }),
-          ),
-          goCall(
-            'jsonrpc.message-send.invalid-params',
-            'message/send, the skill returns a2a.ErrInvalidParams (wrapped) before any event: -32602, the text in data.error',
-            'message/send',
-            'summarize: max_words=-1',
-            'summarize',
-          ),
-          goCall(
-            'jsonrpc.message-stream.invalid-params',
-            'message/stream, the same: one SSE event carrying the -32602 error',
-            'message/stream',
-            'summarize: max_words=-1',
-            'summarize',
-          ),
-          goCall(
-            'jsonrpc.unknown-method',
-            'a 1.0 method name (SendMessage): -32601 method not found',
-            'SendMessage',
-            'summarize: x',
-            'summarize',
-          ),
-          postExchange(
-            'http.not-found',
-            'POST to a path the mux does not serve: net/http 404 text/plain "404 page not found"',
-            (p) => `${p.origin}/no-such-path`,
-            (r) => r.rpc('message/send', r.m03('summarize: x', 'summarize')),
-          ),
-        ],
-      },
-      {
-        deploy: { variant: 'A' },
-        exchanges: [
-          getExchange(
-            'variant-a.card',
-            'card after the A redeploy: translate gone, version 1.0.0',
-            (p) => p.cardUrl,
-          ),
-          goCall(
-            'variant-a.jsonrpc.message-send.unknown-skill',
-            'message/send skill translate: final status-update FAILED with the agent message "unknown skill: translate"',
-            'message/send',
-            PROMPTS.translate,
-            'translate',
-          ),
-          goCall(
-            'variant-a.jsonrpc.message-stream.unknown-skill',
-            'message/stream skill translate: submitted, then the failed status-update',
-            'message/stream',
-            PROMPTS.translate,
-            'translate',
-          ),
-        ],
-      },
-      ...GO_ERRORS.map(([how, note]) => ({
-        deploy: { variant: 'A' as const, opts: { unknownSkill: how } },
-        exchanges: (['send', 'stream'] as const).map((op) =>
-          goCall(
-            `variant-a-${how}.jsonrpc.message-${op}.unknown-skill`,
-            `message/${op} skill translate; ${note}`,
-            `message/${op}`,
-            PROMPTS.translate,
-            'translate',
+      deployment('healthy', [
+        cardExchange('card', 'GET /.well-known/agent-card.json'),
+        goCall(
+          'jsonrpc.message-send.completed',
+          'message/send skill summarize: completed task (history: the user message and the working status message); no Content-Type set, net/http sniffs text/plain',
+          'message/send',
+          PROMPTS.summarize,
+          'summarize',
+        ),
+        rpcExchange(
+          'jsonrpc.tasks-get.completed',
+          'tasks/get of that task',
+          'jsonRpcUrl',
+          'tasks/get',
+          (_r, _first, _p, previous) => ({ id: previous?.result.id }),
+        ),
+        goCall(
+          'jsonrpc.message-stream',
+          'message/stream skill translate: status-update submitted, working, artifact-update, status-update completed (final); each event `id: <uuid>` + `data:`',
+          'message/stream',
+          PROMPTS.translate,
+          'translate',
+        ),
+        unknownTaskExchange(
+          'jsonrpc.tasks-get.not-found',
+          'tasks/get of an unknown task: -32001 at HTTP 200',
+          'jsonRpcUrl',
+        ),
+        goCall(
+          'jsonrpc.message-send.invalid-params',
+          'message/send, the skill returns a2a.ErrInvalidParams (wrapped) before any event: -32602, the text in data.error',
+          'message/send',
+          'summarize: max_words=-1',
+          'summarize',
+        ),
+        goCall(
+          'jsonrpc.message-stream.invalid-params',
+          'message/stream, the same: one SSE event carrying the -32602 error',
+          'message/stream',
+          'summarize: max_words=-1',
+          'summarize',
+        ),
+        goCall(
+          'jsonrpc.unknown-method',
+          'a 1.0 method name (SendMessage): -32601 method not found',
+          'SendMessage',
+          'summarize: x',
+          'summarize',
+        ),
+        postExchange(
+          'http.not-found',
+          'POST to a path the mux does not serve: net/http 404 text/plain "404 page not found"',
+          (p) => `${p.origin}/no-such-path`,
+          (r) => r.rpc('message/send', r.m03('summarize: x', 'summarize')),
+        ),
+      ]),
+      deployment('A', [
+        VARIANT_A_CARD,
+        goCall(
+          'variant-a.jsonrpc.message-send.unknown-skill',
+          'message/send skill translate: final status-update FAILED with the agent message "unknown skill: translate"',
+          'message/send',
+          PROMPTS.translate,
+          'translate',
+        ),
+        goCall(
+          'variant-a.jsonrpc.message-stream.unknown-skill',
+          'message/stream skill translate: submitted, then the failed status-update',
+          'message/stream',
+          PROMPTS.translate,
+          'translate',
+        ),
+      ]),
+      ...GO_ERRORS.map(([how, note]) =>
+        deployment(
+          { variant: 'A' as const, opts: { unknownSkill: how } },
+          (['send', 'stream'] as const).map((op) =>
+            goCall(
+              `variant-a-${how}.jsonrpc.message-${op}.unknown-skill`,
+              `message/${op} skill translate; ${note}`,
+              `message/${op}`,
+              PROMPTS.translate,
+              'translate',
+            ),
           ),
         ),
-      })),
-      {
-        deploy: { variant: 'B' },
-        exchanges: [
-          goCall(
-            'variant-b.jsonrpc.message-send.image',
-            'message/send skill summarize: artifact with a file part (bytes, mimeType image/png; card: text/plain)',
-            'message/send',
-            PROMPTS.summarize,
-            'summarize',
-          ),
-          goCall(
-            'variant-b.jsonrpc.message-stream.image',
-            'message/stream skill summarize: the artifact-update carries the image/png file part',
-            'message/stream',
-            PROMPTS.summarize,
-            'summarize',
-          ),
-        ],
-      },
-      {
-        deploy: { variant: 'healthy', opts: { nilTags: true } },
-        exchanges: [
-          getExchange(
-            'nil-tags.card',
-            'card of a Go agent that left translate.Tags nil: "tags": null (the @a2a-js/sdk 1.3 client refuses it)',
-            (p) => p.cardUrl,
-          ),
-        ],
-      },
+      ),
+      deployment('B', [
+        goCall(
+          'variant-b.jsonrpc.message-send.image',
+          'message/send skill summarize: artifact with a file part (bytes, mimeType image/png; card: text/plain)',
+          'message/send',
+          PROMPTS.summarize,
+          'summarize',
+        ),
+        goCall(
+          'variant-b.jsonrpc.message-stream.image',
+          'message/stream skill summarize: the artifact-update carries the image/png file part',
+          'message/stream',
+          PROMPTS.summarize,
+          'summarize',
+        ),
+      ]),
+      deployment({ variant: 'healthy', opts: { nilTags: true } }, [
+        cardExchange(
+          'nil-tags.card',
+          'card of a Go agent that left translate.Tags nil: "tags": null (the @a2a-js/sdk 1.3 client refuses it)',
+        ),
+      ]),
     ],
   },
   quirks: goQuirks,
@@ -583,30 +564,14 @@ export const goGrpc: Row = {
   ],
   errors: { na: 'gRPC only: its errors are the client’s (errorCalls)' },
   errorCalls: [
-    {
-      label: 'GetTask of an unknown task: NOT_FOUND (5)',
-      client: goFactory('card'),
-      grpc: GO_GRPC,
-      ops: {
-        get: {
-          taskId: 'no-such-task',
-          error: /^gRPC error for getTask: 5 failed to get task: task not found$/,
-          spanAttributes: { 'rpc.grpc.status_code': 5 },
-          spanStatusMessage: /NOT_FOUND/,
-        },
-      },
-    },
+    grpcUnknownTask(
+      'GetTask of an unknown task: NOT_FOUND (5)',
+      goFactory('card'),
+      GO_GRPC,
+      /^gRPC error for getTask: 5 failed to get task: task not found$/,
+    ),
   ],
-  sameBytes: {
-    probes: [],
-    calls: [
-      {
-        label: 'LegacyGrpcTransport: send, stream, GetTask of an unknown task',
-        client: goLegacy,
-        ops: { send: {}, stream: {}, get: { taskId: 'no-such-task', error: /task not found/ } },
-      },
-    ],
-  },
+  sameBytes: legacyGrpcBytes(goLegacy, /task not found/),
   variantA: {
     gone: 'translate',
     left: ['summarize'],
@@ -617,12 +582,7 @@ export const goGrpc: Row = {
         client: goFactory('card'),
         grpc: GO_GRPC,
         ops: {
-          send: {
-            state: 'failed',
-            statusText: 'unknown skill: translate',
-            spanState: 'TASK_STATE_FAILED',
-          },
-          stream: { spanState: 'TASK_STATE_FAILED' },
+          ...GRPC_FAILED_UNKNOWN_SKILL,
           get: {
             state: 'failed',
             spanState: 'TASK_STATE_FAILED',
@@ -691,11 +651,7 @@ export const goGrpc: Row = {
         errorSpan: true,
       },
     ],
-    still: {
-      label: 'ClientFactory (gRPC) send summarize',
-      client: goFactory('card'),
-      ops: { send: { state: 'completed' } },
-    },
+    still: sendCompletes('ClientFactory (gRPC) send summarize', goFactory('card')),
   },
   variantB: {
     skill: 'summarize',

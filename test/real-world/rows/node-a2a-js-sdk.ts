@@ -6,9 +6,10 @@
  */
 import path from 'node:path';
 import { startChildPeer } from '../child-peer.mjs';
-import { cardProbe, m10, rpcProbe } from '../conformance/probes';
+import { cardProbe, messageProbe } from '../conformance/probes';
 import { sdk, fact } from '../conformance/row-kit';
 import type { Deploy, Peer, Row } from '../conformance/types';
+import { agentSideSend } from '../conformance/row-probes';
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
 const PEER = 'test/real-world/a2a-js-sdk/peer.ts';
@@ -93,36 +94,16 @@ export const a2aJsSdk: Row = {
   sameBytes: {
     probes: [
       cardProbe(),
-      rpcProbe(
-        'send',
-        'jsonRpcUrl',
-        'SendMessage',
-        (tag) => m10('Same input', 'summarize-v2', tag),
-        { status: 200 },
-        { v10: true },
-      ),
+      messageProbe('send', 'jsonRpcUrl', 'SendMessage', 'Same input', 'summarize-v2'),
     ],
   },
   variantA: { na: NOT_THIS_ROW },
   variantB: { na: NOT_THIS_ROW },
   agentSide: {
     load: 'require',
-    send: (skill) =>
-      rpcProbe(
-        'agent side: SendMessage',
-        'jsonRpcUrl',
-        'SendMessage',
-        (tag) => m10('summarize this', skill, tag),
-        {
-          status: 200,
-          span: {
-            name: 'SendMessage',
-            error: false,
-            attributes: { 'a2a.protocol.version': '1.0' },
-          },
-        },
-        { v10: true },
-      ),
+    send: agentSideSend('jsonRpcUrl', 'SendMessage', 'summarize this', {
+      'a2a.protocol.version': '1.0',
+    }),
     card: {
       value:
         '`/.well-known/agent-card.json`: learned from the bytes served; the SERVER spans carry its fingerprint',

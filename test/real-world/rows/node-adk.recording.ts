@@ -6,16 +6,16 @@
 import type { Recorder } from '../record-lib.mjs';
 import { FOX, type Json } from '../lib';
 import type { Row } from '../conformance/types';
+import { PROMPTS } from '../conformance/row-kit';
 import {
   getExchange,
   NODE_POST,
   NODE_STREAM,
-  PROMPTS,
   previousTaskExchange,
   rootCardExchange,
   redeploys,
   rpcExchange,
-} from '../conformance/row-kit';
+} from '../conformance/row-recording';
 
 const TRANSLATE = 'translate: Hello world';
 /** The skill named in a data part, no metadata.skillId (ADK hands the model the part as JSON text). */

@@ -2,7 +2,7 @@
  * The conformance table's row of node-adk: `adkJs` (conformance/types.ts says what each
  * field means; conformance/implementations.ts assembles the table).
  */
-import { cardProbe, m03, rpcProbe } from '../conformance/probes';
+import { cardProbe } from '../conformance/probes';
 import { adkJsQuirks } from './node-adk.quirks';
 import { startAdkPeer } from '../adk/peer-process.mjs';
 import type { Row } from '../conformance/types';
@@ -15,7 +15,10 @@ import {
   STREAMING_NO_PUSH,
   fact,
   nodePeer,
+  raw,
+  sendCompletes,
 } from '../conformance/row-kit';
+import { GET_TASK_ERROR, unknownTaskProbe, agentSideSend } from '../conformance/row-probes';
 
 const ADK_JS_FUNCTIONS = '@google/adk 2.0.0 dist/cjs/agents/functions.js:396';
 const ADK_TOOLS_DICT = 'Function translate is not found in the toolsDict.';
@@ -89,7 +92,7 @@ export const adkJs: Row = {
     {
       label:
         'raw 0.3 message/send + message/stream: function_call / function_response data parts, then the text',
-      client: { kind: 'jsonrpc', version: '0.3', endpoint: 'rpcUrl' },
+      client: raw('0.3', 'rpcUrl'),
       protocol: '0.3',
       ops: {
         send: {
@@ -125,25 +128,12 @@ export const adkJs: Row = {
     },
   ],
   errors: [
-    rpcProbe(
-      'tasks/get of an unknown task',
-      'rpcUrl',
-      'tasks/get',
-      () => ({ id: 'no-such-task' }),
-      {
-        status: 200,
-        body: /"error"/,
-        span: { name: 'GetTask', error: true },
-      },
-    ),
+    unknownTaskProbe('rpcUrl', { expect: { status: 200, body: /"error"/, span: GET_TASK_ERROR } }),
   ],
   sameBytes: {
     probes: [
       cardProbe(),
-      rpcProbe('tasks/get unknown', 'rpcUrl', 'tasks/get', (tag) => ({ id: `${tag}-none` }), {
-        status: 200,
-        body: /"error"/,
-      }),
+      unknownTaskProbe('rpcUrl', { bytes: true, expect: { status: 200, body: /"error"/ } }),
     ],
   },
   variantA: {
@@ -163,7 +153,7 @@ export const adkJs: Row = {
       },
       {
         label: 'raw 0.3 message/stream: the failed final status-update',
-        client: { kind: 'jsonrpc', version: '0.3', endpoint: 'rpcUrl' },
+        client: raw('0.3', 'rpcUrl'),
         ops: {
           stream: {
             state: 'failed',
@@ -175,11 +165,7 @@ export const adkJs: Row = {
         errorSpan: true,
       },
     ],
-    still: {
-      label: 'SDK send desk-summarize',
-      client: sdk03('card'),
-      ops: { send: { state: 'completed' } },
-    },
+    still: sendCompletes('SDK send desk-summarize', sdk03('card')),
   },
   secondAgent: {
     cardUrl: 'studioCardUrl',
@@ -204,7 +190,7 @@ export const adkJs: Row = {
       },
       {
         label: 'raw 0.3 message/stream: a file part image/png',
-        client: { kind: 'jsonrpc', version: '0.3', endpoint: 'rpcUrl' },
+        client: raw('0.3', 'rpcUrl'),
         ops: {
           stream: {
             state: 'completed',
@@ -218,14 +204,7 @@ export const adkJs: Row = {
   },
   agentSide: {
     load: 'import',
-    send: (skill) =>
-      rpcProbe(
-        'agent side: message/send',
-        'rpcUrl',
-        'message/send',
-        (tag) => m03(PROMPTS.summarize, skill, tag),
-        { status: 200, span: { name: 'SendMessage', error: false } },
-      ),
+    send: agentSideSend('rpcUrl', 'message/send', PROMPTS.summarize),
     card: {
       value:
         '`/desk/.well-known/agent-card.json` (toA2a `basePath`, one per agent): learned from the bytes served; the SERVER spans carry its fingerprint',

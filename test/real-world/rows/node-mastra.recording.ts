@@ -17,7 +17,7 @@ import {
   rpcExchange,
   type PostOptions,
   unknownAgentUrl,
-} from '../conformance/row-kit';
+} from '../conformance/row-recording';
 import { MASTRA_DIR, node22 } from '../mastra/peer-process.mjs';
 
 /** The model calls the tool named by `skill:<id>` in the text (Mastra hands it no metadata). */

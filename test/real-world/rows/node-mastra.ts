@@ -2,13 +2,21 @@
  * The conformance table's row of node-mastra: `mastra` (conformance/types.ts says what each
  * field means; conformance/implementations.ts assembles the table).
  */
-import { cardProbe, httpProbe, m03, rpcProbe } from '../conformance/probes';
+import { cardProbe, httpProbe, m03, messageProbe } from '../conformance/probes';
 import { endpoint } from '../conformance/types';
 import { mastraQuirks } from './node-mastra.quirks';
 import { node22, startMastraPeer } from '../mastra/peer-process.mjs';
 import type { Row } from '../conformance/types';
 import { mastraRecording } from './node-mastra.recording';
-import { packageMissing, sdk03, STREAMING_NO_PUSH, fact, nodePeer } from '../conformance/row-kit';
+import {
+  packageMissing,
+  sdk03,
+  STREAMING_NO_PUSH,
+  fact,
+  nodePeer,
+  sendCompletes,
+} from '../conformance/row-kit';
+import { GET_TASK_32001, unknownTaskProbe, agentSideSend } from '../conformance/row-probes';
 
 const MASTRA_PEER = 'test/real-world/mastra/peer.mjs';
 /** Mastra seen through its agent `assistant` (`helper` beside it on the origin), on Node 22. */
@@ -139,17 +147,10 @@ export const mastra: Row = {
     },
   ],
   errors: [
-    rpcProbe(
-      'tasks/get of an unknown task (-32001 at HTTP 200)',
-      'rpcUrl',
-      'tasks/get',
-      () => ({ id: 'no-such-task' }),
-      {
-        status: 200,
-        body: /"code":-32001/,
-        span: { name: 'GetTask', error: true, attributes: { 'error.type': '-32001' } },
-      },
-    ),
+    unknownTaskProbe('rpcUrl', {
+      label: 'tasks/get of an unknown task (-32001 at HTTP 200)',
+      expect: { status: 200, body: /"code":-32001/, span: GET_TASK_32001 },
+    }),
     httpProbe(
       'A2A-Version: 2.0 (-32009)',
       '',
@@ -220,23 +221,24 @@ export const mastra: Row = {
   sameBytes: {
     probes: [
       cardProbe(),
-      rpcProbe(
+      messageProbe(
         'send',
         'rpcUrl',
         'message/send',
-        (tag) => m03('skill:translate hello world from Prague', 'translate', tag),
-        { status: 200 },
+        'skill:translate hello world from Prague',
+        'translate',
       ),
-      rpcProbe(
+      messageProbe(
         'stream',
         'rpcUrl',
         'message/stream',
-        (tag) => m03('skill:summarize-v2 one two three four five', 'summarize-v2', tag),
-        { status: 200 },
-        { stream: true },
+        'skill:summarize-v2 one two three four five',
+        'summarize-v2',
       ),
-      rpcProbe('tasks/get unknown', 'rpcUrl', 'tasks/get', () => ({ id: 'no-such-task' }), {
-        status: 200,
+      unknownTaskProbe('rpcUrl', {
+        bytes: true,
+        id: () => 'no-such-task',
+        expect: { status: 200 },
       }),
     ],
     calls: [
@@ -296,11 +298,7 @@ export const mastra: Row = {
         verdict: 'unknown_skill',
       },
     ],
-    still: {
-      label: 'message/send summarize-v2',
-      client: raw03m,
-      ops: { send: { state: 'completed' } },
-    },
+    still: sendCompletes('message/send summarize-v2', raw03m),
     afterRefetch: {
       label: 'message/send translate with the new card',
       client: raw03m,
@@ -345,14 +343,7 @@ export const mastra: Row = {
   },
   agentSide: {
     load: 'import',
-    send: (skill) =>
-      rpcProbe(
-        'agent side: message/send',
-        'rpcUrl',
-        'message/send',
-        (tag) => m03('skill:translate hello world from Prague', skill, tag),
-        { status: 200, span: { name: 'SendMessage', error: false } },
-      ),
+    send: agentSideSend('rpcUrl', 'message/send', 'skill:translate hello world from Prague'),
     card: {
       value:
         '`/api/.well-known/assistant/agent-card.json` (per agent, under `/api`): learned from the bytes served; the SERVER spans carry its fingerprint',

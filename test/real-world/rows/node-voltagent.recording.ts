@@ -16,7 +16,7 @@ import {
   redeploys,
   rpcExchange,
   unknownAgentUrl,
-} from '../conformance/row-kit';
+} from '../conformance/row-recording';
 
 export const voltagentRecording: Row['recording'] = {
   fixture: 'voltagent',

@@ -2,12 +2,13 @@
  * The conformance table's row of node-voltagent: `voltagent` (conformance/types.ts says what each
  * field means; conformance/implementations.ts assembles the table).
  */
-import { cardProbe, m03, rpcProbe } from '../conformance/probes';
+import { cardProbe, rpcProbe, messageProbe } from '../conformance/probes';
 import { voltagentQuirks } from './node-voltagent.quirks';
 import { startVoltAgentPeer } from '../voltagent/peer-process.mjs';
 import type { Row } from '../conformance/types';
 import { voltagentRecording } from './node-voltagent.recording';
 import { packageMissing, STREAMING_NO_PUSH, fact, nodePeer } from '../conformance/row-kit';
+import { GET_TASK_32001, unknownTaskProbe, agentSideSend } from '../conformance/row-probes';
 
 const VOLT_PEER = 'test/real-world/voltagent/peer.mjs';
 const VOLT_NO_TOOL =
@@ -113,17 +114,11 @@ export const voltagent: Row = {
         span: { name: 'SendMessage', error: true, attributes: { 'error.type': '-32602' } },
       },
     ),
-    rpcProbe(
-      'tasks/get of an unknown task: -32001 over HTTP 400',
-      'rpcUrl',
-      'tasks/get',
-      () => ({ id: 'missing' }),
-      {
-        status: 400,
-        body: /"code":-32001/,
-        span: { name: 'GetTask', error: true, attributes: { 'error.type': '-32001' } },
-      },
-    ),
+    unknownTaskProbe('rpcUrl', {
+      label: 'tasks/get of an unknown task: -32001 over HTTP 400',
+      id: () => 'missing',
+      expect: { status: 400, body: /"code":-32001/, span: GET_TASK_32001 },
+    }),
     rpcProbe(
       'tasks/resubscribe (it has none): a JSON -32601 (HTTP 400) where a stream was expected',
       'rpcUrl',
@@ -141,18 +136,16 @@ export const voltagent: Row = {
   sameBytes: {
     probes: [
       cardProbe(),
-      rpcProbe('send', 'rpcUrl', 'message/send', (tag) => m03('Same input', 'summarize-v2', tag), {
-        status: 200,
-      }),
-      rpcProbe(
+      messageProbe('send', 'rpcUrl', 'message/send', 'Same input', 'summarize-v2'),
+      messageProbe(
         'stream (its \\x1e framing kept)',
         'rpcUrl',
         'message/stream',
-        (tag) => m03('Same input', 'translate', tag),
-        { status: 200, body: new RegExp(`data: ${RS}\\{`) },
-        { stream: true },
+        'Same input',
+        'translate',
+        { body: new RegExp(`data: ${RS}\\{`) },
       ),
-      rpcProbe('tasks/get unknown', 'rpcUrl', 'tasks/get', () => ({ id: 'nope' }), { status: 400 }),
+      unknownTaskProbe('rpcUrl', { bytes: true, id: () => 'nope', expect: { status: 400 } }),
     ],
   },
   variantA: {
@@ -250,21 +243,9 @@ export const voltagent: Row = {
   },
   agentSide: {
     load: 'import',
-    send: (skill) =>
-      rpcProbe(
-        'agent side: message/send',
-        'rpcUrl',
-        'message/send',
-        (tag) => m03('The quick brown fox jumps', skill, tag),
-        {
-          status: 200,
-          span: {
-            name: 'SendMessage',
-            error: false,
-            attributes: { 'gen_ai.agent.name': 'summarizer' },
-          },
-        },
-      ),
+    send: agentSideSend('rpcUrl', 'message/send', 'The quick brown fox jumps', {
+      'gen_ai.agent.name': 'summarizer',
+    }),
     card: {
       value:
         '`/.well-known/summarizer/agent-card.json` (per agent): learned from the bytes served; the SERVER spans carry its fingerprint and `gen_ai.agent.name`',

@@ -7,7 +7,7 @@ import {
   startPythonSdkPeer,
   venvInstalled as sdkInstalled,
 } from '../python/a2a-sdk/peer-process.mjs';
-import { cardProbe, httpProbe, m10, rpcProbe, V10 } from '../conformance/probes';
+import { cardProbe, httpProbe, m10, V10, messageProbe } from '../conformance/probes';
 import { endpoint } from '../conformance/types';
 import { a2aSdkQuirks } from './python-a2a-sdk.quirks';
 import type { Row } from '../conformance/types';
@@ -18,15 +18,27 @@ import {
   sdk,
   TRANSPORTS,
   TEXT_SKILLS,
-  REST_UNKNOWN_TASK,
-  REST_STREAM,
   grpcOk,
-  getExchange,
-  postExchange,
-  rpcExchange,
   fact,
+  raw,
+  sendCompletes,
+  SETTLED_BY_CARD,
+  COMPLETES_WITH_SUMMARY,
+  rawPngFilePath03,
+  grpcUnknownTask,
+  legacyGrpcBytes,
+  GRPC_FAILED_UNKNOWN_SKILL,
 } from '../conformance/row-kit';
 import type { RecordedExchange } from '../conformance/types';
+import {
+  getExchange,
+  rpcExchange,
+  postExchange,
+  cardExchange,
+  VARIANT_A_CARD,
+  deployment,
+} from '../conformance/row-recording';
+import { REST_UNKNOWN_TASK, REST_STREAM } from '../conformance/row-probes';
 
 const A2A_SDK_PEER = 'test/real-world/python/a2a-sdk/peer.py';
 
@@ -67,11 +79,15 @@ function restSend(
   );
 }
 /**
- * How both a2a-sdk rows start peer.py: the `unknownSkill` option picks how a removed skill fails,
- * the gRPC row adds GRPC=1 and, when redeployed, the gRPC port it had before.
+ * Where both a2a-sdk rows' agent is and how they start peer.py: the `unknownSkill` option picks
+ * how a removed skill fails, the gRPC row adds GRPC=1 and, when redeployed, the gRPC port it had
+ * before.
  */
-function a2aSdkAgent(grpc: boolean): Pick<Row, 'unavailable' | 'start' | 'agentPython'> {
+function a2aSdkAgent(
+  grpc: boolean,
+): Pick<Row, 'agentCode' | 'unavailable' | 'start' | 'agentPython'> {
   return {
+    agentCode: `test/real-world/python/a2a-sdk/${grpc ? ' (GRPC=1)' : ''}`,
     unavailable: venvMissing('a2a-sdk', sdkInstalled),
     start: (d, same) =>
       startPythonSdkPeer({
@@ -103,7 +119,6 @@ const A2A_V1 = { headers: { 'A2A-Version': '1.0' } };
 export const pythonSdk: Row = {
   id: 'python-a2a-sdk',
   name: 'Python `a2a-sdk` 1.3.0 (the reference SDK: its Starlette routes on uvicorn, a deterministic `AgentExecutor`)',
-  agentCode: 'test/real-world/python/a2a-sdk/',
   ...a2aSdkAgent(false),
   facts: {
     bindings: {
@@ -165,21 +180,15 @@ export const pythonSdk: Row = {
     })),
     {
       label: 'raw JSON-RPC 1.0 SendMessage / SendStreamingMessage',
-      client: { kind: 'jsonrpc', version: '1.0', endpoint: 'jsonRpcUrl' },
+      client: raw('1.0', 'jsonRpcUrl'),
       protocol: '1.0',
-      ops: {
-        send: { state: 'completed', part: { kind: 'text', text: SUMMARY } },
-        stream: { state: 'completed' },
-      },
+      ops: COMPLETES_WITH_SUMMARY,
     },
     {
       label: 'raw 0.3 message/send / message/stream on the same endpoint',
-      client: { kind: 'jsonrpc', version: '0.3', endpoint: 'jsonRpcUrl' },
+      client: raw('0.3', 'jsonRpcUrl'),
       protocol: '0.3',
-      ops: {
-        send: { state: 'completed', part: { kind: 'text', text: SUMMARY } },
-        stream: { state: 'completed' },
-      },
+      ops: COMPLETES_WITH_SUMMARY,
     },
   ],
   errors: [
@@ -198,13 +207,12 @@ export const pythonSdk: Row = {
   sameBytes: {
     probes: [
       cardProbe(),
-      rpcProbe(
+      messageProbe(
         'JSON-RPC 1.0 send',
         'jsonRpcUrl',
         'SendMessage',
-        (tag) => m10(PROMPTS.summarize, 'summarize', tag),
-        { status: 200 },
-        { v10: true },
+        PROMPTS.summarize,
+        'summarize',
       ),
       REST_STREAM,
       httpProbe(
@@ -244,7 +252,7 @@ export const pythonSdk: Row = {
       })),
       {
         label: 'raw 0.3 message/send: a failed task',
-        client: { kind: 'jsonrpc', version: '0.3', endpoint: 'jsonRpcUrl' },
+        client: raw('0.3', 'jsonRpcUrl'),
         ops: { send: { state: 'failed', statusText: 'unknown skill: translate' } },
         says: { value: 'words', source: `${A2A_SDK_PEER}:166` },
         verdict: 'unknown_skill',
@@ -264,7 +272,7 @@ export const pythonSdk: Row = {
       {
         label: 'the executor raises: JSON-RPC 1.0 stream → Task event, then event: error -32603',
         deploy: { unknownSkill: 'raise' },
-        client: { kind: 'jsonrpc', version: '1.0', endpoint: 'jsonRpcUrl' },
+        client: raw('1.0', 'jsonRpcUrl'),
         ops: {
           stream: {
             error: /unknown skill: translate/,
@@ -285,18 +293,11 @@ export const pythonSdk: Row = {
           source: 'a2a/utils/error_handlers.py:130 `message="unknown exception"`',
         },
         // the text is lost: a failure for a listed skill, which the card fetched again settles
-        verdict: 'unknown_skill',
-        evidence: 'card',
+        ...SETTLED_BY_CARD,
         suspicion: 'failure',
-        confirmed: true,
-        errorSpan: true,
       },
     ],
-    still: {
-      label: 'SDK JSON-RPC send summarize',
-      client: sdk('JSONRPC', 'card'),
-      ops: { send: { state: 'completed' } },
-    },
+    still: sendCompletes('SDK JSON-RPC send summarize', sdk('JSONRPC', 'card')),
   },
   variantB: {
     skill: 'summarize',
@@ -310,215 +311,190 @@ export const pythonSdk: Row = {
         },
         mediaType: 'image/png',
       })),
-      {
-        label: 'raw 0.3 message/send: a file part image/png',
-        client: { kind: 'jsonrpc', version: '0.3', endpoint: 'jsonRpcUrl' },
-        ops: { send: { state: 'completed', part: { kind: 'file', mediaType: 'image/png' } } },
-        mediaType: 'image/png',
-      },
+      rawPngFilePath03('jsonRpcUrl'),
     ],
   },
   recording: {
     fixture: 'a2a-python-live',
     versionsOf: ['a2a-sdk', 'starlette', 'sse-starlette', 'uvicorn', 'protobuf', 'pydantic'],
     steps: [
-      {
-        deploy: { variant: 'healthy' },
-        exchanges: [
-          getExchange(
-            'card',
-            'GET /.well-known/agent-card.json, no A2A-Version header',
-            (p) => p.cardUrl,
-          ),
-          getExchange(
-            'card.a2a-version-1.0',
-            'the same with A2A-Version: 1.0 (same bytes)',
-            (p) => p.cardUrl,
-            A2A_V1,
-          ),
-          jsonRpc(
-            'jsonrpc.send-message.completed',
-            'JSON-RPC 1.0 SendMessage skill summarize: COMPLETED task (history: the user message and the WORKING status message)',
-            'SendMessage',
-            PROMPTS.summarize,
-            'summarize',
-          ),
-          rpcExchange(
-            'jsonrpc.get-task.completed',
-            'JSON-RPC 1.0 GetTask of that task',
-            'jsonRpcUrl',
-            'GetTask',
-            (_r, _first, _p, previous) => ({ id: previous?.result.task.id }),
-            { v10: true },
-          ),
-          jsonRpc(
-            'jsonrpc.send-streaming-message',
-            'JSON-RPC 1.0 SendStreamingMessage skill translate: task, statusUpdate working, artifactUpdate, statusUpdate completed',
-            'SendStreamingMessage',
-            PROMPTS.translate,
-            'translate',
-            true,
-          ),
-          jsonRpc(
-            'jsonrpc-v0.3.message-send.completed',
-            'JSON-RPC 0.3 message/send (compat layer, same endpoint, no A2A-Version) skill translate',
-            'message/send',
-            PROMPTS.translate,
-            'translate',
-          ),
-          jsonRpc(
-            'jsonrpc-v0.3.message-stream',
-            'JSON-RPC 0.3 message/stream skill summarize',
-            'message/stream',
-            PROMPTS.summarize,
-            'summarize',
-            true,
-          ),
-          restSend(
-            'rest.message-send.completed',
-            'HTTP+JSON 1.0 POST /message:send skill summarize (bare SendMessageResponse)',
-            '/message:send',
-            PROMPTS.summarize,
-            'summarize',
-          ),
-          restSend(
-            'rest.message-stream',
-            'HTTP+JSON 1.0 POST /message:stream skill translate',
-            '/message:stream',
-            PROMPTS.translate,
-            'translate',
-            true,
-          ),
-          getExchange(
-            'rest.get-task.not-found',
-            'HTTP+JSON 1.0 GET /tasks/no-such-task',
-            (p) => `${endpoint(p, 'restUrl')}/tasks/no-such-task`,
-            A2A_V1,
-          ),
-          postExchange(
-            'rest.message-send.empty-parts',
-            'HTTP+JSON 1.0 POST /message:send with parts [] (the SDK validation)',
-            (p) => `${endpoint(p, 'restUrl')}/message:send`,
-            () => JSON.stringify({ message: { messageId: 'x', role: 'ROLE_USER', parts: [] } }),
-            { v10: true },
-          ),
-          restSend(
-            'rest.message-send.invalid-params',
-            'HTTP+JSON 1.0 /message:send, the skill raises InvalidParamsError after the Task event',
-            '/message:send',
-            BAD_PARAMS,
-            'summarize',
-          ),
-          restSend(
-            'rest.message-stream.invalid-params',
-            'HTTP+JSON 1.0 /message:stream, InvalidParamsError after the Task event',
-            '/message:stream',
-            BAD_PARAMS,
-            'summarize',
-            true,
-          ),
-          jsonRpc(
-            'jsonrpc.send-streaming-message.invalid-params',
-            'JSON-RPC 1.0 SendStreamingMessage, InvalidParamsError after the Task event',
-            'SendStreamingMessage',
-            BAD_PARAMS,
-            'summarize',
-            true,
-          ),
-          jsonRpc(
-            'jsonrpc.send-message.invalid-params',
-            'JSON-RPC 1.0 SendMessage, InvalidParamsError after the Task event',
-            'SendMessage',
-            BAD_PARAMS,
-            'summarize',
-          ),
-        ],
-      },
-      {
-        deploy: { variant: 'A' },
-        exchanges: [
-          getExchange(
-            'variant-a.card',
-            'card after the A redeploy: translate gone, version 1.0.0',
-            (p) => p.cardUrl,
-          ),
-          jsonRpc(
-            'variant-a.jsonrpc.send-message.unknown-skill',
-            'JSON-RPC 1.0 SendMessage skill translate: the executor fails the task, status message "unknown skill: translate"',
-            'SendMessage',
-            PROMPTS.translate,
-            'translate',
-          ),
-          jsonRpc(
-            'variant-a.jsonrpc-v0.3.message-send.unknown-skill',
-            'JSON-RPC 0.3 message/send skill translate: failed task',
-            'message/send',
-            PROMPTS.translate,
-            'translate',
-          ),
-          restSend(
-            'variant-a.rest.message-stream.unknown-skill',
-            'HTTP+JSON 1.0 /message:stream skill translate: task, then the failed statusUpdate',
-            '/message:stream',
-            PROMPTS.translate,
-            'translate',
-            true,
-          ),
-        ],
-      },
-      {
-        deploy: { variant: 'A', opts: { unknownSkill: 'raise' } },
-        exchanges: [
-          jsonRpc(
-            'variant-a-raise.jsonrpc.send-message.unknown-skill',
-            'JSON-RPC 1.0 SendMessage skill translate, the executor raises ValueError("unknown skill: translate")',
-            'SendMessage',
-            PROMPTS.translate,
-            'translate',
-          ),
-          jsonRpc(
-            'variant-a-raise.jsonrpc-v0.3.message-send.unknown-skill',
-            'JSON-RPC 0.3 message/send, the executor raises ValueError',
-            'message/send',
-            PROMPTS.translate,
-            'translate',
-          ),
-          restSend(
-            'variant-a-raise.rest.message-send.unknown-skill',
-            'HTTP+JSON 1.0 /message:send, the executor raises ValueError',
-            '/message:send',
-            PROMPTS.translate,
-            'translate',
-          ),
-          jsonRpc(
-            'variant-a-raise.jsonrpc.send-streaming-message.unknown-skill',
-            'JSON-RPC 1.0 SendStreamingMessage, the executor raises ValueError',
-            'SendStreamingMessage',
-            PROMPTS.translate,
-            'translate',
-            true,
-          ),
-        ],
-      },
-      {
-        deploy: { variant: 'B' },
-        exchanges: [
-          jsonRpc(
-            'variant-b.jsonrpc.send-message.image',
-            'JSON-RPC 1.0 SendMessage skill summarize: artifact with a raw part, mediaType image/png (card: text/plain)',
-            'SendMessage',
-            PROMPTS.summarize,
-            'summarize',
-          ),
-          jsonRpc(
-            'variant-b.jsonrpc-v0.3.message-send.image',
-            'JSON-RPC 0.3 message/send skill summarize: a file part (bytes, mimeType image/png)',
-            'message/send',
-            PROMPTS.summarize,
-            'summarize',
-          ),
-        ],
-      },
+      deployment('healthy', [
+        cardExchange('card', 'GET /.well-known/agent-card.json, no A2A-Version header'),
+        getExchange(
+          'card.a2a-version-1.0',
+          'the same with A2A-Version: 1.0 (same bytes)',
+          (p) => p.cardUrl,
+          A2A_V1,
+        ),
+        jsonRpc(
+          'jsonrpc.send-message.completed',
+          'JSON-RPC 1.0 SendMessage skill summarize: COMPLETED task (history: the user message and the WORKING status message)',
+          'SendMessage',
+          PROMPTS.summarize,
+          'summarize',
+        ),
+        rpcExchange(
+          'jsonrpc.get-task.completed',
+          'JSON-RPC 1.0 GetTask of that task',
+          'jsonRpcUrl',
+          'GetTask',
+          (_r, _first, _p, previous) => ({ id: previous?.result.task.id }),
+          { v10: true },
+        ),
+        jsonRpc(
+          'jsonrpc.send-streaming-message',
+          'JSON-RPC 1.0 SendStreamingMessage skill translate: task, statusUpdate working, artifactUpdate, statusUpdate completed',
+          'SendStreamingMessage',
+          PROMPTS.translate,
+          'translate',
+          true,
+        ),
+        jsonRpc(
+          'jsonrpc-v0.3.message-send.completed',
+          'JSON-RPC 0.3 message/send (compat layer, same endpoint, no A2A-Version) skill translate',
+          'message/send',
+          PROMPTS.translate,
+          'translate',
+        ),
+        jsonRpc(
+          'jsonrpc-v0.3.message-stream',
+          'JSON-RPC 0.3 message/stream skill summarize',
+          'message/stream',
+          PROMPTS.summarize,
+          'summarize',
+          true,
+        ),
+        restSend(
+          'rest.message-send.completed',
+          'HTTP+JSON 1.0 POST /message:send skill summarize (bare SendMessageResponse)',
+          '/message:send',
+          PROMPTS.summarize,
+          'summarize',
+        ),
+        restSend(
+          'rest.message-stream',
+          'HTTP+JSON 1.0 POST /message:stream skill translate',
+          '/message:stream',
+          PROMPTS.translate,
+          'translate',
+          true,
+        ),
+        getExchange(
+          'rest.get-task.not-found',
+          'HTTP+JSON 1.0 GET /tasks/no-such-task',
+          (p) => `${endpoint(p, 'restUrl')}/tasks/no-such-task`,
+          A2A_V1,
+        ),
+        postExchange(
+          'rest.message-send.empty-parts',
+          'HTTP+JSON 1.0 POST /message:send with parts [] (the SDK validation)',
+          (p) => `${endpoint(p, 'restUrl')}/message:send`,
+          () => JSON.stringify({ message: { messageId: 'x', role: 'ROLE_USER', parts: [] } }),
+          { v10: true },
+        ),
+        restSend(
+          'rest.message-send.invalid-params',
+          'HTTP+JSON 1.0 /message:send, the skill raises InvalidParamsError after the Task event',
+          '/message:send',
+          BAD_PARAMS,
+          'summarize',
+        ),
+        restSend(
+          'rest.message-stream.invalid-params',
+          'HTTP+JSON 1.0 /message:stream, InvalidParamsError after the Task event',
+          '/message:stream',
+          BAD_PARAMS,
+          'summarize',
+          true,
+        ),
+        jsonRpc(
+          'jsonrpc.send-streaming-message.invalid-params',
+          'JSON-RPC 1.0 SendStreamingMessage, InvalidParamsError after the Task event',
+          'SendStreamingMessage',
+          BAD_PARAMS,
+          'summarize',
+          true,
+        ),
+        jsonRpc(
+          'jsonrpc.send-message.invalid-params',
+          'JSON-RPC 1.0 SendMessage, InvalidParamsError after the Task event',
+          'SendMessage',
+          BAD_PARAMS,
+          'summarize',
+        ),
+      ]),
+      deployment('A', [
+        VARIANT_A_CARD,
+        jsonRpc(
+          'variant-a.jsonrpc.send-message.unknown-skill',
+          'JSON-RPC 1.0 SendMessage skill translate: the executor fails the task, status message "unknown skill: translate"',
+          'SendMessage',
+          PROMPTS.translate,
+          'translate',
+        ),
+        jsonRpc(
+          'variant-a.jsonrpc-v0.3.message-send.unknown-skill',
+          'JSON-RPC 0.3 message/send skill translate: failed task',
+          'message/send',
+          PROMPTS.translate,
+          'translate',
+        ),
+        restSend(
+          'variant-a.rest.message-stream.unknown-skill',
+          'HTTP+JSON 1.0 /message:stream skill translate: task, then the failed statusUpdate',
+          '/message:stream',
+          PROMPTS.translate,
+          'translate',
+          true,
+        ),
+      ]),
+      deployment({ variant: 'A', opts: { unknownSkill: 'raise' } }, [
+        jsonRpc(
+          'variant-a-raise.jsonrpc.send-message.unknown-skill',
+          'JSON-RPC 1.0 SendMessage skill translate, the executor raises ValueError("unknown skill: translate")',
+          'SendMessage',
+          PROMPTS.translate,
+          'translate',
+        ),
+        jsonRpc(
+          'variant-a-raise.jsonrpc-v0.3.message-send.unknown-skill',
+          'JSON-RPC 0.3 message/send, the executor raises ValueError',
+          'message/send',
+          PROMPTS.translate,
+          'translate',
+        ),
+        restSend(
+          'variant-a-raise.rest.message-send.unknown-skill',
+          'HTTP+JSON 1.0 /message:send, the executor raises ValueError',
+          '/message:send',
+          PROMPTS.translate,
+          'translate',
+        ),
+        jsonRpc(
+          'variant-a-raise.jsonrpc.send-streaming-message.unknown-skill',
+          'JSON-RPC 1.0 SendStreamingMessage, the executor raises ValueError',
+          'SendStreamingMessage',
+          PROMPTS.translate,
+          'translate',
+          true,
+        ),
+      ]),
+      deployment('B', [
+        jsonRpc(
+          'variant-b.jsonrpc.send-message.image',
+          'JSON-RPC 1.0 SendMessage skill summarize: artifact with a raw part, mediaType image/png (card: text/plain)',
+          'SendMessage',
+          PROMPTS.summarize,
+          'summarize',
+        ),
+        jsonRpc(
+          'variant-b.jsonrpc-v0.3.message-send.image',
+          'JSON-RPC 0.3 message/send skill summarize: a file part (bytes, mimeType image/png)',
+          'message/send',
+          PROMPTS.summarize,
+          'summarize',
+        ),
+      ]),
     ],
   },
   quirks: a2aSdkQuirks,
@@ -537,7 +513,6 @@ const PY_GRPC_03 = {
 export const pythonSdkGrpc: Row = {
   id: 'python-a2a-sdk-grpc',
   name: 'Python `a2a-sdk` 1.3.0 over gRPC (its `grpc` extra: grpcio 1.85; `GrpcHandler` and `CompatGrpcHandler` on one `grpc.aio` port, listed first in the card)',
-  agentCode: 'test/real-world/python/a2a-sdk/ (GRPC=1)',
   ...a2aSdkAgent(true),
   facts: {
     bindings: {
@@ -604,43 +579,20 @@ export const pythonSdkGrpc: Row = {
   ],
   errors: { na: 'gRPC only: its errors are the client’s (errorCalls)' },
   errorCalls: [
-    {
-      label: 'GetTask of an unknown task over gRPC 1.0: NOT_FOUND',
-      client: { kind: 'grpc', via: 'factory', from: 'card' },
-      grpc: PY_GRPC_10,
-      ops: {
-        get: {
-          taskId: 'no-such-task',
-          error: /./,
-          spanAttributes: { 'rpc.grpc.status_code': 5 },
-          spanStatusMessage: /NOT_FOUND/,
-        },
-      },
-    },
-    {
-      label: 'GetTask of an unknown task over gRPC 0.3: NOT_FOUND',
-      client: { kind: 'grpc', via: 'legacy' },
-      grpc: PY_GRPC_03,
-      ops: {
-        get: {
-          taskId: 'no-such-task',
-          error: /./,
-          spanAttributes: { 'rpc.grpc.status_code': 5 },
-          spanStatusMessage: /NOT_FOUND/,
-        },
-      },
-    },
+    grpcUnknownTask(
+      'GetTask of an unknown task over gRPC 1.0: NOT_FOUND',
+      { kind: 'grpc', via: 'factory', from: 'card' },
+      PY_GRPC_10,
+      /./,
+    ),
+    grpcUnknownTask(
+      'GetTask of an unknown task over gRPC 0.3: NOT_FOUND',
+      { kind: 'grpc', via: 'legacy' },
+      PY_GRPC_03,
+      /./,
+    ),
   ],
-  sameBytes: {
-    probes: [],
-    calls: [
-      {
-        label: 'LegacyGrpcTransport: send, stream, GetTask of an unknown task',
-        client: { kind: 'grpc', via: 'legacy' },
-        ops: { send: {}, stream: {}, get: { taskId: 'no-such-task', error: /./ } },
-      },
-    ],
-  },
+  sameBytes: legacyGrpcBytes({ kind: 'grpc', via: 'legacy' }, /./),
   variantA: {
     gone: 'translate',
     left: ['summarize'],
@@ -649,14 +601,7 @@ export const pythonSdkGrpc: Row = {
         label: 'gRPC 1.0 send + stream: FAILED "unknown skill: translate" (the server’s words)',
         client: { kind: 'grpc', via: 'factory', from: 'card' },
         grpc: PY_GRPC_10,
-        ops: {
-          send: {
-            state: 'failed',
-            statusText: 'unknown skill: translate',
-            spanState: 'TASK_STATE_FAILED',
-          },
-          stream: { spanState: 'TASK_STATE_FAILED' },
-        },
+        ops: GRPC_FAILED_UNKNOWN_SKILL,
         says: { value: 'words', source: `${A2A_SDK_PEER}:166` },
         verdict: 'unknown_skill',
         evidence: 'protocol',
@@ -695,11 +640,7 @@ export const pythonSdkGrpc: Row = {
         errorSpan: true,
       })),
     ],
-    still: {
-      label: 'gRPC 1.0 send summarize',
-      client: { kind: 'grpc', via: 'factory', from: 'card' },
-      ops: { send: { state: 'completed' } },
-    },
+    still: sendCompletes('gRPC 1.0 send summarize', { kind: 'grpc', via: 'factory', from: 'card' }),
   },
   variantB: {
     skill: 'summarize',

@@ -2,7 +2,7 @@
  * The conformance table's row of python-agent-framework: `agentFramework` (conformance/types.ts says what each
  * field means; conformance/implementations.ts assembles the table).
  */
-import { cardProbe, httpProbe, m10, rpcProbe, V10 } from '../conformance/probes';
+import { cardProbe, httpProbe, V10, messageProbe } from '../conformance/probes';
 import { agentFrameworkQuirks } from './python-agent-framework.quirks';
 import { endpoint, type Row } from '../conformance/types';
 import { post, sse, V10 as V10REC } from '../record-lib.mjs';
@@ -13,12 +13,18 @@ import {
   sdk,
   TRANSPORTS,
   TEXT_SKILLS,
-  REST_UNKNOWN_TASK,
-  REST_STREAM,
-  getExchange,
-  rpcExchange,
   fact,
+  raw,
+  sendCompletes,
 } from '../conformance/row-kit';
+import {
+  cardExchange,
+  VARIANT_A_TOOL_CARD,
+  messageExchange,
+  unknownTaskExchange,
+  deployment,
+} from '../conformance/row-recording';
+import { unknownTaskProbe, REST_UNKNOWN_TASK, REST_STREAM } from '../conformance/row-probes';
 
 const MAF_NOT_FOUND = 'Error: Requested function "translate" not found.';
 const MAF_TOOLS = 'agent_framework/_tools.py';
@@ -99,48 +105,27 @@ export const agentFramework: Row = {
     },
     {
       label: 'raw JSON-RPC 1.0 SendMessage, the answer read from the history',
-      client: { kind: 'jsonrpc', version: '1.0', endpoint: 'rpcUrl' },
+      client: raw('1.0', 'rpcUrl'),
       protocol: '1.0',
       ops: { send: { state: 'completed', answer: SUMMARY } },
     },
     {
       label: 'raw 0.3 message/send: no artifacts (stream=False), the answer a message',
-      client: { kind: 'jsonrpc', version: '0.3', endpoint: 'rpcUrl' },
+      client: raw('0.3', 'rpcUrl'),
       protocol: '0.3',
       ops: { send: { state: 'completed', artifacts: 0, answer: SUMMARY } },
     },
   ],
   errors: [
-    rpcProbe(
-      'JSON-RPC GetTask of an unknown task',
-      'rpcUrl',
-      'GetTask',
-      () => ({ id: 'no-such-task' }),
-      { status: 200, body: /-32001/, span: { name: 'GetTask', error: true } },
-      { v10: true },
-    ),
+    unknownTaskProbe('rpcUrl', { v10: true, label: 'JSON-RPC GetTask of an unknown task' }),
     REST_UNKNOWN_TASK,
   ],
   sameBytes: {
     probes: [
       cardProbe(),
-      rpcProbe(
-        'JSON-RPC 1.0 send',
-        'rpcUrl',
-        'SendMessage',
-        (tag) => m10(PROMPTS.summarize, 'summarize', tag),
-        { status: 200 },
-        { v10: true },
-      ),
+      messageProbe('JSON-RPC 1.0 send', 'rpcUrl', 'SendMessage', PROMPTS.summarize, 'summarize'),
       REST_STREAM,
-      rpcProbe(
-        'GetTask unknown',
-        'rpcUrl',
-        'GetTask',
-        (tag) => ({ id: `${tag}-x` }),
-        { status: 200, body: /-32001/ },
-        { v10: true },
-      ),
+      unknownTaskProbe('rpcUrl', { bytes: true, v10: true, id: (tag) => `${tag}-x` }),
       httpProbe(
         'REST GET of an unknown task',
         '/tasks/probe-none',
@@ -155,7 +140,7 @@ export const agentFramework: Row = {
     paths: [
       {
         label: 'raw 0.3 message/send: COMPLETED with the framework’s words',
-        client: { kind: 'jsonrpc', version: '0.3', endpoint: 'rpcUrl' },
+        client: raw('0.3', 'rpcUrl'),
         ops: { send: { state: 'completed', answer: MAF_NOT_FOUND } },
         says: {
           value: 'words',
@@ -194,7 +179,7 @@ export const agentFramework: Row = {
         label:
           'terminate_on_unknown_calls: raw JSON-RPC 1.0 stream → the FAILED status update carries the text',
         deploy: { unknown: 'terminate' },
-        client: { kind: 'jsonrpc', version: '1.0', endpoint: 'rpcUrl' },
+        client: raw('1.0', 'rpcUrl'),
         ops: {
           stream: {
             state: 'failed',
@@ -205,11 +190,7 @@ export const agentFramework: Row = {
         verdict: 'unknown_skill',
       },
     ],
-    still: {
-      label: 'SDK send summarize',
-      client: sdk('JSONRPC', 'card'),
-      ops: { send: { state: 'completed' } },
-    },
+    still: sendCompletes('SDK send summarize', sdk('JSONRPC', 'card')),
   },
   variantB: {
     skill: 'summarize',
@@ -228,128 +209,107 @@ export const agentFramework: Row = {
     fixture: 'agent-framework-live',
     versionsOf: ['agent-framework-a2a', 'agent-framework-core', 'a2a-sdk', 'starlette', 'uvicorn'],
     steps: [
-      {
-        deploy: { variant: 'healthy' },
-        exchanges: [
-          getExchange(
-            'card',
-            'GET /.well-known/agent-card.json: the app’s 1.0 card (skills = the tools, text/plain) with the a2a-sdk 0.3 fields merged in',
-            (p) => p.cardUrl,
-          ),
-          rpcExchange(
-            'jsonrpc-v1.0.send-message.summarize',
-            'JSON-RPC 1.0 SendMessage, skill summarize: the scripted model calls the tool; stream=False: COMPLETED task, no artifacts, the answer as the last agent message of the history',
-            'rpcUrl',
-            'SendMessage',
-            (r) => r.m10(PROMPTS.summarize, 'summarize'),
-            { v10: true },
-          ),
-          rpcExchange(
-            'jsonrpc-v0.3.message-send.translate',
-            '0.3 message/send (the SDK compat layer), skill translate: COMPLETED, answer in history',
-            'rpcUrl',
-            'message/send',
-            (r) => r.m03(PROMPTS.translate, 'translate'),
-          ),
-          {
-            name: 'rest-v1.0.message-stream.translate',
-            note: 'HTTP+JSON 1.0 message:stream, stream=False: task, status SUBMITTED, WORKING, WORKING with the answer as a message, COMPLETED',
-            request: (p, r) => ({
-              url: `${endpoint(p, 'restUrl')}/message:stream`,
-              init: post(sse(V10REC), JSON.stringify(r.m10(PROMPTS.translate, 'translate'))),
-            }),
-          },
-          rpcExchange(
-            'jsonrpc-v1.0.get-task.not-found',
-            'JSON-RPC 1.0 GetTask of an unknown id: -32001',
-            'rpcUrl',
-            'GetTask',
-            () => ({ id: 'no-such-task' }),
-            { v10: true },
-          ),
-          {
-            name: 'rest-v1.0.get-task.not-found',
-            note: 'HTTP+JSON 1.0 GET /tasks/{id} of an unknown id: 404',
-            request: (p) => ({
-              url: `${endpoint(p, 'restUrl')}/tasks/no-such-task`,
-              init: { headers: { 'A2A-Version': '1.0' } },
-            }),
-          },
-        ],
-      },
-      {
-        deploy: { variant: 'healthy', opts: { stream: true } },
-        exchanges: [
-          rpcExchange(
-            'stream-true.jsonrpc-v1.0.send-message.summarize',
-            'A2AExecutor(stream=True), SendMessage summarize: the answer as an artifact',
-            'rpcUrl',
-            'SendMessage',
-            (r) => r.m10(PROMPTS.summarize, 'summarize'),
-            { v10: true },
-          ),
-          rpcExchange(
-            'stream-true.jsonrpc-v1.0.send-streaming-message.translate',
-            'A2AExecutor(stream=True), SendStreamingMessage translate: artifact updates',
-            'rpcUrl',
-            'SendStreamingMessage',
-            (r) => r.m10(PROMPTS.translate, 'translate'),
-            { v10: true, stream: true },
-          ),
-        ],
-      },
-      {
-        deploy: { variant: 'A' },
-        exchanges: [
-          getExchange(
-            'variant-a.card',
-            'card after the A redeploy: the translate tool removed, so the skill too; version 1.0.0',
-            (p) => p.cardUrl,
-          ),
-          rpcExchange(
-            'variant-a.jsonrpc-v1.0.send-message.translate',
-            'variant A, SendMessage translate: COMPLETED; the answer is the framework’s function result `Error: Requested function "translate" not found.` (repeated by the model)',
-            'rpcUrl',
-            'SendMessage',
-            (r) => r.m10(PROMPTS.translate, 'translate'),
-            { v10: true },
-          ),
-          rpcExchange(
-            'variant-a.jsonrpc-v0.3.message-stream.translate',
-            'variant A, 0.3 message/stream translate: the same text in a working status message',
-            'rpcUrl',
-            'message/stream',
-            (r) => r.m03(PROMPTS.translate, 'translate'),
-            { stream: true },
-          ),
-        ],
-      },
-      {
-        deploy: { variant: 'A', opts: { unknown: 'terminate' } },
-        exchanges: [
-          rpcExchange(
-            'variant-a-terminate.jsonrpc-v1.0.send-message.translate',
-            'variant A with terminate_on_unknown_calls: FAILED, status message = str() of the framework’s error (the text in single quotes)',
-            'rpcUrl',
-            'SendMessage',
-            (r) => r.m10(PROMPTS.translate, 'translate'),
-            { v10: true },
-          ),
-        ],
-      },
-      {
-        deploy: { variant: 'B', opts: { stream: true } },
-        exchanges: [
-          rpcExchange(
-            'variant-b.stream-true.jsonrpc-v1.0.send-message.summarize',
-            'variant B (stream=True), SendMessage summarize: the artifact is a raw image/png part; the card is the healthy one',
-            'rpcUrl',
-            'SendMessage',
-            (r) => r.m10(PROMPTS.summarize, 'summarize'),
-            { v10: true },
-          ),
-        ],
-      },
+      deployment('healthy', [
+        cardExchange(
+          'card',
+          'GET /.well-known/agent-card.json: the app’s 1.0 card (skills = the tools, text/plain) with the a2a-sdk 0.3 fields merged in',
+        ),
+        messageExchange(
+          'jsonrpc-v1.0.send-message.summarize',
+          'JSON-RPC 1.0 SendMessage, skill summarize: the scripted model calls the tool; stream=False: COMPLETED task, no artifacts, the answer as the last agent message of the history',
+          'rpcUrl',
+          'SendMessage',
+          PROMPTS.summarize,
+          'summarize',
+        ),
+        messageExchange(
+          'jsonrpc-v0.3.message-send.translate',
+          '0.3 message/send (the SDK compat layer), skill translate: COMPLETED, answer in history',
+          'rpcUrl',
+          'message/send',
+          PROMPTS.translate,
+          'translate',
+        ),
+        {
+          name: 'rest-v1.0.message-stream.translate',
+          note: 'HTTP+JSON 1.0 message:stream, stream=False: task, status SUBMITTED, WORKING, WORKING with the answer as a message, COMPLETED',
+          request: (p, r) => ({
+            url: `${endpoint(p, 'restUrl')}/message:stream`,
+            init: post(sse(V10REC), JSON.stringify(r.m10(PROMPTS.translate, 'translate'))),
+          }),
+        },
+        unknownTaskExchange(
+          'jsonrpc-v1.0.get-task.not-found',
+          'JSON-RPC 1.0 GetTask of an unknown id: -32001',
+          'rpcUrl',
+          { v10: true },
+        ),
+        {
+          name: 'rest-v1.0.get-task.not-found',
+          note: 'HTTP+JSON 1.0 GET /tasks/{id} of an unknown id: 404',
+          request: (p) => ({
+            url: `${endpoint(p, 'restUrl')}/tasks/no-such-task`,
+            init: { headers: { 'A2A-Version': '1.0' } },
+          }),
+        },
+      ]),
+      deployment({ variant: 'healthy', opts: { stream: true } }, [
+        messageExchange(
+          'stream-true.jsonrpc-v1.0.send-message.summarize',
+          'A2AExecutor(stream=True), SendMessage summarize: the answer as an artifact',
+          'rpcUrl',
+          'SendMessage',
+          PROMPTS.summarize,
+          'summarize',
+        ),
+        messageExchange(
+          'stream-true.jsonrpc-v1.0.send-streaming-message.translate',
+          'A2AExecutor(stream=True), SendStreamingMessage translate: artifact updates',
+          'rpcUrl',
+          'SendStreamingMessage',
+          PROMPTS.translate,
+          'translate',
+        ),
+      ]),
+      deployment('A', [
+        VARIANT_A_TOOL_CARD,
+        messageExchange(
+          'variant-a.jsonrpc-v1.0.send-message.translate',
+          'variant A, SendMessage translate: COMPLETED; the answer is the framework’s function result `Error: Requested function "translate" not found.` (repeated by the model)',
+          'rpcUrl',
+          'SendMessage',
+          PROMPTS.translate,
+          'translate',
+        ),
+        messageExchange(
+          'variant-a.jsonrpc-v0.3.message-stream.translate',
+          'variant A, 0.3 message/stream translate: the same text in a working status message',
+          'rpcUrl',
+          'message/stream',
+          PROMPTS.translate,
+          'translate',
+        ),
+      ]),
+      deployment({ variant: 'A', opts: { unknown: 'terminate' } }, [
+        messageExchange(
+          'variant-a-terminate.jsonrpc-v1.0.send-message.translate',
+          'variant A with terminate_on_unknown_calls: FAILED, status message = str() of the framework’s error (the text in single quotes)',
+          'rpcUrl',
+          'SendMessage',
+          PROMPTS.translate,
+          'translate',
+        ),
+      ]),
+      deployment({ variant: 'B', opts: { stream: true } }, [
+        messageExchange(
+          'variant-b.stream-true.jsonrpc-v1.0.send-message.summarize',
+          'variant B (stream=True), SendMessage summarize: the artifact is a raw image/png part; the card is the healthy one',
+          'rpcUrl',
+          'SendMessage',
+          PROMPTS.summarize,
+          'summarize',
+        ),
+      ]),
     ],
   },
   quirks: agentFrameworkQuirks,

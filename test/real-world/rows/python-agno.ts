@@ -6,18 +6,17 @@ import { cardProbe, httpProbe } from '../conformance/probes';
 import { endpoint } from '../conformance/types';
 import { agnoQuirks } from './python-agno.quirks';
 import type { Row } from '../conformance/types';
+import { pythonAgent, PROMPTS, SUMMARY, fact, raw } from '../conformance/row-kit';
 import {
-  pythonAgent,
-  PROMPTS,
-  SUMMARY,
   getExchange,
-  rpcExchange,
-  fact,
-} from '../conformance/row-kit';
+  cardExchange,
+  messageExchange,
+  deployment,
+} from '../conformance/row-recording';
 
 const AGNO_PEER = 'test/real-world/python/agno/peer.py';
-const agnoSend = { kind: 'jsonrpc', version: '0.3', endpoint: 'sendUrl' } as const;
-const agnoStream = { kind: 'jsonrpc', version: '0.3', endpoint: 'streamUrl' } as const;
+const agnoSend = raw('0.3', 'sendUrl');
+const agnoStream = raw('0.3', 'streamUrl');
 export const agno: Row = {
   id: 'python-agno',
   name: 'Agno AgentOS (`agno[os,a2a]` 3.1.10 with `a2a_interface=True`, on `a2a-sdk` 0.3.26; a scripted `Model`)',
@@ -147,81 +146,73 @@ export const agno: Row = {
     fixture: 'agno-live',
     versionsOf: ['agno', 'a2a-sdk', 'fastapi', 'starlette', 'uvicorn'],
     steps: [
-      {
-        deploy: { variant: 'healthy' },
-        exchanges: [
-          getExchange(
-            'card',
-            'GET /a2a/agents/desk/.well-known/agent-card.json: protocolVersion 0.3.0, url = the message:stream route, ONE skill id "desk" (the agent, not its tools) with outputModes ["application/json"], defaults ["text"]',
-            (p) => p.cardUrl,
-          ),
-          getExchange(
-            'card.origin',
-            'GET /.well-known/agent-card.json at the origin: AgentOS serves no card there',
-            (p) => `${p.origin}/.well-known/agent-card.json`,
-          ),
-          rpcExchange(
-            'message-send.summarize',
-            'POST message:send, 0.3 message/send (skill desk, the only one on the card) asking to summarize: a COMPLETED task, the answer as an agent message in history, no artifacts',
-            'sendUrl',
-            'message/send',
-            (r) => r.m03(PROMPTS.summarize, 'desk'),
-          ),
-          rpcExchange(
-            'message-stream.translate',
-            'POST message:stream, 0.3 message/stream (skill desk) asking to translate: status-update working, two working updates whose metadata names the tool (agno_event_type tool_call_started/completed, tool_name), a Message with the text, status-update completed (final), then the whole Task',
-            'streamUrl',
-            'message/stream',
-            (r) => r.m03(PROMPTS.translate, 'desk'),
-            { stream: true },
-          ),
-        ],
-      },
-      {
-        deploy: { variant: 'A' },
-        exchanges: [
-          getExchange(
-            'variant-a.card',
-            'card after the A redeploy (translate tool removed): unchanged, its only skill is the agent',
-            (p) => p.cardUrl,
-          ),
-          rpcExchange(
-            'variant-a.message-send.translate',
-            'variant A, message:send (skill desk) asking to translate: COMPLETED, text "Error: The requested tool does not exist or is not available." (no tool name)',
-            'sendUrl',
-            'message/send',
-            (r) => r.m03(PROMPTS.translate, 'desk'),
-          ),
-          rpcExchange(
-            'variant-a.message-stream.translate',
-            'variant A, message:stream (skill desk) asking to translate: no tool-call updates, the same text as a Message, COMPLETED',
-            'streamUrl',
-            'message/stream',
-            (r) => r.m03(PROMPTS.translate, 'desk'),
-            { stream: true },
-          ),
-        ],
-      },
-      {
-        deploy: { variant: 'B' },
-        exchanges: [
-          rpcExchange(
-            'variant-b.message-send.summarize',
-            'variant B (summarize returns an image by URL), message:send: COMPLETED, artifact image_0 with a FILE part mimeType "image/jpeg" (hard-coded), where the card says application/json / text',
-            'sendUrl',
-            'message/send',
-            (r) => r.m03(PROMPTS.summarize, 'desk'),
-          ),
-          rpcExchange(
-            'variant-b.message-stream.summarize',
-            'variant B, message:stream: the final Task carries artifact image-0 with a FILE part mimeType "image/*"',
-            'streamUrl',
-            'message/stream',
-            (r) => r.m03(PROMPTS.summarize, 'desk'),
-            { stream: true },
-          ),
-        ],
-      },
+      deployment('healthy', [
+        cardExchange(
+          'card',
+          'GET /a2a/agents/desk/.well-known/agent-card.json: protocolVersion 0.3.0, url = the message:stream route, ONE skill id "desk" (the agent, not its tools) with outputModes ["application/json"], defaults ["text"]',
+        ),
+        getExchange(
+          'card.origin',
+          'GET /.well-known/agent-card.json at the origin: AgentOS serves no card there',
+          (p) => `${p.origin}/.well-known/agent-card.json`,
+        ),
+        messageExchange(
+          'message-send.summarize',
+          'POST message:send, 0.3 message/send (skill desk, the only one on the card) asking to summarize: a COMPLETED task, the answer as an agent message in history, no artifacts',
+          'sendUrl',
+          'message/send',
+          PROMPTS.summarize,
+          'desk',
+        ),
+        messageExchange(
+          'message-stream.translate',
+          'POST message:stream, 0.3 message/stream (skill desk) asking to translate: status-update working, two working updates whose metadata names the tool (agno_event_type tool_call_started/completed, tool_name), a Message with the text, status-update completed (final), then the whole Task',
+          'streamUrl',
+          'message/stream',
+          PROMPTS.translate,
+          'desk',
+        ),
+      ]),
+      deployment('A', [
+        cardExchange(
+          'variant-a.card',
+          'card after the A redeploy (translate tool removed): unchanged, its only skill is the agent',
+        ),
+        messageExchange(
+          'variant-a.message-send.translate',
+          'variant A, message:send (skill desk) asking to translate: COMPLETED, text "Error: The requested tool does not exist or is not available." (no tool name)',
+          'sendUrl',
+          'message/send',
+          PROMPTS.translate,
+          'desk',
+        ),
+        messageExchange(
+          'variant-a.message-stream.translate',
+          'variant A, message:stream (skill desk) asking to translate: no tool-call updates, the same text as a Message, COMPLETED',
+          'streamUrl',
+          'message/stream',
+          PROMPTS.translate,
+          'desk',
+        ),
+      ]),
+      deployment('B', [
+        messageExchange(
+          'variant-b.message-send.summarize',
+          'variant B (summarize returns an image by URL), message:send: COMPLETED, artifact image_0 with a FILE part mimeType "image/jpeg" (hard-coded), where the card says application/json / text',
+          'sendUrl',
+          'message/send',
+          PROMPTS.summarize,
+          'desk',
+        ),
+        messageExchange(
+          'variant-b.message-stream.summarize',
+          'variant B, message:stream: the final Task carries artifact image-0 with a FILE part mimeType "image/*"',
+          'streamUrl',
+          'message/stream',
+          PROMPTS.summarize,
+          'desk',
+        ),
+      ]),
     ],
   },
   quirks: agnoQuirks,

@@ -5,17 +5,17 @@
 import { cardProbe } from '../conformance/probes';
 import { crewaiQuirks } from './python-crewai.quirks';
 import type { Row } from '../conformance/types';
-import {
-  getExchange,
-  rpcExchange,
-  pythonAgent,
-  PROMPTS,
-  SUMMARY,
-  unknownTaskProbe,
-  fact,
-} from '../conformance/row-kit';
+import { pythonAgent, PROMPTS, SUMMARY, fact, TOOL_SKILLS, raw } from '../conformance/row-kit';
 import type { Recorder } from '../record-lib.mjs';
 import type { Json } from '../lib';
+import {
+  rpcExchange,
+  cardExchange,
+  VARIANT_A_TOOL_CARD,
+  UNKNOWN_TASK_EXCHANGE_03,
+  deployment,
+} from '../conformance/row-recording';
+import { unknownTaskProbe } from '../conformance/row-probes';
 
 /** The rows the conformance suite runs. */
 const CREWAI_PEER = 'test/real-world/python/crewai/peer.py';
@@ -30,12 +30,7 @@ const crewM03 = (r: Recorder, text: string, skill_id: string): Json => ({
   },
 });
 /** crewAI's own client convention: the skill id in `params.message.metadata.skill_id` */
-const crewRpc = {
-  kind: 'jsonrpc',
-  version: '0.3',
-  endpoint: 'rpcUrl',
-  skillKey: 'skill_id',
-} as const;
+const crewRpc = raw('0.3', 'rpcUrl', { skillKey: 'skill_id' });
 /** crewAI's ToolUsage error (ReAct), up to where it appends its retry prompt */
 const CREWAI_REACT_MISSING =
   "I encountered an error: Action 'translate' don't exist, these are the only available Actions:\n" +
@@ -78,10 +73,7 @@ export const crewai: Row = {
   },
   card: {
     protocol: '0.3',
-    skills: [
-      ['summarize', undefined],
-      ['translate', undefined],
-    ],
+    skills: TOOL_SKILLS,
     fields: (p) => ({
       protocolVersion: '0.3.0',
       version: '1.0.0',
@@ -121,7 +113,7 @@ export const crewai: Row = {
     },
   ],
   errors: [unknownTaskProbe('rpcUrl')],
-  sameBytes: { probes: [cardProbe(), unknownTaskProbe('rpcUrl', true)] },
+  sameBytes: { probes: [cardProbe(), unknownTaskProbe('rpcUrl', { bytes: true })] },
   variantA: {
     gone: 'translate',
     left: ['summarize'],
@@ -187,87 +179,64 @@ export const crewai: Row = {
     fixture: 'crewai-live',
     versionsOf: ['crewai', 'a2a-sdk', 'starlette', 'uvicorn'],
     steps: [
-      {
-        deploy: { variant: 'healthy', opts: { mode: 'react' } },
-        exchanges: [
-          getExchange(
-            'card',
-            'GET /.well-known/agent-card.json: agent.to_agent_card(url): 0.3.0, modes text/plain + application/json, skills = the tools (id = name, tags [name], no modes)',
-            (p) => p.cardUrl,
-          ),
-          rpcExchange(
-            'react.jsonrpc-v0.3.message-send.summarize',
-            '0.3 message/send skill summarize, ReAct: the model calls summarize; ONE completed Task, artifact result_<task id> = the tool result, the same text as the last history message',
-            'rpcUrl',
-            'message/send',
-            (r) => crewM03(r, PROMPTS.summarize, 'summarize'),
-          ),
-          rpcExchange(
-            'react.jsonrpc-v0.3.message-stream.translate',
-            '0.3 message/stream skill translate, ReAct: one SSE event, the completed Task (crewAI enqueues no intermediate events)',
-            'rpcUrl',
-            'message/stream',
-            (r) => crewM03(r, PROMPTS.translate, 'translate'),
-            { stream: true },
-          ),
-          rpcExchange(
-            'jsonrpc-v0.3.tasks-get.not-found',
-            '0.3 tasks/get of an unknown id',
-            'rpcUrl',
-            'tasks/get',
-            () => ({ id: 'no-such-task' }),
-          ),
-        ],
-      },
-      {
-        deploy: { variant: 'healthy', opts: { mode: 'function-calling' } },
-        exchanges: [
-          rpcExchange(
-            'function-calling.jsonrpc-v0.3.message-send.translate',
-            '0.3 message/send skill translate, native function calling: completed, artifact text "FR: hello"',
-            'rpcUrl',
-            'message/send',
-            (r) => crewM03(r, PROMPTS.translate, 'translate'),
-          ),
-        ],
-      },
-      {
-        deploy: { variant: 'A', opts: { mode: 'react' } },
-        exchanges: [
-          getExchange(
-            'variant-a.card',
-            'card after the A redeploy: the translate tool removed, so the skill too; version 1.0.0',
-            (p) => p.cardUrl,
-          ),
-          rpcExchange(
-            'variant-a.react.jsonrpc-v0.3.message-send.translate',
-            "variant A, ReAct: COMPLETED; artifact and last history message = crewAI's ToolUsage error \"I encountered an error: Action 'translate' don't exist, these are the only available Actions:\\n<summarize's description>\" (repeated by the model)",
-            'rpcUrl',
-            'message/send',
-            (r) => crewM03(r, PROMPTS.translate, 'translate'),
-          ),
-          rpcExchange(
-            'variant-a.react.jsonrpc-v0.3.message-stream.translate',
-            'variant A, ReAct, message/stream: one SSE event, the same completed Task',
-            'rpcUrl',
-            'message/stream',
-            (r) => crewM03(r, PROMPTS.translate, 'translate'),
-            { stream: true },
-          ),
-        ],
-      },
-      {
-        deploy: { variant: 'A', opts: { mode: 'function-calling' } },
-        exchanges: [
-          rpcExchange(
-            'variant-a.function-calling.jsonrpc-v0.3.message-send.translate',
-            'variant A, native function calling: COMPLETED; artifact and last history message = "Tool not found" (the tool message crewAI\'s AgentExecutor sends back, repeated by the model)',
-            'rpcUrl',
-            'message/send',
-            (r) => crewM03(r, PROMPTS.translate, 'translate'),
-          ),
-        ],
-      },
+      deployment({ variant: 'healthy', opts: { mode: 'react' } }, [
+        cardExchange(
+          'card',
+          'GET /.well-known/agent-card.json: agent.to_agent_card(url): 0.3.0, modes text/plain + application/json, skills = the tools (id = name, tags [name], no modes)',
+        ),
+        rpcExchange(
+          'react.jsonrpc-v0.3.message-send.summarize',
+          '0.3 message/send skill summarize, ReAct: the model calls summarize; ONE completed Task, artifact result_<task id> = the tool result, the same text as the last history message',
+          'rpcUrl',
+          'message/send',
+          (r) => crewM03(r, PROMPTS.summarize, 'summarize'),
+        ),
+        rpcExchange(
+          'react.jsonrpc-v0.3.message-stream.translate',
+          '0.3 message/stream skill translate, ReAct: one SSE event, the completed Task (crewAI enqueues no intermediate events)',
+          'rpcUrl',
+          'message/stream',
+          (r) => crewM03(r, PROMPTS.translate, 'translate'),
+          { stream: true },
+        ),
+        UNKNOWN_TASK_EXCHANGE_03,
+      ]),
+      deployment({ variant: 'healthy', opts: { mode: 'function-calling' } }, [
+        rpcExchange(
+          'function-calling.jsonrpc-v0.3.message-send.translate',
+          '0.3 message/send skill translate, native function calling: completed, artifact text "FR: hello"',
+          'rpcUrl',
+          'message/send',
+          (r) => crewM03(r, PROMPTS.translate, 'translate'),
+        ),
+      ]),
+      deployment({ variant: 'A', opts: { mode: 'react' } }, [
+        VARIANT_A_TOOL_CARD,
+        rpcExchange(
+          'variant-a.react.jsonrpc-v0.3.message-send.translate',
+          "variant A, ReAct: COMPLETED; artifact and last history message = crewAI's ToolUsage error \"I encountered an error: Action 'translate' don't exist, these are the only available Actions:\\n<summarize's description>\" (repeated by the model)",
+          'rpcUrl',
+          'message/send',
+          (r) => crewM03(r, PROMPTS.translate, 'translate'),
+        ),
+        rpcExchange(
+          'variant-a.react.jsonrpc-v0.3.message-stream.translate',
+          'variant A, ReAct, message/stream: one SSE event, the same completed Task',
+          'rpcUrl',
+          'message/stream',
+          (r) => crewM03(r, PROMPTS.translate, 'translate'),
+          { stream: true },
+        ),
+      ]),
+      deployment({ variant: 'A', opts: { mode: 'function-calling' } }, [
+        rpcExchange(
+          'variant-a.function-calling.jsonrpc-v0.3.message-send.translate',
+          'variant A, native function calling: COMPLETED; artifact and last history message = "Tool not found" (the tool message crewAI\'s AgentExecutor sends back, repeated by the model)',
+          'rpcUrl',
+          'message/send',
+          (r) => crewM03(r, PROMPTS.translate, 'translate'),
+        ),
+      ]),
     ],
   },
   quirks: crewaiQuirks,

@@ -11,19 +11,27 @@ import {
   SUMMARY,
   sdk,
   TEXT_SKILLS,
-  unknownTaskProbe,
-  getExchange,
-  rpcExchange,
-  polledExchange,
   fact,
+  sendCompletes,
+  SETTLED_BY_CARD,
+  raw,
 } from '../conformance/row-kit';
+import {
+  getExchange,
+  cardExchange,
+  VARIANT_A_CARD,
+  messageExchange,
+  UNKNOWN_TASK_EXCHANGE_03,
+  deployment,
+  polledExchange,
+} from '../conformance/row-recording';
+import { unknownTaskProbe } from '../conformance/row-probes';
 
 const FASTA2A_PEER = 'test/real-world/python/fasta2a/peer.py';
 /** A-fail's polled task: a bare failed status (no message), the history only the client's message */
 const FASTA2A_FAILED_WIRE =
   /"status":\{"state":"failed","timestamp":"[^"]*"\},"history":\[\{"role":"user","parts":\[\{"text":"translate: hello"\}\][^\]]*\]\}\}$/;
-const raw03 = (poll = false) =>
-  ({ kind: 'jsonrpc', version: '0.3', endpoint: 'rpcUrl', poll }) as const;
+const raw03 = (poll = false) => raw('0.3', 'rpcUrl', { poll });
 /** A send fasta2a answers at once with the SUBMITTED task, which the polls read COMPLETED with the summary. */
 const SUBMITTED_THEN_SUMMARY = {
   answered: 'submitted',
@@ -109,7 +117,7 @@ export const fasta2a: Row = {
   ],
   errors: [unknownTaskProbe('rpcUrl')],
   sameBytes: {
-    probes: [cardProbe(), unknownTaskProbe('rpcUrl', true)],
+    probes: [cardProbe(), unknownTaskProbe('rpcUrl', { bytes: true })],
   },
   variantA: {
     gone: 'translate',
@@ -166,11 +174,8 @@ export const fasta2a: Row = {
           source:
             'pydantic_ai tool_manager.py `_check_max_retries` raises `UnexpectedModelBehavior`; fasta2a/pydantic_ai/_bridge.py `run_task` marks the task failed and re-raises; fasta2a/worker.py ends it with a bare failed status: no text at all (peer.py VARIANT=A-fail)',
         },
-        verdict: 'unknown_skill',
-        evidence: 'card',
+        ...SETTLED_BY_CARD,
         suspicion: 'failure',
-        confirmed: true,
-        errorSpan: true,
       },
       {
         label:
@@ -187,17 +192,10 @@ export const fasta2a: Row = {
           },
         },
         says: { value: 'failure', source: 'as above, in the final status-update' },
-        verdict: 'unknown_skill',
-        evidence: 'card',
-        confirmed: true,
-        errorSpan: true,
+        ...SETTLED_BY_CARD,
       },
     ],
-    still: {
-      label: 'SDK send summarize, polled',
-      client: { ...sdk('JSONRPC', 'card'), poll: true },
-      ops: { send: { state: 'completed' } },
-    },
+    still: sendCompletes('SDK send summarize, polled', { ...sdk('JSONRPC', 'card'), poll: true }),
   },
   variantB: {
     skill: 'summarize',
@@ -227,103 +225,83 @@ export const fasta2a: Row = {
     fixture: 'fasta2a-live',
     versionsOf: ['fasta2a', 'pydantic-ai-slim', 'pydantic', 'starlette', 'uvicorn'],
     steps: [
-      {
-        deploy: { variant: 'healthy' },
-        exchanges: [
-          getExchange(
-            'card',
-            'GET /.well-known/agent-card.json: a 1.0 card; skills text/plain, defaults forced to application/json',
-            (p) => p.cardUrl,
-          ),
-          getExchange(
-            'card.agent-json',
-            'GET /.well-known/agent.json (the path of fasta2a <= 0.5)',
-            (p) => `${p.origin}/.well-known/agent.json`,
-          ),
-          rpcExchange(
-            'jsonrpc-v0.3.message-send.summarize',
-            '0.3 message/send skill summarize: answered at once with the SUBMITTED task, as {"result":{"task":{...}}} with the 0.3 state "submitted" and no kind',
-            'rpcUrl',
-            'message/send',
-            (r) => r.m03(PROMPTS.summarize, 'summarize'),
-          ),
-          polledExchange(
-            'jsonrpc.get-task.completed',
-            '1.0 GetTask of a SendMessage task after it finished: TASK_STATE_COMPLETED, the model text as an agent message in history and as artifact "result"',
-            'rpcUrl',
-            'GetTask',
-            { method: 'SendMessage', params: (r) => r.m10(PROMPTS.summarize, 'summarize') },
-            { v10: true, waitBeforeMs: 300, waitMs: 300 },
-          ),
-          rpcExchange(
-            'jsonrpc.send-streaming-message.translate',
-            '1.0 SendStreamingMessage skill translate: task (SUBMITTED), statusUpdate WORKING, artifactUpdate (lastChunk), statusUpdate COMPLETED; compact JSON, LF framing',
-            'rpcUrl',
-            'SendStreamingMessage',
-            (r) => r.m10(PROMPTS.translate, 'translate'),
-            { v10: true, stream: true },
-          ),
-          rpcExchange(
-            'jsonrpc-v0.3.message-stream.translate',
-            '0.3 message/stream skill translate',
-            'rpcUrl',
-            'message/stream',
-            (r) => r.m03(PROMPTS.translate, 'translate'),
-            { stream: true },
-          ),
-          rpcExchange(
-            'jsonrpc-v0.3.tasks-get.not-found',
-            '0.3 tasks/get of an unknown id',
-            'rpcUrl',
-            'tasks/get',
-            () => ({ id: 'no-such-task' }),
-          ),
-        ],
-      },
-      {
-        deploy: { variant: 'A' },
-        exchanges: [
-          getExchange(
-            'variant-a.card',
-            'card after the A redeploy: translate gone, version 1.0.0',
-            (p) => p.cardUrl,
-          ),
-          polledExchange(
-            'variant-a.jsonrpc-v0.3.tasks-get.translate',
-            "variant A, tasks/get of a message/send for translate: COMPLETED, text \"Unknown tool name: 'translate'. Available tools: 'summarize'\"",
-            'rpcUrl',
-            'tasks/get',
-            { method: 'message/send', params: (r) => r.m03(PROMPTS.translate, 'translate') },
-            { waitMs: 300 },
-          ),
-          rpcExchange(
-            'variant-a.jsonrpc.send-streaming-message.translate',
-            'variant A, 1.0 SendStreamingMessage skill translate: COMPLETED with the same text',
-            'rpcUrl',
-            'SendStreamingMessage',
-            (r) => r.m10(PROMPTS.translate, 'translate'),
-            { v10: true, stream: true },
-          ),
-        ],
-      },
-      {
-        deploy: { variant: 'B' },
-        exchanges: [
-          getExchange(
-            'variant-b.card',
-            'card after the B redeploy: unchanged (the same skills, summarize text/plain)',
-            (p) => p.cardUrl,
-          ),
-          rpcExchange(
-            'variant-b.jsonrpc.send-streaming-message.summarize',
-            'variant B (the agent now has a structured output_type), 1.0 SendStreamingMessage skill summarize: the artifact is a DATA part {"result": {"summary": …}} with its json_schema, where the skill says text/plain',
-            'rpcUrl',
-            'SendStreamingMessage',
-            (r) => r.m10(PROMPTS.summarize, 'summarize'),
-            { v10: true, stream: true },
-          ),
-        ],
-      },
+      deployment('healthy', [
+        cardExchange(
+          'card',
+          'GET /.well-known/agent-card.json: a 1.0 card; skills text/plain, defaults forced to application/json',
+        ),
+        getExchange(
+          'card.agent-json',
+          'GET /.well-known/agent.json (the path of fasta2a <= 0.5)',
+          (p) => `${p.origin}/.well-known/agent.json`,
+        ),
+        messageExchange(
+          'jsonrpc-v0.3.message-send.summarize',
+          '0.3 message/send skill summarize: answered at once with the SUBMITTED task, as {"result":{"task":{...}}} with the 0.3 state "submitted" and no kind',
+          'rpcUrl',
+          'message/send',
+          PROMPTS.summarize,
+          'summarize',
+        ),
+        polledExchange(
+          'jsonrpc.get-task.completed',
+          '1.0 GetTask of a SendMessage task after it finished: TASK_STATE_COMPLETED, the model text as an agent message in history and as artifact "result"',
+          'rpcUrl',
+          'GetTask',
+          { method: 'SendMessage', params: (r) => r.m10(PROMPTS.summarize, 'summarize') },
+          { v10: true, waitBeforeMs: 300, waitMs: 300 },
+        ),
+        messageExchange(
+          'jsonrpc.send-streaming-message.translate',
+          '1.0 SendStreamingMessage skill translate: task (SUBMITTED), statusUpdate WORKING, artifactUpdate (lastChunk), statusUpdate COMPLETED; compact JSON, LF framing',
+          'rpcUrl',
+          'SendStreamingMessage',
+          PROMPTS.translate,
+          'translate',
+        ),
+        messageExchange(
+          'jsonrpc-v0.3.message-stream.translate',
+          '0.3 message/stream skill translate',
+          'rpcUrl',
+          'message/stream',
+          PROMPTS.translate,
+          'translate',
+        ),
+        UNKNOWN_TASK_EXCHANGE_03,
+      ]),
+      deployment('A', [
+        VARIANT_A_CARD,
+        polledExchange(
+          'variant-a.jsonrpc-v0.3.tasks-get.translate',
+          "variant A, tasks/get of a message/send for translate: COMPLETED, text \"Unknown tool name: 'translate'. Available tools: 'summarize'\"",
+          'rpcUrl',
+          'tasks/get',
+          { method: 'message/send', params: (r) => r.m03(PROMPTS.translate, 'translate') },
+          { waitMs: 300 },
+        ),
+        messageExchange(
+          'variant-a.jsonrpc.send-streaming-message.translate',
+          'variant A, 1.0 SendStreamingMessage skill translate: COMPLETED with the same text',
+          'rpcUrl',
+          'SendStreamingMessage',
+          PROMPTS.translate,
+          'translate',
+        ),
+      ]),
+      deployment('B', [
+        cardExchange(
+          'variant-b.card',
+          'card after the B redeploy: unchanged (the same skills, summarize text/plain)',
+        ),
+        messageExchange(
+          'variant-b.jsonrpc.send-streaming-message.summarize',
+          'variant B (the agent now has a structured output_type), 1.0 SendStreamingMessage skill summarize: the artifact is a DATA part {"result": {"summary": …}} with its json_schema, where the skill says text/plain',
+          'rpcUrl',
+          'SendStreamingMessage',
+          PROMPTS.summarize,
+          'summarize',
+        ),
+      ]),
     ],
   },
 };

@@ -3,18 +3,25 @@
  * field means; conformance/implementations.ts assembles the table).
  */
 import { FOX } from '../lib';
-import { cardProbe, m10, rpcProbe } from '../conformance/probes';
+import { cardProbe, messageProbe } from '../conformance/probes';
 import { googleAdkQuirks } from './python-google-adk.quirks';
 import type { Row } from '../conformance/types';
 import {
   pythonAgent,
   PROMPTS,
-  SUMMARY,
   sdk,
-  getExchange,
-  rpcExchange,
   fact,
+  raw,
+  sendCompletes,
+  COMPLETES_WITH_SUMMARY,
 } from '../conformance/row-kit';
+import {
+  cardExchange,
+  messageExchange,
+  unknownTaskExchange,
+  deployment,
+} from '../conformance/row-recording';
+import { unknownTaskProbe } from '../conformance/row-probes';
 
 const ADK_PEER = 'test/real-world/python/google-adk/peer.py';
 const ADK_NO_TOOL =
@@ -85,54 +92,34 @@ export const pythonAdk: Row = {
       label: 'SDK JSON-RPC 1.0 from the card URL',
       client: sdk('JSONRPC', 'url'),
       protocol: '1.0',
-      ops: {
-        send: { state: 'completed', part: { kind: 'text', text: SUMMARY } },
-        stream: { state: 'completed' },
-      },
+      ops: COMPLETES_WITH_SUMMARY,
     },
     {
       label: 'raw JSON-RPC 1.0 SendMessage / SendStreamingMessage',
-      client: { kind: 'jsonrpc', version: '1.0', endpoint: 'rpcUrl' },
+      client: raw('1.0', 'rpcUrl'),
       protocol: '1.0',
       ops: { send: { state: 'completed' }, stream: { state: 'completed' } },
     },
     {
       // the pure 1.0 card offers no 0.3 to take a version from: none is claimed, not 1.0
       label: 'raw 0.3 message/send / message/stream on the 1.0 endpoint',
-      client: { kind: 'jsonrpc', version: '0.3', endpoint: 'rpcUrl' },
+      client: raw('0.3', 'rpcUrl'),
       protocol: 'none',
       ops: { send: { state: 'completed' }, stream: { state: 'completed' } },
     },
   ],
-  errors: [
-    rpcProbe(
-      'GetTask of an unknown task',
-      'rpcUrl',
-      'GetTask',
-      () => ({ id: 'no-such-task' }),
-      { status: 200, body: /-32001/, span: { name: 'GetTask', error: true } },
-      { v10: true },
-    ),
-  ],
+  errors: [unknownTaskProbe('rpcUrl', { v10: true })],
   sameBytes: {
     probes: [
       cardProbe(),
-      rpcProbe(
+      messageProbe(
         'JSON-RPC 1.0 send',
         'rpcUrl',
         'SendMessage',
-        (tag) => m10(PROMPTS.summarize, 'desk-summarize', tag),
-        { status: 200 },
-        { v10: true },
+        PROMPTS.summarize,
+        'desk-summarize',
       ),
-      rpcProbe(
-        'GetTask unknown',
-        'rpcUrl',
-        'GetTask',
-        (tag) => ({ id: `${tag}-none` }),
-        { status: 200, body: /-32001/ },
-        { v10: true },
-      ),
+      unknownTaskProbe('rpcUrl', { bytes: true, v10: true }),
     ],
   },
   variantA: {
@@ -141,7 +128,7 @@ export const pythonAdk: Row = {
     paths: [
       {
         label: 'raw JSON-RPC 1.0 SendMessage: COMPLETED, the function_response carries ADK’s error',
-        client: { kind: 'jsonrpc', version: '1.0', endpoint: 'rpcUrl' },
+        client: raw('1.0', 'rpcUrl'),
         ops: {
           send: {
             state: 'completed',
@@ -167,119 +154,101 @@ export const pythonAdk: Row = {
         confirmed: true,
       },
     ],
-    still: {
-      label: 'SDK send desk-summarize',
-      client: sdk('JSONRPC', 'card'),
-      ops: { send: { state: 'completed' } },
-    },
+    still: sendCompletes('SDK send desk-summarize', sdk('JSONRPC', 'card')),
   },
   recording: {
     fixture: 'google-adk-python-live',
     versionsOf: ['google-adk', 'google-genai', 'a2a-sdk', 'starlette', 'sse-starlette', 'uvicorn'],
     steps: [
-      {
-        deploy: { variant: 'healthy' },
-        exchanges: [
-          getExchange(
-            'card',
-            'GET /.well-known/agent-card.json: a pure 1.0 card',
-            (p) => p.cardUrl,
-          ),
-          rpcExchange(
-            'jsonrpc.send-message.summarize',
-            'JSON-RPC 1.0 SendMessage skill desk-summarize: COMPLETED; function_call / function_response data parts (metadata.adk_type) in history, the final text in the artifact',
-            'rpcUrl',
-            'SendMessage',
-            (r) => r.m10(`summarize: ${FOX}`, 'desk-summarize'),
-            { v10: true },
-          ),
-          rpcExchange(
-            'jsonrpc.send-streaming-message.summarize',
-            'JSON-RPC 1.0 SendStreamingMessage: task, WORKING status-updates (empty, function_call, function_response, text), artifactUpdate, COMPLETED',
-            'rpcUrl',
-            'SendStreamingMessage',
-            (r) => r.m10(`summarize: ${FOX}`, 'desk-summarize'),
-            { v10: true, stream: true },
-          ),
-          rpcExchange(
-            'jsonrpc-v0.3.message-send.translate',
-            'JSON-RPC 0.3 message/send (compat layer, same endpoint) skill desk-translate',
-            'rpcUrl',
-            'message/send',
-            (r) => r.m03('translate: hello', 'desk-translate'),
-          ),
-          rpcExchange(
-            'jsonrpc-v0.3.message-stream.translate',
-            'JSON-RPC 0.3 message/stream skill desk-translate',
-            'rpcUrl',
-            'message/stream',
-            (r) => r.m03('translate: hello', 'desk-translate'),
-            { stream: true },
-          ),
-          rpcExchange(
-            'jsonrpc.get-task.not-found',
-            'JSON-RPC 1.0 GetTask of an unknown id',
-            'rpcUrl',
-            'GetTask',
-            () => ({ id: 'no-such-task' }),
-            { v10: true },
-          ),
-        ],
-      },
-      {
-        deploy: { variant: 'A' },
-        exchanges: [
-          getExchange(
-            'variant-a.card',
-            'card after the A redeploy: desk-translate gone, version 0.0.1',
-            (p) => p.cardUrl,
-          ),
-          rpcExchange(
-            'variant-a.jsonrpc.send-message.translate',
-            'variant A, SendMessage skill desk-translate: COMPLETED; the function_response is {"error": "Invoking `translate()` failed as no tool with that name is available. ..."}',
-            'rpcUrl',
-            'SendMessage',
-            (r) => r.m10('translate: hello', 'desk-translate'),
-            { v10: true },
-          ),
-          rpcExchange(
-            'variant-a.jsonrpc.send-streaming-message.translate',
-            'variant A, SendStreamingMessage skill desk-translate',
-            'rpcUrl',
-            'SendStreamingMessage',
-            (r) => r.m10('translate: hello', 'desk-translate'),
-            { v10: true, stream: true },
-          ),
-          rpcExchange(
-            'variant-a.jsonrpc-v0.3.message-send.translate',
-            'variant A, 0.3 message/send skill desk-translate',
-            'rpcUrl',
-            'message/send',
-            (r) => r.m03('translate: hello', 'desk-translate'),
-          ),
-        ],
-      },
-      {
-        deploy: { variant: 'B' },
-        exchanges: [
-          rpcExchange(
-            'variant-b.jsonrpc.send-message.summarize',
-            'variant B (same tools and card; the model answers with an image), SendMessage skill desk-summarize: the artifact holds a file part (raw bytes, mediaType image/png) where the card says text/plain',
-            'rpcUrl',
-            'SendMessage',
-            (r) => r.m10(`summarize: ${FOX}`, 'desk-summarize'),
-            { v10: true },
-          ),
-          rpcExchange(
-            'variant-b.jsonrpc.send-streaming-message.summarize',
-            'variant B, SendStreamingMessage skill desk-summarize',
-            'rpcUrl',
-            'SendStreamingMessage',
-            (r) => r.m10(`summarize: ${FOX}`, 'desk-summarize'),
-            { v10: true, stream: true },
-          ),
-        ],
-      },
+      deployment('healthy', [
+        cardExchange('card', 'GET /.well-known/agent-card.json: a pure 1.0 card'),
+        messageExchange(
+          'jsonrpc.send-message.summarize',
+          'JSON-RPC 1.0 SendMessage skill desk-summarize: COMPLETED; function_call / function_response data parts (metadata.adk_type) in history, the final text in the artifact',
+          'rpcUrl',
+          'SendMessage',
+          `summarize: ${FOX}`,
+          'desk-summarize',
+        ),
+        messageExchange(
+          'jsonrpc.send-streaming-message.summarize',
+          'JSON-RPC 1.0 SendStreamingMessage: task, WORKING status-updates (empty, function_call, function_response, text), artifactUpdate, COMPLETED',
+          'rpcUrl',
+          'SendStreamingMessage',
+          `summarize: ${FOX}`,
+          'desk-summarize',
+        ),
+        messageExchange(
+          'jsonrpc-v0.3.message-send.translate',
+          'JSON-RPC 0.3 message/send (compat layer, same endpoint) skill desk-translate',
+          'rpcUrl',
+          'message/send',
+          'translate: hello',
+          'desk-translate',
+        ),
+        messageExchange(
+          'jsonrpc-v0.3.message-stream.translate',
+          'JSON-RPC 0.3 message/stream skill desk-translate',
+          'rpcUrl',
+          'message/stream',
+          'translate: hello',
+          'desk-translate',
+        ),
+        unknownTaskExchange(
+          'jsonrpc.get-task.not-found',
+          'JSON-RPC 1.0 GetTask of an unknown id',
+          'rpcUrl',
+          { v10: true },
+        ),
+      ]),
+      deployment('A', [
+        cardExchange(
+          'variant-a.card',
+          'card after the A redeploy: desk-translate gone, version 0.0.1',
+        ),
+        messageExchange(
+          'variant-a.jsonrpc.send-message.translate',
+          'variant A, SendMessage skill desk-translate: COMPLETED; the function_response is {"error": "Invoking `translate()` failed as no tool with that name is available. ..."}',
+          'rpcUrl',
+          'SendMessage',
+          'translate: hello',
+          'desk-translate',
+        ),
+        messageExchange(
+          'variant-a.jsonrpc.send-streaming-message.translate',
+          'variant A, SendStreamingMessage skill desk-translate',
+          'rpcUrl',
+          'SendStreamingMessage',
+          'translate: hello',
+          'desk-translate',
+        ),
+        messageExchange(
+          'variant-a.jsonrpc-v0.3.message-send.translate',
+          'variant A, 0.3 message/send skill desk-translate',
+          'rpcUrl',
+          'message/send',
+          'translate: hello',
+          'desk-translate',
+        ),
+      ]),
+      deployment('B', [
+        messageExchange(
+          'variant-b.jsonrpc.send-message.summarize',
+          'variant B (same tools and card; the model answers with an image), SendMessage skill desk-summarize: the artifact holds a file part (raw bytes, mediaType image/png) where the card says text/plain',
+          'rpcUrl',
+          'SendMessage',
+          `summarize: ${FOX}`,
+          'desk-summarize',
+        ),
+        messageExchange(
+          'variant-b.jsonrpc.send-streaming-message.summarize',
+          'variant B, SendStreamingMessage skill desk-summarize',
+          'rpcUrl',
+          'SendStreamingMessage',
+          `summarize: ${FOX}`,
+          'desk-summarize',
+        ),
+      ]),
     ],
   },
   variantB: {
@@ -287,7 +256,7 @@ export const pythonAdk: Row = {
     paths: [
       {
         label: 'raw JSON-RPC 1.0 SendMessage: a raw image/png part (ADK’s inline_data)',
-        client: { kind: 'jsonrpc', version: '1.0', endpoint: 'rpcUrl' },
+        client: raw('1.0', 'rpcUrl'),
         ops: { send: { state: 'completed', wire: /"mediaType":\s*"image\/png"/ } },
         mediaType: 'image/png',
         evidence: 'protocol',

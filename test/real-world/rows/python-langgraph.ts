@@ -8,21 +8,28 @@ import {
   startLangGraphPeer,
   venvInstalled as langgraphInstalled,
 } from '../python/langgraph/peer-process.mjs';
-import { cardProbe, httpProbe, m03, rpcProbe } from '../conformance/probes';
+import { cardProbe, httpProbe, messageProbe } from '../conformance/probes';
 import { endpoint, type Peer } from '../conformance/types';
 import { langgraphQuirks } from './python-langgraph.quirks';
 import type { Row } from '../conformance/types';
 import {
   venvMissing,
   PROMPTS,
-  SUMMARY,
   sdk,
-  unknownTaskProbe,
   STREAMING_NO_PUSH,
+  fact,
+  raw,
+  sendCompletes,
+  COMPLETES_WITH_SUMMARY,
+} from '../conformance/row-kit';
+import {
   getExchange,
   rpcExchange,
-  fact,
-} from '../conformance/row-kit';
+  cardExchange,
+  unknownTaskExchange,
+  deployment,
+} from '../conformance/row-recording';
+import { unknownTaskProbe } from '../conformance/row-probes';
 
 /**
  * A LangGraph server seen through one of its assistants (one per graph): its card and endpoint
@@ -139,12 +146,9 @@ export const langgraph: Row = {
     {
       // 0.x slash names at an endpoint whose card says 1.0 only: 0.2 or 0.3, not told
       label: 'raw 0.3 message/send / message/stream',
-      client: { kind: 'jsonrpc', version: '0.3', endpoint: 'rpcUrl' },
+      client: raw('0.3', 'rpcUrl'),
       protocol: 'none',
-      ops: {
-        send: { state: 'completed', part: { kind: 'text', text: SUMMARY } },
-        stream: { state: 'completed' },
-      },
+      ops: COMPLETES_WITH_SUMMARY,
     },
   ],
   errors: [
@@ -158,22 +162,12 @@ export const langgraph: Row = {
   sameBytes: {
     probes: [
       cardProbe(),
-      rpcProbe(
-        '0.3 send',
-        'rpcUrl',
-        'message/send',
-        (tag, p) => m03(PROMPTS.summarize, deskSkill(p), tag),
-        { status: 200 },
-      ),
-      rpcProbe(
-        '0.3 stream',
-        'rpcUrl',
-        'message/stream',
-        (tag, p) => m03(PROMPTS.summarize, deskSkill(p), tag),
-        { status: 200, contentType: 'text/event-stream', body: /^event: message\r\ndata: / },
-        { stream: true },
-      ),
-      unknownTaskProbe('rpcUrl', true),
+      messageProbe('0.3 send', 'rpcUrl', 'message/send', PROMPTS.summarize, deskSkill),
+      messageProbe('0.3 stream', 'rpcUrl', 'message/stream', PROMPTS.summarize, deskSkill, {
+        contentType: 'text/event-stream',
+        body: /^event: message\r\ndata: /,
+      }),
+      unknownTaskProbe('rpcUrl', { bytes: true }),
       httpProbe('a card fetch without assistant_id', '/.well-known/agent-card.json', {
         status: 400,
       }),
@@ -189,7 +183,7 @@ export const langgraph: Row = {
       {
         label: 'raw 0.3 message/send to the removed assistant: -32602 "Assistant … not found"',
         deploy: { assistant: 'studio' },
-        client: { kind: 'jsonrpc', version: '0.3', endpoint: 'rpcUrl' },
+        client: raw('0.3', 'rpcUrl'),
         ops: { send: { error: /^-32602 Assistant '[0-9a-f-]+' not found$/ } },
         says: {
           value: 'words',
@@ -212,11 +206,7 @@ export const langgraph: Row = {
         errorSpan: true,
       },
     ],
-    still: {
-      label: 'raw 0.3 message/send to desk, still deployed',
-      client: { kind: 'jsonrpc', version: '0.3', endpoint: 'deskRpcUrl' },
-      ops: { send: { state: 'completed' } },
-    },
+    still: sendCompletes('raw 0.3 message/send to desk, still deployed', raw('0.3', 'deskRpcUrl')),
   },
   secondAgent: {
     cardUrl: 'studioCardUrl',
@@ -229,7 +219,7 @@ export const langgraph: Row = {
     paths: [
       {
         label: 'raw 0.3 message/send: a file part image/png where the card says JSON / text',
-        client: { kind: 'jsonrpc', version: '0.3', endpoint: 'rpcUrl' },
+        client: raw('0.3', 'rpcUrl'),
         ops: { send: { state: 'completed', part: { kind: 'file', mediaType: 'image/png' } } },
         mediaType: 'image/png',
         evidence: 'protocol',
@@ -258,109 +248,97 @@ export const langgraph: Row = {
     // same port; the assistants' ids (uuid5 of the graph ids) carried from the healthy deployment
     // by startLangGraph, so studio's URLs stay known once it is gone
     steps: [
-      {
-        deploy: { variant: 'healthy' },
-        exchanges: [
-          getExchange(
-            'card',
-            "GET /.well-known/agent-card.json?assistant_id=<desk>: a 1.0 card (+ url), version = langgraph-api's, one skill <id>-main, modes application/json + text/plain",
-            (p) => p.cardUrl,
-          ),
-          getExchange('studio.card', "the same for the graph studio's assistant", (p) =>
-            endpoint(p, 'studioCardUrl'),
-          ),
-          getExchange(
-            'card.no-assistant-id',
-            'GET /.well-known/agent-card.json without assistant_id: 400 {"error": {"code": -32602, ...}} (no jsonrpc, no id)',
-            (p) => `${p.origin}/.well-known/agent-card.json`,
-          ),
-          assistantCall(
-            'jsonrpc-v0.3.message-send.desk',
-            '0.3 message/send: a COMPLETED 0.3 task (kind, "completed"), the answer in history and in the artifact "Assistant Response"',
-            'desk',
-            'message/send',
-            PROMPTS.summarize,
-          ),
-          assistantCall(
-            'jsonrpc.send-message.desk',
-            '1.0 SendMessage: a hybrid, {"task": {"kind": "task", ..., "role": "ROLE_AGENT", parts with kind, "state": "TASK_STATE_COMPLETED"}}',
-            'desk',
-            'SendMessage',
-            PROMPTS.summarize,
-          ),
-          assistantCall(
-            'jsonrpc.send-streaming-message.desk',
-            '1.0 SendStreamingMessage: `event: message` CRLF SSE; task (submitted), status-update working with the answer as its message, artifact-update, status-update completed (final)',
-            'desk',
-            'SendStreamingMessage',
-            PROMPTS.summarize,
-            true,
-          ),
-          assistantCall(
-            'jsonrpc-v0.3.message-stream.studio',
-            '0.3 message/stream to studio',
-            'studio',
-            'message/stream',
-            'hello',
-            true,
-          ),
-          rpcExchange(
-            'jsonrpc-v0.3.tasks-get.not-found',
-            '0.3 tasks/get of an unknown id: -32001 "Task not found: <id>"',
-            'deskRpcUrl',
-            'tasks/get',
-            () => ({ id: 'no-such-task' }),
-          ),
-        ],
-      },
-      {
-        deploy: { variant: 'A' },
-        exchanges: [
-          getExchange(
-            'variant-a.studio.card',
-            "studio's card URL after the A redeploy (graph removed): 400 -32602 \"Assistant '<id>' not found\"",
-            (p) => endpoint(p, 'studioCardUrl'),
-          ),
-          assistantCall(
-            'variant-a.jsonrpc-v0.3.message-send.studio',
-            "variant A, 0.3 message/send to studio's endpoint: -32602 \"Assistant '<id>' not found\" (HTTP 200)",
-            'studio',
-            'message/send',
-            'hello',
-          ),
-          assistantCall(
-            'variant-a.jsonrpc.send-streaming-message.studio',
-            'variant A, 1.0 SendStreamingMessage to studio: the same error as one SSE event',
-            'studio',
-            'SendStreamingMessage',
-            'hello',
-            true,
-          ),
-        ],
-      },
-      {
-        deploy: { variant: 'B' },
-        exchanges: [
-          getExchange('variant-b.card', "desk's card after the B redeploy: unchanged", (p) =>
-            endpoint(p, 'cardUrl'),
-          ),
-          assistantCall(
-            'variant-b.jsonrpc-v0.3.message-send.desk',
-            'variant B, 0.3 message/send: the artifact is a file part {bytes, mimeType image/png} (an image content block) where the card says application/json, text/plain',
-            'desk',
-            'message/send',
-            PROMPTS.summarize,
-          ),
-          assistantCall(
-            'variant-b.jsonrpc.send-streaming-message.desk',
-            'variant B, 1.0 SendStreamingMessage',
-            'desk',
-            'SendStreamingMessage',
-            PROMPTS.summarize,
-            true,
-          ),
-        ],
-      },
+      deployment('healthy', [
+        cardExchange(
+          'card',
+          "GET /.well-known/agent-card.json?assistant_id=<desk>: a 1.0 card (+ url), version = langgraph-api's, one skill <id>-main, modes application/json + text/plain",
+        ),
+        getExchange('studio.card', "the same for the graph studio's assistant", (p) =>
+          endpoint(p, 'studioCardUrl'),
+        ),
+        getExchange(
+          'card.no-assistant-id',
+          'GET /.well-known/agent-card.json without assistant_id: 400 {"error": {"code": -32602, ...}} (no jsonrpc, no id)',
+          (p) => `${p.origin}/.well-known/agent-card.json`,
+        ),
+        assistantCall(
+          'jsonrpc-v0.3.message-send.desk',
+          '0.3 message/send: a COMPLETED 0.3 task (kind, "completed"), the answer in history and in the artifact "Assistant Response"',
+          'desk',
+          'message/send',
+          PROMPTS.summarize,
+        ),
+        assistantCall(
+          'jsonrpc.send-message.desk',
+          '1.0 SendMessage: a hybrid, {"task": {"kind": "task", ..., "role": "ROLE_AGENT", parts with kind, "state": "TASK_STATE_COMPLETED"}}',
+          'desk',
+          'SendMessage',
+          PROMPTS.summarize,
+        ),
+        assistantCall(
+          'jsonrpc.send-streaming-message.desk',
+          '1.0 SendStreamingMessage: `event: message` CRLF SSE; task (submitted), status-update working with the answer as its message, artifact-update, status-update completed (final)',
+          'desk',
+          'SendStreamingMessage',
+          PROMPTS.summarize,
+          true,
+        ),
+        assistantCall(
+          'jsonrpc-v0.3.message-stream.studio',
+          '0.3 message/stream to studio',
+          'studio',
+          'message/stream',
+          'hello',
+          true,
+        ),
+        unknownTaskExchange(
+          'jsonrpc-v0.3.tasks-get.not-found',
+          '0.3 tasks/get of an unknown id: -32001 "Task not found: <id>"',
+          'deskRpcUrl',
+        ),
+      ]),
+      deployment('A', [
+        getExchange(
+          'variant-a.studio.card',
+          "studio's card URL after the A redeploy (graph removed): 400 -32602 \"Assistant '<id>' not found\"",
+          (p) => endpoint(p, 'studioCardUrl'),
+        ),
+        assistantCall(
+          'variant-a.jsonrpc-v0.3.message-send.studio',
+          "variant A, 0.3 message/send to studio's endpoint: -32602 \"Assistant '<id>' not found\" (HTTP 200)",
+          'studio',
+          'message/send',
+          'hello',
+        ),
+        assistantCall(
+          'variant-a.jsonrpc.send-streaming-message.studio',
+          'variant A, 1.0 SendStreamingMessage to studio: the same error as one SSE event',
+          'studio',
+          'SendStreamingMessage',
+          'hello',
+          true,
+        ),
+      ]),
+      deployment('B', [
+        getExchange('variant-b.card', "desk's card after the B redeploy: unchanged", (p) =>
+          endpoint(p, 'cardUrl'),
+        ),
+        assistantCall(
+          'variant-b.jsonrpc-v0.3.message-send.desk',
+          'variant B, 0.3 message/send: the artifact is a file part {bytes, mimeType image/png} (an image content block) where the card says application/json, text/plain',
+          'desk',
+          'message/send',
+          PROMPTS.summarize,
+        ),
+        assistantCall(
+          'variant-b.jsonrpc.send-streaming-message.desk',
+          'variant B, 1.0 SendStreamingMessage',
+          'desk',
+          'SendStreamingMessage',
+          PROMPTS.summarize,
+          true,
+        ),
+      ]),
     ],
   },
   quirks: langgraphQuirks,

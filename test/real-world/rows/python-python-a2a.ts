@@ -4,17 +4,23 @@
  */
 import { cardProbe, httpProbe } from '../conformance/probes';
 import { pythonA2aQuirks } from './python-python-a2a.quirks';
-import { endpoint, type Row } from '../conformance/types';
+import { endpoint, type RecordedExchange, type Row } from '../conformance/types';
 import {
-  getExchange,
-  postExchange,
   pythonAgent,
   PROMPTS,
   SUMMARY,
   TEXT_SKILLS,
   fact,
+  sendCompletes,
 } from '../conformance/row-kit';
 import type { Recorder } from '../record-lib.mjs';
+import {
+  getExchange,
+  postExchange,
+  cardExchange,
+  VARIANT_A_CARD,
+  deployment,
+} from '../conformance/row-recording';
 
 const PYTHON_A2A_PEER = 'test/real-world/python/python-a2a/peer.py';
 /** a python-a2a 0.1 body (its own client's shape): ids carry the tag */
@@ -41,6 +47,22 @@ function recTask01(r: Recorder, method: string, text: string, skillId: string): 
       message: { role: 'user', parts: [{ type: 'text', text }], metadata: { skillId } },
     },
   });
+}
+/** A recorded 0.1 tasks/send (at sendUrl) or tasks/sendSubscribe (at streamUrl, SSE) of `skill`, its prompt. */
+function task01Exchange(
+  name: string,
+  note: string,
+  method: 'tasks/send' | 'tasks/sendSubscribe',
+  skill: 'summarize' | 'translate',
+): RecordedExchange {
+  const stream = method === 'tasks/sendSubscribe';
+  return postExchange(
+    name,
+    note,
+    (p) => endpoint(p, stream ? 'streamUrl' : 'sendUrl'),
+    (r) => recTask01(r, method, PROMPTS[skill], skill),
+    { stream },
+  );
 }
 const rpc01 = (skillBy: 'withSkill' | 'metadata') =>
   ({ kind: 'jsonrpc01', send: 'sendUrl', stream: 'streamUrl', skillBy }) as const;
@@ -207,11 +229,7 @@ export const pythonA2a: Row = {
         verdict: 'unknown_skill',
       },
     ],
-    still: {
-      label: 'tasks/send summarize',
-      client: rpc01('withSkill'),
-      ops: { send: { state: 'completed' } },
-    },
+    still: sendCompletes('tasks/send summarize', rpc01('withSkill')),
   },
   variantB: {
     skill: 'summarize',
@@ -231,112 +249,95 @@ export const pythonA2a: Row = {
     fixture: 'python-a2a-live',
     versionsOf: ['python-a2a', 'flask', 'werkzeug'],
     steps: [
-      {
-        deploy: { variant: 'healthy' },
-        exchanges: [
-          getExchange(
-            'card',
-            'GET /.well-known/agent.json: the card the @agent decorator builds from the @skill methods (Flask jsonify, keys sorted; capabilities.streaming false)',
-            (p) => p.cardUrl,
-          ),
-          getExchange(
-            'card.agent-json',
-            'GET /agent.json: the same card',
-            (p) => `${p.origin}/agent.json`,
-          ),
-          getExchange(
-            'agent-card-path.html',
-            'GET /.well-known/agent-card.json: python-a2a’s HTML agent page, not a card',
-            (p) => endpoint(p, 'agentCardJsonUrl'),
-          ),
-          postExchange(
-            'tasks-send.summarize',
-            '0.1 tasks/send summarize: a bare Task echoing the request message, COMPLETED, a text artifact',
-            (p) => endpoint(p, 'sendUrl'),
-            (r) => recTask01(r, 'tasks/send', PROMPTS.summarize, 'summarize'),
-          ),
-          postExchange(
-            'tasks-sendSubscribe.translate',
-            '0.1 tasks/sendSubscribe translate: SSE event: update (submitted) / event: complete (completed + artifact), bare Tasks',
-            (p) => endpoint(p, 'streamUrl'),
-            (r) => recTask01(r, 'tasks/sendSubscribe', PROMPTS.translate, 'translate'),
-            { stream: true },
-          ),
-          postExchange(
-            'tasks-get.not-found',
-            '0.1 tasks/get of an unknown id: HTTP 404, JSON-RPC -32000 "Task not found"',
-            (p) => endpoint(p, 'getUrl'),
-            () =>
-              JSON.stringify({
-                jsonrpc: '2.0',
-                id: 'rec-get',
-                method: 'tasks/get',
-                params: { id: 'no-such' },
-              }),
-          ),
-          postExchange(
-            'root-post.message-send',
-            '0.3 message/send POSTed to the card url (/): HTTP 500, not JSON-RPC',
-            (p) => `${p.origin}/`,
-            () =>
-              JSON.stringify({
-                jsonrpc: '2.0',
-                id: 'rec-root',
-                method: 'message/send',
-                params: {
-                  message: {
-                    kind: 'message',
-                    messageId: 'rec-m',
-                    role: 'user',
-                    parts: [{ kind: 'text', text: 'summarize: hi' }],
-                    metadata: { skillId: 'summarize' },
-                  },
+      deployment('healthy', [
+        cardExchange(
+          'card',
+          'GET /.well-known/agent.json: the card the @agent decorator builds from the @skill methods (Flask jsonify, keys sorted; capabilities.streaming false)',
+        ),
+        getExchange(
+          'card.agent-json',
+          'GET /agent.json: the same card',
+          (p) => `${p.origin}/agent.json`,
+        ),
+        getExchange(
+          'agent-card-path.html',
+          'GET /.well-known/agent-card.json: python-a2a’s HTML agent page, not a card',
+          (p) => endpoint(p, 'agentCardJsonUrl'),
+        ),
+        task01Exchange(
+          'tasks-send.summarize',
+          '0.1 tasks/send summarize: a bare Task echoing the request message, COMPLETED, a text artifact',
+          'tasks/send',
+          'summarize',
+        ),
+        task01Exchange(
+          'tasks-sendSubscribe.translate',
+          '0.1 tasks/sendSubscribe translate: SSE event: update (submitted) / event: complete (completed + artifact), bare Tasks',
+          'tasks/sendSubscribe',
+          'translate',
+        ),
+        postExchange(
+          'tasks-get.not-found',
+          '0.1 tasks/get of an unknown id: HTTP 404, JSON-RPC -32000 "Task not found"',
+          (p) => endpoint(p, 'getUrl'),
+          () =>
+            JSON.stringify({
+              jsonrpc: '2.0',
+              id: 'rec-get',
+              method: 'tasks/get',
+              params: { id: 'no-such' },
+            }),
+        ),
+        postExchange(
+          'root-post.message-send',
+          '0.3 message/send POSTed to the card url (/): HTTP 500, not JSON-RPC',
+          (p) => `${p.origin}/`,
+          () =>
+            JSON.stringify({
+              jsonrpc: '2.0',
+              id: 'rec-root',
+              method: 'message/send',
+              params: {
+                message: {
+                  kind: 'message',
+                  messageId: 'rec-m',
+                  role: 'user',
+                  parts: [{ kind: 'text', text: 'summarize: hi' }],
+                  metadata: { skillId: 'summarize' },
                 },
-              }),
-          ),
-        ],
-      },
-      {
-        deploy: { variant: 'A' },
-        exchanges: [
-          getExchange(
-            'variant-a.card',
-            'card after the A redeploy: translate gone, version 1.0.0',
-            (p) => p.cardUrl,
-          ),
-          postExchange(
-            'variant-a.tasks-send.translate',
-            'variant A, tasks/send translate: COMPLETED with a data part {"error": "Error in message handler: Unknown skill: translate"} (python-a2a’s wrapping of the handler’s ValueError)',
-            (p) => endpoint(p, 'sendUrl'),
-            (r) => recTask01(r, 'tasks/send', PROMPTS.translate, 'translate'),
-          ),
-          postExchange(
-            'variant-a.tasks-sendSubscribe.translate',
-            'variant A, tasks/sendSubscribe translate: the complete event carries the same data part',
-            (p) => endpoint(p, 'streamUrl'),
-            (r) => recTask01(r, 'tasks/sendSubscribe', PROMPTS.translate, 'translate'),
-            { stream: true },
-          ),
-        ],
-      },
-      {
-        deploy: { variant: 'B' },
-        exchanges: [
-          postExchange(
-            'variant-b.tasks-send.summarize',
-            'variant B, tasks/send summarize: a file part image/png; the card is the healthy one',
-            (p) => endpoint(p, 'sendUrl'),
-            (r) => recTask01(r, 'tasks/send', PROMPTS.summarize, 'summarize'),
-          ),
-          postExchange(
-            'variant-b.tasks-sendSubscribe.summarize',
-            'variant B, tasks/sendSubscribe summarize: the complete event with the image/png file part',
-            (p) => endpoint(p, 'streamUrl'),
-            (r) => recTask01(r, 'tasks/sendSubscribe', PROMPTS.summarize, 'summarize'),
-            { stream: true },
-          ),
-        ],
-      },
+              },
+            }),
+        ),
+      ]),
+      deployment('A', [
+        VARIANT_A_CARD,
+        task01Exchange(
+          'variant-a.tasks-send.translate',
+          'variant A, tasks/send translate: COMPLETED with a data part {"error": "Error in message handler: Unknown skill: translate"} (python-a2a’s wrapping of the handler’s ValueError)',
+          'tasks/send',
+          'translate',
+        ),
+        task01Exchange(
+          'variant-a.tasks-sendSubscribe.translate',
+          'variant A, tasks/sendSubscribe translate: the complete event carries the same data part',
+          'tasks/sendSubscribe',
+          'translate',
+        ),
+      ]),
+      deployment('B', [
+        task01Exchange(
+          'variant-b.tasks-send.summarize',
+          'variant B, tasks/send summarize: a file part image/png; the card is the healthy one',
+          'tasks/send',
+          'summarize',
+        ),
+        task01Exchange(
+          'variant-b.tasks-sendSubscribe.summarize',
+          'variant B, tasks/sendSubscribe summarize: the complete event with the image/png file part',
+          'tasks/sendSubscribe',
+          'summarize',
+        ),
+      ]),
     ],
   },
   quirks: pythonA2aQuirks,

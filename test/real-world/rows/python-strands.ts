@@ -3,7 +3,7 @@
  * field means; conformance/implementations.ts assembles the table).
  */
 import { post, V03 } from '../record-lib.mjs';
-import { cardProbe, httpProbe, m03, m10, rpcProbe, V10 } from '../conformance/probes';
+import { cardProbe, httpProbe, m10, V10, messageProbe } from '../conformance/probes';
 import type { Row } from '../conformance/types';
 import {
   pythonAgent,
@@ -11,11 +11,21 @@ import {
   PROMPTS,
   SUMMARY,
   sdk03,
-  getExchange,
-  rpcExchange,
-  unknownTaskProbe,
   fact,
+  raw,
+  sendCompletes,
+  SETTLED_BY_CARD,
+  TOOL_SKILLS,
 } from '../conformance/row-kit';
+import {
+  getExchange,
+  cardExchange,
+  VARIANT_A_TOOL_CARD,
+  messageExchange,
+  UNKNOWN_TASK_EXCHANGE_03,
+  deployment,
+} from '../conformance/row-recording';
+import { unknownTaskProbe } from '../conformance/row-probes';
 
 /** Strands' one text of a task whose agent raised (executor.py `StrandsA2AExecutor.execute`) */
 const STRANDS_FAILED = 'Agent execution failed';
@@ -56,10 +66,7 @@ export const strands: Row = {
   },
   card: {
     protocol: '0.3',
-    skills: [
-      ['summarize', undefined],
-      ['translate', undefined],
-    ],
+    skills: TOOL_SKILLS,
     fields: (p) => ({
       protocolVersion: '0.3.0',
       supportedInterfaces: undefined,
@@ -103,7 +110,7 @@ export const strands: Row = {
     },
     {
       label: 'raw 0.3 message/send and message/stream',
-      client: { kind: 'jsonrpc', version: '0.3', endpoint: 'rpcUrl' },
+      client: raw('0.3', 'rpcUrl'),
       protocol: '0.3',
       ops: {
         send: { state: 'completed', part: { kind: 'text', text: `${SUMMARY}\n` } },
@@ -123,24 +130,12 @@ export const strands: Row = {
   sameBytes: {
     probes: [
       cardProbe(),
-      rpcProbe(
-        'send',
-        'rpcUrl',
-        'message/send',
-        (tag) => m03(PROMPTS.summarize, 'summarize', tag),
-        {
-          status: 200,
-        },
-      ),
-      rpcProbe(
-        'stream',
-        'rpcUrl',
-        'message/stream',
-        (tag) => m03(PROMPTS.translate, 'translate', tag),
-        { status: 200, contentType: 'text/event-stream; charset=utf-8', body: /^data: / },
-        { stream: true },
-      ),
-      unknownTaskProbe('rpcUrl', true),
+      messageProbe('send', 'rpcUrl', 'message/send', PROMPTS.summarize, 'summarize'),
+      messageProbe('stream', 'rpcUrl', 'message/stream', PROMPTS.translate, 'translate', {
+        contentType: 'text/event-stream; charset=utf-8',
+        body: /^data: /,
+      }),
+      unknownTaskProbe('rpcUrl', { bytes: true }),
       httpProbe('a REST path it does not serve', '/v1/tasks/x', { status: 404 }),
     ],
   },
@@ -150,7 +145,7 @@ export const strands: Row = {
     paths: [
       {
         label: 'raw 0.3 message/send',
-        client: { kind: 'jsonrpc', version: '0.3', endpoint: 'rpcUrl' },
+        client: raw('0.3', 'rpcUrl'),
         ops: {
           send: { state: 'completed', part: { kind: 'text', text: 'Unknown tool: translate\n' } },
         },
@@ -175,7 +170,7 @@ export const strands: Row = {
         label:
           'A-fail (the model raises): raw 0.3 message/send, FAILED with Strands’ fixed text, no artifact, the history only the client’s message; the card fetched again decides',
         deploy: { a: 'fail' },
-        client: { kind: 'jsonrpc', version: '0.3', endpoint: 'rpcUrl' },
+        client: raw('0.3', 'rpcUrl'),
         ops: {
           send: {
             state: 'failed',
@@ -192,11 +187,8 @@ export const strands: Row = {
           source:
             'strands/multiagent/a2a/executor.py `StrandsA2AExecutor.execute`: `except Exception:` → `updater.failed(... TextPart(text="Agent execution failed"))`, no skill or tool named (peer.py VARIANT=A-fail: the model raises)',
         },
-        verdict: 'unknown_skill',
-        evidence: 'card',
+        ...SETTLED_BY_CARD,
         suspicion: 'failure',
-        confirmed: true,
-        errorSpan: true,
       },
       {
         label:
@@ -213,107 +205,80 @@ export const strands: Row = {
           },
         },
         says: { value: 'failure', source: 'as above, in the final status-update' },
-        verdict: 'unknown_skill',
-        evidence: 'card',
-        confirmed: true,
-        errorSpan: true,
+        ...SETTLED_BY_CARD,
       },
     ],
-    still: {
-      label: 'SDK 0.3 mode send summarize',
-      client: sdk03('card'),
-      ops: { send: { state: 'completed' } },
-    },
+    still: sendCompletes('SDK 0.3 mode send summarize', sdk03('card')),
   },
   recording: {
     fixture: 'strands-live',
     versionsOf: ['strands-agents', 'a2a-sdk', 'starlette', 'uvicorn'],
     steps: [
-      {
-        deploy: { variant: 'healthy' },
-        exchanges: [
-          getExchange(
-            'card',
-            'GET /.well-known/agent-card.json: a 0.3 card (protocolVersion 0.3.0), defaults ["text"], skills = the tools (no modes, tags [])',
-            (p) => p.cardUrl,
-          ),
-          getExchange(
-            'card.agent-json',
-            'GET /.well-known/agent.json (the a2a-sdk 0.3 server serves the older path too)',
-            (p) => `${p.origin}/.well-known/agent.json`,
-          ),
-          rpcExchange(
-            'jsonrpc-v0.3.message-send.summarize',
-            '0.3 message/send skill summarize: the model calls the summarize tool; COMPLETED, artifact "agent_response" = the AgentResult str()-ed (trailing newline)',
-            'rpcUrl',
-            'message/send',
-            (r) => r.m03(PROMPTS.summarize, 'summarize'),
-          ),
-          rpcExchange(
-            'jsonrpc-v0.3.message-stream.translate',
-            "0.3 message/stream skill translate, A2AServer's default (legacy) streaming: task, status-update working carrying the text chunk as an agent message, artifact-update, status-update completed",
-            'rpcUrl',
-            'message/stream',
-            (r) => r.m03(PROMPTS.translate, 'translate'),
-            { stream: true },
-          ),
-          rpcExchange(
-            'jsonrpc-v0.3.tasks-get.not-found',
-            '0.3 tasks/get of an unknown id',
-            'rpcUrl',
-            'tasks/get',
-            () => ({
-              id: 'no-such-task',
-            }),
-          ),
-          {
-            name: 'rest.message-send.not-served',
-            note: 'POST /v1/message:send: A2AServer serves no HTTP+JSON binding (404)',
-            request: (p, r) => ({
-              url: `${p.origin}/v1/message:send`,
-              init: post(V03, JSON.stringify({ message: r.m03('hi', 'summarize').message })),
-            }),
-          },
-        ],
-      },
-      {
-        deploy: { variant: 'healthy', opts: { streaming: 'compliant' } },
-        exchanges: [
-          rpcExchange(
-            'compliant.jsonrpc-v0.3.message-stream.translate',
-            'enable_a2a_compliant_streaming=True: task, artifact-update (the chunk), artifact-update (append, lastChunk, empty text), status-update completed',
-            'rpcUrl',
-            'message/stream',
-            (r) => r.m03(PROMPTS.translate, 'translate'),
-            { stream: true },
-          ),
-        ],
-      },
-      {
-        deploy: { variant: 'A' },
-        exchanges: [
-          getExchange(
-            'variant-a.card',
-            'card after the A redeploy: the translate tool removed, so the skill too; version 1.0.0',
-            (p) => p.cardUrl,
-          ),
-          rpcExchange(
-            'variant-a.jsonrpc-v0.3.message-send.translate',
-            'variant A, 0.3 message/send skill translate: COMPLETED, text "Unknown tool: translate" (Strands\' tool result, repeated by the model)',
-            'rpcUrl',
-            'message/send',
-            (r) => r.m03(PROMPTS.translate, 'translate'),
-          ),
-          rpcExchange(
-            'variant-a.jsonrpc-v0.3.message-stream.translate',
-            'variant A, 0.3 message/stream skill translate: COMPLETED with the same text',
-            'rpcUrl',
-            'message/stream',
-            (r) => r.m03(PROMPTS.translate, 'translate'),
-            { stream: true },
-          ),
-        ],
-      },
+      deployment('healthy', [
+        cardExchange(
+          'card',
+          'GET /.well-known/agent-card.json: a 0.3 card (protocolVersion 0.3.0), defaults ["text"], skills = the tools (no modes, tags [])',
+        ),
+        getExchange(
+          'card.agent-json',
+          'GET /.well-known/agent.json (the a2a-sdk 0.3 server serves the older path too)',
+          (p) => `${p.origin}/.well-known/agent.json`,
+        ),
+        messageExchange(
+          'jsonrpc-v0.3.message-send.summarize',
+          '0.3 message/send skill summarize: the model calls the summarize tool; COMPLETED, artifact "agent_response" = the AgentResult str()-ed (trailing newline)',
+          'rpcUrl',
+          'message/send',
+          PROMPTS.summarize,
+          'summarize',
+        ),
+        messageExchange(
+          'jsonrpc-v0.3.message-stream.translate',
+          "0.3 message/stream skill translate, A2AServer's default (legacy) streaming: task, status-update working carrying the text chunk as an agent message, artifact-update, status-update completed",
+          'rpcUrl',
+          'message/stream',
+          PROMPTS.translate,
+          'translate',
+        ),
+        UNKNOWN_TASK_EXCHANGE_03,
+        {
+          name: 'rest.message-send.not-served',
+          note: 'POST /v1/message:send: A2AServer serves no HTTP+JSON binding (404)',
+          request: (p, r) => ({
+            url: `${p.origin}/v1/message:send`,
+            init: post(V03, JSON.stringify({ message: r.m03('hi', 'summarize').message })),
+          }),
+        },
+      ]),
+      deployment({ variant: 'healthy', opts: { streaming: 'compliant' } }, [
+        messageExchange(
+          'compliant.jsonrpc-v0.3.message-stream.translate',
+          'enable_a2a_compliant_streaming=True: task, artifact-update (the chunk), artifact-update (append, lastChunk, empty text), status-update completed',
+          'rpcUrl',
+          'message/stream',
+          PROMPTS.translate,
+          'translate',
+        ),
+      ]),
+      deployment('A', [
+        VARIANT_A_TOOL_CARD,
+        messageExchange(
+          'variant-a.jsonrpc-v0.3.message-send.translate',
+          'variant A, 0.3 message/send skill translate: COMPLETED, text "Unknown tool: translate" (Strands\' tool result, repeated by the model)',
+          'rpcUrl',
+          'message/send',
+          PROMPTS.translate,
+          'translate',
+        ),
+        messageExchange(
+          'variant-a.jsonrpc-v0.3.message-stream.translate',
+          'variant A, 0.3 message/stream skill translate: COMPLETED with the same text',
+          'rpcUrl',
+          'message/stream',
+          PROMPTS.translate,
+          'translate',
+        ),
+      ]),
     ],
   },
   variantB: {
