@@ -1,8 +1,9 @@
 /**
- * One A2A exchange (an Agent Card fetch or an operation), from the request to the end
- * of its response: owns the span, feeds the response bytes to the core (decode, judge)
- * and turns what the core says into span attributes, status, events, the drift counter
- * and the drift callbacks.
+ * One A2A exchange (an Agent Card fetch or an operation), from the request to the end of its
+ * response: follows its hops, feeds the response bytes to the core's decoding, hands each result
+ * to its judgement (call-judgement.ts: what the call is judged against, the verdicts, the waits)
+ * and keeps the span's books: it opens and ends the span and turns what the judgement decided
+ * into span attributes, status, events, the drift counter and the drift callbacks.
  */
 import {
   SpanKind,
@@ -16,30 +17,24 @@ import { safeExecuteInTheMiddle } from '@opentelemetry/instrumentation';
 import { logger } from '../diag-logger';
 import { BodyReader, STREAM_CUT_SHORT, bodyModeOf, bodyProblem } from '../core/body-reader';
 import { urlFacts, type UrlFacts } from '../core/url';
-import { confirmSuspicion, confirmedDrift } from '../core/confirm';
 import { EventShape } from '../core/event-shape';
-import {
-  judge,
-  sameVersionCardChange,
-  type DriftEvent,
-  type NegotiationContext,
-} from '../core/judge';
-import { isFingerprint } from '../core/served-card';
-import { StreamJudge } from '../core/stream-judge';
-import type { DecodedRequest, DecodedResult, Suspicion } from '../core/model';
+import type { DriftEvent } from '../core/judge';
+import type { DecodedRequest, DecodedResult } from '../core/model';
 import { isSendOperation } from '../core/protocol/common';
 import { decodeResponse, decodeStreamEvent, jsonRpcExtendedCard } from '../core/protocol/results';
 import type { CardEntry } from '../core/card-registry';
-import type { A2AInstrumentationConfig, ResolvedConfig } from '../config';
+import type { A2AInstrumentationConfig } from '../config';
 import type { WireObserver } from '../hooks/types';
 import * as sc from '../semconv';
 import { familyOf } from '../core/protocol/versions';
+import type { Refetched } from './card-refetch';
 import {
-  isRefetched,
-  type Refetched,
-  type RefetchFailure,
-  type RefetchResult,
-} from './card-refetch';
+  CallJudgement,
+  afterBoundedWait,
+  type CallRecord,
+  type CallTarget,
+  type JudgementDeps,
+} from './call-judgement';
 import { cardResponse } from './card-response';
 import { dispatchDrift } from './drift-events';
 import {
@@ -84,10 +79,9 @@ const REDIRECT_CODES = new Set([301, 302, 303, 307, 308]);
  */
 const MAX_SHAPES_PER_CALL = 8;
 
-export interface CallDeps {
+export interface CallDeps extends JudgementDeps {
   tracer: Tracer;
   driftCounter: Counter | undefined;
-  config: ResolvedConfig;
   userConfig: A2AInstrumentationConfig;
   onFinished(call: A2ACall): void;
   /**
@@ -95,39 +89,9 @@ export interface CallDeps {
    * or undefined; no promise when the card cannot be re-fetched (CardRefetcher.refetch).
    */
   refetchCard?: (cardUrl: string) => Promise<string | undefined> | undefined;
-  /**
-   * Fetch the card again to confirm a content-level suspicion (always on): resolves to the card
-   * now, or undefined; no promise when the card cannot be re-fetched.
-   */
-  confirmCard?: (cardUrl: string, cause: Suspicion) => Promise<RefetchResult> | undefined;
-  /**
-   * A call uses the card at this URL (CardRevalidator.noteUse): a promise when the card, not
-   * confirmed within the revalidation interval, is being fetched again for this call.
-   */
-  cardInUse?: (cardUrl: string) => Promise<void> | undefined;
-  /**
-   * A card change found because an agent announced another fingerprint: true the first time this
-   * newer fingerprint of the card is reported (every caller of a busy agent reads it).
-   */
-  firstAnnouncedChange?: (cardUrl: string, fingerprint: string) => boolean;
 }
 
 const REFETCH_WAIT_MS = 5000;
-/** How long a span is held open for the card fetched again to confirm a suspicion. */
-const CONFIRM_WAIT_MS = 2000;
-
-/**
- * `sniffed`: a card recognised by its content at a path that only hinted at one: it may speak only
- * for its own origin.
- */
-export type CallTarget =
-  /** `credentials`: fetched with the app's credentials (never revalidated in the background). */
-  | { type: 'card'; sniffed?: boolean; extended?: boolean; credentials?: boolean }
-  /**
-   * `push`: a task update the agent pushed to the app's webhook (deliverPush); `request` is the
-   * lifecycle request it stands for (its task id, the registering call's binding and version).
-   */
-  | { type: 'operation'; request: DecodedRequest; push?: boolean };
 
 export class A2ACall {
   readonly span: Span;
@@ -149,12 +113,10 @@ export class A2ACall {
    * open → ending (finish() asked; a confirming re-fetch may hold the span) → ended (span ended).
    */
   private phase: 'open' | 'ending' | 'ended' = 'open';
+  /** refetchCardOnDrift: the card fetched again after a drift, to say on the span what it is. */
   private refetch: Promise<void> | undefined;
-  /** A content-level suspicion waiting for the card fetched again (confirm.ts). */
-  private confirmation: Promise<void> | undefined;
-  private suspicion: DriftEvent | undefined;
-  /** The agent announced another card's fingerprint: the card fetched again decides. */
-  private announcement: Promise<void> | undefined;
+  /** What the call is judged against, its verdicts and the waits they need. */
+  private readonly judgement: CallJudgement;
   /**
    * The span's end time when it ends later than the exchange: when finish() was asked and
    * something held the span open (Date.now()).
@@ -173,22 +135,14 @@ export class A2ACall {
    * polled task's bare result, whose states alone speak 0.3, is the same conversation.
    */
   private lifecycleVersion: string | undefined;
-  private drift: DriftEvent | undefined;
   private unjudged: string | undefined;
   private statusCode: number | undefined;
-  private lastResult: DecodedResult | undefined;
   private events = 0;
   /** A card response's Cache-Control max-age, ETag and Last-Modified. */
   private cardFreshness: Freshness | undefined;
   /** The last artifact update's shape: the next with another text is read without a parse. */
   private eventShape: EventShape | undefined;
   private shapesTaken = 0;
-  /**
-   * Judges this call's results from its first artifact update on: the streamed answer's window,
-   * the verdicts per part media type (core/stream-judge.ts).
-   */
-  private streamJudge: StreamJudge | undefined;
-  private ctx: NegotiationContext;
   private negotiatedTaskId: string | undefined;
   private readonly url: UrlFacts;
   /** What the span already says of the results (task id, conversation id, state, version). */
@@ -217,7 +171,6 @@ export class A2ACall {
         : push
           ? sc.SPAN_TASK_PUSH_NOTIFICATION
           : target.request.operation);
-    this.ctx = { cardKnown: false };
     if (target.type === 'operation') {
       const req = target.request;
       this.seen.taskId = req.taskId;
@@ -228,10 +181,7 @@ export class A2ACall {
           ? (entry = url.parsed ? sharedState().cards.forNormalisedUrl(url.key) : undefined)
           : entry;
       const negotiated = negotiationAtStart(req, url, applicationSkillId, cardEntry);
-      this.ctx = negotiated.context;
-      const revalidation =
-        this.ctx.cardUrl !== undefined && !push ? deps.cardInUse?.(this.ctx.cardUrl) : undefined;
-      if (revalidation !== undefined) this.awaitRevalidation(revalidation);
+      this.judgement = new CallJudgement(deps, target, negotiated.context, this.record);
       const fromCard = req.protocolVersion ? undefined : versionFromCard(req, url, cardEntry());
       const attributes = operationStartAttributes({
         url,
@@ -262,6 +212,7 @@ export class A2ACall {
         if (reg !== undefined && reg.taskId === undefined) this.pushRegistration = reg;
       }
     } else {
+      this.judgement = new CallJudgement(deps, target, { cardKnown: false }, this.record);
       this.span = deps.tracer.startSpan(
         name,
         { kind: SpanKind.CLIENT, attributes: cardFetchStartAttributes(url), startTime },
@@ -312,7 +263,7 @@ export class A2ACall {
         this.span.setAttributes(responseHeadersAttributes(statusCode));
         if (this.target.type === 'card') this.cardFreshness = freshness(headers);
         const announced = headers[sc.HEADER_CARD_FINGERPRINT];
-        if (announced !== undefined) this.onAnnounced(announced);
+        if (announced !== undefined) this.judgement.onAnnounced(announced);
         const type = (headers['content-type'] ?? '').toLowerCase();
         const { mode, sniffed } = bodyModeOf(type);
         if (statusCode >= 400) this.httpError(statusCode);
@@ -338,7 +289,7 @@ export class A2ACall {
             onEventText: (data, eventName) => this.onEventText(data, eventName),
             onProblem: (problem) => {
               // Nothing can follow a terminal event: a stream stopped after one is complete.
-              if (problem === STREAM_CUT_SHORT && this.terminalSeen()) return;
+              if (problem === STREAM_CUT_SHORT && this.judgement.terminalSeen()) return;
               this.setUnjudged(bodyProblem(problem, sniffed));
             },
             onEnd: () => this.finish(),
@@ -375,7 +326,7 @@ export class A2ACall {
     if (this.phase === 'ended') return;
     this.span.setAttributes(grpcStatusAttributes(code));
     if (cancelled) {
-      if (!this.drift && !this.terminalSeen())
+      if (!this.judgement.drift && !this.judgement.terminalSeen())
         this.setUnjudged('the response was cancelled before its end');
     } else if (error !== undefined) {
       this.events--; // the status is not one more stream event
@@ -466,15 +417,16 @@ export class A2ACall {
     );
     if (r.unjudged !== undefined) this.setUnjudged(r.unjudged);
     if (r.attributes) this.span.setAttributes(r.attributes);
-    if (r.drift) this.recordDrift(r.drift);
+    if (r.drift) this.judgement.recordDrift(r.drift);
   }
 
   private onResult(result: DecodedResult): void {
-    this.lastResult = result;
+    const judgement = this.judgement;
+    judgement.see(result);
     this.events++;
     const req = this.target.type === 'operation' ? this.target.request : undefined;
     const seen = this.seen;
-    seen.drifted = this.drift !== undefined;
+    seen.drifted = judgement.drift !== undefined;
     this.apply(resultUpdate(result, seen));
     if (result.protocolVersion) seen.resultVersion = result.protocolVersion;
     else if (
@@ -491,7 +443,7 @@ export class A2ACall {
           result.taskId,
           this.request,
           this.url,
-          this.ctx,
+          judgement.ctx,
           this.span,
           req.protocolVersion ?? seen.resultVersion ?? this.cardVersion,
         );
@@ -502,14 +454,7 @@ export class A2ACall {
     if (result.contextId !== undefined) seen.contextId = result.contextId;
     if (result.state !== undefined) seen.state = result.state;
     if (result.problem) this.setUnjudged(cap(result.problem));
-    if (this.drift) return;
-    const verdict =
-      result.kind === 'artifact-update' || this.streamJudge !== undefined
-        ? (this.streamJudge ??= new StreamJudge()).judge(req, this.ctx, result, this.deps.config)
-        : judge(req, this.ctx, result, this.deps.config);
-    if (verdict.drift) this.recordDrift(verdict.drift);
-    else if (verdict.suspicion) this.suspect(verdict.suspicion);
-    else if (verdict.unjudged) this.setUnjudged(verdict.unjudged);
+    judgement.judgeResult(result);
   }
 
   /** The SendMessage named its task: its webhook's pushes are now genuine; held ones are judged. */
@@ -534,19 +479,20 @@ export class A2ACall {
     this.finish();
   }
 
+  /**
+   * What the judgement records (call-judgement.ts): its outcomes said on this call's span, counted
+   * and called back.
+   */
+  private readonly record: CallRecord = {
+    ended: () => this.phase === 'ended',
+    drift: (event, confirmedBy) => this.recordDrift(event, confirmedBy),
+    announcedChange: (event) => this.recordAnnouncedChange(event),
+    unconfirmed: (event, refetch) => this.span.setAttributes(unconfirmedAttributes(event, refetch)),
+    unjudged: (reason) => this.setUnjudged(reason),
+  };
+
+  /** A drift that stands: on the span, in the counter, to the callbacks; the card is suspect. */
   private recordDrift(event: DriftEvent, confirmedBy?: Refetched): void {
-    if (this.drift) return;
-    if (event.evidence === 'content' && confirmedBy === undefined) {
-      // a newer card of the agent, fetched by this package, already dropped the skill: it
-      // confirms the answer's words without another fetch
-      const newer = this.ctx.droppedByNewerCard;
-      if (newer !== undefined) confirmedBy = { fingerprint: newer.fingerprint };
-      else {
-        this.suspect(event);
-        return;
-      }
-    }
-    this.drift = event;
     logger.debug(
       `drift: ${event.kind} on ${this.span.isRecording() ? 'a recorded' : 'an unrecorded'} A2A call to ${this.url.key}`,
     );
@@ -573,180 +519,28 @@ export class A2ACall {
       this.confirmByRefetch(event.cardUrl, event.fingerprint);
   }
 
-  /**
-   * A suspicion: an answer's words say the skill is missing (content evidence), a call for the
-   * skill failed, or its answer names it with words of absence (Judgement.suspicion). Fetch the
-   * card again and make it drift only if the card no longer lists the skill (or changed its
-   * modes). Until then the span is held open (at most CONFIRM_WAIT_MS) and nothing is counted or
-   * called back; a card that answers later settles the next call instead (CardEntry.newer).
-   */
-  private suspect(event: DriftEvent): void {
-    if (this.suspicion !== undefined) return;
-    this.suspicion = event;
-    const cause: Suspicion = event.suspicion ?? 'words';
-    const pending = event.cardUrl ? this.deps.confirmCard?.(event.cardUrl, cause) : undefined;
-    if (pending === undefined) {
-      this.unconfirmed(event, 'failed');
-      return;
-    }
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<undefined>((resolve) => {
-      timer = setTimeout(() => resolve(undefined), CONFIRM_WAIT_MS);
-      timer.unref?.();
-    });
-    const held = { inputModes: this.ctx.inputModes, outputModes: this.ctx.outputModes };
-    this.confirmation = Promise.race([pending.catch(() => undefined), timeout]).then((got) => {
-      if (timer) clearTimeout(timer);
-      try {
-        const r = isRefetched(got) ? got : undefined;
-        const verdict = confirmSuspicion(event.skillId, held, r?.card);
-        if (verdict === 'confirmed' && r !== undefined && !this.drift) {
-          // content evidence keeps its own kind and evidence; a failure or an answer's own
-          // words become what the card says (confirm.ts)
-          const drift = event.evidence === 'card' ? confirmedDrift(event, held, r) : event;
-          if (drift !== undefined) this.recordDrift(drift, r);
-        } else if (verdict !== 'confirmed')
-          this.unconfirmed(
-            event,
-            verdict === 'refuted'
-              ? 'unchanged'
-              : got !== undefined && 'failed' in got
-                ? got.failed
-                : 'failed',
-          );
-      } catch (err) {
-        logger.debug('could not confirm a suspicion', err);
-      }
-    });
-  }
-
-  /**
-   * The card of this call was older than the revalidation interval and is being fetched again:
-   * hold the span (and, in enforce mode, the answer) as for a confirming fetch, at most
-   * CONFIRM_WAIT_MS; a newer card that dropped the call's skill then decides this call
-   * (evidence `card`, suspicion `revalidation`), not only the next one.
-   */
-  private awaitRevalidation(pending: Promise<void>): void {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, CONFIRM_WAIT_MS);
-      timer.unref?.();
-    });
-    this.confirmation = Promise.race([pending.catch(() => undefined), timeout]).then(() => {
-      if (timer) clearTimeout(timer);
-      try {
-        this.revalidated();
-      } catch (err) {
-        logger.debug('could not judge a call against its revalidated card', err);
-      }
-    });
-  }
-
-  /** The revalidation this call waited for has answered: judge it against a newer card. */
-  private revalidated(): void {
-    const ctx = this.ctx;
-    if (this.drift || this.phase === 'ended' || this.target.type !== 'operation') return;
-    if (ctx.droppedByNewerCard !== undefined || ctx.skillInCard !== true) return;
-    if (ctx.cardUrl === undefined || ctx.skillId === undefined) return;
-    const entry = sharedState().cards.get(ctx.cardUrl);
-    const newer = entry?.newer;
-    // (the app fetched another card meanwhile: its own calls are judged by it)
-    if (entry === undefined || entry.fingerprint !== ctx.fingerprint || newer === undefined) return;
-    if (newer.skills.has(ctx.skillId) || newer.card.skillsTruncated === true) return;
-    this.ctx = {
-      ...ctx,
-      droppedByNewerCard: { fingerprint: newer.fingerprint, cause: newer.cause },
-    };
-    const last = this.lastResult;
-    if (last === undefined) return; // the answer to come is judged with it
-    const verdict = judge(this.target.request, this.ctx, last, this.deps.config);
-    if (verdict.drift) this.recordDrift(verdict.drift);
-  }
-
   /** The card fingerprint this call sends to the agent: the one of the card it negotiated with. */
   get announcedFingerprint(): string | undefined {
-    return this.target.type === 'operation' && this.deps.config.cardFingerprintHeaders
-      ? this.ctx.fingerprint
-      : undefined;
+    return this.judgement.announcedFingerprint;
   }
 
-  /**
-   * The agent announced the fingerprint of another card than the one this call negotiated with: a
-   * suspicion (the header may be forged or flap), so the card decides. It is fetched again through
-   * the same conditional, debounced fetch as any suspicion (one per card per debounce window
-   * whatever the announcements); a card that changed under the same version is card_changed on
-   * this span with what changed, once per newer card; an unchanged one is said on the span,
-   * nothing else. Nothing is fetched when the app already holds the announced card, or this
-   * package already found it newer; never a card fetched with credentials or an extended one.
-   */
-  private onAnnounced(announced: string): void {
-    try {
-      const cardUrl = this.ctx.cardUrl;
-      const negotiated = this.announcedFingerprint;
-      if (cardUrl === undefined || negotiated === undefined || announced === negotiated) return;
-      if (!isFingerprint(announced) || this.announcement !== undefined) return;
-      const entry = sharedState().cards.get(cardUrl);
-      if (entry === undefined || entry.credentials === true || entry.extended !== undefined) return;
-      if (entry.fingerprint === announced || entry.newer?.fingerprint === announced) return;
-      const pending = this.deps.confirmCard?.(cardUrl, 'announced');
-      if (pending === undefined) return;
-      const held = { card: entry.card, fingerprint: entry.fingerprint, version: entry.version };
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<undefined>((resolve) => {
-        timer = setTimeout(() => resolve(undefined), CONFIRM_WAIT_MS);
-        timer.unref?.();
-      });
-      const suspicion = { kind: 'card_changed', suspicion: 'announced' } as const;
-      this.announcement = Promise.race([pending.catch(() => undefined), timeout]).then((got) => {
-        if (timer) clearTimeout(timer);
-        try {
-          if (this.phase === 'ended') return;
-          const r = isRefetched(got) ? got : undefined;
-          if (r === undefined || r.fingerprint === held.fingerprint) {
-            this.span.setAttributes(
-              unconfirmedAttributes(
-                suspicion,
-                r !== undefined
-                  ? 'unchanged'
-                  : got !== undefined && 'failed' in got
-                    ? got.failed
-                    : 'failed',
-              ),
-            );
-            return;
-          }
-          const change = sameVersionCardChange(cardUrl, held, r);
-          if (change === undefined) return;
-          if (this.deps.firstAnnouncedChange?.(cardUrl, r.fingerprint) === false) return;
-          const event: DriftEvent = { ...change, suspicion: 'announced' };
-          const update = driftUpdate(event);
-          this.apply(update);
-          if (update.event) this.span.addEvent(update.event.name, update.event.attributes);
-          this.deps.driftCounter?.add(1, driftMetricAttributes(event, this.url));
-          dispatchDrift(
-            event,
-            this.deps.config.driftCallbackDebounceMs,
-            Date.now(),
-            this.deps.userConfig.onDrift,
-          );
-        } catch (err) {
-          logger.debug('could not settle an announced card fingerprint', err);
-        }
-      });
-    } catch (err) {
-      logger.debug('could not follow an announced card fingerprint', err);
-    }
-  }
-
-  /** A suspicion the card fetched again did not confirm: said on the span, nothing else. */
-  private unconfirmed(event: DriftEvent, refetch: 'unchanged' | RefetchFailure['failed']): void {
-    if (this.drift || this.phase === 'ended') return;
-    this.span.setAttributes(unconfirmedAttributes(event, refetch));
+  /** A card change found from an announced fingerprint: on the span, counted, called back. */
+  private recordAnnouncedChange(event: DriftEvent): void {
+    const update = driftUpdate(event);
+    this.apply(update);
+    if (update.event) this.span.addEvent(update.event.name, update.event.attributes);
+    this.deps.driftCounter?.add(1, driftMetricAttributes(event, this.url));
+    dispatchDrift(
+      event,
+      this.deps.config.driftCallbackDebounceMs,
+      Date.now(),
+      this.deps.userConfig.onDrift,
+    );
   }
 
   /** A suspicion being confirmed: enforce mode waits for it (bounded) before it judges. */
   get pendingConfirmation(): Promise<void> | undefined {
-    return this.confirmation;
+    return this.judgement.pendingConfirmation;
   }
 
   /**
@@ -756,14 +550,12 @@ export class A2ACall {
   private confirmByRefetch(cardUrl: string, inUse: string): void {
     const pending = this.deps.refetchCard?.(cardUrl);
     if (pending === undefined) return; // nothing to say: no a2a.drift.refetch
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<undefined>((resolve) => {
-      timer = setTimeout(() => resolve(undefined), REFETCH_WAIT_MS);
-    });
-    this.refetch = Promise.race([pending.catch(() => undefined), timeout]).then((fingerprint) => {
-      if (timer) clearTimeout(timer);
-      this.span.setAttributes(refetchAttributes(fingerprint, inUse));
-    });
+    this.refetch = afterBoundedWait(
+      pending,
+      REFETCH_WAIT_MS,
+      (fingerprint) => this.span.setAttributes(refetchAttributes(fingerprint, inUse)),
+      true,
+    );
   }
 
   /**
@@ -772,7 +564,7 @@ export class A2ACall {
    * result, did its job).
    */
   get enforceableDrift(): DriftEvent | undefined {
-    return this.drift?.kind === 'card_changed' ? undefined : this.drift;
+    return this.judgement.enforceableDrift;
   }
 
   get isStreaming(): boolean {
@@ -784,44 +576,15 @@ export class A2ACall {
    * refines it).
    */
   private httpError(statusCode: number): void {
-    if (this.drift) return;
+    if (this.judgement.drift) return;
     this.apply(httpErrorUpdate(statusCode));
   }
 
-  /**
-   * An HTTP 4xx/5xx answer whose body gave no result (an HTML error page, an empty body, a body
-   * past the cap): judged as the bare error it is, so a call for a known skill that failed so is
-   * still a suspicion and a skill the card does not list is still reported.
-   */
-  private judgeBodilessHttpError(): void {
-    const code = this.statusCode;
-    if (code === undefined || code < 400 || this.lastResult !== undefined) return;
-    if (this.drift || this.target.type !== 'operation' || REDIRECT_CODES.has(code)) return;
-    const req = this.target.request;
-    const verdict = judge(
-      req,
-      this.ctx,
-      { kind: 'error', error: { code }, artifacts: [] },
-      this.deps.config,
-    );
-    if (verdict.drift) this.recordDrift(verdict.drift);
-    else if (verdict.suspicion) this.suspect(verdict.suspicion);
-  }
-
-  /**
-   * The last result ends the exchange: a JSON-RPC / HTTP error, or a stream event that is final
-   * (0.x `final`, a terminal or interrupted state). Nothing the peer sends can follow it.
-   */
-  private terminalSeen(): boolean {
-    const last = this.lastResult;
-    return last !== undefined && (last.error !== undefined || last.final === true);
-  }
-
   private recordError(err: unknown): void {
-    if (this.drift) return;
+    if (this.judgement.drift) return;
     // The app aborting (or the peer closing) after the peer said what went wrong, or after the
     // stream's final event: the peer's answer stays, and nothing was cut.
-    if (this.terminalSeen()) return;
+    if (this.judgement.terminalSeen()) return;
     if (!(err instanceof Error)) {
       // Not an error but a cancel reason (the app's `reader.cancel()`, `cancel('done')`): the
       // call did not fail, the app stopped reading.
@@ -843,17 +606,19 @@ export class A2ACall {
     if (this.phase !== 'open') return;
     if (!reason) {
       try {
-        this.judgeBodilessHttpError();
+        this.judgement.judgeBodilessHttpError(this.statusCode);
       } catch (err) {
         logger.debug('could not judge an HTTP error', err);
       }
     }
     this.phase = 'ending';
-    if ((this.refetch || this.confirmation || this.announcement) && !reason) {
+    const confirmation = this.judgement.pendingConfirmation;
+    const announcement = this.judgement.pendingAnnouncement;
+    if ((this.refetch || confirmation || announcement) && !reason) {
       // Keep the span open until the re-fetch has said what it found (bounded by its timeout),
       // then end it at the time the exchange really ended.
       this.endTime ??= Date.now();
-      void Promise.all([this.confirmation, this.refetch, this.announcement]).then(() => this.end());
+      void Promise.all([confirmation, this.refetch, announcement]).then(() => this.end());
       return;
     }
     this.end(reason);
@@ -880,8 +645,8 @@ export class A2ACall {
           url: this.url.key,
           request: this.request,
           statusCode: this.statusCode,
-          result: this.lastResult,
-          drift: this.drift,
+          result: this.judgement.lastResult,
+          drift: this.judgement.drift,
         }),
       );
     try {
