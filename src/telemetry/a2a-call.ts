@@ -1,19 +1,11 @@
 /**
  * One A2A exchange (an Agent Card fetch or an operation), from the request to the end of its
- * response: follows its hops, feeds the response bytes to the core's decoding, hands each result
- * to its judgement (call-judgement.ts: what the call is judged against, the verdicts, the waits)
- * and keeps the span's books: it opens and ends the span and turns what the judgement decided
- * into span attributes, status, events, the drift counter and the drift callbacks.
+ * response: follows its hops (redirects, the fetch promise, a gRPC status), feeds the response
+ * bytes to the core's decoding, hands each result to its judgement (call-judgement.ts: what the
+ * call is judged against, the verdicts, the waits they need) and to its span (call-span.ts: the
+ * span's books), and ends the span once nothing it waits for can still say something.
  */
-import {
-  SpanKind,
-  trace,
-  type Context,
-  type Counter,
-  type Span,
-  type Tracer,
-} from '@opentelemetry/api';
-import { safeExecuteInTheMiddle } from '@opentelemetry/instrumentation';
+import type { Context, Span } from '@opentelemetry/api';
 import { logger } from '../diag-logger';
 import { BodyReader, STREAM_CUT_SHORT, bodyModeOf, bodyProblem } from '../core/body-reader';
 import { urlFacts, type UrlFacts } from '../core/url';
@@ -23,51 +15,18 @@ import type { DecodedRequest, DecodedResult } from '../core/model';
 import { isSendOperation } from '../core/protocol/common';
 import { decodeResponse, decodeStreamEvent, jsonRpcExtendedCard } from '../core/protocol/results';
 import type { CardEntry } from '../core/card-registry';
-import type { A2AInstrumentationConfig } from '../config';
 import type { WireObserver } from '../hooks/types';
 import * as sc from '../semconv';
-import { familyOf } from '../core/protocol/versions';
-import type { Refetched } from './card-refetch';
 import {
   CallJudgement,
-  afterBoundedWait,
   type CallRecord,
   type CallTarget,
   type JudgementDeps,
 } from './call-judgement';
+import { CallSpan, type SpanDeps } from './call-span';
 import { cardResponse } from './card-response';
-import { dispatchDrift } from './drift-events';
-import {
-  negotiationAtStart,
-  rememberNegotiation,
-  taskScope,
-  versionFromCard,
-  versionFromCardOtherFamily,
-} from './negotiation';
-import {
-  callEndAttributes,
-  operationSpanName,
-  protocolVersionAttributes,
-  cap,
-  cardFetchStartAttributes,
-  driftMetricAttributes,
-  driftUpdate,
-  freshness,
-  grpcStatusAttributes,
-  httpErrorUpdate,
-  operationStartAttributes,
-  pushPayloadAttributes,
-  NO_RESULT_UPDATE,
-  refetchAttributes,
-  responseHeadersAttributes,
-  resultUpdate,
-  thrownErrorUpdate,
-  unconfirmedAttributes,
-  unjudgedAttributes,
-  type Freshness,
-  type ResultSeen,
-  type SpanUpdate,
-} from './span-attributes';
+import { negotiationAtStart, rememberNegotiation, taskScope } from './negotiation';
+import { cap, freshness, type Freshness } from './span-attributes';
 import { sharedState } from './shared-state';
 import { pushRegistry, registerPushWebhook } from './push-registrations';
 import type { PushRegistration } from '../core/push';
@@ -79,22 +38,11 @@ const REDIRECT_CODES = new Set([301, 302, 303, 307, 308]);
  */
 const MAX_SHAPES_PER_CALL = 8;
 
-export interface CallDeps extends JudgementDeps {
-  tracer: Tracer;
-  driftCounter: Counter | undefined;
-  userConfig: A2AInstrumentationConfig;
+export interface CallDeps extends JudgementDeps, SpanDeps {
   onFinished(call: A2ACall): void;
-  /**
-   * refetchCardOnDrift: fetch the card again, unobserved and untraced; resolves to its fingerprint,
-   * or undefined; no promise when the card cannot be re-fetched (CardRefetcher.refetch).
-   */
-  refetchCard?: (cardUrl: string) => Promise<string | undefined> | undefined;
 }
 
-const REFETCH_WAIT_MS = 5000;
-
 export class A2ACall {
-  readonly span: Span;
   readonly startedAt: number;
   /** Last time bytes or headers arrived: a response idle past the limit is taken as abandoned. */
   lastActivity: number;
@@ -113,31 +61,16 @@ export class A2ACall {
    * open → ending (finish() asked; a confirming re-fetch may hold the span) → ended (span ended).
    */
   private phase: 'open' | 'ending' | 'ended' = 'open';
-  /** refetchCardOnDrift: the card fetched again after a drift, to say on the span what it is. */
-  private refetch: Promise<void> | undefined;
   /** What the call is judged against, its verdicts and the waits they need. */
   private readonly judgement: CallJudgement;
+  /** The span and what it says. */
+  private readonly callSpan: CallSpan;
   /**
    * The span's end time when it ends later than the exchange: when finish() was asked and
    * something held the span open (Date.now()).
    */
   private endTime: number | undefined;
-  /**
-   * The card's version for a request whose method names are of the other family
-   * (versionFromCardOtherFamily): set at the end unless an answer showed a version, or the other
-   * family.
-   */
-  private cardVersion: string | undefined;
-  /**
-   * A lifecycle call (GetTask, …) whose request and card do not say its version: the version the
-   * span of the SendMessage that created its task said. fasta2a answers the 0.3 names with
-   * results half 1.0 (wrappers), half 0.3 (states): its send is judged by the 1.0 card, and a
-   * polled task's bare result, whose states alone speak 0.3, is the same conversation.
-   */
-  private lifecycleVersion: string | undefined;
-  private unjudged: string | undefined;
   private statusCode: number | undefined;
-  private events = 0;
   /** A card response's Cache-Control max-age, ETag and Last-Modified. */
   private cardFreshness: Freshness | undefined;
   /** The last artifact update's shape: the next with another text is read without a parse. */
@@ -145,10 +78,6 @@ export class A2ACall {
   private shapesTaken = 0;
   private negotiatedTaskId: string | undefined;
   private readonly url: UrlFacts;
-  /** What the span already says of the results (task id, conversation id, state, version). */
-  private readonly seen: ResultSeen = { drifted: false };
-  /** GetAgentCard, TaskPushNotification or the operation: the span's name and the hooks' `operation`. */
-  private readonly spanName: string;
   /** The push webhook this call registers, until its task id is known (SendMessage). */
   private pushRegistration: PushRegistration | undefined;
 
@@ -164,17 +93,8 @@ export class A2ACall {
     this.lastActivity = Date.now();
     const url = urlFacts(rawUrl);
     this.url = url;
-    const push = target.type === 'operation' && target.push === true;
-    const name = (this.spanName =
-      target.type === 'card'
-        ? sc.SPAN_GET_AGENT_CARD
-        : push
-          ? sc.SPAN_TASK_PUSH_NOTIFICATION
-          : target.request.operation);
     if (target.type === 'operation') {
       const req = target.request;
-      this.seen.taskId = req.taskId;
-      this.seen.requestVersion = req.protocolVersion;
       let entry: CardEntry | undefined | null = null; // null: not looked up yet
       const cardEntry = (): CardEntry | undefined =>
         entry === null
@@ -182,48 +102,21 @@ export class A2ACall {
           : entry;
       const negotiated = negotiationAtStart(req, url, applicationSkillId, cardEntry);
       this.judgement = new CallJudgement(deps, target, negotiated.context, this.record);
-      const fromCard = req.protocolVersion ? undefined : versionFromCard(req, url, cardEntry());
-      const attributes = operationStartAttributes({
-        url,
-        request: req,
-        push,
-        negotiated,
-        versionFromCard: fromCard,
-      });
-      if (!req.protocolVersion && fromCard === undefined) {
-        this.cardVersion = versionFromCardOtherFamily(req, url, cardEntry());
-        this.lifecycleVersion = negotiated.protocolVersion;
-      }
-      // A push is an asynchronous delivery the agent produced for the negotiation (linked):
-      // CONSUMER, as a message processed on receipt; the HTTP server span, if any, is the
-      // transport's.
-      this.span = deps.tracer.startSpan(
-        push ? name : operationSpanName(req.operation, attributes, deps.config.genAiSpanNames),
-        {
-          kind: push ? SpanKind.CONSUMER : SpanKind.CLIENT,
-          attributes,
-          links: negotiated.link ? [negotiated.link] : [],
-          startTime,
-        },
-        parent,
-      );
-      if (req.pushWebhook !== undefined && !push) {
+      this.callSpan = new CallSpan(deps, target, url, { negotiated, cardEntry }, parent, startTime);
+      if (req.pushWebhook !== undefined && target.push !== true) {
         const reg = registerPushWebhook(req, rawUrl);
         if (reg !== undefined && reg.taskId === undefined) this.pushRegistration = reg;
       }
     } else {
       this.judgement = new CallJudgement(deps, target, { cardKnown: false }, this.record);
-      this.span = deps.tracer.startSpan(
-        name,
-        { kind: SpanKind.CLIENT, attributes: cardFetchStartAttributes(url), startTime },
-        parent,
-      );
+      this.callSpan = new CallSpan(deps, target, url, undefined, parent, startTime);
     }
-    const requestHook = deps.userConfig.requestHook;
-    if (requestHook)
-      this.safeHook('requestHook', () =>
-        requestHook(this.span, { operation: name, url: this.url.key, request: this.request }),
-      );
+    this.callSpan.requestHook(this.request);
+  }
+
+  /** The call's span. */
+  get span(): Span {
+    return this.callSpan.span;
   }
 
   get request(): DecodedRequest | undefined {
@@ -260,7 +153,7 @@ export class A2ACall {
           this.lastHop = 'redirect';
           return;
         }
-        this.span.setAttributes(responseHeadersAttributes(statusCode));
+        this.callSpan.responseHeaders(statusCode);
         if (this.target.type === 'card') this.cardFreshness = freshness(headers);
         const announced = headers[sc.HEADER_CARD_FINGERPRINT];
         if (announced !== undefined) this.judgement.onAnnounced(announced);
@@ -324,12 +217,12 @@ export class A2ACall {
    */
   grpcStatus(code: number, error: DecodedResult | undefined, cancelled: boolean): void {
     if (this.phase === 'ended') return;
-    this.span.setAttributes(grpcStatusAttributes(code));
+    this.callSpan.grpcStatus(code);
     if (cancelled) {
       if (!this.judgement.drift && !this.judgement.terminalSeen())
         this.setUnjudged('the response was cancelled before its end');
     } else if (error !== undefined) {
-      this.events--; // the status is not one more stream event
+      this.callSpan.statusIsNoEvent();
       this.grpcMessage(error);
     }
     this.finish();
@@ -416,27 +309,16 @@ export class A2ACall {
       this.target.type === 'card' && this.target.credentials === true,
     );
     if (r.unjudged !== undefined) this.setUnjudged(r.unjudged);
-    if (r.attributes) this.span.setAttributes(r.attributes);
+    this.callSpan.cardAnswer(r.attributes);
     if (r.drift) this.judgement.recordDrift(r.drift);
   }
 
   private onResult(result: DecodedResult): void {
     const judgement = this.judgement;
     judgement.see(result);
-    this.events++;
+    this.callSpan.result(result, judgement.drift !== undefined);
     const req = this.target.type === 'operation' ? this.target.request : undefined;
-    const seen = this.seen;
-    seen.drifted = judgement.drift !== undefined;
-    this.apply(resultUpdate(result, seen));
-    if (result.protocolVersion) seen.resultVersion = result.protocolVersion;
-    else if (
-      this.cardVersion !== undefined &&
-      result.versionFamily !== undefined &&
-      result.versionFamily !== familyOf(this.cardVersion)
-    )
-      this.cardVersion = undefined; // the answer speaks the other family: the card is not told
     if (result.taskId !== undefined && result.taskId !== this.negotiatedTaskId) {
-      seen.taskId ??= result.taskId;
       if (req && isSendOperation(req.operation)) {
         this.negotiatedTaskId = result.taskId;
         rememberNegotiation(
@@ -445,15 +327,11 @@ export class A2ACall {
           this.url,
           judgement.ctx,
           this.span,
-          req.protocolVersion ?? seen.resultVersion ?? this.cardVersion,
+          this.callSpan.versionSaid(req),
         );
         this.bindPushRegistration(result.taskId);
       }
     }
-    // A stream repeats its context id and state on every event: each is set when it changes.
-    if (result.contextId !== undefined) seen.contextId = result.contextId;
-    if (result.state !== undefined) seen.state = result.state;
-    if (result.problem) this.setUnjudged(cap(result.problem));
     judgement.judgeResult(result);
   }
 
@@ -470,7 +348,7 @@ export class A2ACall {
   /** Push: the pushed update, judged as a lifecycle result; ends the span. */
   deliver(result: DecodedResult): void {
     try {
-      this.span.setAttributes(pushPayloadAttributes(result));
+      this.callSpan.pushPayload(result);
       this.onResult(result);
     } catch (err) {
       logger.debug('could not judge a pushed update', err);
@@ -485,77 +363,20 @@ export class A2ACall {
    */
   private readonly record: CallRecord = {
     ended: () => this.phase === 'ended',
-    drift: (event, confirmedBy) => this.recordDrift(event, confirmedBy),
-    announcedChange: (event) => this.recordAnnouncedChange(event),
-    unconfirmed: (event, refetch) => this.span.setAttributes(unconfirmedAttributes(event, refetch)),
+    drift: (event, confirmedBy) => this.callSpan.drift(event, confirmedBy),
+    announcedChange: (event) => this.callSpan.announcedChange(event),
+    unconfirmed: (event, refetch) => this.callSpan.unconfirmed(event, refetch),
     unjudged: (reason) => this.setUnjudged(reason),
   };
-
-  /** A drift that stands: on the span, in the counter, to the callbacks; the card is suspect. */
-  private recordDrift(event: DriftEvent, confirmedBy?: Refetched): void {
-    logger.debug(
-      `drift: ${event.kind} on ${this.span.isRecording() ? 'a recorded' : 'an unrecorded'} A2A call to ${this.url.key}`,
-    );
-    const update = driftUpdate(event, confirmedBy);
-    this.apply(update);
-    if (update.event) this.span.addEvent(update.event.name, update.event.attributes);
-    else this.span.recordException(event.error);
-    this.deps.driftCounter?.add(1, driftMetricAttributes(event, this.url));
-    const state = sharedState();
-    if (event.kind !== 'card_changed' && event.cardUrl) state.cards.markSuspect(event.cardUrl);
-    dispatchDrift(
-      event,
-      this.deps.config.driftCallbackDebounceMs,
-      Date.now(),
-      this.deps.userConfig.onDrift,
-    );
-    if (
-      this.deps.refetchCard &&
-      confirmedBy === undefined &&
-      event.kind !== 'card_changed' &&
-      event.cardUrl &&
-      event.fingerprint
-    )
-      this.confirmByRefetch(event.cardUrl, event.fingerprint);
-  }
 
   /** The card fingerprint this call sends to the agent: the one of the card it negotiated with. */
   get announcedFingerprint(): string | undefined {
     return this.judgement.announcedFingerprint;
   }
 
-  /** A card change found from an announced fingerprint: on the span, counted, called back. */
-  private recordAnnouncedChange(event: DriftEvent): void {
-    const update = driftUpdate(event);
-    this.apply(update);
-    if (update.event) this.span.addEvent(update.event.name, update.event.attributes);
-    this.deps.driftCounter?.add(1, driftMetricAttributes(event, this.url));
-    dispatchDrift(
-      event,
-      this.deps.config.driftCallbackDebounceMs,
-      Date.now(),
-      this.deps.userConfig.onDrift,
-    );
-  }
-
   /** A suspicion being confirmed: enforce mode waits for it (bounded) before it judges. */
   get pendingConfirmation(): Promise<void> | undefined {
     return this.judgement.pendingConfirmation;
-  }
-
-  /**
-   * Fetch the card again and say on this span whether it really changed (confirmed drift) or not
-   * (the peer is broken, not the cache).
-   */
-  private confirmByRefetch(cardUrl: string, inUse: string): void {
-    const pending = this.deps.refetchCard?.(cardUrl);
-    if (pending === undefined) return; // nothing to say: no a2a.drift.refetch
-    this.refetch = afterBoundedWait(
-      pending,
-      REFETCH_WAIT_MS,
-      (fingerprint) => this.span.setAttributes(refetchAttributes(fingerprint, inUse)),
-      true,
-    );
   }
 
   /**
@@ -577,7 +398,7 @@ export class A2ACall {
    */
   private httpError(statusCode: number): void {
     if (this.judgement.drift) return;
-    this.apply(httpErrorUpdate(statusCode));
+    this.callSpan.httpError(statusCode);
   }
 
   private recordError(err: unknown): void {
@@ -591,14 +412,11 @@ export class A2ACall {
       this.setUnjudged('the response was cancelled before its end');
       return;
     }
-    this.apply(thrownErrorUpdate(err));
+    this.callSpan.thrownError(err);
   }
 
   private setUnjudged(reason: string): void {
-    if (this.unjudged === undefined) {
-      this.unjudged = reason;
-      this.span.setAttributes(unjudgedAttributes(reason));
-    }
+    this.callSpan.setUnjudged(reason);
   }
 
   /** End the span (idempotent). `reason` marks a span ended by the safety timeout. */
@@ -614,11 +432,12 @@ export class A2ACall {
     this.phase = 'ending';
     const confirmation = this.judgement.pendingConfirmation;
     const announcement = this.judgement.pendingAnnouncement;
-    if ((this.refetch || confirmation || announcement) && !reason) {
+    const refetch = this.callSpan.pendingRefetch;
+    if ((refetch || confirmation || announcement) && !reason) {
       // Keep the span open until the re-fetch has said what it found (bounded by its timeout),
       // then end it at the time the exchange really ended.
       this.endTime ??= Date.now();
-      void Promise.all([confirmation, this.refetch, announcement]).then(() => this.end());
+      void Promise.all([confirmation, refetch, announcement]).then(() => this.end());
       return;
     }
     this.end(reason);
@@ -632,37 +451,17 @@ export class A2ACall {
       pushRegistry().remove(this.pushRegistration);
       this.pushRegistration = undefined;
     }
-    if (reason) this.setUnjudged(reason);
-    this.span.setAttributes(callEndAttributes(this.events));
-    const version = this.cardVersion ?? this.lifecycleVersion;
-    if (version !== undefined && this.seen.resultVersion === undefined)
-      this.span.setAttributes(protocolVersionAttributes(version));
-    const responseHook = this.deps.userConfig.responseHook;
-    if (responseHook)
-      this.safeHook('responseHook', () =>
-        responseHook(this.span, {
-          operation: this.spanName,
-          url: this.url.key,
-          request: this.request,
-          statusCode: this.statusCode,
-          result: this.judgement.lastResult,
-          drift: this.judgement.drift,
-        }),
-      );
-    try {
-      this.span.end(this.endTime);
-    } catch (err) {
-      logger.debug('span end failed', err);
-    } finally {
-      this.deps.onFinished(this); // never left in the in-flight set, whatever the span did
-    }
-  }
-
-  /** Tell the span what the builder (span-attributes.ts) said: attributes, then any status. */
-  private apply(update: SpanUpdate): void {
-    if (update === NO_RESULT_UPDATE) return;
-    this.span.setAttributes(update.attributes);
-    if (update.status) this.span.setStatus(update.status);
+    this.callSpan.end(
+      reason,
+      this.endTime,
+      {
+        request: this.request,
+        statusCode: this.statusCode,
+        result: this.judgement.lastResult,
+        drift: this.judgement.drift,
+      },
+      () => this.deps.onFinished(this), // never left in the in-flight set, whatever the span did
+    );
   }
 
   get isFinished(): boolean {
@@ -671,17 +470,7 @@ export class A2ACall {
 
   /** The context to make active around the call (so child HTTP spans nest under this one). */
   activeContext(parent: Context): Context {
-    return trace.setSpan(parent, this.span);
-  }
-
-  private safeHook(name: string, fn: () => void): void {
-    safeExecuteInTheMiddle(
-      fn,
-      (err) => {
-        if (err) logger.warn(`${name} threw`, err);
-      },
-      true,
-    );
+    return this.callSpan.activeContext(parent);
   }
 }
 
