@@ -24,6 +24,7 @@ import {
   type JudgementDeps,
 } from './call-judgement';
 import { CallSpan, type SpanDeps } from './call-span';
+import type { Refetched, RefetchFailure } from './card-refetch';
 import { cardResponse } from './card-response';
 import { negotiationAtStart, rememberNegotiation, taskScope } from './negotiation';
 import { cap, freshness, type Freshness } from './span-attributes';
@@ -42,7 +43,7 @@ export interface CallDeps extends JudgementDeps, SpanDeps {
   onFinished(call: A2ACall): void;
 }
 
-export class A2ACall {
+export class A2ACall implements CallRecord {
   readonly startedAt: number;
   /** Last time bytes or headers arrived: a response idle past the limit is taken as abandoned. */
   lastActivity: number;
@@ -101,15 +102,15 @@ export class A2ACall {
           ? (entry = url.parsed ? sharedState().cards.forNormalisedUrl(url.key) : undefined)
           : entry;
       const negotiated = negotiationAtStart(req, url, applicationSkillId, cardEntry);
-      this.judgement = new CallJudgement(deps, target, negotiated.context, this.record);
-      this.callSpan = new CallSpan(deps, target, url, { negotiated, cardEntry }, parent, startTime);
+      this.judgement = new CallJudgement(deps, target, negotiated.context, this);
+      this.callSpan = new CallSpan(deps, target, url, parent, startTime, negotiated, cardEntry);
       if (req.pushWebhook !== undefined && target.push !== true) {
         const reg = registerPushWebhook(req, rawUrl);
         if (reg !== undefined && reg.taskId === undefined) this.pushRegistration = reg;
       }
     } else {
-      this.judgement = new CallJudgement(deps, target, { cardKnown: false }, this.record);
-      this.callSpan = new CallSpan(deps, target, url, undefined, parent, startTime);
+      this.judgement = new CallJudgement(deps, target, { cardKnown: false }, this);
+      this.callSpan = new CallSpan(deps, target, url, parent, startTime);
     }
     this.callSpan.requestHook(this.request);
   }
@@ -161,7 +162,7 @@ export class A2ACall {
         const { mode, sniffed } = bodyModeOf(type);
         if (statusCode >= 400) this.httpError(statusCode);
         if (!mode) {
-          this.setUnjudged(`response is ${cap(type.split(';')[0])}, not JSON`);
+          this.unjudged(`response is ${cap(type.split(';')[0])}, not JSON`);
           return;
         }
         // A JSON answer is judged when its last byte arrives, before the app's read of it
@@ -183,7 +184,7 @@ export class A2ACall {
             onProblem: (problem) => {
               // Nothing can follow a terminal event: a stream stopped after one is complete.
               if (problem === STREAM_CUT_SHORT && this.judgement.terminalSeen()) return;
-              this.setUnjudged(bodyProblem(problem, sniffed));
+              this.unjudged(bodyProblem(problem, sniffed));
             },
             onEnd: () => this.finish(),
           },
@@ -207,7 +208,7 @@ export class A2ACall {
       this.onResult(result);
     } catch (err) {
       logger.debug('could not judge a gRPC message', err);
-      this.setUnjudged('internal error while judging');
+      this.unjudged('internal error while judging');
     }
   }
 
@@ -220,7 +221,7 @@ export class A2ACall {
     this.callSpan.grpcStatus(code);
     if (cancelled) {
       if (!this.judgement.drift && !this.judgement.terminalSeen())
-        this.setUnjudged('the response was cancelled before its end');
+        this.unjudged('the response was cancelled before its end');
     } else if (error !== undefined) {
       this.callSpan.statusIsNoEvent();
       this.grpcMessage(error);
@@ -232,7 +233,7 @@ export class A2ACall {
   fetchResolved(): void {
     this.fetchSettled = true;
     if (this.lastHop === 'none') {
-      this.setUnjudged('response bytes not observed');
+      this.unjudged('response bytes not observed');
       this.finish();
     } else if (this.lastHop === 'redirect-ended') {
       this.finish(); // fetch returned the 3xx itself (redirect: 'manual')
@@ -269,7 +270,7 @@ export class A2ACall {
       }
     } catch (err) {
       logger.debug('could not process a response document', err);
-      this.setUnjudged('internal error while judging');
+      this.unjudged('internal error while judging');
     }
   }
 
@@ -292,7 +293,7 @@ export class A2ACall {
       this.onResult(result);
     } catch (err) {
       logger.debug('could not process a stream event', err);
-      this.setUnjudged('internal error while judging');
+      this.unjudged('internal error while judging');
     }
     return true;
   }
@@ -308,7 +309,7 @@ export class A2ACall {
       extended,
       this.target.type === 'card' && this.target.credentials === true,
     );
-    if (r.unjudged !== undefined) this.setUnjudged(r.unjudged);
+    if (r.unjudged !== undefined) this.unjudged(r.unjudged);
     this.callSpan.cardAnswer(r.attributes);
     if (r.drift) this.judgement.recordDrift(r.drift);
   }
@@ -352,22 +353,31 @@ export class A2ACall {
       this.onResult(result);
     } catch (err) {
       logger.debug('could not judge a pushed update', err);
-      this.setUnjudged('internal error while judging');
+      this.unjudged('internal error while judging');
     }
     this.finish();
   }
 
-  /**
-   * What the judgement records (call-judgement.ts): its outcomes said on this call's span, counted
-   * and called back.
-   */
-  private readonly record: CallRecord = {
-    ended: () => this.phase === 'ended',
-    drift: (event, confirmedBy) => this.callSpan.drift(event, confirmedBy),
-    announcedChange: (event) => this.callSpan.announcedChange(event),
-    unconfirmed: (event, refetch) => this.callSpan.unconfirmed(event, refetch),
-    unjudged: (reason) => this.setUnjudged(reason),
-  };
+  // The CallRecord (call-judgement.ts): what the judgement decided, said on this call's span.
+
+  drift(event: DriftEvent, confirmedBy?: Refetched): void {
+    this.callSpan.drift(event, confirmedBy);
+  }
+
+  announcedChange(event: DriftEvent): void {
+    this.callSpan.announcedChange(event);
+  }
+
+  unconfirmed(
+    event: Pick<DriftEvent, 'kind' | 'suspicion'>,
+    refetch: 'unchanged' | RefetchFailure['failed'],
+  ): void {
+    this.callSpan.unconfirmed(event, refetch);
+  }
+
+  unjudged(reason: string): void {
+    this.callSpan.setUnjudged(reason);
+  }
 
   /** The card fingerprint this call sends to the agent: the one of the card it negotiated with. */
   get announcedFingerprint(): string | undefined {
@@ -409,14 +419,10 @@ export class A2ACall {
     if (!(err instanceof Error)) {
       // Not an error but a cancel reason (the app's `reader.cancel()`, `cancel('done')`): the
       // call did not fail, the app stopped reading.
-      this.setUnjudged('the response was cancelled before its end');
+      this.unjudged('the response was cancelled before its end');
       return;
     }
     this.callSpan.thrownError(err);
-  }
-
-  private setUnjudged(reason: string): void {
-    this.callSpan.setUnjudged(reason);
   }
 
   /** End the span (idempotent). `reason` marks a span ended by the safety timeout. */
@@ -454,14 +460,12 @@ export class A2ACall {
     this.callSpan.end(
       reason,
       this.endTime,
-      {
-        request: this.request,
-        statusCode: this.statusCode,
-        result: this.judgement.lastResult,
-        drift: this.judgement.drift,
-      },
-      () => this.deps.onFinished(this), // never left in the in-flight set, whatever the span did
+      this.request,
+      this.statusCode,
+      this.judgement.lastResult,
+      this.judgement.drift,
     );
+    this.deps.onFinished(this); // never left in the in-flight set, whatever the span did
   }
 
   get isFinished(): boolean {

@@ -63,7 +63,7 @@ export interface JudgementDeps {
 /** What the call records of its judgement's outcomes (a2a-call.ts: its span, counter, callbacks). */
 export interface CallRecord {
   /** The call's span has ended: a wait that answers later has nothing more to say on it. */
-  ended(): boolean;
+  readonly isFinished: boolean;
   /** A drift that stands; `confirmedBy`: the card fetched again that confirmed it. */
   drift(event: DriftEvent, confirmedBy?: Refetched): void;
   /** A card change found because the agent announced another card's fingerprint. */
@@ -284,7 +284,7 @@ export class CallJudgement {
 
   /** A suspicion the card fetched again did not confirm: said on the span, nothing else. */
   private unconfirmed(event: DriftEvent, refetch: 'unchanged' | RefetchFailure['failed']): void {
-    if (this.driftFound || this.record.ended()) return;
+    if (this.driftFound || this.record.isFinished) return;
     this.record.unconfirmed(event, refetch);
   }
 
@@ -306,7 +306,7 @@ export class CallJudgement {
 
   /** The revalidation this call waited for has answered: judge it against a newer card. */
   private revalidated(): void {
-    if (this.driftFound || this.record.ended() || this.target.type !== 'operation') return;
+    if (this.driftFound || this.record.isFinished || this.target.type !== 'operation') return;
     const ctx = droppedByNewerCard(this.context, (cardUrl) => sharedState().cards.get(cardUrl));
     if (ctx === undefined) return;
     this.context = ctx;
@@ -340,7 +340,7 @@ export class CallJudgement {
       const suspicion = { kind: 'card_changed', suspicion: 'announced' } as const;
       this.announcement = afterBoundedWait(pending, CONFIRM_WAIT_MS, (got) => {
         try {
-          if (this.record.ended()) return;
+          if (this.record.isFinished) return;
           const r = isRefetched(got) ? got : undefined;
           if (r === undefined || r.fingerprint === held.fingerprint) {
             this.record.unconfirmed(

@@ -70,23 +70,6 @@ export interface SpanDeps {
   refetchCard?: (cardUrl: string) => Promise<string | undefined> | undefined;
 }
 
-/**
- * An operation's start: what it is judged against (negotiation.ts), and the card held for its
- * URL, looked up at most once.
- */
-export interface SettledAtStart {
-  negotiated: NegotiationAtStart;
-  cardEntry: () => CardEntry | undefined;
-}
-
-/** What the response hook is told when the span ends. */
-export interface CallOutcome {
-  request: DecodedRequest | undefined;
-  statusCode: number | undefined;
-  result: DecodedResult | undefined;
-  drift: DriftEvent | undefined;
-}
-
 const REFETCH_WAIT_MS = 5000;
 
 export class CallSpan {
@@ -113,14 +96,18 @@ export class CallSpan {
   /** What the span already says of the results (task id, conversation id, state, version). */
   private readonly seen: ResultSeen = { drifted: false };
 
-  /** Open the span; `start`: an operation's (undefined for a card fetch). */
+  /**
+   * Open the span. An operation's also says what it is judged against (`negotiated`, settled at
+   * its start) and the version of the card held for its URL (`cardEntry`, looked up at most once).
+   */
   constructor(
     private readonly deps: SpanDeps,
     target: CallTarget,
     private readonly url: UrlFacts,
-    start: SettledAtStart | undefined,
     parent: Context,
     startTime?: number,
+    negotiated?: NegotiationAtStart,
+    cardEntry?: () => CardEntry | undefined,
   ) {
     const push = target.type === 'operation' && target.push === true;
     const name = (this.name =
@@ -129,9 +116,8 @@ export class CallSpan {
         : push
           ? sc.SPAN_TASK_PUSH_NOTIFICATION
           : target.request.operation);
-    if (target.type === 'operation' && start !== undefined) {
+    if (target.type === 'operation' && negotiated !== undefined && cardEntry !== undefined) {
       const req = target.request;
-      const { negotiated, cardEntry } = start;
       this.seen.taskId = req.taskId;
       this.seen.requestVersion = req.protocolVersion;
       const fromCard = req.protocolVersion ? undefined : versionFromCard(req, url, cardEntry());
@@ -318,14 +304,17 @@ export class CallSpan {
   }
 
   /**
-   * End the span at `endTime` (now when undefined), after its totals and the response hook;
-   * `reason` marks a span ended by the safety timeout. `finished` runs whatever the span did.
+   * End the span at `endTime` (now when undefined), after its totals and the response hook (told
+   * the call's request, HTTP status, last result and drift); `reason` marks a span ended by the
+   * safety timeout. Never throws for the span's end.
    */
   end(
     reason: string | undefined,
     endTime: number | undefined,
-    outcome: CallOutcome,
-    finished: () => void,
+    request: DecodedRequest | undefined,
+    statusCode: number | undefined,
+    result: DecodedResult | undefined,
+    drift: DriftEvent | undefined,
   ): void {
     if (reason) this.setUnjudged(reason);
     this.span.setAttributes(callEndAttributes(this.events));
@@ -335,14 +324,19 @@ export class CallSpan {
     const responseHook = this.deps.userConfig.responseHook;
     if (responseHook)
       this.safeHook('responseHook', () =>
-        responseHook(this.span, { operation: this.name, url: this.url.key, ...outcome }),
+        responseHook(this.span, {
+          operation: this.name,
+          url: this.url.key,
+          request,
+          statusCode,
+          result,
+          drift,
+        }),
       );
     try {
       this.span.end(endTime);
     } catch (err) {
       logger.debug('span end failed', err);
-    } finally {
-      finished();
     }
   }
 
