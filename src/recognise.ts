@@ -32,7 +32,8 @@ import {
   type FetchInput,
 } from './fetch-arguments';
 import type { WireObserver, WireRequestInfo } from './hooks/types';
-import type { A2ACall, CallTarget } from './telemetry/a2a-call';
+import type { A2ACall } from './telemetry/a2a-call';
+import type { CallTarget } from './telemetry/call-judgement';
 import { MAX_CARD_BYTES } from './telemetry/card-refetch';
 import { followHop, wireParent } from './telemetry/propagation';
 import { sharedState } from './telemetry/shared-state';

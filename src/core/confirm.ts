@@ -9,7 +9,8 @@ import type { DriftKind } from './drift-kinds';
 import { ArtifactSchemaDriftError, StaleAgentCardError } from './errors';
 import { fingerprintPrefix } from './fingerprint';
 import type { DriftEvent } from './judge';
-import type { DecodedCard } from './model';
+import type { CardEntry } from './card-registry';
+import type { DecodedCard, NegotiationContext } from './model';
 import { withoutQuery } from './url';
 
 export type Confirmation =
@@ -113,4 +114,27 @@ export function confirmedDrift(
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A call negotiated with the card held at `ctx.cardUrl`, which was being fetched again (a
+ * revalidation): the context to judge the call by when a newer card this package found there no
+ * longer lists the call's skill (`droppedByNewerCard`). Undefined when nothing changes: the skill
+ * was not in the card or a newer card already decided, the app holds another card now, no newer
+ * card was found, or it still lists the skill (or its skills were cut short). The card is looked
+ * up (`cardAt`) only when the context could change.
+ */
+export function droppedByNewerCard(
+  ctx: NegotiationContext,
+  cardAt: (cardUrl: string) => CardEntry | undefined,
+): NegotiationContext | undefined {
+  if (ctx.droppedByNewerCard !== undefined || ctx.skillInCard !== true) return undefined;
+  if (ctx.cardUrl === undefined || ctx.skillId === undefined) return undefined;
+  const entry = cardAt(ctx.cardUrl);
+  const newer = entry?.newer;
+  // (the app fetched another card meanwhile: its own calls are judged by it)
+  if (entry === undefined || entry.fingerprint !== ctx.fingerprint || newer === undefined)
+    return undefined;
+  if (newer.skills.has(ctx.skillId) || newer.card.skillsTruncated === true) return undefined;
+  return { ...ctx, droppedByNewerCard: { fingerprint: newer.fingerprint, cause: newer.cause } };
 }

@@ -1,78 +1,33 @@
 /**
- * One A2A exchange (an Agent Card fetch or an operation), from the request to the end
- * of its response: owns the span, feeds the response bytes to the core (decode, judge)
- * and turns what the core says into span attributes, status, events, the drift counter
- * and the drift callbacks.
+ * One A2A exchange (an Agent Card fetch or an operation), from the request to the end of its
+ * response: follows its hops (redirects, the fetch promise, a gRPC status), feeds the response
+ * bytes to the core's decoding, hands each result to its judgement (call-judgement.ts: what the
+ * call is judged against, the verdicts, the waits they need) and to its span (call-span.ts: the
+ * span's books), and ends the span once nothing it waits for can still say something.
  */
-import {
-  SpanKind,
-  trace,
-  type Context,
-  type Counter,
-  type Span,
-  type Tracer,
-} from '@opentelemetry/api';
-import { safeExecuteInTheMiddle } from '@opentelemetry/instrumentation';
+import type { Context, Span } from '@opentelemetry/api';
 import { logger } from '../diag-logger';
 import { BodyReader, STREAM_CUT_SHORT, bodyModeOf, bodyProblem } from '../core/body-reader';
 import { urlFacts, type UrlFacts } from '../core/url';
-import { confirmSuspicion, confirmedDrift } from '../core/confirm';
 import { EventShape } from '../core/event-shape';
-import {
-  judge,
-  sameVersionCardChange,
-  type DriftEvent,
-  type NegotiationContext,
-} from '../core/judge';
-import { isFingerprint } from '../core/served-card';
-import { StreamJudge } from '../core/stream-judge';
-import type { DecodedRequest, DecodedResult, Suspicion } from '../core/model';
+import type { DriftEvent } from '../core/judge';
+import type { DecodedRequest, DecodedResult } from '../core/model';
 import { isSendOperation } from '../core/protocol/common';
 import { decodeResponse, decodeStreamEvent, jsonRpcExtendedCard } from '../core/protocol/results';
 import type { CardEntry } from '../core/card-registry';
-import type { A2AInstrumentationConfig, ResolvedConfig } from '../config';
 import type { WireObserver } from '../hooks/types';
 import * as sc from '../semconv';
-import { familyOf } from '../core/protocol/versions';
 import {
-  isRefetched,
-  type Refetched,
-  type RefetchFailure,
-  type RefetchResult,
-} from './card-refetch';
+  CallJudgement,
+  type CallRecord,
+  type CallTarget,
+  type JudgementDeps,
+} from './call-judgement';
+import { CallSpan, type SpanDeps } from './call-span';
+import type { Refetched, RefetchFailure } from './card-refetch';
 import { cardResponse } from './card-response';
-import { dispatchDrift } from './drift-events';
-import {
-  negotiationAtStart,
-  rememberNegotiation,
-  taskScope,
-  versionFromCard,
-  versionFromCardOtherFamily,
-} from './negotiation';
-import {
-  callEndAttributes,
-  operationSpanName,
-  protocolVersionAttributes,
-  cap,
-  cardFetchStartAttributes,
-  driftMetricAttributes,
-  driftUpdate,
-  freshness,
-  grpcStatusAttributes,
-  httpErrorUpdate,
-  operationStartAttributes,
-  pushPayloadAttributes,
-  NO_RESULT_UPDATE,
-  refetchAttributes,
-  responseHeadersAttributes,
-  resultUpdate,
-  thrownErrorUpdate,
-  unconfirmedAttributes,
-  unjudgedAttributes,
-  type Freshness,
-  type ResultSeen,
-  type SpanUpdate,
-} from './span-attributes';
+import { negotiationAtStart, rememberNegotiation, taskScope } from './negotiation';
+import { cap, freshness, type Freshness } from './span-attributes';
 import { sharedState } from './shared-state';
 import { pushRegistry, registerPushWebhook } from './push-registrations';
 import type { PushRegistration } from '../core/push';
@@ -84,53 +39,11 @@ const REDIRECT_CODES = new Set([301, 302, 303, 307, 308]);
  */
 const MAX_SHAPES_PER_CALL = 8;
 
-export interface CallDeps {
-  tracer: Tracer;
-  driftCounter: Counter | undefined;
-  config: ResolvedConfig;
-  userConfig: A2AInstrumentationConfig;
+export interface CallDeps extends JudgementDeps, SpanDeps {
   onFinished(call: A2ACall): void;
-  /**
-   * refetchCardOnDrift: fetch the card again, unobserved and untraced; resolves to its fingerprint,
-   * or undefined; no promise when the card cannot be re-fetched (CardRefetcher.refetch).
-   */
-  refetchCard?: (cardUrl: string) => Promise<string | undefined> | undefined;
-  /**
-   * Fetch the card again to confirm a content-level suspicion (always on): resolves to the card
-   * now, or undefined; no promise when the card cannot be re-fetched.
-   */
-  confirmCard?: (cardUrl: string, cause: Suspicion) => Promise<RefetchResult> | undefined;
-  /**
-   * A call uses the card at this URL (CardRevalidator.noteUse): a promise when the card, not
-   * confirmed within the revalidation interval, is being fetched again for this call.
-   */
-  cardInUse?: (cardUrl: string) => Promise<void> | undefined;
-  /**
-   * A card change found because an agent announced another fingerprint: true the first time this
-   * newer fingerprint of the card is reported (every caller of a busy agent reads it).
-   */
-  firstAnnouncedChange?: (cardUrl: string, fingerprint: string) => boolean;
 }
 
-const REFETCH_WAIT_MS = 5000;
-/** How long a span is held open for the card fetched again to confirm a suspicion. */
-const CONFIRM_WAIT_MS = 2000;
-
-/**
- * `sniffed`: a card recognised by its content at a path that only hinted at one: it may speak only
- * for its own origin.
- */
-export type CallTarget =
-  /** `credentials`: fetched with the app's credentials (never revalidated in the background). */
-  | { type: 'card'; sniffed?: boolean; extended?: boolean; credentials?: boolean }
-  /**
-   * `push`: a task update the agent pushed to the app's webhook (deliverPush); `request` is the
-   * lifecycle request it stands for (its task id, the registering call's binding and version).
-   */
-  | { type: 'operation'; request: DecodedRequest; push?: boolean };
-
-export class A2ACall {
-  readonly span: Span;
+export class A2ACall implements CallRecord {
   readonly startedAt: number;
   /** Last time bytes or headers arrived: a response idle past the limit is taken as abandoned. */
   lastActivity: number;
@@ -149,52 +62,23 @@ export class A2ACall {
    * open → ending (finish() asked; a confirming re-fetch may hold the span) → ended (span ended).
    */
   private phase: 'open' | 'ending' | 'ended' = 'open';
-  private refetch: Promise<void> | undefined;
-  /** A content-level suspicion waiting for the card fetched again (confirm.ts). */
-  private confirmation: Promise<void> | undefined;
-  private suspicion: DriftEvent | undefined;
-  /** The agent announced another card's fingerprint: the card fetched again decides. */
-  private announcement: Promise<void> | undefined;
+  /** What the call is judged against, its verdicts and the waits they need. */
+  private readonly judgement: CallJudgement;
+  /** The span and what it says. */
+  private readonly callSpan: CallSpan;
   /**
    * The span's end time when it ends later than the exchange: when finish() was asked and
    * something held the span open (Date.now()).
    */
   private endTime: number | undefined;
-  /**
-   * The card's version for a request whose method names are of the other family
-   * (versionFromCardOtherFamily): set at the end unless an answer showed a version, or the other
-   * family.
-   */
-  private cardVersion: string | undefined;
-  /**
-   * A lifecycle call (GetTask, …) whose request and card do not say its version: the version the
-   * span of the SendMessage that created its task said. fasta2a answers the 0.3 names with
-   * results half 1.0 (wrappers), half 0.3 (states): its send is judged by the 1.0 card, and a
-   * polled task's bare result, whose states alone speak 0.3, is the same conversation.
-   */
-  private lifecycleVersion: string | undefined;
-  private drift: DriftEvent | undefined;
-  private unjudged: string | undefined;
   private statusCode: number | undefined;
-  private lastResult: DecodedResult | undefined;
-  private events = 0;
   /** A card response's Cache-Control max-age, ETag and Last-Modified. */
   private cardFreshness: Freshness | undefined;
   /** The last artifact update's shape: the next with another text is read without a parse. */
   private eventShape: EventShape | undefined;
   private shapesTaken = 0;
-  /**
-   * Judges this call's results from its first artifact update on: the streamed answer's window,
-   * the verdicts per part media type (core/stream-judge.ts).
-   */
-  private streamJudge: StreamJudge | undefined;
-  private ctx: NegotiationContext;
   private negotiatedTaskId: string | undefined;
   private readonly url: UrlFacts;
-  /** What the span already says of the results (task id, conversation id, state, version). */
-  private readonly seen: ResultSeen = { drifted: false };
-  /** GetAgentCard, TaskPushNotification or the operation: the span's name and the hooks' `operation`. */
-  private readonly spanName: string;
   /** The push webhook this call registers, until its task id is known (SendMessage). */
   private pushRegistration: PushRegistration | undefined;
 
@@ -210,69 +94,30 @@ export class A2ACall {
     this.lastActivity = Date.now();
     const url = urlFacts(rawUrl);
     this.url = url;
-    const push = target.type === 'operation' && target.push === true;
-    const name = (this.spanName =
-      target.type === 'card'
-        ? sc.SPAN_GET_AGENT_CARD
-        : push
-          ? sc.SPAN_TASK_PUSH_NOTIFICATION
-          : target.request.operation);
-    this.ctx = { cardKnown: false };
     if (target.type === 'operation') {
       const req = target.request;
-      this.seen.taskId = req.taskId;
-      this.seen.requestVersion = req.protocolVersion;
       let entry: CardEntry | undefined | null = null; // null: not looked up yet
       const cardEntry = (): CardEntry | undefined =>
         entry === null
           ? (entry = url.parsed ? sharedState().cards.forNormalisedUrl(url.key) : undefined)
           : entry;
       const negotiated = negotiationAtStart(req, url, applicationSkillId, cardEntry);
-      this.ctx = negotiated.context;
-      const revalidation =
-        this.ctx.cardUrl !== undefined && !push ? deps.cardInUse?.(this.ctx.cardUrl) : undefined;
-      if (revalidation !== undefined) this.awaitRevalidation(revalidation);
-      const fromCard = req.protocolVersion ? undefined : versionFromCard(req, url, cardEntry());
-      const attributes = operationStartAttributes({
-        url,
-        request: req,
-        push,
-        negotiated,
-        versionFromCard: fromCard,
-      });
-      if (!req.protocolVersion && fromCard === undefined) {
-        this.cardVersion = versionFromCardOtherFamily(req, url, cardEntry());
-        this.lifecycleVersion = negotiated.protocolVersion;
-      }
-      // A push is an asynchronous delivery the agent produced for the negotiation (linked):
-      // CONSUMER, as a message processed on receipt; the HTTP server span, if any, is the
-      // transport's.
-      this.span = deps.tracer.startSpan(
-        push ? name : operationSpanName(req.operation, attributes, deps.config.genAiSpanNames),
-        {
-          kind: push ? SpanKind.CONSUMER : SpanKind.CLIENT,
-          attributes,
-          links: negotiated.link ? [negotiated.link] : [],
-          startTime,
-        },
-        parent,
-      );
-      if (req.pushWebhook !== undefined && !push) {
+      this.judgement = new CallJudgement(deps, target, negotiated.context, this);
+      this.callSpan = new CallSpan(deps, target, url, parent, startTime, negotiated, cardEntry);
+      if (req.pushWebhook !== undefined && target.push !== true) {
         const reg = registerPushWebhook(req, rawUrl);
         if (reg !== undefined && reg.taskId === undefined) this.pushRegistration = reg;
       }
     } else {
-      this.span = deps.tracer.startSpan(
-        name,
-        { kind: SpanKind.CLIENT, attributes: cardFetchStartAttributes(url), startTime },
-        parent,
-      );
+      this.judgement = new CallJudgement(deps, target, { cardKnown: false }, this);
+      this.callSpan = new CallSpan(deps, target, url, parent, startTime);
     }
-    const requestHook = deps.userConfig.requestHook;
-    if (requestHook)
-      this.safeHook('requestHook', () =>
-        requestHook(this.span, { operation: name, url: this.url.key, request: this.request }),
-      );
+    this.callSpan.requestHook(this.request);
+  }
+
+  /** The call's span. */
+  get span(): Span {
+    return this.callSpan.span;
   }
 
   get request(): DecodedRequest | undefined {
@@ -309,15 +154,15 @@ export class A2ACall {
           this.lastHop = 'redirect';
           return;
         }
-        this.span.setAttributes(responseHeadersAttributes(statusCode));
+        this.callSpan.responseHeaders(statusCode);
         if (this.target.type === 'card') this.cardFreshness = freshness(headers);
         const announced = headers[sc.HEADER_CARD_FINGERPRINT];
-        if (announced !== undefined) this.onAnnounced(announced);
+        if (announced !== undefined) this.judgement.onAnnounced(announced);
         const type = (headers['content-type'] ?? '').toLowerCase();
         const { mode, sniffed } = bodyModeOf(type);
         if (statusCode >= 400) this.httpError(statusCode);
         if (!mode) {
-          this.setUnjudged(`response is ${cap(type.split(';')[0])}, not JSON`);
+          this.unjudged(`response is ${cap(type.split(';')[0])}, not JSON`);
           return;
         }
         // A JSON answer is judged when its last byte arrives, before the app's read of it
@@ -338,8 +183,8 @@ export class A2ACall {
             onEventText: (data, eventName) => this.onEventText(data, eventName),
             onProblem: (problem) => {
               // Nothing can follow a terminal event: a stream stopped after one is complete.
-              if (problem === STREAM_CUT_SHORT && this.terminalSeen()) return;
-              this.setUnjudged(bodyProblem(problem, sniffed));
+              if (problem === STREAM_CUT_SHORT && this.judgement.terminalSeen()) return;
+              this.unjudged(bodyProblem(problem, sniffed));
             },
             onEnd: () => this.finish(),
           },
@@ -363,7 +208,7 @@ export class A2ACall {
       this.onResult(result);
     } catch (err) {
       logger.debug('could not judge a gRPC message', err);
-      this.setUnjudged('internal error while judging');
+      this.unjudged('internal error while judging');
     }
   }
 
@@ -373,12 +218,12 @@ export class A2ACall {
    */
   grpcStatus(code: number, error: DecodedResult | undefined, cancelled: boolean): void {
     if (this.phase === 'ended') return;
-    this.span.setAttributes(grpcStatusAttributes(code));
+    this.callSpan.grpcStatus(code);
     if (cancelled) {
-      if (!this.drift && !this.terminalSeen())
-        this.setUnjudged('the response was cancelled before its end');
+      if (!this.judgement.drift && !this.judgement.terminalSeen())
+        this.unjudged('the response was cancelled before its end');
     } else if (error !== undefined) {
-      this.events--; // the status is not one more stream event
+      this.callSpan.statusIsNoEvent();
       this.grpcMessage(error);
     }
     this.finish();
@@ -388,7 +233,7 @@ export class A2ACall {
   fetchResolved(): void {
     this.fetchSettled = true;
     if (this.lastHop === 'none') {
-      this.setUnjudged('response bytes not observed');
+      this.unjudged('response bytes not observed');
       this.finish();
     } else if (this.lastHop === 'redirect-ended') {
       this.finish(); // fetch returned the 3xx itself (redirect: 'manual')
@@ -425,7 +270,7 @@ export class A2ACall {
       }
     } catch (err) {
       logger.debug('could not process a response document', err);
-      this.setUnjudged('internal error while judging');
+      this.unjudged('internal error while judging');
     }
   }
 
@@ -448,7 +293,7 @@ export class A2ACall {
       this.onResult(result);
     } catch (err) {
       logger.debug('could not process a stream event', err);
-      this.setUnjudged('internal error while judging');
+      this.unjudged('internal error while judging');
     }
     return true;
   }
@@ -464,52 +309,31 @@ export class A2ACall {
       extended,
       this.target.type === 'card' && this.target.credentials === true,
     );
-    if (r.unjudged !== undefined) this.setUnjudged(r.unjudged);
-    if (r.attributes) this.span.setAttributes(r.attributes);
-    if (r.drift) this.recordDrift(r.drift);
+    if (r.unjudged !== undefined) this.unjudged(r.unjudged);
+    this.callSpan.cardAnswer(r.attributes);
+    if (r.drift) this.judgement.recordDrift(r.drift);
   }
 
   private onResult(result: DecodedResult): void {
-    this.lastResult = result;
-    this.events++;
+    const judgement = this.judgement;
+    judgement.see(result);
+    this.callSpan.result(result, judgement.drift !== undefined);
     const req = this.target.type === 'operation' ? this.target.request : undefined;
-    const seen = this.seen;
-    seen.drifted = this.drift !== undefined;
-    this.apply(resultUpdate(result, seen));
-    if (result.protocolVersion) seen.resultVersion = result.protocolVersion;
-    else if (
-      this.cardVersion !== undefined &&
-      result.versionFamily !== undefined &&
-      result.versionFamily !== familyOf(this.cardVersion)
-    )
-      this.cardVersion = undefined; // the answer speaks the other family: the card is not told
     if (result.taskId !== undefined && result.taskId !== this.negotiatedTaskId) {
-      seen.taskId ??= result.taskId;
       if (req && isSendOperation(req.operation)) {
         this.negotiatedTaskId = result.taskId;
         rememberNegotiation(
           result.taskId,
           this.request,
           this.url,
-          this.ctx,
+          judgement.ctx,
           this.span,
-          req.protocolVersion ?? seen.resultVersion ?? this.cardVersion,
+          this.callSpan.versionSaid(req),
         );
         this.bindPushRegistration(result.taskId);
       }
     }
-    // A stream repeats its context id and state on every event: each is set when it changes.
-    if (result.contextId !== undefined) seen.contextId = result.contextId;
-    if (result.state !== undefined) seen.state = result.state;
-    if (result.problem) this.setUnjudged(cap(result.problem));
-    if (this.drift) return;
-    const verdict =
-      result.kind === 'artifact-update' || this.streamJudge !== undefined
-        ? (this.streamJudge ??= new StreamJudge()).judge(req, this.ctx, result, this.deps.config)
-        : judge(req, this.ctx, result, this.deps.config);
-    if (verdict.drift) this.recordDrift(verdict.drift);
-    else if (verdict.suspicion) this.suspect(verdict.suspicion);
-    else if (verdict.unjudged) this.setUnjudged(verdict.unjudged);
+    judgement.judgeResult(result);
   }
 
   /** The SendMessage named its task: its webhook's pushes are now genuine; held ones are judged. */
@@ -525,245 +349,44 @@ export class A2ACall {
   /** Push: the pushed update, judged as a lifecycle result; ends the span. */
   deliver(result: DecodedResult): void {
     try {
-      this.span.setAttributes(pushPayloadAttributes(result));
+      this.callSpan.pushPayload(result);
       this.onResult(result);
     } catch (err) {
       logger.debug('could not judge a pushed update', err);
-      this.setUnjudged('internal error while judging');
+      this.unjudged('internal error while judging');
     }
     this.finish();
   }
 
-  private recordDrift(event: DriftEvent, confirmedBy?: Refetched): void {
-    if (this.drift) return;
-    if (event.evidence === 'content' && confirmedBy === undefined) {
-      // a newer card of the agent, fetched by this package, already dropped the skill: it
-      // confirms the answer's words without another fetch
-      const newer = this.ctx.droppedByNewerCard;
-      if (newer !== undefined) confirmedBy = { fingerprint: newer.fingerprint };
-      else {
-        this.suspect(event);
-        return;
-      }
-    }
-    this.drift = event;
-    logger.debug(
-      `drift: ${event.kind} on ${this.span.isRecording() ? 'a recorded' : 'an unrecorded'} A2A call to ${this.url.key}`,
-    );
-    const update = driftUpdate(event, confirmedBy);
-    this.apply(update);
-    if (update.event) this.span.addEvent(update.event.name, update.event.attributes);
-    else this.span.recordException(event.error);
-    this.deps.driftCounter?.add(1, driftMetricAttributes(event, this.url));
-    const state = sharedState();
-    if (event.kind !== 'card_changed' && event.cardUrl) state.cards.markSuspect(event.cardUrl);
-    dispatchDrift(
-      event,
-      this.deps.config.driftCallbackDebounceMs,
-      Date.now(),
-      this.deps.userConfig.onDrift,
-    );
-    if (
-      this.deps.refetchCard &&
-      confirmedBy === undefined &&
-      event.kind !== 'card_changed' &&
-      event.cardUrl &&
-      event.fingerprint
-    )
-      this.confirmByRefetch(event.cardUrl, event.fingerprint);
+  // The CallRecord (call-judgement.ts): what the judgement decided, said on this call's span.
+
+  drift(event: DriftEvent, confirmedBy?: Refetched): void {
+    this.callSpan.drift(event, confirmedBy);
   }
 
-  /**
-   * A suspicion: an answer's words say the skill is missing (content evidence), a call for the
-   * skill failed, or its answer names it with words of absence (Judgement.suspicion). Fetch the
-   * card again and make it drift only if the card no longer lists the skill (or changed its
-   * modes). Until then the span is held open (at most CONFIRM_WAIT_MS) and nothing is counted or
-   * called back; a card that answers later settles the next call instead (CardEntry.newer).
-   */
-  private suspect(event: DriftEvent): void {
-    if (this.suspicion !== undefined) return;
-    this.suspicion = event;
-    const cause: Suspicion = event.suspicion ?? 'words';
-    const pending = event.cardUrl ? this.deps.confirmCard?.(event.cardUrl, cause) : undefined;
-    if (pending === undefined) {
-      this.unconfirmed(event, 'failed');
-      return;
-    }
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<undefined>((resolve) => {
-      timer = setTimeout(() => resolve(undefined), CONFIRM_WAIT_MS);
-      timer.unref?.();
-    });
-    const held = { inputModes: this.ctx.inputModes, outputModes: this.ctx.outputModes };
-    this.confirmation = Promise.race([pending.catch(() => undefined), timeout]).then((got) => {
-      if (timer) clearTimeout(timer);
-      try {
-        const r = isRefetched(got) ? got : undefined;
-        const verdict = confirmSuspicion(event.skillId, held, r?.card);
-        if (verdict === 'confirmed' && r !== undefined && !this.drift) {
-          // content evidence keeps its own kind and evidence; a failure or an answer's own
-          // words become what the card says (confirm.ts)
-          const drift = event.evidence === 'card' ? confirmedDrift(event, held, r) : event;
-          if (drift !== undefined) this.recordDrift(drift, r);
-        } else if (verdict !== 'confirmed')
-          this.unconfirmed(
-            event,
-            verdict === 'refuted'
-              ? 'unchanged'
-              : got !== undefined && 'failed' in got
-                ? got.failed
-                : 'failed',
-          );
-      } catch (err) {
-        logger.debug('could not confirm a suspicion', err);
-      }
-    });
+  announcedChange(event: DriftEvent): void {
+    this.callSpan.announcedChange(event);
   }
 
-  /**
-   * The card of this call was older than the revalidation interval and is being fetched again:
-   * hold the span (and, in enforce mode, the answer) as for a confirming fetch, at most
-   * CONFIRM_WAIT_MS; a newer card that dropped the call's skill then decides this call
-   * (evidence `card`, suspicion `revalidation`), not only the next one.
-   */
-  private awaitRevalidation(pending: Promise<void>): void {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, CONFIRM_WAIT_MS);
-      timer.unref?.();
-    });
-    this.confirmation = Promise.race([pending.catch(() => undefined), timeout]).then(() => {
-      if (timer) clearTimeout(timer);
-      try {
-        this.revalidated();
-      } catch (err) {
-        logger.debug('could not judge a call against its revalidated card', err);
-      }
-    });
+  unconfirmed(
+    event: Pick<DriftEvent, 'kind' | 'suspicion'>,
+    refetch: 'unchanged' | RefetchFailure['failed'],
+  ): void {
+    this.callSpan.unconfirmed(event, refetch);
   }
 
-  /** The revalidation this call waited for has answered: judge it against a newer card. */
-  private revalidated(): void {
-    const ctx = this.ctx;
-    if (this.drift || this.phase === 'ended' || this.target.type !== 'operation') return;
-    if (ctx.droppedByNewerCard !== undefined || ctx.skillInCard !== true) return;
-    if (ctx.cardUrl === undefined || ctx.skillId === undefined) return;
-    const entry = sharedState().cards.get(ctx.cardUrl);
-    const newer = entry?.newer;
-    // (the app fetched another card meanwhile: its own calls are judged by it)
-    if (entry === undefined || entry.fingerprint !== ctx.fingerprint || newer === undefined) return;
-    if (newer.skills.has(ctx.skillId) || newer.card.skillsTruncated === true) return;
-    this.ctx = {
-      ...ctx,
-      droppedByNewerCard: { fingerprint: newer.fingerprint, cause: newer.cause },
-    };
-    const last = this.lastResult;
-    if (last === undefined) return; // the answer to come is judged with it
-    const verdict = judge(this.target.request, this.ctx, last, this.deps.config);
-    if (verdict.drift) this.recordDrift(verdict.drift);
+  unjudged(reason: string): void {
+    this.callSpan.setUnjudged(reason);
   }
 
   /** The card fingerprint this call sends to the agent: the one of the card it negotiated with. */
   get announcedFingerprint(): string | undefined {
-    return this.target.type === 'operation' && this.deps.config.cardFingerprintHeaders
-      ? this.ctx.fingerprint
-      : undefined;
-  }
-
-  /**
-   * The agent announced the fingerprint of another card than the one this call negotiated with: a
-   * suspicion (the header may be forged or flap), so the card decides. It is fetched again through
-   * the same conditional, debounced fetch as any suspicion (one per card per debounce window
-   * whatever the announcements); a card that changed under the same version is card_changed on
-   * this span with what changed, once per newer card; an unchanged one is said on the span,
-   * nothing else. Nothing is fetched when the app already holds the announced card, or this
-   * package already found it newer; never a card fetched with credentials or an extended one.
-   */
-  private onAnnounced(announced: string): void {
-    try {
-      const cardUrl = this.ctx.cardUrl;
-      const negotiated = this.announcedFingerprint;
-      if (cardUrl === undefined || negotiated === undefined || announced === negotiated) return;
-      if (!isFingerprint(announced) || this.announcement !== undefined) return;
-      const entry = sharedState().cards.get(cardUrl);
-      if (entry === undefined || entry.credentials === true || entry.extended !== undefined) return;
-      if (entry.fingerprint === announced || entry.newer?.fingerprint === announced) return;
-      const pending = this.deps.confirmCard?.(cardUrl, 'announced');
-      if (pending === undefined) return;
-      const held = { card: entry.card, fingerprint: entry.fingerprint, version: entry.version };
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<undefined>((resolve) => {
-        timer = setTimeout(() => resolve(undefined), CONFIRM_WAIT_MS);
-        timer.unref?.();
-      });
-      const suspicion = { kind: 'card_changed', suspicion: 'announced' } as const;
-      this.announcement = Promise.race([pending.catch(() => undefined), timeout]).then((got) => {
-        if (timer) clearTimeout(timer);
-        try {
-          if (this.phase === 'ended') return;
-          const r = isRefetched(got) ? got : undefined;
-          if (r === undefined || r.fingerprint === held.fingerprint) {
-            this.span.setAttributes(
-              unconfirmedAttributes(
-                suspicion,
-                r !== undefined
-                  ? 'unchanged'
-                  : got !== undefined && 'failed' in got
-                    ? got.failed
-                    : 'failed',
-              ),
-            );
-            return;
-          }
-          const change = sameVersionCardChange(cardUrl, held, r);
-          if (change === undefined) return;
-          if (this.deps.firstAnnouncedChange?.(cardUrl, r.fingerprint) === false) return;
-          const event: DriftEvent = { ...change, suspicion: 'announced' };
-          const update = driftUpdate(event);
-          this.apply(update);
-          if (update.event) this.span.addEvent(update.event.name, update.event.attributes);
-          this.deps.driftCounter?.add(1, driftMetricAttributes(event, this.url));
-          dispatchDrift(
-            event,
-            this.deps.config.driftCallbackDebounceMs,
-            Date.now(),
-            this.deps.userConfig.onDrift,
-          );
-        } catch (err) {
-          logger.debug('could not settle an announced card fingerprint', err);
-        }
-      });
-    } catch (err) {
-      logger.debug('could not follow an announced card fingerprint', err);
-    }
-  }
-
-  /** A suspicion the card fetched again did not confirm: said on the span, nothing else. */
-  private unconfirmed(event: DriftEvent, refetch: 'unchanged' | RefetchFailure['failed']): void {
-    if (this.drift || this.phase === 'ended') return;
-    this.span.setAttributes(unconfirmedAttributes(event, refetch));
+    return this.judgement.announcedFingerprint;
   }
 
   /** A suspicion being confirmed: enforce mode waits for it (bounded) before it judges. */
   get pendingConfirmation(): Promise<void> | undefined {
-    return this.confirmation;
-  }
-
-  /**
-   * Fetch the card again and say on this span whether it really changed (confirmed drift) or not
-   * (the peer is broken, not the cache).
-   */
-  private confirmByRefetch(cardUrl: string, inUse: string): void {
-    const pending = this.deps.refetchCard?.(cardUrl);
-    if (pending === undefined) return; // nothing to say: no a2a.drift.refetch
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<undefined>((resolve) => {
-      timer = setTimeout(() => resolve(undefined), REFETCH_WAIT_MS);
-    });
-    this.refetch = Promise.race([pending.catch(() => undefined), timeout]).then((fingerprint) => {
-      if (timer) clearTimeout(timer);
-      this.span.setAttributes(refetchAttributes(fingerprint, inUse));
-    });
+    return this.judgement.pendingConfirmation;
   }
 
   /**
@@ -772,7 +395,7 @@ export class A2ACall {
    * result, did its job).
    */
   get enforceableDrift(): DriftEvent | undefined {
-    return this.drift?.kind === 'card_changed' ? undefined : this.drift;
+    return this.judgement.enforceableDrift;
   }
 
   get isStreaming(): boolean {
@@ -784,58 +407,22 @@ export class A2ACall {
    * refines it).
    */
   private httpError(statusCode: number): void {
-    if (this.drift) return;
-    this.apply(httpErrorUpdate(statusCode));
-  }
-
-  /**
-   * An HTTP 4xx/5xx answer whose body gave no result (an HTML error page, an empty body, a body
-   * past the cap): judged as the bare error it is, so a call for a known skill that failed so is
-   * still a suspicion and a skill the card does not list is still reported.
-   */
-  private judgeBodilessHttpError(): void {
-    const code = this.statusCode;
-    if (code === undefined || code < 400 || this.lastResult !== undefined) return;
-    if (this.drift || this.target.type !== 'operation' || REDIRECT_CODES.has(code)) return;
-    const req = this.target.request;
-    const verdict = judge(
-      req,
-      this.ctx,
-      { kind: 'error', error: { code }, artifacts: [] },
-      this.deps.config,
-    );
-    if (verdict.drift) this.recordDrift(verdict.drift);
-    else if (verdict.suspicion) this.suspect(verdict.suspicion);
-  }
-
-  /**
-   * The last result ends the exchange: a JSON-RPC / HTTP error, or a stream event that is final
-   * (0.x `final`, a terminal or interrupted state). Nothing the peer sends can follow it.
-   */
-  private terminalSeen(): boolean {
-    const last = this.lastResult;
-    return last !== undefined && (last.error !== undefined || last.final === true);
+    if (this.judgement.drift) return;
+    this.callSpan.httpError(statusCode);
   }
 
   private recordError(err: unknown): void {
-    if (this.drift) return;
+    if (this.judgement.drift) return;
     // The app aborting (or the peer closing) after the peer said what went wrong, or after the
     // stream's final event: the peer's answer stays, and nothing was cut.
-    if (this.terminalSeen()) return;
+    if (this.judgement.terminalSeen()) return;
     if (!(err instanceof Error)) {
       // Not an error but a cancel reason (the app's `reader.cancel()`, `cancel('done')`): the
       // call did not fail, the app stopped reading.
-      this.setUnjudged('the response was cancelled before its end');
+      this.unjudged('the response was cancelled before its end');
       return;
     }
-    this.apply(thrownErrorUpdate(err));
-  }
-
-  private setUnjudged(reason: string): void {
-    if (this.unjudged === undefined) {
-      this.unjudged = reason;
-      this.span.setAttributes(unjudgedAttributes(reason));
-    }
+    this.callSpan.thrownError(err);
   }
 
   /** End the span (idempotent). `reason` marks a span ended by the safety timeout. */
@@ -843,17 +430,20 @@ export class A2ACall {
     if (this.phase !== 'open') return;
     if (!reason) {
       try {
-        this.judgeBodilessHttpError();
+        this.judgement.judgeBodilessHttpError(this.statusCode);
       } catch (err) {
         logger.debug('could not judge an HTTP error', err);
       }
     }
     this.phase = 'ending';
-    if ((this.refetch || this.confirmation || this.announcement) && !reason) {
+    const confirmation = this.judgement.pendingConfirmation;
+    const announcement = this.judgement.pendingAnnouncement;
+    const refetch = this.callSpan.pendingRefetch;
+    if ((refetch || confirmation || announcement) && !reason) {
       // Keep the span open until the re-fetch has said what it found (bounded by its timeout),
       // then end it at the time the exchange really ended.
       this.endTime ??= Date.now();
-      void Promise.all([this.confirmation, this.refetch, this.announcement]).then(() => this.end());
+      void Promise.all([confirmation, refetch, announcement]).then(() => this.end());
       return;
     }
     this.end(reason);
@@ -867,37 +457,15 @@ export class A2ACall {
       pushRegistry().remove(this.pushRegistration);
       this.pushRegistration = undefined;
     }
-    if (reason) this.setUnjudged(reason);
-    this.span.setAttributes(callEndAttributes(this.events));
-    const version = this.cardVersion ?? this.lifecycleVersion;
-    if (version !== undefined && this.seen.resultVersion === undefined)
-      this.span.setAttributes(protocolVersionAttributes(version));
-    const responseHook = this.deps.userConfig.responseHook;
-    if (responseHook)
-      this.safeHook('responseHook', () =>
-        responseHook(this.span, {
-          operation: this.spanName,
-          url: this.url.key,
-          request: this.request,
-          statusCode: this.statusCode,
-          result: this.lastResult,
-          drift: this.drift,
-        }),
-      );
-    try {
-      this.span.end(this.endTime);
-    } catch (err) {
-      logger.debug('span end failed', err);
-    } finally {
-      this.deps.onFinished(this); // never left in the in-flight set, whatever the span did
-    }
-  }
-
-  /** Tell the span what the builder (span-attributes.ts) said: attributes, then any status. */
-  private apply(update: SpanUpdate): void {
-    if (update === NO_RESULT_UPDATE) return;
-    this.span.setAttributes(update.attributes);
-    if (update.status) this.span.setStatus(update.status);
+    this.callSpan.end(
+      reason,
+      this.endTime,
+      this.request,
+      this.statusCode,
+      this.judgement.lastResult,
+      this.judgement.drift,
+    );
+    this.deps.onFinished(this); // never left in the in-flight set, whatever the span did
   }
 
   get isFinished(): boolean {
@@ -906,17 +474,7 @@ export class A2ACall {
 
   /** The context to make active around the call (so child HTTP spans nest under this one). */
   activeContext(parent: Context): Context {
-    return trace.setSpan(parent, this.span);
-  }
-
-  private safeHook(name: string, fn: () => void): void {
-    safeExecuteInTheMiddle(
-      fn,
-      (err) => {
-        if (err) logger.warn(`${name} threw`, err);
-      },
-      true,
-    );
+    return this.callSpan.activeContext(parent);
   }
 }
 

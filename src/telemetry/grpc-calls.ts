@@ -31,7 +31,8 @@ import type {
   GrpcMetadataCarrier,
   GrpcStatusAnswer,
 } from '../hooks/grpc-client';
-import type { A2ACall, CallTarget } from './a2a-call';
+import type { A2ACall } from './a2a-call';
+import type { CallTarget } from './call-judgement';
 import { OWN_REQUEST_KEY } from './own-requests';
 import { extensionsAttributes, grpcCallAttributes } from './span-attributes';
 

@@ -3,10 +3,10 @@
  * pure function per moment of a call (the start of an operation or a card fetch, the response
  * headers, a card response, what the negotiation settled, each result, a drift and its
  * confirmation, an error, the end of a stream, a gRPC call and its status) returning the
- * attributes (and, where the moment has one, the span status) that A2ACall and the others only
- * apply. Also capped strings, error messages without credentials or queries, a card response's
- * freshness, and the drift counter's labels. Names come from semconv.ts; card URLs pass through
- * `reportedCardUrl` (no query, fragment or credentials) here only.
+ * attributes (and, where the moment has one, the span status) that a call's span (call-span.ts)
+ * and the others only apply. Also capped strings, error messages without credentials or queries,
+ * a card response's freshness, and the drift counter's labels. Names come from semconv.ts; card
+ * URLs pass through `reportedCardUrl` (no query, fragment or credentials) here only.
  */
 import { SpanStatusCode, type Attributes, type SpanStatus } from '@opentelemetry/api';
 import { normaliseUrl } from '../core/card';
@@ -80,7 +80,7 @@ export function freshness(headers: Record<string, string>): Freshness | undefine
 }
 
 /**
- * What a span is told at one moment: attributes to set and, for a failure, the status. A2ACall
+ * What a span is told at one moment: attributes to set and, for a failure, the status. CallSpan
  * applies it as it is (attributes first, then the status).
  */
 export interface SpanUpdate {
@@ -321,7 +321,7 @@ export interface ResultSeen {
 /**
  * What a result that changes nothing on its span returns (a stream event repeating the task id,
  * conversation id, state and version already said): shared and frozen, so most events of a
- * stream allocate no update; A2ACall applies nothing for it.
+ * stream allocate no update; CallSpan applies nothing for it.
  */
 export const NO_RESULT_UPDATE: SpanUpdate = Object.freeze({
   attributes: Object.freeze({}) as Attributes,
