@@ -218,19 +218,10 @@ export class CallSpan {
     logger.debug(
       `drift: ${event.kind} on ${this.span.isRecording() ? 'a recorded' : 'an unrecorded'} A2A call to ${this.url.key}`,
     );
-    const update = driftUpdate(event, confirmedBy);
-    this.apply(update);
-    if (update.event) this.span.addEvent(update.event.name, update.event.attributes);
-    else this.span.recordException(event.error);
-    this.deps.driftCounter?.add(1, driftMetricAttributes(event, this.url));
-    const state = sharedState();
-    if (event.kind !== 'card_changed' && event.cardUrl) state.cards.markSuspect(event.cardUrl);
-    dispatchDrift(
-      event,
-      this.deps.config.driftCallbackDebounceMs,
-      Date.now(),
-      this.deps.userConfig.onDrift,
-    );
+    // suspect before the callbacks run, so an app that reads the registry from them sees it
+    if (event.kind !== 'card_changed' && event.cardUrl)
+      sharedState().cards.markSuspect(event.cardUrl);
+    this.publish(event, confirmedBy);
     if (
       this.deps.refetchCard &&
       confirmedBy === undefined &&
@@ -243,9 +234,18 @@ export class CallSpan {
 
   /** A card change found from an announced fingerprint: on the span, counted, called back. */
   announcedChange(event: DriftEvent): void {
-    const update = driftUpdate(event);
+    this.publish(event);
+  }
+
+  /**
+   * What every drift gets: the span's attributes and status, the card-change event (or, for a
+   * failure, the error recorded), the counter and the callbacks.
+   */
+  private publish(event: DriftEvent, confirmedBy?: Refetched): void {
+    const update = driftUpdate(event, confirmedBy);
     this.apply(update);
     if (update.event) this.span.addEvent(update.event.name, update.event.attributes);
+    else this.span.recordException(event.error);
     this.deps.driftCounter?.add(1, driftMetricAttributes(event, this.url));
     dispatchDrift(
       event,
