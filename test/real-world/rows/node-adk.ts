@@ -51,7 +51,7 @@ export const adkJs: Row = {
     card: {
       value:
         '`{basePath}/.well-known/agent-card.json` per agent, skills `<agent>` ("model") + `<agent>-<tool>` named after the tool, defaults `["text"]`',
-      source: 'test/fixtures/adk/card.json',
+      source: 'test/fixtures/adk/healthy-card-desk.json',
     },
     judged: {
       value:

@@ -66,7 +66,7 @@ export const mastra: Row = {
     card: {
       value:
         '`/api/.well-known/{agentId}/agent-card.json`, one per agent: protocolVersion 0.3.0, version always "1.0", skills = the tools without modes, defaults `["text/plain"]`',
-      source: 'test/fixtures/mastra/card.json',
+      source: 'test/fixtures/mastra/card.assistant.json',
     },
     judged: {
       value:

@@ -46,7 +46,7 @@ export const voltagent: Row = {
     card: {
       value:
         '`/.well-known/{agentId}/agent-card.json`, no `protocolVersion`, skills = the agent’s tools without modes, defaults `["text"]`',
-      source: 'test/fixtures/voltagent/card.json',
+      source: 'test/fixtures/voltagent/healthy-card-summarizer.json',
     },
     judged: {
       value:
