@@ -9,6 +9,7 @@ import {
   SimpleSpanProcessor,
   TracerProvider,
   type ReadableSpan,
+  type SpanProcessor,
 } from '@opentelemetry/sdk-trace';
 import { MeterProvider, MetricReader, DataPointType } from '@opentelemetry/sdk-metrics';
 import { A2AInstrumentation, type A2AInstrumentationConfig } from '../../src/index';
@@ -33,6 +34,8 @@ export interface Harness {
     predicate: (spans: ReadableSpan[]) => boolean,
     timeoutMs?: number,
   ): Promise<ReadableSpan[]>;
+  /** Spans started and not yet ended (a span held open for a confirming card fetch, say). */
+  openSpans(): number;
   /** Drift counter increments since the last reset (the counter itself is cumulative). */
   driftCount(attrs?: Attributes): Promise<number>;
   /** The package's own card requests (a2a.client.card_requests) since the last reset. */
@@ -53,7 +56,17 @@ export function setupOtel(config: A2AInstrumentationConfig = {}): Harness {
     contextManagerSet = true;
   }
   const exporter = new InMemorySpanExporter();
-  const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
+  // counts spans in flight; after the exporter's processor, so an ended span is exported first
+  let open = 0;
+  const openCounter: SpanProcessor = {
+    onStart: () => void open++,
+    onEnd: () => void open--,
+    forceFlush: () => Promise.resolve(),
+    shutdown: () => Promise.resolve(),
+  };
+  const provider = new TracerProvider({
+    spanProcessors: [new SimpleSpanProcessor({ exporter }), openCounter],
+  });
   trace.setGlobalTracerProvider(provider);
   const reader = new TestMetricReader();
   const meterProvider = new MeterProvider({ readers: [reader] });
@@ -84,6 +97,7 @@ export function setupOtel(config: A2AInstrumentationConfig = {}): Harness {
     provider,
     instrumentation,
     spans,
+    openSpans: () => open,
     async waitForSpans(predicate, timeoutMs = 3000) {
       const until = Date.now() + timeoutMs;
       for (;;) {

@@ -113,6 +113,9 @@ export async function sdkClient(
     : factory.createFromAgentCard(structuredClone(from.card) as unknown as AgentCard);
 }
 
+/** How long a settle waits for spans still open: a confirming card fetch's bound and a margin. */
+const OPEN_SPAN_WAIT_MS = 2500;
+
 /**
  * Span checks on the harness `h()` returns (it is created in a `before` hook):
  * `spansSettled(n)` waits up to `settleTimeoutMs` for n spans, then 50 ms for late span ends.
@@ -140,9 +143,14 @@ export function spanChecks(h: () => Harness, settleTimeoutMs = 5000) {
       return drifted(h().spans()).map((s) => [s.name, s.attributes['a2a.drift.kind']]);
     },
     async spansSettled(n: number): Promise<ReadableSpan[]> {
-      const spans = await h().waitForSpans((s) => s.length >= n, settleTimeoutMs);
-      await new Promise((r) => setTimeout(r, 50)); // late span ends (stream settle, body reads)
-      return spans;
+      await h().waitForSpans((s) => s.length >= n, settleTimeoutMs);
+      // A span may still be open once n have ended: a polled task's last GetTask is held for
+      // the card fetched again (at most 2 s), and on a loaded machine that fetch outlasts any
+      // fixed pause. Wait for it, bounded, then for late span ends (stream settle, body reads).
+      const until = Date.now() + OPEN_SPAN_WAIT_MS;
+      while (h().openSpans() > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+      await new Promise((r) => setTimeout(r, 50));
+      return h().spans();
     },
   };
 }
