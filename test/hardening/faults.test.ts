@@ -346,14 +346,17 @@ async function observe(
   return seen;
 }
 
+/** The method, body and headers of `spec`'s call, as both clients take them. */
+const callOptions = (spec: CallSpec, signal: AbortSignal) => ({
+  method: spec.method,
+  body: spec.body,
+  headers: spec.body ? { 'content-type': 'application/json' } : undefined,
+  signal,
+});
+
 function viaFetch(spec: CallSpec): Promise<Seen> {
   return observe(spec, 'fetch', async (signal) => {
-    const res = await fetch(spec.url, {
-      method: spec.method,
-      body: spec.body,
-      headers: spec.body ? { 'content-type': 'application/json' } : undefined,
-      signal,
-    });
+    const res = await fetch(spec.url, callOptions(spec, signal));
     return {
       status: res.status,
       header: (name) => res.headers.get(name) ?? undefined,
@@ -373,12 +376,7 @@ function viaFetch(spec: CallSpec): Promise<Seen> {
 
 function viaUndici(spec: CallSpec): Promise<Seen> {
   return observe(spec, 'request', async (signal) => {
-    const res = await undici.request(spec.url, {
-      method: spec.method,
-      body: spec.body,
-      headers: spec.body ? { 'content-type': 'application/json' } : undefined,
-      signal,
-    });
+    const res = await undici.request(spec.url, callOptions(spec, signal));
     return {
       status: res.statusCode,
       header(name) {
