@@ -16,6 +16,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { cleanEnv } from '../helpers/clean-env';
 import { freePort } from '../helpers/free-port';
+import { alertmanagerNotification } from '../helpers/alertmanager';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const REGISTER_CJS = path.join(REPO, 'dist', 'cjs', 'register.js');
@@ -114,17 +115,8 @@ async function postAlert(url: string, body: unknown, token: string): Promise<Res
   }
 }
 
-const NOTIFICATION = {
-  version: '4',
-  groupKey: '{}:{a2a_agent_card_url="x"}',
-  truncatedAlerts: 0,
-  status: 'firing',
-  receiver: 'a2a-fleet',
-  groupLabels: { a2a_agent_card_url: CARD_URL },
-  commonLabels: {},
-  commonAnnotations: {},
-  externalURL: 'http://alertmanager:9093',
-  alerts: [
+const NOTIFICATION = alertmanagerNotification(
+  [
     {
       status: 'firing',
       labels: {
@@ -153,7 +145,8 @@ const NOTIFICATION = {
       fingerprint: 'e2e0000000000002',
     },
   ],
-};
+  { groupLabels: { a2a_agent_card_url: CARD_URL } },
+);
 
 before(() => {
   for (const f of [REGISTER_CJS, INDEX_CJS])

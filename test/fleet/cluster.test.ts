@@ -21,6 +21,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { cleanEnv } from '../helpers/clean-env';
 import { freePort } from '../helpers/free-port';
+import { alertmanagerNotification } from '../helpers/alertmanager';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const DIST = process.env.REGISTER_DIST ?? path.join(REPO, 'dist');
@@ -133,18 +134,7 @@ function alert(cardUrl: string, fingerprint: string): Record<string, unknown> {
 }
 
 function notification(alerts: Array<Record<string, unknown>>): Record<string, unknown> {
-  return {
-    version: '4',
-    groupKey: '{}:{}',
-    truncatedAlerts: 0,
-    status: 'firing',
-    receiver: 'a2a-fleet',
-    groupLabels: {},
-    commonLabels: {},
-    commonAnnotations: {},
-    externalURL: 'http://alertmanager:9093',
-    alerts,
-  };
+  return alertmanagerNotification(alerts, { groupKey: '{}:{}' });
 }
 
 /** POST a notification (an http.Agent of its own: no connection kept between tests). */

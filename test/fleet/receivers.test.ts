@@ -20,6 +20,7 @@ import { startAlertmanagerPoller } from '../../src/fleet/poller';
 import { startAlertWebhookListener, type AlertWebhookListener } from '../../src/fleet/listener';
 import { parseApiAlerts, parseWebhookPayload } from '../../src/fleet/alerts';
 import { startRawV01Peer, V01_TRANSLATE_SKILL, type RawV01Peer } from '../peers/raw-v01-peer';
+import { alertmanagerNotification } from '../helpers/alertmanager';
 
 const TOKEN = 'test-token-0123456789';
 let h: Harness;
@@ -100,18 +101,10 @@ function alert(spec: AlertSpec = {}): Record<string, unknown> {
 }
 
 function notification(alerts: unknown[], status = 'firing'): Record<string, unknown> {
-  return {
-    version: '4',
-    groupKey: '{}/{a2a_agent_card_url=~".+"}:{a2a_agent_card_url="x"}',
-    truncatedAlerts: 0,
+  return alertmanagerNotification(alerts, {
     status,
-    receiver: 'a2a-fleet',
-    groupLabels: {},
-    commonLabels: {},
-    commonAnnotations: {},
-    externalURL: 'http://alertmanager:9093',
-    alerts,
-  };
+    groupKey: '{}/{a2a_agent_card_url=~".+"}:{a2a_agent_card_url="x"}',
+  });
 }
 
 async function post(

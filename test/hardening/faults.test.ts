@@ -279,39 +279,54 @@ interface CallSpec {
   read: ReadMode;
 }
 
-async function viaFetch(spec: CallSpec): Promise<Seen> {
+/**
+ * One client's response as the app reads it: its status, a header, and its body read whole,
+ * read a second time, or chunk by chunk.
+ */
+interface ClientResponse {
+  status: number;
+  header(name: string): string | undefined;
+  readWhole(): Promise<ArrayBuffer>;
+  readAgain(): Promise<unknown>;
+  eachChunk(onChunk: (chunk: Uint8Array) => void): Promise<void>;
+}
+
+/**
+ * Makes one call the way `spec` says and records what the app saw: the error of `openPhase`
+ * if the call itself failed, else the status, the header subset and the body as read.
+ */
+async function observe(
+  spec: CallSpec,
+  openPhase: string,
+  open: (signal: AbortSignal) => Promise<ClientResponse>,
+): Promise<Seen> {
   const seen: Seen = {};
   const ac = new AbortController();
   const signals = [ac.signal];
   if (spec.timeoutMs !== undefined) signals.push(AbortSignal.timeout(spec.timeoutMs));
-  let res: Response;
+  let res: ClientResponse;
   try {
-    res = await fetch(spec.url, {
-      method: spec.method,
-      body: spec.body,
-      headers: spec.body ? { 'content-type': 'application/json' } : undefined,
-      signal: AbortSignal.any(signals),
-    });
+    res = await open(AbortSignal.any(signals));
   } catch (e) {
-    seen.error = errorSeen('fetch', e);
+    seen.error = errorSeen(openPhase, e);
     return seen;
   }
   seen.status = res.status;
   seen.headers = {};
   for (const h of HEADER_SUBSET) {
-    const v = res.headers.get(h);
-    if (v !== null) seen.headers[h] = v;
+    const v = res.header(h);
+    if (v !== undefined) seen.headers[h] = v;
   }
   if (spec.read === 'none') return seen;
   if (spec.read === 'late') await sleep(300);
   if (spec.read === 'twice') {
     try {
-      seen.body = Buffer.from(await res.arrayBuffer()).toString('base64');
+      seen.body = Buffer.from(await res.readWhole()).toString('base64');
     } catch (e) {
       seen.error = errorSeen('body', e);
     }
     try {
-      await res.text();
+      await res.readAgain();
       seen.second = 'read again';
     } catch (e) {
       seen.second = errorSeen('second read', e);
@@ -320,13 +335,10 @@ async function viaFetch(spec: CallSpec): Promise<Seen> {
   }
   const chunks: Buffer[] = [];
   try {
-    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(Buffer.from(value));
+    await res.eachChunk((chunk) => {
+      chunks.push(Buffer.from(chunk));
       if (spec.read === 'abort-after-first-chunk') ac.abort(new Error('app gave up'));
-    }
+    });
   } catch (e) {
     seen.error = errorSeen('body', e);
   }
@@ -334,56 +346,50 @@ async function viaFetch(spec: CallSpec): Promise<Seen> {
   return seen;
 }
 
-async function viaUndici(spec: CallSpec): Promise<Seen> {
-  const seen: Seen = {};
-  const ac = new AbortController();
-  const signals = [ac.signal];
-  if (spec.timeoutMs !== undefined) signals.push(AbortSignal.timeout(spec.timeoutMs));
-  let res: undici.Dispatcher.ResponseData;
-  try {
-    res = await undici.request(spec.url, {
-      method: spec.method,
-      body: spec.body,
-      headers: spec.body ? { 'content-type': 'application/json' } : undefined,
-      signal: AbortSignal.any(signals),
-    });
-  } catch (e) {
-    seen.error = errorSeen('request', e);
-    return seen;
-  }
-  seen.status = res.statusCode;
-  seen.headers = {};
-  for (const h of HEADER_SUBSET) {
-    const v = res.headers[h];
-    if (v !== undefined) seen.headers[h] = String(v);
-  }
-  if (spec.read === 'none') return seen;
-  if (spec.read === 'late') await sleep(300);
-  if (spec.read === 'twice') {
-    try {
-      seen.body = Buffer.from(await res.body.arrayBuffer()).toString('base64');
-    } catch (e) {
-      seen.error = errorSeen('body', e);
-    }
-    try {
-      await res.body.text();
-      seen.second = 'read again';
-    } catch (e) {
-      seen.second = errorSeen('second read', e);
-    }
-    return seen;
-  }
-  const chunks: Buffer[] = [];
-  try {
-    for await (const chunk of res.body) {
-      chunks.push(Buffer.from(chunk as Buffer));
-      if (spec.read === 'abort-after-first-chunk') ac.abort(new Error('app gave up'));
-    }
-  } catch (e) {
-    seen.error = errorSeen('body', e);
-  }
-  seen.body = Buffer.concat(chunks).toString('base64');
-  return seen;
+/** The method, body and headers of `spec`'s call, as both clients take them. */
+const callOptions = (spec: CallSpec, signal: AbortSignal) => ({
+  method: spec.method,
+  body: spec.body,
+  headers: spec.body ? { 'content-type': 'application/json' } : undefined,
+  signal,
+});
+
+function viaFetch(spec: CallSpec): Promise<Seen> {
+  return observe(spec, 'fetch', async (signal) => {
+    const res = await fetch(spec.url, callOptions(spec, signal));
+    return {
+      status: res.status,
+      header: (name) => res.headers.get(name) ?? undefined,
+      readWhole: () => res.arrayBuffer(),
+      readAgain: () => res.text(),
+      async eachChunk(onChunk) {
+        const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          onChunk(value);
+        }
+      },
+    };
+  });
+}
+
+function viaUndici(spec: CallSpec): Promise<Seen> {
+  return observe(spec, 'request', async (signal) => {
+    const res = await undici.request(spec.url, callOptions(spec, signal));
+    return {
+      status: res.statusCode,
+      header(name) {
+        const v = res.headers[name];
+        return v === undefined ? undefined : String(v);
+      },
+      readWhole: () => res.body.arrayBuffer(),
+      readAgain: () => res.body.text(),
+      async eachChunk(onChunk) {
+        for await (const chunk of res.body) onChunk(chunk as Buffer);
+      },
+    };
+  });
 }
 
 const CLIENTS: Record<string, (spec: CallSpec) => Promise<Seen>> = {

@@ -31,6 +31,7 @@ import { createAlertWebhookHandler, onAgentCardDrift, type DriftEvent } from '..
 import { listenPort, startAlertWebhookListener } from '../../src/fleet/listener';
 import { sharedState } from '../../src/telemetry/shared-state';
 import { freePort } from '../helpers/free-port';
+import { alertmanagerNotification } from '../helpers/alertmanager';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const REGISTER_CJS = path.join(REPO, 'dist', 'cjs', 'register.js');
@@ -353,17 +354,8 @@ describe('a handler without a token is refused at creation', () => {
   const CARD_URL = 'http://never-fetched.internal:8080/.well-known/agent-card.json';
   let fingerprint = 0;
   const forged = (): string =>
-    JSON.stringify({
-      version: '4',
-      groupKey: '{}:{a2a_agent_card_url="x"}',
-      truncatedAlerts: 0,
-      status: 'firing',
-      receiver: 'a2a-fleet',
-      groupLabels: {},
-      commonLabels: {},
-      commonAnnotations: {},
-      externalURL: 'http://alertmanager:9093',
-      alerts: [
+    JSON.stringify(
+      alertmanagerNotification([
         {
           status: 'firing',
           labels: {
@@ -377,8 +369,8 @@ describe('a handler without a token is refused at creation', () => {
           endsAt: '0001-01-01T00:00:00Z',
           fingerprint: `forged${String(++fingerprint).padStart(10, '0')}`,
         },
-      ],
-    });
+      ]),
+    );
 
   /** The app's server with `handler`, and a reverse proxy on the same host in front of it. */
   async function appBehindProxy(handler: http.RequestListener): Promise<{

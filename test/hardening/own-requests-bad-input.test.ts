@@ -15,14 +15,14 @@ import { TaskState } from '@a2a-js/sdk';
 import { drifted, type Harness } from '../helpers/otel';
 import { DEFAULT_SKILL, TRANSLATE_SKILL, type SdkPeerBehaviour } from '../peers/sdk-peer';
 import { createSdkClient, sendRequest } from '../peers/sdk-client';
-import { harnessWithDriftEvents, sdkPeerPerTest } from '../helpers/drift-harness';
+import { idleThenSkillRemoved, revalidationFile, sleep } from '../helpers/revalidation-peer';
 import { sharedState } from '../../src/telemetry/shared-state';
 import { backgroundRequestsInFlight } from '../../src/hooks/background-get';
 import { MAX_IN_FLIGHT } from '../../src/telemetry/card-revalidation';
 
 const INTERVAL_MS = 150;
 
-const { h: harness, events } = harnessWithDriftEvents({
+const { harness, events, start } = revalidationFile('peer-bad-card', {
   cardRevalidationMs: INTERVAL_MS,
   mode: 'enforce',
 });
@@ -30,14 +30,6 @@ let h: Harness;
 beforeEach(() => {
   h = harness();
 });
-
-const start = sdkPeerPerTest({
-  name: 'peer-bad-card',
-  skills: [DEFAULT_SKILL, TRANSLATE_SKILL],
-  behaviour: { conditionalCard: true },
-});
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const answers: Array<Partial<SdkPeerBehaviour>> = [
   { cardAnswer: 'slow', cardDelayMs: 6000 },
@@ -109,14 +101,7 @@ test('memory flat across the bad card endpoints', () => {
 });
 
 test('enforce: the first call after idleness for a skill a redeploy removed waits for the card and is rejected', async () => {
-  const p = await start({
-    goneSkill: 'answer',
-    artifactText: () => 'Sorry, I can only summarize.',
-  });
-  const client = await createSdkClient(p, 'jsonrpc');
-  await client.sendMessage(sendRequest(TRANSLATE_SKILL.id));
-  await sleep(INTERVAL_MS * 3);
-  p.redeploy([DEFAULT_SKILL]);
+  const { client } = await idleThenSkillRemoved(start, INTERVAL_MS * 3);
   await assert.rejects(client.sendMessage(sendRequest(TRANSLATE_SKILL.id)));
   // the skill still listed is not held back
   const got = await client.sendMessage(sendRequest(DEFAULT_SKILL.id));

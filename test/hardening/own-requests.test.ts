@@ -21,23 +21,17 @@ import { drifted, type Harness } from '../helpers/otel';
 import { DEFAULT_SKILL, TRANSLATE_SKILL } from '../peers/sdk-peer';
 import { createSdkClient, sendRequest } from '../peers/sdk-client';
 import { JSON_RPC_1_0_HEADERS, jsonRpcSendBody } from '../peers/wire';
-import { harnessWithDriftEvents, sdkPeerPerTest } from '../helpers/drift-harness';
+import { idleThenSkillRemoved, revalidationFile, sleep } from '../helpers/revalidation-peer';
 import { requestCarriesCredentials, urlCarriesCredentials } from '../../src/core/credentials';
 
 const INTERVAL_MS = 300;
 
-const { h: harness, events } = harnessWithDriftEvents({ cardRevalidationMs: INTERVAL_MS });
+const { harness, events, start } = revalidationFile('peer-own', {
+  cardRevalidationMs: INTERVAL_MS,
+});
 let h: Harness;
 beforeEach(() => {
   h = harness();
-});
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-const start = sdkPeerPerTest({
-  name: 'peer-own',
-  skills: [DEFAULT_SKILL, TRANSLATE_SKILL],
-  behaviour: { conditionalCard: true },
 });
 
 /** Calls `call` every `everyMs` for `forMs`. */
@@ -236,15 +230,8 @@ describe('never with credentials', () => {
 
 describe('staleness at the call', () => {
   test('the first call after idleness, for a skill a redeploy removed: its own span says so', async () => {
-    const p = await start({
-      goneSkill: 'answer',
-      artifactText: () => 'Sorry, I can only summarize.',
-    });
-    const client = await createSdkClient(p, 'jsonrpc');
-    await client.sendMessage(sendRequest(TRANSLATE_SKILL.id));
     // idle for longer than the interval: the card is no longer in use, nothing revalidates it
-    await sleep(INTERVAL_MS * 3);
-    p.redeploy([DEFAULT_SKILL]);
+    const { client } = await idleThenSkillRemoved(start, INTERVAL_MS * 3);
     h.exporter.reset();
     const got = await client.sendMessage(sendRequest(TRANSLATE_SKILL.id));
     assert.equal('status' in got && got.status?.state, TaskState.TASK_STATE_COMPLETED);

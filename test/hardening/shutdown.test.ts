@@ -19,6 +19,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { cleanEnv } from '../helpers/clean-env';
+import { describeRun, runNode, type RunResult } from '../helpers/run-node';
 
 const REPO = path.resolve(__dirname, '..', '..');
 /** A2A_REGISTER_ENTRY: another build of the entry (e.g. one made aside while dist/ is being rebuilt). */
@@ -33,58 +34,12 @@ const EXIT_BOUND_MS = 8000;
 /** A child still running after this is killed (and the test fails on the bound above). */
 const CHILD_TIMEOUT_MS = 30_000;
 
-interface RunResult {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-  /** ms from spawn to exit */
-  ms: number;
-  timedOut: boolean;
-}
-
-function runNode(
+/** One child of the case, with this file's longer kill timeout. */
+const runChild = (
   args: string[],
   env: NodeJS.ProcessEnv,
   onStdout?: (text: string, child: ChildProcess) => void,
-): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    let stdout = '';
-    let stderr = '';
-    let timedOut = false;
-    const child = spawn(process.execPath, args, {
-      cwd: REPO,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout.setEncoding('utf8');
-    child.stderr.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => {
-      stdout += chunk;
-      onStdout?.(stdout, child);
-    });
-    child.stderr.on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill('SIGKILL');
-    }, CHILD_TIMEOUT_MS);
-    child.on('error', (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr, ms: Date.now() - started, timedOut });
-    });
-  });
-}
-
-function describeRun(label: string, r: RunResult): string {
-  return `${label}: exit code ${r.code} signal ${r.signal}${r.timedOut ? ' (KILLED: did not exit in time)' : ''} after ${r.ms} ms\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr.slice(0, 2000)}`;
-}
+): Promise<RunResult> => runNode(args, env, { timeoutMs: CHILD_TIMEOUT_MS, onStdout });
 
 /** Runs the app bare and under the register, with the same environment. */
 async function bareAndLoaded(
@@ -92,9 +47,9 @@ async function bareAndLoaded(
   env: NodeJS.ProcessEnv,
   watch?: () => (text: string, child: ChildProcess) => void,
 ): Promise<{ bare: RunResult; loaded: RunResult; both: string }> {
-  const bare = await runNode([app], env, watch?.());
-  const loaded = await runNode(['--require', REGISTER, app], env, watch?.());
-  return { bare, loaded, both: `${describeRun('bare', bare)}\n${describeRun('loaded', loaded)}` };
+  const bare = await runChild([app], env, watch?.());
+  const loaded = await runChild(['--require', REGISTER, app], env, watch?.());
+  return { bare, loaded, both: `bare: ${describeRun(bare)}\nloaded: ${describeRun(loaded)}` };
 }
 
 /** The same end as bare: exit code or signal, and output. */

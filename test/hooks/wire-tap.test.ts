@@ -302,6 +302,50 @@ const toBuf = async (res: Response | UndiciNs.Response): Promise<Buffer> =>
 const reqBuf = async (p: Promise<UndiciNs.Dispatcher.ResponseData>): Promise<Buffer> =>
   Buffer.from(await (await p).body.arrayBuffer());
 
+/**
+ * Node's global fetch POSTing `body` as a half-duplex ReadableStream. A `dispatcher` is passed
+ * only when given, so the call without one runs on the process-global dispatcher as an app's would.
+ */
+const fetchStreamed = (url: string, body: Buffer, dispatcher?: object): Promise<Response> =>
+  fetch(url, {
+    method: 'POST',
+    body: streamBody(body),
+    duplex: 'half',
+    ...(dispatcher && { dispatcher }),
+  } as unknown as RequestInit);
+
+/** npm undici.request POSTing `body` as a Readable of 5 KiB chunks (`dispatcher` only when given). */
+const requestReadable = (
+  url: string,
+  body: Buffer,
+  dispatcher?: UndiciNs.Dispatcher,
+): Promise<UndiciNs.Dispatcher.ResponseData> =>
+  undici.request(url, {
+    method: 'POST',
+    body: Readable.from(chunks(body)),
+    ...(dispatcher && { dispatcher }),
+  });
+
+/** undici.stream with `opts`, collecting the response body the factory's Writable receives. */
+async function streamToBuf(
+  url: string,
+  opts: Parameters<typeof undici.stream>[1],
+): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  await undici.stream(
+    url,
+    opts,
+    () =>
+      new Writable({
+        write(c: Buffer, _e, cb) {
+          parts.push(c);
+          cb();
+        },
+      }),
+  );
+  return Buffer.concat(parts);
+}
+
 const dispatchers: Array<{ close(): Promise<void> }> = [];
 function keep<T extends { close(): Promise<void> }>(d: T): T {
   dispatchers.push(d);
@@ -322,14 +366,7 @@ function clients(origin: string): Array<[string, Copy, Client]> {
     [
       'global fetch, ReadableStream body duplex:half',
       'v6',
-      async (u, b) =>
-        toBuf(
-          await fetch(u, {
-            method: 'POST',
-            body: streamBody(b),
-            duplex: 'half',
-          } as unknown as RequestInit),
-        ),
+      async (u, b) => toBuf(await fetchStreamed(u, b)),
     ],
     [
       'global fetch, npm Agent as dispatcher',
@@ -351,7 +388,7 @@ function clients(origin: string): Array<[string, Copy, Client]> {
     [
       'undici.request on the (bundled) global dispatcher, Readable body',
       'v6',
-      async (u, b) => reqBuf(undici.request(u, { method: 'POST', body: Readable.from(chunks(b)) })),
+      async (u, b) => reqBuf(requestReadable(u, b)),
     ],
     [
       'undici.fetch on the (bundled) global dispatcher',
@@ -367,10 +404,7 @@ function clients(origin: string): Array<[string, Copy, Client]> {
     [
       'undici.request, explicit Agent, Readable body',
       'v7',
-      async (u, b) =>
-        reqBuf(
-          undici.request(u, { method: 'POST', body: Readable.from(chunks(b)), dispatcher: agent }),
-        ),
+      async (u, b) => reqBuf(requestReadable(u, b, agent)),
     ],
     [
       'undici.request, explicit Client, Buffer body',
@@ -380,10 +414,7 @@ function clients(origin: string): Array<[string, Copy, Client]> {
     [
       'undici.request, explicit Pool, Readable body',
       'v7',
-      async (u, b) =>
-        reqBuf(
-          undici.request(u, { method: 'POST', body: Readable.from(chunks(b)), dispatcher: pool }),
-        ),
+      async (u, b) => reqBuf(requestReadable(u, b, pool)),
     ],
     [
       'undici.fetch, explicit Agent, string body',
@@ -407,40 +438,12 @@ function clients(origin: string): Array<[string, Copy, Client]> {
     [
       'undici.stream, explicit Agent',
       'v7',
-      async (u, b) => {
-        const parts: Buffer[] = [];
-        await undici.stream(
-          u,
-          { method: 'POST', body: str(b), dispatcher: agent },
-          () =>
-            new Writable({
-              write(c: Buffer, _e, cb) {
-                parts.push(c);
-                cb();
-              },
-            }),
-        );
-        return Buffer.concat(parts);
-      },
+      async (u, b) => streamToBuf(u, { method: 'POST', body: str(b), dispatcher: agent }),
     ],
     [
       'undici.stream on the (bundled) global dispatcher',
       'v6',
-      async (u, b) => {
-        const parts: Buffer[] = [];
-        await undici.stream(
-          u,
-          { method: 'POST', body: Readable.from(chunks(b)) },
-          () =>
-            new Writable({
-              write(c: Buffer, _e, cb) {
-                parts.push(c);
-                cb();
-              },
-            }),
-        );
-        return Buffer.concat(parts);
-      },
+      async (u, b) => streamToBuf(u, { method: 'POST', body: Readable.from(chunks(b)) }),
     ],
   ];
 }
@@ -554,8 +557,7 @@ describe('WireTap: exact bytes on every undici path', () => {
         await exchange(
           rec,
           'undici.request, Readable body',
-          async (u, b) =>
-            reqBuf(undici.request(u, { method: 'POST', body: Readable.from(chunks(b)) })),
+          async (u, b) => reqBuf(requestReadable(u, b)),
           mode,
           'v7',
         );
@@ -571,14 +573,7 @@ describe('WireTap: exact bytes on every undici path', () => {
         await exchange(
           rec,
           'global fetch',
-          async (u, b) =>
-            toBuf(
-              await fetch(u, {
-                method: 'POST',
-                body: streamBody(b),
-                duplex: 'half',
-              } as unknown as RequestInit),
-            ),
+          async (u, b) => toBuf(await fetchStreamed(u, b)),
           mode,
           'v7',
         );
@@ -712,32 +707,19 @@ describe('WireTap: exactly once per chunk with two undici copies in one process'
       for (let i = 0; i < 6; i++) {
         const a = newId();
         jobs.push(
-          fetch(`${base}/echo?id=${a}&size=${300 * KiB + i}&mode=chunked`, {
-            method: 'POST',
-            body: streamBody(REQ_BODY),
-            duplex: 'half',
-          } as unknown as RequestInit)
+          fetchStreamed(`${base}/echo?id=${a}&size=${300 * KiB + i}&mode=chunked`, REQ_BODY)
             .then(toBuf)
             .then(() => [a, 'bundled']),
         );
         const b = newId();
         jobs.push(
-          undici
-            .request(`${base}/echo?id=${b}&size=${300 * KiB + i}&mode=cl`, {
-              method: 'POST',
-              body: Readable.from(chunks(REQ_BODY)),
-              dispatcher: npmAgent,
-            })
+          requestReadable(`${base}/echo?id=${b}&size=${300 * KiB + i}&mode=cl`, REQ_BODY, npmAgent)
             .then((r) => r.body.arrayBuffer())
             .then(() => [b, 'npm']),
         );
         const d = newId();
         jobs.push(
-          undici
-            .request(`${base}/echo?id=${d}&size=${300 * KiB + i}&mode=cl`, {
-              method: 'POST',
-              body: Readable.from(chunks(REQ_BODY)),
-            })
+          requestReadable(`${base}/echo?id=${d}&size=${300 * KiB + i}&mode=cl`, REQ_BODY)
             .then((r) => r.body.arrayBuffer())
             .then(() => [d, 'bundled']),
         );

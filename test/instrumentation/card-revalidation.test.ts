@@ -15,22 +15,14 @@ import { DEFAULT_SKILL, SUMMARIZE_PLAIN_SKILL, TRANSLATE_SKILL } from '../peers/
 import { createSdkClient, sendRequest } from '../peers/sdk-client';
 import { JSON_RPC_1_0_HEADERS, jsonRpcSendBody } from '../peers/wire';
 import { skillFingerprint } from '../../src/index';
-import { harnessWithDriftEvents, sdkPeerPerTest } from '../helpers/drift-harness';
+import { revalidationFile, sleep } from '../helpers/revalidation-peer';
 
 const INTERVAL_MS = 300;
 
-const { h: harness, events } = harnessWithDriftEvents({ cardRevalidationMs: INTERVAL_MS });
+const { harness, events, start } = revalidationFile('peer-r', { cardRevalidationMs: INTERVAL_MS });
 let h: Harness;
 beforeEach(() => {
   h = harness();
-});
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-const start = sdkPeerPerTest({
-  name: 'peer-r',
-  skills: [DEFAULT_SKILL, TRANSLATE_SKILL],
-  behaviour: { conditionalCard: true },
 });
 
 /** Calls `skill` every `everyMs` until `until()` or `maxMs`. */

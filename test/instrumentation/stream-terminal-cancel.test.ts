@@ -9,15 +9,13 @@
  * The server is a plain HTTP server replaying the recorded bytes of a2a-sdk (Python) 1.0
  * JSON-RPC, with the connection held open after the last event (so the cancel always comes first).
  */
-import { after, before, beforeEach, test } from 'node:test';
+import { beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { SpanStatusCode } from '@opentelemetry/api';
 import type * as UndiciNs from 'undici';
-import { setupOtel, type Harness } from '../helpers/otel';
+import { harnessWithLoopbackServer } from '../helpers/loopback-server';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const undici: typeof UndiciNs = require('undici');
@@ -40,35 +38,20 @@ const FIRST_EVENT = ERROR_STREAM.slice(0, ERROR_STREAM.indexOf('event: error'));
 
 /** The stream body each test serves (its connection then stays open until the client goes). */
 let streamBody = '';
-let h: Harness;
-let server: http.Server;
-let base = '';
 
-before(async () => {
-  h = setupOtel();
-  server = http.createServer((req, res) => {
-    if (req.method === 'GET') {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(CARD.replaceAll('http://127.0.0.1:45249', base));
-      return;
-    }
-    req.resume();
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8' });
-    res.write(streamBody); // and no end: only the client's cancel ends this exchange
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-
-after(async () => {
-  server.closeAllConnections();
-  await new Promise((r) => server.close(r));
-  await h.shutdown();
+const { h, base } = harnessWithLoopbackServer((req, res) => {
+  if (req.method === 'GET') {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(CARD.replaceAll('http://127.0.0.1:45249', base()));
+    return;
+  }
+  req.resume();
+  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8' });
+  res.write(streamBody); // and no end: only the client's cancel ends this exchange
 });
 
 beforeEach(async () => {
-  await h.reset();
-  await fetch(`${base}/.well-known/agent-card.json`, { headers: { 'a2a-version': '1.0' } }).then(
+  await fetch(`${base()}/.well-known/agent-card.json`, { headers: { 'a2a-version': '1.0' } }).then(
     (r) => r.json(),
   );
 });
@@ -94,7 +77,7 @@ const HEADERS = {
 
 /** Reads the stream with fetch until `until` matches what was read, then cancels it, as a client does. */
 async function fetchAndCancel(until: RegExp): Promise<void> {
-  const res = await fetch(`${base}/a2a/jsonrpc`, {
+  const res = await fetch(`${base()}/a2a/jsonrpc`, {
     method: 'POST',
     headers: HEADERS,
     body: JSON.stringify(REQUEST),
@@ -112,7 +95,7 @@ async function fetchAndCancel(until: RegExp): Promise<void> {
 
 /** The same with undici.request: the app destroys the body once `until` matches. */
 async function undiciAndDestroy(until: RegExp): Promise<void> {
-  const res = await undici.request(`${base}/a2a/jsonrpc`, {
+  const res = await undici.request(`${base()}/a2a/jsonrpc`, {
     method: 'POST',
     headers: HEADERS,
     body: JSON.stringify(REQUEST),
@@ -125,7 +108,7 @@ async function undiciAndDestroy(until: RegExp): Promise<void> {
 }
 
 const streamSpan = async () => {
-  const sp = (await h.waitForSpans((s) => s.some((x) => x.name === 'SendStreamingMessage'))).find(
+  const sp = (await h().waitForSpans((s) => s.some((x) => x.name === 'SendStreamingMessage'))).find(
     (s) => s.name === 'SendStreamingMessage',
   )!;
   return sp;

@@ -35,13 +35,13 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
 import { startSdkPeer, DEFAULT_SKILL, TRANSLATE_SKILL, type SdkPeer } from '../peers/sdk-peer';
 import { cleanEnv } from '../helpers/clean-env';
+import { startPlainReceiver } from '../helpers/alertmanager';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const OBS = path.join(REPO, 'examples', 'observability');
@@ -316,47 +316,6 @@ function dottedRoute(): any {
   const routes = parse(yaml);
   assert.ok(Array.isArray(routes) && routes.length === 1, yaml);
   return routes[0];
-}
-
-// ---------------------------------------------------------------------------------------
-// The plain webhook receiver: what Alertmanager sends, independent of the instrumentation
-
-interface Notification {
-  t: number;
-  authorization: string | undefined;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
-}
-
-function startPlainReceiver(): Promise<{
-  url: string;
-  notifications: Notification[];
-  close(): Promise<void>;
-}> {
-  const notifications: Notification[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      let body: unknown;
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      } catch {
-        body = { unparsable: Buffer.concat(chunks).toString('utf8') };
-      }
-      notifications.push({ t: Date.now(), authorization: req.headers.authorization, body });
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
-      const port = (server.address() as net.AddressInfo).port;
-      resolve({
-        url: `http://127.0.0.1:${port}/plain`,
-        notifications,
-        close: () => new Promise<void>((r) => server.close(() => r())),
-      });
-    });
-  });
 }
 
 // ---------------------------------------------------------------------------------------

@@ -21,6 +21,7 @@
 import http from 'node:http';
 import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
+import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 
 export type AttributeValue =
@@ -574,24 +575,30 @@ export async function startOtlpReceiver(options: { grpc?: boolean } = {}): Promi
     notify();
   };
 
+  /** Hands over the request's whole body once it has all arrived. */
+  const onWholeBody = (req: Readable, done: (body: Buffer) => void): void => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => done(Buffer.concat(chunks)));
+  };
+  /** A request header's value, lower-cased ('' when absent). */
+  const lowerHeader = (headers: http.IncomingHttpHeaders, name: string): string =>
+    String(headers[name] ?? '').toLowerCase();
+  /** The media type of the content-type header, without its parameters. */
+  const mediaType = (headers: http.IncomingHttpHeaders): string =>
+    lowerHeader(headers, 'content-type').split(';')[0]?.trim() ?? '';
+
   const grpcServer = options.grpc
     ? http2.createServer((req, res) => {
         const path = GRPC_METHODS[req.url ?? ''];
-        const chunks: Buffer[] = [];
-        req.on('data', (c: Buffer) => chunks.push(c));
-        req.on('end', () => {
-          const contentType =
-            String(req.headers['content-type'] ?? '')
-              .split(';')[0]
-              ?.trim()
-              .toLowerCase() ?? '';
-          const messageEncoding = String(req.headers['grpc-encoding'] ?? '').toLowerCase();
+        onWholeBody(req, (framed) => {
+          const contentType = mediaType(req.headers);
+          const messageEncoding = lowerHeader(req.headers, 'grpc-encoding');
           let status = 0;
           let message = '';
           try {
             if (!path)
               throw Object.assign(new Error(`unknown method ${req.url}`), { grpcStatus: 12 });
-            const framed = Buffer.concat(chunks);
             if (framed.length < 5) throw new Error('no gRPC message');
             const compressed = framed[0] === 1;
             let buf = framed.subarray(5, 5 + framed.readUInt32BE(1));
@@ -622,15 +629,9 @@ export async function startOtlpReceiver(options: { grpc?: boolean } = {}): Promi
           res.writeHead(404).end();
           return;
         }
-        const chunks: Buffer[] = [];
-        req.on('data', (c: Buffer) => chunks.push(c));
-        req.on('end', () => {
-          const contentType =
-            String(req.headers['content-type'] ?? '')
-              .split(';')[0]
-              ?.trim()
-              .toLowerCase() ?? '';
-          const contentEncoding = String(req.headers['content-encoding'] ?? '').toLowerCase();
+        onWholeBody(req, (body) => {
+          const contentType = mediaType(req.headers);
+          const contentEncoding = lowerHeader(req.headers, 'content-encoding');
           const isProto =
             contentType === 'application/x-protobuf' || contentType === 'application/protobuf';
           const reply = (status: number, body: string): void => {
@@ -640,7 +641,7 @@ export async function startOtlpReceiver(options: { grpc?: boolean } = {}): Promi
             res.end(isProto && status === 200 ? Buffer.alloc(0) : body);
           };
           try {
-            let buf = Buffer.concat(chunks);
+            let buf = body;
             if (contentEncoding === 'gzip') buf = zlib.gunzipSync(buf);
             else if (contentEncoding === 'deflate') buf = zlib.inflateSync(buf);
             ingest(path, contentType, contentEncoding, buf, isProto);
