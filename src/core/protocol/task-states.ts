@@ -30,24 +30,15 @@ const PROTO_STATES: readonly TaskState[] = [
   'TASK_STATE_AUTH_REQUIRED',
 ];
 
+/** Every 1.0 spelling, as sent: taken without rewriting (the proto enum names them all). */
+const EXACT_STATES: ReadonlySet<string> = new Set<string>(PROTO_STATES);
+
 /**
  * Any version's task state → the 1.0 spelling: lowercase / kebab-case 0.x names
  * (`input-required`, `canceled`/`cancelled`, `unknown` → UNSPECIFIED), 1.0 and 0.3-proto
  * `TASK_STATE_*` strings (any case, `_` or `-`), and the proto enum integers 0–8.
  * Anything else (including `UNRECOGNIZED`, other numbers) → undefined.
  */
-const EXACT_STATES: ReadonlySet<string> = new Set<TaskState>([
-  'TASK_STATE_SUBMITTED',
-  'TASK_STATE_WORKING',
-  'TASK_STATE_INPUT_REQUIRED',
-  'TASK_STATE_COMPLETED',
-  'TASK_STATE_CANCELED',
-  'TASK_STATE_FAILED',
-  'TASK_STATE_REJECTED',
-  'TASK_STATE_AUTH_REQUIRED',
-  'TASK_STATE_UNSPECIFIED',
-]);
-
 export function normaliseTaskState(v: unknown): TaskState | undefined {
   if (typeof v === 'number') {
     return Number.isInteger(v) && v >= 0 && v < PROTO_STATES.length ? PROTO_STATES[v] : undefined;
