@@ -365,21 +365,15 @@ export class CardRegistry {
     if (members.size === 1) return newest;
     let best = newest;
     let bestRank = -1;
-    let seen = 0;
-    for (
-      let k = newest;
-      k !== undefined && seen < MAX_ORIGIN_CANDIDATES;
-      k = members.olderKey(k), seen++
-    ) {
+    members.findNewestFirst(MAX_ORIGIN_CANDIDATES, (k) => {
       const ix = this.indexed.get(k);
       const rank =
         (origin !== undefined && ix?.cardOrigin === origin ? 2 : 0) + (ix?.extended ? 1 : 0);
-      if (rank > bestRank) {
-        best = k;
-        bestRank = rank;
-        if (rank === 3) break;
-      }
-    }
+      if (rank <= bestRank) return false;
+      best = k;
+      bestRank = rank;
+      return rank === 3; // its own origin and extended: none ranks higher
+    });
     return best;
   }
 
@@ -391,27 +385,20 @@ export class CardRegistry {
     const members = this.byOrigin.get(origin);
     if (!members) return undefined;
     let unscoped: string | undefined;
-    let seen = 0;
-    for (
-      let k = members.newestKey();
-      k !== undefined && seen < MAX_ORIGIN_CANDIDATES;
-      k = members.olderKey(k), seen++
-    ) {
+    const scoped = members.findNewestFirst(MAX_ORIGIN_CANDIDATES, (k) => {
       const ix = this.indexed.get(k);
-      if (ix && ix.endpointOrigins.includes(origin)) continue; // its agent lives at its endpoints on this origin
+      if (ix && ix.endpointOrigins.includes(origin)) return false; // its agent lives at its endpoints on this origin
       const entry = this.cards.get(k);
-      if (entry === undefined) continue;
-      if (entry.agentScope !== undefined) {
-        if (pathHasSegment(n, origin, entry.agentScope)) return k;
-        continue;
-      }
+      if (entry === undefined) return false;
+      if (entry.agentScope !== undefined) return pathHasSegment(n, origin, entry.agentScope);
       if (entry.pathScope !== undefined) {
-        if (isUnder(n, entry.pathScope) && entry.pathScope !== origin) return k;
-        if (!isUnder(n, entry.pathScope)) continue;
+        if (isUnder(n, entry.pathScope) && entry.pathScope !== origin) return true;
+        if (!isUnder(n, entry.pathScope)) return false;
       }
-      if (unscoped === undefined) unscoped = k;
-    }
-    return unscoped;
+      unscoped ??= k;
+      return false;
+    });
+    return scoped ?? unscoped;
   }
 
   /**
@@ -555,16 +542,11 @@ export class CardRegistry {
     if (origin === undefined) return false;
     const members = this.byEndpoint.get(n);
     if (!members) return false;
-    let seen = 0;
-    for (
-      let k = members.newestKey();
-      k !== undefined && seen < MAX_ORIGIN_CANDIDATES;
-      k = members.olderKey(k), seen++
-    ) {
+    const listed = members.findNewestFirst(MAX_ORIGIN_CANDIDATES, (k) => {
       const ix = this.indexed.get(k);
-      if (ix && !ix.extended && ix.cardOrigin === origin) return true;
-    }
-    return false;
+      return ix !== undefined && !ix.extended && ix.cardOrigin === origin;
+    });
+    return listed !== undefined;
   }
 }
 

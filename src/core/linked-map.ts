@@ -85,9 +85,15 @@ export class LinkedMap<K, V> {
     return out;
   }
 
-  /** The key just older than `k` (undefined at the oldest end or when `k` is absent). */
-  olderKey(k: K): K | undefined {
-    return this.map.get(k)?.older?.k;
+  /**
+   * The newest of the first `max` keys, newest first, that `test` accepts (undefined if none):
+   * a bounded scan that stops at the first match without copying the keys out.
+   */
+  findNewestFirst(max: number, test: (k: K) => boolean): K | undefined {
+    let seen = 0;
+    for (let n = this.newest; n !== undefined && seen < max; n = n.older, seen++)
+      if (test(n.k)) return n.k;
+    return undefined;
   }
 
   clear(): void {
