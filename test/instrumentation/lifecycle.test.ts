@@ -17,7 +17,13 @@ import {
   SUMMARIZE_PLAIN_SKILL,
   type SdkPeer,
 } from '../peers/sdk-peer';
-import { createSdkClient, sendRequest, asTask, collect } from '../peers/sdk-client';
+import {
+  createSdkClient,
+  sendRequest,
+  asTask,
+  collect,
+  pollUntilTerminal,
+} from '../peers/sdk-client';
 import { JSON_RPC_1_0_HEADERS, jsonRpcSendBody } from '../peers/wire';
 import { startRawV01Peer, V01_TRANSLATE_SKILL, type RawV01Peer } from '../peers/raw-v01-peer';
 import { onAgentCardDrift, withSkill, type DriftEvent } from '../../src/index';
@@ -54,16 +60,6 @@ async function until(cond: () => boolean, ms = 3000): Promise<void> {
     if (Date.now() > end) throw new Error('condition not met in time');
     await new Promise((r) => setTimeout(r, 5));
   }
-}
-
-async function pollUntilTerminal(client: Client, id: string): Promise<TaskState> {
-  for (let i = 0; i < 200; i++) {
-    const t = await client.getTask({ tenant: '', id, historyLength: undefined } as never);
-    const s = t.status?.state;
-    if (s === TaskState.TASK_STATE_FAILED || s === TaskState.TASK_STATE_COMPLETED) return s;
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  throw new Error('task never ended');
 }
 
 /** The part of a JSON-RPC SendMessage reply these tests read. */

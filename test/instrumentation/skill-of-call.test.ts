@@ -11,11 +11,15 @@
  */
 import { after, before, beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { TaskState } from '@a2a-js/sdk';
-import type { Client } from '@a2a-js/sdk/client';
 import { drifted, setupOtel, type Harness } from '../helpers/otel';
 import { startSdkPeer, type PeerSkillInput, type SdkPeer } from '../peers/sdk-peer';
-import { asTask, collect, createSdkClient, sendRequest } from '../peers/sdk-client';
+import {
+  asTask,
+  collect,
+  createSdkClient,
+  sendRequest,
+  pollUntilTerminal,
+} from '../peers/sdk-client';
 import { JSON_RPC_1_0_HEADERS } from '../peers/wire';
 
 const SUMMARIZE: PeerSkillInput = { id: 'summarize-v2', outputModes: ['text/markdown'] };
@@ -46,21 +50,6 @@ async function start(o: Parameters<typeof startSdkPeer>[0]): Promise<SdkPeer> {
 }
 
 const settle = (): Promise<void> => new Promise((r) => setTimeout(r, 30));
-
-async function pollUntilTerminal(client: Client, id: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    const t = await client.getTask({ tenant: '', id, historyLength: undefined } as never);
-    const s = t.status?.state;
-    if (
-      s === TaskState.TASK_STATE_COMPLETED ||
-      s === TaskState.TASK_STATE_FAILED ||
-      s === TaskState.TASK_STATE_REJECTED
-    )
-      return;
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  throw new Error('task did not end');
-}
 
 for (const transport of ['jsonrpc', 'rest'] as const) {
   test(`${transport}: a client naming no skill, an agent now answering image/png where the card lists text only → output_mode_mismatch, scope card`, async () => {

@@ -14,7 +14,7 @@
  * request sets `configuration.returnImmediately` itself. Blocking → the reply is
  * the final task; returnImmediately → TASK_STATE_SUBMITTED (this peer's first event).
  */
-import { Role } from '@a2a-js/sdk';
+import { Role, TaskState } from '@a2a-js/sdk';
 import type {
   AgentCard,
   Message,
@@ -161,4 +161,20 @@ export async function collect(stream: AsyncIterable<StreamResponse>): Promise<St
   const out: StreamResponse[] = [];
   for await (const ev of stream) out.push(ev);
   return out;
+}
+
+/** Polls GetTask every 5 ms until the task is completed, failed or rejected: that state. */
+export async function pollUntilTerminal(client: Client, id: string): Promise<TaskState> {
+  for (let i = 0; i < 200; i++) {
+    const t = await client.getTask({ tenant: '', id, historyLength: undefined } as never);
+    const s = t.status?.state;
+    if (
+      s === TaskState.TASK_STATE_COMPLETED ||
+      s === TaskState.TASK_STATE_FAILED ||
+      s === TaskState.TASK_STATE_REJECTED
+    )
+      return s;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  throw new Error('task never ended');
 }
