@@ -25,6 +25,8 @@ export interface BackgroundAnswer {
 export interface BackgroundGetOptions {
   timeoutMs: number;
   maxBytes: number;
+  /** https to this process's own server: its certificate is not checked (the peer is itself). */
+  ownServer?: boolean;
 }
 
 /** The requests in flight: ended by abortBackgroundRequests. */
@@ -60,7 +62,12 @@ export function backgroundGet(
     }
     // agent: false: a socket of its own, never pooled (a pooled keep-alive socket is ref'd again
     // by the next user), closed with the answer
-    const req = lib.request(u, { method: 'GET', headers, agent: false });
+    const req = lib.request(u, {
+      method: 'GET',
+      headers,
+      agent: false,
+      ...(opts.ownServer === true ? { rejectUnauthorized: false } : {}),
+    });
     const done = (err: Error | undefined, answer?: BackgroundAnswer): void => {
       if (settled) return;
       settled = true;

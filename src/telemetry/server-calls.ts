@@ -23,8 +23,6 @@
  * - A stale caller (judgeCaller): `a2a.drift.kind` and an `a2a.drift` event on the span (its
  *   status stays the server's own), counted in `a2a.server.stale_calls` with bounded labels.
  */
-import http from 'node:http';
-import https from 'node:https';
 import {
   ROOT_CONTEXT,
   SpanKind,
@@ -52,6 +50,7 @@ import {
   type ServedCard,
 } from '../core/served-card';
 import { normaliseUrl, originOfNormalised } from '../core/url';
+import { backgroundGet } from '../hooks/background-get';
 import type { InboundObserver, InboundRequestInfo, InboundTapDelegate } from '../hooks/inbound-tap';
 import type { ResolvedConfig } from '../config';
 import { logger } from '../diag-logger';
@@ -446,68 +445,32 @@ export class ServerCalls implements InboundTapDelegate {
 
 /**
  * GET `path` of this process's own server (loopback, the address and port a request came in
- * on): the body as text when it is a 200 within MAX_CARD_BYTES, else undefined. Never keeps the
- * process alive (unref'd socket and timer), never follows a redirect, never throws. An https
- * server's certificate is not checked: the peer is this process itself.
+ * on): the body as text when it is a 200 within MAX_CARD_BYTES, else undefined. The package's
+ * background GET: never keeps the process alive, never follows a redirect, aborted on disable;
+ * never throws.
  */
-function ownGet(
+async function ownGet(
   encrypted: boolean,
   address: string,
   port: number,
   host: string | undefined,
   path: string,
 ): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    let settled = false;
-    const done = (v: string | undefined): void => {
-      if (settled) return;
-      settled = true;
-      resolve(v);
-    };
-    try {
-      const options: https.RequestOptions = {
-        host: address.startsWith('::ffff:') ? address.slice(7) : address,
-        port,
-        path,
-        method: 'GET',
-        agent: false,
-        headers: {
-          accept: 'application/json',
-          'accept-encoding': 'identity',
-          'user-agent': PACKAGE_NAME,
-          ...(host !== undefined ? { host } : {}),
-        },
-        timeout: LEARN_FETCH_TIMEOUT_MS,
-      };
-      if (encrypted) options.rejectUnauthorized = false;
-      const req = (encrypted ? https : http).request(options, (res) => {
-        if (res.statusCode !== 200) {
-          res.resume();
-          done(undefined);
-          return;
-        }
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > MAX_CARD_BYTES) {
-            req.destroy();
-            done(undefined);
-          } else chunks.push(chunk);
-        });
-        res.on('end', () => done(Buffer.concat(chunks, size).toString('utf8')));
-        res.on('error', () => done(undefined));
-        res.on('aborted', () => done(undefined));
-      });
-      req.on('socket', (socket) => socket.unref());
-      req.on('timeout', () => {
-        req.destroy();
-        done(undefined);
-      });
-      req.on('error', () => done(undefined));
-      req.end();
-    } catch {
-      done(undefined);
-    }
-  });
+  const ip = address.startsWith('::ffff:') ? address.slice(7) : address;
+  const url = `${encrypted ? 'https' : 'http'}://${ip.includes(':') ? `[${ip}]` : ip}:${port}${path}`;
+  try {
+    const answer = await backgroundGet(
+      url,
+      {
+        accept: 'application/json',
+        'accept-encoding': 'identity',
+        'user-agent': PACKAGE_NAME,
+        ...(host !== undefined ? { host } : {}),
+      },
+      { timeoutMs: LEARN_FETCH_TIMEOUT_MS, maxBytes: MAX_CARD_BYTES, ownServer: encrypted },
+    );
+    return answer.status === 200 ? answer.body : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -8,6 +8,8 @@
  */
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { SpanKind } from '@opentelemetry/api';
 import { setupOtel, type Harness } from '../helpers/otel';
 import { A2A_V1, raw, sendMessage } from '../helpers/raw-http';
@@ -205,6 +207,41 @@ describe('the agent side (SERVER spans, served card, stale callers)', () => {
       assert.equal(server.attributes['a2a.drift.kind'], 'caller_skill_not_in_card');
       assert.equal(peer.cardFetches, 0);
     } finally {
+      await close();
+    }
+  });
+  test('an agent listening on IPv6 loopback: its card learned from [::1] as from 127.0.0.1', async () => {
+    const card = JSON.stringify(peer.card);
+    let cardGets = 0;
+    const v6 = http.createServer((req, res) => {
+      if (req.method === 'GET' && req.url === '/.well-known/agent-card.json') {
+        cardGets++;
+        res.writeHead(200, { 'content-type': 'application/json' }).end(card);
+        return;
+      }
+      req.resume();
+      req.on('end', () =>
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(
+            '{"jsonrpc":"2.0","id":1,"result":{"message":{"messageId":"a","role":"ROLE_AGENT","parts":[{"text":"ok"}]}}}',
+          ),
+      );
+    });
+    try {
+      await new Promise<void>((r) => v6.listen(0, '::1', r));
+      const url = `http://[::1]:${(v6.address() as AddressInfo).port}/`;
+      await raw(url, 'POST', sendMessage(DEFAULT_SKILL.id), A2A_V1);
+      const spans = await h.waitForSpans((s) => s.some((x) => x.kind === SpanKind.SERVER));
+      const server = spans.find((x) => x.kind === SpanKind.SERVER)!;
+      assert.equal(
+        server.attributes['a2a.agent_card.fingerprint'],
+        skillFingerprint(JSON.parse(card)),
+      );
+      assert.equal(cardGets, 1, 'the package asked its own server for the card once');
+    } finally {
+      v6.closeAllConnections();
+      await new Promise((r) => v6.close(r));
       await close();
     }
   });
